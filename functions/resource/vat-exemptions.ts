@@ -1,0 +1,3 @@
+import { referenceListHandler } from '#lib/reference/handler.ts'
+
+export const handler = referenceListHandler('vat-exemptions')

@@ -1,0 +1,34 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb'
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
+import { config } from '#lib/config.ts'
+
+let documentClient: DynamoDBDocumentClient | undefined
+
+/**
+ * The document client, created once per container and reused across invocations (connection reuse
+ * is most of DynamoDB's latency budget in Lambda).
+ */
+export function db(): DynamoDBDocumentClient {
+  if (!documentClient) {
+    const { region, dynamoEndpoint } = config()
+    const client = new DynamoDBClient({
+      region,
+      ...(dynamoEndpoint
+        ? {
+            endpoint: dynamoEndpoint,
+            // DynamoDB Local accepts any credentials; fixed ones keep a developer's AWS profile out of it.
+            credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+            maxAttempts: 2,
+          }
+        : {}),
+    })
+    documentClient = DynamoDBDocumentClient.from(client, {
+      marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
+    })
+  }
+  return documentClient
+}
+
+export function tableName(): string {
+  return config().tableName
+}

@@ -1,0 +1,224 @@
+import { randomUUID } from 'node:crypto'
+import middy from '@middy/core'
+import httpEventNormalizer from '@middy/http-event-normalizer'
+import httpHeaderNormalizer from '@middy/http-header-normalizer'
+import httpJsonBodyParser from '@middy/http-json-body-parser'
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda'
+import type { z } from 'zod'
+import { authenticate } from '#lib/auth/authenticate.ts'
+import type { Caller } from '#lib/auth/caller.ts'
+import { isUnavailable } from '#lib/db/errors.ts'
+import { logger } from '#lib/log.ts'
+import { findRoute, type ReplyKind, type Route } from '#lib/routes.ts'
+import { ApiError, BadRequest, DependencyDown } from './errors.ts'
+import { errorResponse, type Reply, type ReplyContext, successResponse } from './replies.ts'
+import { resolveUnrouted } from './unrouted.ts'
+import { parseOrThrow } from './validation.ts'
+
+/** Bodies over 1 MiB are refused before anything else looks at them (CONTRACT section 3). */
+export const MAX_BODY_BYTES = 1024 * 1024
+
+const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
+
+export interface HandlerSchemas<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType> {
+  body?: B
+  query?: Q
+  params?: P
+}
+
+/** What a handler is given: the validated request and who sent it. */
+export interface HandlerContext<B = unknown, Q = unknown, P = unknown> {
+  body: B
+  query: Q
+  params: P
+  /** `v1` or `v2` for Area A routes, from the path. */
+  version: 'v1' | 'v2' | undefined
+  caller: Caller
+  route: Route
+  headers: Record<string, string | undefined>
+  requestId: string
+  traceId: string
+  event: APIGatewayProxyEventV2
+}
+
+/** Per-request state the middlewares build up, carried on the Lambda context to the handler. */
+interface RequestState {
+  reply: ReplyContext
+  route?: Route
+  /** The record kind for a request that matched no route (from its path's area). */
+  unroutedReply?: ReplyKind
+  rawBody: Buffer
+  caller: Caller
+}
+
+type ApiContext = Context & { api: RequestState }
+type MiddyRequest = middy.Request<
+  APIGatewayProxyEventV2,
+  APIGatewayProxyStructuredResultV2,
+  Error,
+  ApiContext
+>
+type Middleware = middy.MiddlewareObj<
+  APIGatewayProxyEventV2,
+  APIGatewayProxyStructuredResultV2,
+  Error,
+  ApiContext
+>
+
+function rawBodyOf(event: APIGatewayProxyEventV2): Buffer {
+  if (event.body === undefined || event.body === null) return Buffer.alloc(0)
+  return Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8')
+}
+
+/** Request id, trace id and start time: first in, so even a refused request is traceable. */
+const requestIdentity = (): Middleware => ({
+  name: 'request-identity',
+  before: (request) => {
+    request.context.api = {
+      reply: {
+        startedAt: performance.now(),
+        requestId: request.event.requestContext?.requestId ?? request.context.awsRequestId ?? randomUUID(),
+        traceId: randomUUID(),
+      },
+      rawBody: Buffer.alloc(0),
+      caller: { scheme: 'none' },
+    }
+  },
+  after: (request) => logCompletion(request),
+  onError: (request) => {
+    request.response = toErrorResponse(request)
+    logCompletion(request)
+  },
+})
+
+/** Finds the route by API Gateway's routeKey; the catch-all route answers 404 or 405. */
+const routeResolution = (): Middleware => ({
+  name: 'route-resolution',
+  before: (request) => {
+    const route = findRoute(request.event.routeKey)
+    if (!route) {
+      const unrouted = resolveUnrouted(request.event.requestContext.http.method, request.event.rawPath)
+      request.context.api.unroutedReply = unrouted.reply
+      throw unrouted.error
+    }
+    request.context.api.route = route
+  },
+})
+
+/** The size limit and the auth scheme both work on the exact bytes received, before any parsing. */
+const authentication = (): Middleware => ({
+  name: 'authentication',
+  before: async (request) => {
+    const { event } = request
+    const state = request.context.api
+    const rawBody = rawBodyOf(event)
+    if (rawBody.length > MAX_BODY_BYTES) {
+      throw new ApiError(413, `The request body is larger than the limit of ${MAX_BODY_BYTES} bytes (1 MiB)`)
+    }
+    state.rawBody = rawBody
+    state.caller = await authenticate({
+      route: state.route!,
+      method: event.requestContext.http.method,
+      target: event.rawQueryString ? `${event.rawPath}?${event.rawQueryString}` : event.rawPath,
+      headers: event.headers,
+      rawBody,
+    })
+  },
+})
+
+/** JSON bodies: an empty body is a 400 that says so, malformed JSON a 400 (not the parser's 422). */
+const jsonBody = (): Middleware => {
+  const parser = httpJsonBodyParser()
+  return {
+    name: 'json-body',
+    before: async (request) => {
+      if (!METHODS_WITH_BODY.has(request.event.requestContext.http.method)) return
+      try {
+        await parser.before?.(request as never)
+      } catch (error) {
+        if ((error as { statusCode?: number }).statusCode === 415) {
+          const received = request.event.headers['content-type'] ?? 'none'
+          throw new ApiError(415, `Content-Type must be application/json (received ${received})`)
+        }
+        if (request.context.api.rawBody.length === 0) {
+          throw new BadRequest(
+            'The request body is empty: send a JSON object with Content-Type: application/json',
+          )
+        }
+        throw new BadRequest('The request body is not valid JSON: check quoting, commas and brackets')
+      }
+    },
+  }
+}
+
+function toErrorResponse(request: MiddyRequest): APIGatewayProxyStructuredResultV2 {
+  const state = request.context.api
+  const kind = state.route?.reply ?? state.unroutedReply ?? 'record'
+  const error = request.error
+  if (error instanceof ApiError) return errorResponse(kind, error, state.reply)
+  if (isUnavailable(error)) {
+    logger.error('dependency unavailable', { error })
+    const down = new DependencyDown('A service this request depends on is unavailable: retry shortly')
+    return errorResponse(kind, down, state.reply)
+  }
+  // A bug: the stack goes to the log, never to the caller.
+  logger.error('unhandled error', { error })
+  const generic = new ApiError(500, 'An unexpected error occurred; it has been logged with this request id')
+  return errorResponse(kind, generic, state.reply)
+}
+
+function logCompletion(request: MiddyRequest) {
+  const { reply, route } = request.context.api
+  logger.info('request', {
+    route: route ? `${route.method} ${route.path}` : request.event.routeKey,
+    status: request.response?.statusCode,
+    requestId: reply.requestId,
+    traceId: reply.traceId,
+    durationMs: Math.round(performance.now() - reply.startedAt),
+  })
+}
+
+/**
+ * Builds a Lambda handler for an HTTP API (payload 2.0) route. Every function is made with this, so
+ * every endpoint shares one order of checks: identity, route, size, authentication, JSON parsing,
+ * schema validation, then the handler, with one error mapping into the route's area record.
+ */
+export function apiHandler<
+  B extends z.ZodType = z.ZodType<unknown>,
+  Q extends z.ZodType = z.ZodType<unknown>,
+  P extends z.ZodType = z.ZodType<unknown>,
+>(
+  schemas: HandlerSchemas<B, Q, P>,
+  fn: (ctx: HandlerContext<z.output<B>, z.output<Q>, z.output<P>>) => Promise<Reply> | Reply,
+) {
+  return middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, ApiContext>()
+    .use([
+      requestIdentity(),
+      httpHeaderNormalizer() as Middleware,
+      httpEventNormalizer() as Middleware,
+      routeResolution(),
+      authentication(),
+      jsonBody(),
+    ])
+    .handler(async (event, context) => {
+      const state = context.api
+      const route = state.route!
+      const reply = await fn({
+        body: (schemas.body ? parseOrThrow(schemas.body, event.body, 'body') : undefined) as z.output<B>,
+        query: (schemas.query
+          ? parseOrThrow(schemas.query, event.queryStringParameters ?? {}, 'query')
+          : event.queryStringParameters) as z.output<Q>,
+        params: (schemas.params
+          ? parseOrThrow(schemas.params, event.pathParameters ?? {}, 'path')
+          : event.pathParameters) as z.output<P>,
+        version: /^\/api\/(v[12])\//.exec(route.path)?.[1] as 'v1' | 'v2' | undefined,
+        caller: state.caller,
+        route,
+        headers: event.headers,
+        requestId: state.reply.requestId,
+        traceId: state.reply.traceId,
+        event,
+      })
+      return successResponse(route.reply, reply, state.reply)
+    })
+}

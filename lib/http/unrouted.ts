@@ -1,0 +1,42 @@
+import { routes } from '#lib/routes.ts'
+import type { ReplyKind } from '#lib/routes.ts'
+import { ApiError, NotFound } from './errors.ts'
+
+/** The area a path belongs to, so an unknown path still gets that area's error record. */
+function replyKindForPath(path: string): ReplyKind {
+  if (path.startsWith('/api/v1/transactions/')) return 'bank'
+  if (path.startsWith('/api/v1/merchant/')) return 'merchant'
+  if (path.startsWith('/notification/')) return 'notification'
+  return 'record'
+}
+
+/** Matches an API Gateway route path (with `{param}` segments) against a concrete path. */
+export function pathMatches(routePath: string, path: string): boolean {
+  const a = routePath.split('/')
+  const b = path.split('/')
+  return a.length === b.length && a.every((seg, i) => (seg.startsWith('{') ? b[i] !== '' : seg === b[i]))
+}
+
+/**
+ * A request no route takes: 405 with Allow when the path exists under another method, else 404.
+ * In AWS the API's `$default` route sends these here, so callers get our record, not API Gateway's.
+ */
+export function resolveUnrouted(method: string, path: string): { error: ApiError; reply: ReplyKind } {
+  const reply = replyKindForPath(path)
+  const allowed = routes.filter((r) => pathMatches(r.path, path)).map((r) => r.method)
+  if (allowed.length) {
+    const allow = [...new Set(allowed)].join(', ')
+    return {
+      reply,
+      error: new ApiError(405, `${method} is not allowed on ${path}; allowed: ${allow}`, {
+        headers: { allow },
+      }),
+    }
+  }
+  return {
+    reply,
+    error: new NotFound(
+      `No endpoint ${method} ${path}: check the path and version against the API reference`,
+    ),
+  }
+}

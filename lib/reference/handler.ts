@@ -1,0 +1,34 @@
+import { apiHandler } from '#lib/http/factory.ts'
+import { DependencyDown } from '#lib/http/errors.ts'
+import type { ReferenceListName } from '#lib/routes.ts'
+import { readHead, readList } from './store.ts'
+
+/**
+ * The handler of one reference list endpoint: the list in the Envelope, with ETag and Last-Modified
+ * so clients can cache it, and 304 for a matching If-None-Match (no rows read at all then).
+ */
+export function referenceListHandler(name: ReferenceListName) {
+  return apiHandler({}, async ({ headers }) => {
+    const head = await readHead(name)
+    if (!head) {
+      throw new DependencyDown(
+        `The ${name} list has not been loaded into this deployment: run "npm run cli -- reference load --all"`,
+      )
+    }
+    const caching = {
+      etag: head.etag,
+      'last-modified': head.lastModified,
+      'cache-control': 'private, max-age=300',
+    }
+    const ifNoneMatch = headers['if-none-match']
+    if (ifNoneMatch && ifNoneMatch.split(',').some((tag) => tag.trim() === head.etag)) {
+      return { status: 304, headers: caching }
+    }
+    const list = await readList(name, head)
+    return {
+      message: `${list!.records} ${name} (version ${head.version}${head.complete ? '' : ', partial list'})`,
+      data: list!.rows,
+      headers: caching,
+    }
+  })
+}

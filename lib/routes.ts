@@ -1,0 +1,336 @@
+/**
+ * The route table: the single source of truth for what the API serves. The CDK ApiStack creates one
+ * Lambda function per `functionId` and one HTTP API route per entry from it; the local server routes
+ * requests with it; the handler factory reads a request's route from it (by routeKey) to know how to
+ * authenticate the caller and which area's reply record to use.
+ */
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+
+/** A: e-invoicing, B: signed bank transactions, C: merchant history, D: notification admin. */
+export type Area = 'A' | 'B' | 'C' | 'D'
+
+export type AuthScheme =
+  /** Area A: x-api-key, x-api-signature, x-api-timestamp (CONTRACT section 2). */
+  | 'api-signature'
+  /** Area B: bearer token plus X-Signature, X-Timestamp, X-Nonce (CONTRACT section 6). */
+  | 'switch-signature'
+  /** Area C: a merchant's bearer token plus x-Merchant-Id. */
+  | 'merchant-bearer'
+  /** Area D: the notification admin key as a bearer token. */
+  | 'admin-bearer'
+  /** Public by design (the JWKS, the OpenAPI document). */
+  | 'none'
+
+export type Role = 'SI' | 'APP' | 'ADMIN'
+
+/**
+ * The success record of a route. `envelope`: Area A's `{status, message, data, execTime, error}`;
+ * `record`: the route's own record (validate, sign, IRNs, health); `bank`: Area B's flat record with
+ * responseCode; `merchant`: Area C's envelope; `notification`: Area D's `{status, message, data}`.
+ */
+export type ReplyKind = 'envelope' | 'record' | 'bank' | 'merchant' | 'notification'
+
+/**
+ * What a function may do to the table. `read` functions may still write the short-lived replay or
+ * nonce items of their auth scheme, and nothing else (the stack scopes that by key prefix).
+ */
+export type TableAccess = 'read' | 'write'
+
+export interface Route {
+  method: HttpMethod
+  /** API Gateway path syntax: `{name}` is a path parameter. */
+  path: string
+  /** One Lambda function per id; several routes (v1 and v2) may share one. */
+  functionId: string
+  /** The module exporting `handler`, relative to the project root. */
+  handler: string
+  area: Area
+  auth: AuthScheme
+  /** Area A roles allowed on this route (CONTRACT section 2). */
+  roles: Role[]
+  reply: ReplyKind
+  tableAccess: TableAccess
+  /** The health check also answers callers without credentials, with less detail. */
+  allowAnonymous?: boolean
+}
+
+const SI: Role[] = ['SI', 'ADMIN']
+const APP: Role[] = ['APP', 'ADMIN']
+const ANY: Role[] = ['SI', 'APP', 'ADMIN']
+
+/** Endpoints whose handler is still to be written reply 501 through this module. */
+const PENDING = 'functions/pending.ts'
+
+export const REFERENCE_LISTS = [
+  'vat-exemptions',
+  'tax-categories',
+  'states',
+  'lgas',
+  'service-codes',
+  'product-codes',
+  'payment-means',
+  'invoice-types',
+  'currencies',
+  'countries',
+] as const
+export type ReferenceListName = (typeof REFERENCE_LISTS)[number]
+
+type AreaARoute = Omit<Route, 'area' | 'auth' | 'path'> & { path: string; auth?: AuthScheme }
+
+/** Area A endpoints, served under both /api/v1 and /api/v2. */
+const areaA: AreaARoute[] = [
+  {
+    method: 'POST',
+    path: '/si/validate',
+    functionId: 'si-validate',
+    handler: PENDING,
+    roles: SI,
+    reply: 'record',
+    tableAccess: 'write',
+  },
+  {
+    method: 'POST',
+    path: '/si/generate-qr-code',
+    functionId: 'si-generate-qr-code',
+    handler: PENDING,
+    roles: SI,
+    reply: 'envelope',
+    tableAccess: 'write',
+  },
+  {
+    method: 'POST',
+    path: '/si/generate-irn',
+    functionId: 'si-generate-irn',
+    handler: PENDING,
+    roles: SI,
+    reply: 'record',
+    tableAccess: 'write',
+  },
+  {
+    method: 'POST',
+    path: '/si/generate-invoice-number',
+    functionId: 'si-generate-invoice-number',
+    handler: PENDING,
+    roles: SI,
+    reply: 'envelope',
+    tableAccess: 'write',
+  },
+  {
+    method: 'POST',
+    path: '/resource/verify-tin',
+    functionId: 'resource-verify-tin',
+    handler: PENDING,
+    roles: ANY,
+    reply: 'envelope',
+    tableAccess: 'read',
+  },
+  {
+    method: 'POST',
+    path: '/app/invoice/validate',
+    functionId: 'app-invoice-validate',
+    handler: PENDING,
+    roles: APP,
+    reply: 'record',
+    tableAccess: 'write',
+  },
+  {
+    method: 'POST',
+    path: '/app/invoice/sign',
+    functionId: 'app-invoice-sign',
+    handler: PENDING,
+    roles: APP,
+    reply: 'record',
+    tableAccess: 'write',
+  },
+  {
+    method: 'POST',
+    path: '/app/invoice/validate-irn',
+    functionId: 'app-invoice-validate-irn',
+    handler: PENDING,
+    roles: APP,
+    reply: 'record',
+    tableAccess: 'read',
+  },
+  {
+    method: 'POST',
+    path: '/app/invoice/transmit',
+    functionId: 'app-invoice-transmit',
+    handler: PENDING,
+    roles: APP,
+    reply: 'envelope',
+    tableAccess: 'write',
+  },
+  {
+    method: 'PATCH',
+    path: '/app/invoice/update/{irn}',
+    functionId: 'app-invoice-update',
+    handler: PENDING,
+    roles: APP,
+    reply: 'envelope',
+    tableAccess: 'write',
+  },
+  {
+    method: 'GET',
+    path: '/app/invoice/confirm/{irn}',
+    functionId: 'app-invoice-confirm',
+    handler: PENDING,
+    roles: APP,
+    reply: 'envelope',
+    tableAccess: 'read',
+  },
+  // The SI invoice-types list is the same list as /resource/invoice-types: one function serves both.
+  {
+    method: 'GET',
+    path: '/si/invoice-types',
+    functionId: 'resource-invoice-types',
+    handler: 'functions/resource/invoice-types.ts',
+    roles: SI,
+    reply: 'envelope',
+    tableAccess: 'read',
+  },
+  {
+    method: 'GET',
+    path: '/si/get-invoice/{irn}',
+    functionId: 'si-get-invoice',
+    handler: PENDING,
+    roles: SI,
+    reply: 'envelope',
+    tableAccess: 'read',
+  },
+  ...REFERENCE_LISTS.map(
+    (list): AreaARoute => ({
+      method: 'GET',
+      path: `/resource/${list}`,
+      functionId: `resource-${list}`,
+      handler: `functions/resource/${list}.ts`,
+      roles: ANY,
+      reply: 'envelope',
+      tableAccess: 'read',
+    }),
+  ),
+]
+
+/** Area A endpoints under /api/v1 only: the spec's health check and the contract's additions. */
+const areaAv1Only: AreaARoute[] = [
+  {
+    method: 'GET',
+    path: '/health-check',
+    functionId: 'health-check',
+    handler: 'functions/health/health-check.ts',
+    roles: ANY,
+    reply: 'record',
+    tableAccess: 'read',
+    allowAnonymous: true,
+  },
+  {
+    method: 'GET',
+    path: '/resource/public-keys',
+    functionId: 'resource-public-keys',
+    handler: PENDING,
+    roles: ANY,
+    reply: 'record',
+    tableAccess: 'read',
+    auth: 'none',
+  },
+  {
+    method: 'POST',
+    path: '/resource/verify-qr',
+    functionId: 'resource-verify-qr',
+    handler: PENDING,
+    roles: ANY,
+    reply: 'envelope',
+    tableAccess: 'read',
+  },
+]
+
+const versioned = (version: 'v1' | 'v2', r: AreaARoute): Route => ({
+  ...r,
+  path: `/api/${version}${r.path}`,
+  area: 'A',
+  auth: r.auth ?? 'api-signature',
+})
+
+const areaB: Route[] = (['balance-enquiry', 'transfer', 'reversal'] as const).map((name) => ({
+  method: 'POST',
+  path: `/api/v1/transactions/${name}`,
+  functionId: `transactions-${name}`,
+  handler: PENDING,
+  area: 'B',
+  auth: 'switch-signature',
+  roles: [],
+  reply: 'bank',
+  tableAccess: 'write',
+}))
+
+const areaC: Route[] = [
+  {
+    method: 'GET',
+    path: '/api/v1/merchant/transactions',
+    functionId: 'merchant-transactions',
+    handler: PENDING,
+    area: 'C',
+    auth: 'merchant-bearer',
+    roles: [],
+    reply: 'merchant',
+    tableAccess: 'read',
+  },
+]
+
+const notification = (
+  method: HttpMethod,
+  path: string,
+  functionId: string,
+  tableAccess: TableAccess,
+): Route => ({
+  method,
+  path,
+  functionId,
+  handler: PENDING,
+  area: 'D',
+  auth: 'admin-bearer',
+  roles: [],
+  reply: 'notification',
+  tableAccess,
+})
+
+const areaD: Route[] = [
+  notification('POST', '/notification/template', 'notification-template-create', 'write'),
+  notification('GET', '/notification/template', 'notification-template-list', 'read'),
+  notification('PUT', '/notification/template/{templateId}', 'notification-template-replace', 'write'),
+  notification('POST', '/notification/email', 'notification-email-add', 'write'),
+  notification('DELETE', '/notification/email', 'notification-email-remove', 'write'),
+  notification('GET', '/notification/email', 'notification-email-list', 'read'),
+]
+
+export const routes: readonly Route[] = [
+  ...areaA.map((r) => versioned('v1', r)),
+  ...areaA.map((r) => versioned('v2', r)),
+  ...areaAv1Only.map((r) => versioned('v1', r)),
+  ...areaB,
+  ...areaC,
+  ...areaD,
+]
+
+/** `METHOD /path`, as API Gateway's routeKey spells it. */
+export const routeKey = (r: Pick<Route, 'method' | 'path'>): string => `${r.method} ${r.path}`
+
+const byKey = new Map(routes.map((r) => [routeKey(r), r]))
+
+export function findRoute(key: string): Route | undefined {
+  return byKey.get(key)
+}
+
+/** The functions to deploy: one per functionId, with the routes it serves. */
+export function functionsOf(table: readonly Route[] = routes): Map<string, Route[]> {
+  const functions = new Map<string, Route[]>()
+  for (const r of table) {
+    const list = functions.get(r.functionId) ?? []
+    list.push(r)
+    functions.set(r.functionId, list)
+  }
+  return functions
+}
+
+/** Takes every request no route matches (API Gateway's `$default` route; the local server's fallback). */
+export const UNROUTED = { functionId: 'unrouted', handler: 'functions/unrouted.ts' } as const

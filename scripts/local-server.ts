@@ -1,0 +1,59 @@
+/**
+ * `npm start`: the whole API on http://127.0.0.1:${PORT:-3000}, on DynamoDB Local. Data lives in
+ * memory unless DATA_DIR is set. Ctrl-C stops the server and DynamoDB Local together.
+ */
+import { JavaMissingError, startDynamoDbLocal } from './local/dynamodb-local.ts'
+import { ensureTable } from './local/table.ts'
+
+const port = Number(process.env.PORT ?? 3000)
+const tableName = process.env.TABLE_NAME ?? 'einvoicing-local'
+
+async function main() {
+  let dynamo: Awaited<ReturnType<typeof startDynamoDbLocal>>
+  try {
+    dynamo = await startDynamoDbLocal({ dataDir: process.env.DATA_DIR })
+  } catch (error) {
+    if (error instanceof JavaMissingError) {
+      console.error(error.message)
+      process.exit(1)
+    }
+    throw error
+  }
+  let stopping = false
+  const stop = async (code: number) => {
+    if (stopping) return
+    stopping = true
+    await server?.close()
+    await dynamo.stop()
+    process.exit(code)
+  }
+  process.on('SIGINT', () => void stop(0))
+  process.on('SIGTERM', () => void stop(0))
+
+  // The handlers read these, exactly as they read the variables the CDK stack sets in Lambda.
+  process.env.TABLE_NAME = tableName
+  process.env.DYNAMODB_ENDPOINT = dynamo.endpoint
+  process.env.STAGE = 'local'
+  process.env.AWS_REGION ??= 'eu-west-1'
+
+  let server: Awaited<ReturnType<typeof import('./local/server.ts').startServer>> | undefined
+  try {
+    await ensureTable(dynamo.endpoint, tableName)
+    const { seedLocal } = await import('./local/seed.ts')
+    await seedLocal()
+    const { startServer } = await import('./local/server.ts')
+    server = await startServer(port)
+  } catch (error) {
+    console.error('Could not start the local API:', error)
+    await stop(1)
+    return
+  }
+  const { developmentCredentialsText } = await import('./local/banner.ts')
+  console.log(
+    `\nE-invoicing API listening on ${server.url}  (DynamoDB Local at ${dynamo.endpoint}, table ${tableName})`,
+  )
+  console.log(developmentCredentialsText())
+  console.log(`Try: curl ${server.url}/api/v1/resource/states\nPress Ctrl-C to stop.`)
+}
+
+void main()

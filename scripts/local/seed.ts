@@ -1,0 +1,27 @@
+import { readFile } from 'node:fs/promises'
+import { bundledLists } from '#lib/reference/manifest.ts'
+import { writeList } from '#lib/reference/store.ts'
+import type { ReferenceListName } from '#lib/routes.ts'
+
+const dataDir = new URL('../../data/reference/', import.meta.url)
+
+/** Loads one bundled list (data/reference) into the table. */
+export async function loadBundledList(name: ReferenceListName) {
+  const meta = bundledLists[name]
+  const rows = JSON.parse(await readFile(new URL(meta.file, dataDir), 'utf8')) as unknown[]
+  return writeList(name, rows, {
+    version: meta.version,
+    sourceDate: meta.sourceDate,
+    complete: meta.complete,
+    source: meta.source,
+  })
+}
+
+export async function seedReferenceLists(): Promise<void> {
+  await Promise.all((Object.keys(bundledLists) as ReferenceListName[]).map((name) => loadBundledList(name)))
+}
+
+/** Everything a fresh local table needs: reference lists now; development credentials with auth. */
+export async function seedLocal(): Promise<void> {
+  await seedReferenceLists()
+}

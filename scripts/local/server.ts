@@ -1,0 +1,177 @@
+import { randomUUID } from 'node:crypto'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda'
+import { MAX_BODY_BYTES } from '#lib/http/factory.ts'
+import { pathMatches } from '#lib/http/unrouted.ts'
+import { type Route, routes, UNROUTED } from '#lib/routes.ts'
+
+/**
+ * The local stand-in for API Gateway: turns each HTTP request into an HTTP API (payload 2.0) event and
+ * invokes the handler module the route table names, the same module Lambda runs.
+ */
+type LambdaHandler = (
+  event: APIGatewayProxyEventV2,
+  context: Context,
+) => Promise<APIGatewayProxyStructuredResultV2>
+
+const projectRoot = new URL('../../', import.meta.url)
+const modules = new Map<string, Promise<LambdaHandler>>()
+
+function loadHandler(modulePath: string): Promise<LambdaHandler> {
+  let loaded = modules.get(modulePath)
+  if (!loaded) {
+    loaded = import(new URL(modulePath, projectRoot).href).then((m: { handler: LambdaHandler }) => m.handler)
+    modules.set(modulePath, loaded)
+  }
+  return loaded
+}
+
+function match(method: string, path: string): { route?: Route; params: Record<string, string> } {
+  for (const route of routes) {
+    if (route.method === method && pathMatches(route.path, path)) {
+      const params: Record<string, string> = {}
+      const names = route.path.split('/')
+      const values = path.split('/')
+      names.forEach((seg, i) => {
+        if (seg.startsWith('{')) params[seg.slice(1, -1)] = decodeURIComponent(values[i]!)
+      })
+      return { route, params }
+    }
+  }
+  return { params: {} }
+}
+
+/** Reads at most one byte past the limit, so an oversized body is still refused by the handler. */
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of req) {
+    const buffer = chunk as Buffer
+    if (size <= MAX_BODY_BYTES) {
+      chunks.push(buffer)
+      size += buffer.length
+    }
+  }
+  return Buffer.concat(chunks).subarray(0, MAX_BODY_BYTES + 1)
+}
+
+/** API Gateway passes JSON and text bodies as strings and everything else base64-encoded. */
+const isText = (contentType: string | undefined) =>
+  !contentType || /^(text\/|application\/(json|xml|x-www-form-urlencoded|[\w.+-]+\+json))/i.test(contentType)
+
+function toEvent(
+  req: IncomingMessage,
+  body: Buffer,
+  route: Route | undefined,
+  params: Record<string, string>,
+): APIGatewayProxyEventV2 {
+  const url = new URL(req.url ?? '/', 'http://localhost')
+  const rawQueryString = (req.url ?? '').includes('?')
+    ? (req.url ?? '').slice((req.url ?? '').indexOf('?') + 1)
+    : ''
+  const headers: Record<string, string> = {}
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    const name = req.rawHeaders[i]!.toLowerCase()
+    const value = req.rawHeaders[i + 1]!
+    headers[name] = headers[name] === undefined ? value : `${headers[name]},${value}`
+  }
+  const query: Record<string, string> = {}
+  for (const [k, v] of url.searchParams) query[k] = query[k] === undefined ? v : `${query[k]},${v}`
+  const method = req.method ?? 'GET'
+  const text = isText(headers['content-type'])
+  const now = new Date()
+  const routeKey = route ? `${route.method} ${route.path}` : '$default'
+  return {
+    version: '2.0',
+    routeKey,
+    rawPath: url.pathname,
+    rawQueryString,
+    headers,
+    ...(rawQueryString ? { queryStringParameters: query } : {}),
+    ...(Object.keys(params).length ? { pathParameters: params } : {}),
+    requestContext: {
+      accountId: 'local',
+      apiId: 'local',
+      domainName: headers.host ?? 'localhost',
+      domainPrefix: 'localhost',
+      http: {
+        method,
+        path: url.pathname,
+        protocol: `HTTP/${req.httpVersion}`,
+        sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+        userAgent: headers['user-agent'] ?? '',
+      },
+      requestId: randomUUID(),
+      routeKey,
+      stage: '$default',
+      time: now.toUTCString(),
+      timeEpoch: now.getTime(),
+    },
+    ...(body.length ? { body: body.toString(text ? 'utf8' : 'base64') } : {}),
+    isBase64Encoded: body.length > 0 && !text,
+  }
+}
+
+function lambdaContext(functionName: string, requestId: string): Context {
+  const deadline = Date.now() + 29_000
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
+    memoryLimitInMB: '1024',
+    awsRequestId: requestId,
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => {},
+    fail: () => {},
+    succeed: () => {},
+  }
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const body = await readBody(req)
+  const path = new URL(req.url ?? '/', 'http://localhost').pathname
+  const { route, params } = match(req.method ?? 'GET', path)
+  const target = route ?? { functionId: UNROUTED.functionId, handler: UNROUTED.handler }
+  const event = toEvent(req, body, route, params)
+  const handler = await loadHandler(target.handler)
+  const result = await handler(event, lambdaContext(target.functionId, event.requestContext.requestId))
+  res.writeHead(result.statusCode ?? 200, result.headers as Record<string, string>)
+  res.end(result.body ? Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8') : undefined)
+}
+
+export interface LocalServer {
+  url: string
+  server: Server
+  close(): Promise<void>
+}
+
+/** Serves the route table on 127.0.0.1. TABLE_NAME and DYNAMODB_ENDPOINT must already be set. */
+export async function startServer(port = 0): Promise<LocalServer> {
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      // Handlers map their own errors; reaching here means the handler module itself failed to load.
+      console.error('local server: request failed', error)
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' })
+      res.end(JSON.stringify({ message: 'The local server could not run the handler; see its console' }))
+    })
+  })
+  server.keepAliveTimeout = 5000
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(port, '127.0.0.1', () => resolve())
+  })
+  const { port: bound } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${bound}`,
+    server,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
+}

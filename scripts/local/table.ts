@@ -1,0 +1,49 @@
+import {
+  CreateTableCommand,
+  DeleteTableCommand,
+  DescribeTableCommand,
+  DynamoDBClient,
+  UpdateTimeToLiveCommand,
+} from '@aws-sdk/client-dynamodb'
+import { createTableInput, tableDefinition } from '#lib/db/table.ts'
+
+function client(endpoint: string) {
+  return new DynamoDBClient({
+    endpoint,
+    region: 'local',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  })
+}
+
+/** Creates the table (from the same definition the CDK stack uses) unless it already exists. */
+export async function ensureTable(endpoint: string, tableName: string): Promise<void> {
+  const dynamo = client(endpoint)
+  try {
+    try {
+      await dynamo.send(new DescribeTableCommand({ TableName: tableName }))
+      return
+    } catch (error) {
+      if ((error as Error).name !== 'ResourceNotFoundException') throw error
+    }
+    await dynamo.send(new CreateTableCommand(createTableInput(tableName)))
+    await dynamo.send(
+      new UpdateTimeToLiveCommand({
+        TableName: tableName,
+        TimeToLiveSpecification: { AttributeName: tableDefinition.ttlAttribute, Enabled: true },
+      }),
+    )
+  } finally {
+    dynamo.destroy()
+  }
+}
+
+export async function dropTable(endpoint: string, tableName: string): Promise<void> {
+  const dynamo = client(endpoint)
+  try {
+    await dynamo.send(new DeleteTableCommand({ TableName: tableName }))
+  } catch {
+    // Already gone: nothing to do.
+  } finally {
+    dynamo.destroy()
+  }
+}

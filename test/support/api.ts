@@ -1,0 +1,53 @@
+import { randomUUID } from 'node:crypto'
+import { inject } from 'vitest'
+import { ensureTable } from '../../scripts/local/table.ts'
+
+/**
+ * A running copy of the API for one test file: the local server (the same one `npm start` runs) on a
+ * free port, in front of a fresh table in the run's DynamoDB Local, seeded as `npm start` seeds it.
+ */
+export interface TestApi {
+  url: string
+  tableName: string
+  dynamoEndpoint: string
+  close(): Promise<void>
+}
+
+export async function startApi(options: { dynamoEndpoint?: string } = {}): Promise<TestApi> {
+  const dynamoEndpoint = options.dynamoEndpoint ?? inject('dynamoEndpoint')
+  const tableName = `test-${randomUUID()}`
+  // Read by lib/config.ts on first use, exactly as in Lambda; each test file has its own module graph.
+  process.env.TABLE_NAME = tableName
+  process.env.DYNAMODB_ENDPOINT = dynamoEndpoint
+  process.env.STAGE = 'local'
+  process.env.AWS_REGION = 'eu-west-1'
+  await ensureTable(dynamoEndpoint, tableName)
+  const { seedLocal } = await import('../../scripts/local/seed.ts')
+  await seedLocal()
+  const { startServer } = await import('../../scripts/local/server.ts')
+  const server = await startServer(0)
+  return { url: server.url, tableName, dynamoEndpoint, close: () => server.close() }
+}
+
+export interface HttpReply<T = any> {
+  status: number
+  headers: Headers
+  body: T
+  text: string
+}
+
+/** Sends a request and reads the reply as JSON when there is any. */
+export async function send<T = any>(
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
+): Promise<HttpReply<T>> {
+  const res = await fetch(url, { method: init.method ?? 'GET', headers: init.headers, body: init.body })
+  const text = await res.text()
+  let body: unknown = text
+  try {
+    body = text ? JSON.parse(text) : undefined
+  } catch {
+    // Not JSON: the test sees the raw text.
+  }
+  return { status: res.status, headers: res.headers, body: body as T, text }
+}

@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config'
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    // One DynamoDB Local for the whole run; each test file gets its own table in it.
+    globalSetup: ['test/global-setup.ts'],
+    pool: 'forks',
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    // Request logs are silent unless a test turns them on to inspect them.
+    env: { LOG_LEVEL: 'SILENT' },
+  },
+})
