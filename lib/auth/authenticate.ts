@@ -1,5 +1,9 @@
+import { Forbidden, Unauthorized } from '#lib/http/errors.ts'
 import type { Route } from '#lib/routes.ts'
+import { verifyApiSignature } from './api-signature.ts'
+import { findBearer } from './bearer.ts'
 import type { Caller } from './caller.ts'
+import { verifySwitchSignature } from './switch-signature.ts'
 
 /** What every auth scheme gets to look at: the request exactly as received. */
 export interface AuthRequest {
@@ -12,12 +16,35 @@ export interface AuthRequest {
   rawBody: Buffer
 }
 
-/**
- * Establishes the caller for the route's auth scheme, or throws the scheme's 401/403. The schemes
- * themselves are the authentication issue's work; until then every route is let through as the
- * anonymous caller, with its final scheme already named in the route table.
- */
+/** Area C: the merchant's token, and x-Merchant-Id naming that same merchant. */
+async function verifyMerchant(request: AuthRequest): Promise<Caller> {
+  const token = await findBearer(request.headers.authorization, 'merchant')
+  if (!token) throw new Unauthorized('Authorization must carry a valid merchant bearer token')
+  if (request.headers['x-merchant-id'] !== token.subjectId) {
+    throw new Forbidden('x-Merchant-Id must name the merchant this token was issued to')
+  }
+  return { scheme: 'merchant-bearer', merchantId: token.subjectId }
+}
+
+/** Area D: the notification admin key. */
+async function verifyNotifyAdmin(request: AuthRequest): Promise<Caller> {
+  const token = await findBearer(request.headers.authorization, 'notify-admin')
+  if (!token) throw new Unauthorized('Authorization must carry a valid notification admin key as a bearer token')
+  return { scheme: 'admin-bearer', adminKeyId: token.subjectId }
+}
+
+/** Establishes the caller by the route's auth scheme, or throws the scheme's 401/403. */
 export async function authenticate(request: AuthRequest): Promise<Caller> {
-  if (request.route.auth === 'none') return { scheme: 'none' }
-  return { scheme: 'anonymous' }
+  switch (request.route.auth) {
+    case 'none':
+      return { scheme: 'none' }
+    case 'api-signature':
+      return verifyApiSignature(request)
+    case 'switch-signature':
+      return verifySwitchSignature(request)
+    case 'merchant-bearer':
+      return verifyMerchant(request)
+    case 'admin-bearer':
+      return verifyNotifyAdmin(request)
+  }
 }

@@ -18,6 +18,30 @@ export const keys = {
   }),
   referenceChunkPrefix: (revision: string) => `CHUNK#${revision}#`,
 
+  /** A registered business, and the guards that keep its TIN and service id unique. */
+  business: (businessId: string): Key => ({ pk: `BUSINESS#${businessId}`, sk: 'PROFILE' }),
+  businessByTin: (tin: string): Key => ({ pk: `TIN#${tin}`, sk: 'BUSINESS' }),
+  businessByServiceId: (serviceId: string): Key => ({ pk: `SERVICEID#${serviceId}`, sk: 'BUSINESS' }),
+
+  /** An Area A client (API key); listed per business through gsi1. */
+  apiClient: (apiKey: string): Key => ({ pk: `APIKEY#${apiKey}`, sk: 'CLIENT' }),
+  apiClientByBusiness: (businessId: string, apiKey: string) => ({
+    gsi1pk: `BUSINESS#${businessId}#CLIENTS`,
+    gsi1sk: `APIKEY#${apiKey}`,
+  }),
+  /** A (key, signature) pair already accepted: refused again while its timestamp is in the window. */
+  replay: (apiKey: string, signatureHash: string): Key => ({ pk: `REPLAY#${apiKey}`, sk: `SIG#${signatureHash}` }),
+
+  /** An Area B switch client: its HMAC secrets. */
+  switchClient: (clientId: string): Key => ({ pk: `SWITCH#${clientId}`, sk: 'CLIENT' }),
+  /** A nonce an Area B client has spent. */
+  nonce: (clientId: string, nonce: string): Key => ({ pk: `NONCE#${clientId}`, sk: `NONCE#${nonce}` }),
+
+  /** Any bearer token (switch, merchant, notification admin), by the SHA-256 of its value. */
+  bearer: (tokenHash: string): Key => ({ pk: `BEARER#${tokenHash}`, sk: 'TOKEN' }),
+  /** Lists every credential of one kind for the CLI (`credentials list`). */
+  credentialListing: (kind: string, id: string) => ({ gsi2pk: `CREDENTIALS#${kind}`, gsi2sk: id }),
+
   /** The health check's round trip reads this key (it need not exist). */
   healthProbe: (): Key => ({ pk: 'HEALTH', sk: 'PROBE' }),
 } as const

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { bundledLists } from '#lib/reference/manifest.ts'
 import { writeList } from '#lib/reference/store.ts'
 import type { ReferenceListName } from '#lib/routes.ts'
+import { seedDevelopmentCredentials } from './dev-credentials.ts'
 
 const dataDir = new URL('../../data/reference/', import.meta.url)
 
@@ -21,7 +22,7 @@ export async function seedReferenceLists(): Promise<void> {
   await Promise.all((Object.keys(bundledLists) as ReferenceListName[]).map((name) => loadBundledList(name)))
 }
 
-/** Everything a fresh local table needs: reference lists now; development credentials with auth. */
+/** Everything a fresh local table needs: the reference lists and the development credentials. */
 export async function seedLocal(): Promise<void> {
-  await seedReferenceLists()
+  await Promise.all([seedReferenceLists(), seedDevelopmentCredentials()])
 }

@@ -1,0 +1,42 @@
+import { App } from 'aws-cdk-lib'
+import { ApiStack } from './stacks/api-stack.ts'
+import { DataStack } from './stacks/data-stack.ts'
+
+/**
+ * `npx cdk synth -c stage=prod [-c domainName=api.example.com -c certificateArn=arn:...] [-c protect=true]`
+ *
+ * Stacks are environment-agnostic (no account/region, no lookups) so synth needs no AWS credentials;
+ * the account and region come from the deploying profile.
+ */
+const app = new App()
+
+const context = (key: string): string | undefined => {
+  const value: unknown = app.node.tryGetContext(key)
+  return value === undefined || value === null || value === '' ? undefined : String(value)
+}
+
+const stage = context('stage') ?? 'dev'
+if (!/^[a-z][a-z0-9-]{0,19}$/.test(stage)) {
+  throw new Error(`stage "${stage}" must be lower case letters, digits and dashes (it names stacks and APIs)`)
+}
+// Context values from the command line are strings.
+const protectContext = context('protect')
+const protect = protectContext === undefined ? undefined : protectContext === 'true'
+
+const data = new DataStack(app, `Einvoicing-${stage}-Data`, {
+  stage,
+  protect,
+  description: `E-invoicing table (${stage})`,
+})
+
+new ApiStack(app, `Einvoicing-${stage}-Api`, {
+  stage,
+  protect,
+  table: data.table,
+  domainName: context('domainName'),
+  certificateArn: context('certificateArn'),
+  alarmTopicArn: context('alarmTopicArn'),
+  description: `E-invoicing HTTP API and functions (${stage})`,
+})
+
+app.synth()

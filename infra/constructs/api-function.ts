@@ -1,0 +1,157 @@
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { Duration, type RemovalPolicy } from 'aws-cdk-lib'
+import { Alarm, ComparisonOperator, type IAlarmAction, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch'
+import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb'
+import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam'
+import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda'
+import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs'
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs'
+import { Construct } from 'constructs'
+import type { AuthScheme, Route, TableAccess } from '#lib/routes.ts'
+
+/** The repository root: handler modules in the route table are relative to it. */
+export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url))
+
+/**
+ * ESM bundles have no `require`; some CommonJS dependencies (bundled with the AWS SDK) still call it
+ * for Node built-ins, so the bundle defines one.
+ */
+export const ESM_REQUIRE_BANNER =
+  "import { createRequire } from 'module'; const require = createRequire(import.meta.url);"
+
+/**
+ * The esbuild settings every function is bundled with. Exported so bench/cold-start.ts measures the
+ * very bundles Lambda runs.
+ */
+export const BUNDLING = {
+  format: OutputFormat.ESM,
+  minify: true,
+  sourceMap: true,
+  target: 'node22',
+  mainFields: ['module', 'main'],
+  banner: ESM_REQUIRE_BANNER,
+  // Bundle the AWS SDK: the version the tests ran against is the version that runs, and a single
+  // bundled file loads faster than the runtime's SDK spread over node_modules.
+  externalModules: [],
+  loader: { '.json': 'json' },
+} satisfies BundlingOptions
+
+/**
+ * The partition-key prefixes of the short-lived items an auth scheme writes on every request (replay
+ * guard, spent nonces). They mirror keys.replay and keys.nonce in lib/db/keys.ts.
+ */
+export const AUTH_WRITE_PREFIXES: Record<AuthScheme, readonly string[]> = {
+  'api-signature': ['REPLAY#'],
+  'switch-signature': ['NONCE#'],
+  'merchant-bearer': [],
+  'admin-bearer': [],
+  none: [],
+}
+
+export interface ApiFunctionProps {
+  functionId: string
+  /** The module exporting `handler`, relative to the project root. */
+  handler: string
+  /** The routes this function serves: they decide its table access. */
+  routes: readonly Pick<Route, 'auth' | 'tableAccess'>[]
+  table: ITableV2
+  stage: string
+  serviceName: string
+  serviceVersion: string
+  /** DESTROY for throwaway stages; production keeps its logs when the stack goes. */
+  logRemovalPolicy: RemovalPolicy
+  /** Where the function's alarms notify, if anywhere. */
+  alarmAction?: IAlarmAction
+}
+
+/** The table access a function needs: write if any of its routes writes. */
+export function accessOf(routes: readonly Pick<Route, 'tableAccess'>[]): TableAccess {
+  return routes.some((r) => r.tableAccess === 'write') ? 'write' : 'read'
+}
+
+/** A Lambda function behind the API, with the house defaults and only the table access it needs. */
+export class ApiFunction extends Construct {
+  readonly function: NodejsFunction
+  readonly logGroup: LogGroup
+  readonly access: TableAccess
+
+  constructor(scope: Construct, id: string, props: ApiFunctionProps) {
+    super(scope, id)
+
+    // Created explicitly (rather than by Lambda on first log line) so retention is set and the group
+    // is removed with the stack where that is wanted.
+    this.logGroup = new LogGroup(this, 'Logs', {
+      retention: RetentionDays.ONE_MONTH,
+      removalPolicy: props.logRemovalPolicy,
+    })
+
+    this.function = new NodejsFunction(this, 'Function', {
+      description: `${props.serviceName} ${props.stage} ${props.functionId}`,
+      // Absolute, so synth works from any working directory.
+      entry: join(PROJECT_ROOT, props.handler),
+      handler: 'handler',
+      projectRoot: PROJECT_ROOT,
+      depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
+      runtime: Runtime.NODEJS_22_X,
+      architecture: Architecture.ARM_64,
+      memorySize: 1024,
+      timeout: Duration.seconds(10),
+      tracing: Tracing.DISABLED,
+      logGroup: this.logGroup,
+      bundling: BUNDLING,
+      environment: {
+        TABLE_NAME: props.table.tableName,
+        STAGE: props.stage,
+        SERVICE_NAME: props.serviceName,
+        SERVICE_VERSION: props.serviceVersion,
+        NODE_OPTIONS: '--enable-source-maps',
+        LOG_LEVEL: 'INFO',
+      },
+    })
+
+    this.access = accessOf(props.routes)
+    if (this.access === 'write') {
+      props.table.grantReadWriteData(this.function)
+    } else {
+      props.table.grantReadData(this.function)
+      // Read endpoints still authenticate, and authenticating writes a replay or nonce item: allow
+      // PutItem on those partitions only, so a bug in a read handler cannot change business data.
+      const prefixes = [...new Set(props.routes.flatMap((r) => AUTH_WRITE_PREFIXES[r.auth]))]
+      if (prefixes.length > 0) {
+        this.function.addToRolePolicy(
+          new PolicyStatement({
+            sid: 'AuthReplayRecordsOnly',
+            effect: Effect.ALLOW,
+            actions: ['dynamodb:PutItem'],
+            resources: [props.table.tableArn],
+            conditions: {
+              'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': prefixes.map((p) => `${p}*`) },
+            },
+          }),
+        )
+      }
+    }
+
+    const period = Duration.minutes(5)
+    const alarms = [
+      new Alarm(this, 'Errors', {
+        alarmDescription: `${props.functionId}: unhandled errors (a 500 the handler did not map)`,
+        metric: this.function.metricErrors({ period, statistic: 'Sum' }),
+        threshold: 1,
+        evaluationPeriods: 1,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      }),
+      new Alarm(this, 'Throttles', {
+        alarmDescription: `${props.functionId}: invocations throttled (account or reserved concurrency)`,
+        metric: this.function.metricThrottles({ period, statistic: 'Sum' }),
+        threshold: 1,
+        evaluationPeriods: 1,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      }),
+    ]
+    if (props.alarmAction) for (const alarm of alarms) alarm.addAlarmAction(props.alarmAction)
+  }
+}

@@ -1,0 +1,62 @@
+import { Forbidden, Unauthorized } from '#lib/http/errors.ts'
+import type { AuthRequest } from './authenticate.ts'
+import { areaACanonical, decodeSignature } from './canonical.ts'
+import type { Caller } from './caller.ts'
+import { getApiClient } from './credentials.ts'
+import { acceptSignatureOnce } from './replay-store.ts'
+import { parseZonedTimestamp, withinWindow } from './timestamps.ts'
+import { matchesAnySecret } from './verify-hmac.ts'
+
+const HEADERS = ['x-api-key', 'x-api-signature', 'x-api-timestamp'] as const
+
+const HOW_TO_SIGN =
+  'sign "METHOD\\nPATH?QUERY\\nTIMESTAMP\\nhex(SHA-256(body))" with HMAC-SHA256 and your API secret, then Base64'
+
+/**
+ * Area A authentication (CONTRACT section 2): headers present, key known and active, timestamp in
+ * the window, signature valid under one of the client's secrets, role allowed on the route, and the
+ * (key, signature) pair not seen before. Each failure names its reason.
+ */
+export async function verifyApiSignature(request: AuthRequest): Promise<Caller> {
+  const { headers, route } = request
+  const missing = HEADERS.filter((name) => !headers[name])
+  if (route.allowAnonymous && missing.length === HEADERS.length) return { scheme: 'anonymous' }
+  if (missing.length) throw new Unauthorized(`Missing authentication header${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`)
+  const apiKey = headers['x-api-key']!
+  const signatureHeader = headers['x-api-signature']!
+  const timestampHeader = headers['x-api-timestamp']!
+
+  const client = await getApiClient(apiKey)
+  if (!client) throw new Unauthorized('Unknown API key: check x-api-key')
+  if (!client.active) throw new Unauthorized('This API key has been revoked: ask for a new one')
+
+  const timestamp = parseZonedTimestamp(timestampHeader)
+  if (!timestamp) {
+    throw new Unauthorized('x-api-timestamp must be an ISO 8601 date-time with a zone, e.g. 2026-11-21T10:15:30Z')
+  }
+  if (!withinWindow(timestamp)) {
+    throw new Unauthorized(`x-api-timestamp is more than 5 minutes from the server time (${new Date().toISOString()}): check your clock`)
+  }
+
+  const signature = decodeSignature(signatureHeader)
+  if (!signature) throw new Unauthorized('x-api-signature must be standard padded Base64 of the 32-byte HMAC-SHA256')
+  const canonical = areaACanonical({ method: request.method, target: request.target, timestamp: timestampHeader, body: request.rawBody })
+  if (!matchesAnySecret(client.secrets, canonical, signature)) {
+    throw new Unauthorized(`x-api-signature does not match this request: ${HOW_TO_SIGN}`)
+  }
+
+  const allowed = route.roles.some((role) => client.roles.includes(role))
+  if (!allowed) {
+    throw new Forbidden(`This API key's roles (${client.roles.join(', ')}) may not call ${route.method} ${route.path}`)
+  }
+  if (!(await acceptSignatureOnce(apiKey, signatureHeader, timestamp))) {
+    throw new Unauthorized('This signed request was already received (replay): sign every request afresh')
+  }
+  return {
+    scheme: 'api-signature',
+    apiKeyId: apiKey,
+    businessId: client.businessId,
+    roles: client.roles,
+    ...(client.webhookUrl ? { webhookUrl: client.webhookUrl } : {}),
+  }
+}

@@ -1,0 +1,335 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto'
+import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
+import { db, tableName } from '#lib/db/client.ts'
+import { isConditionFailed, transactionCancellationCodes } from '#lib/db/errors.ts'
+import { keys } from '#lib/db/keys.ts'
+import { Conflict, NotFound } from '#lib/http/errors.ts'
+import type { Role } from '#lib/routes.ts'
+
+/**
+ * Credentials of all four areas: issue, look up, rotate, revoke. The CLI and the local seed both go
+ * through these functions, so development credentials are made exactly as real ones are.
+ * HMAC secrets must be recoverable (the service recomputes signatures with them); bearer tokens are
+ * only ever stored as SHA-256 hashes.
+ */
+
+export interface Business {
+  businessId: string
+  serviceId: string
+  tin: string
+  name: string
+  /** The certificate string the QR code carries (CONTRACT section 5). */
+  certificate: string
+  email?: string
+  createdAt: string
+}
+
+export interface ClientSecret {
+  id: string
+  secret: string
+  createdAt: string
+}
+
+export interface ApiClient {
+  apiKey: string
+  businessId: string
+  roles: Role[]
+  /** At most two active at once, so a client can rotate without downtime. */
+  secrets: ClientSecret[]
+  webhookUrl?: string
+  active: boolean
+  createdAt: string
+}
+
+export interface SwitchClient {
+  clientId: string
+  name: string
+  secrets: ClientSecret[]
+  active: boolean
+  createdAt: string
+}
+
+export type BearerKind = 'switch' | 'merchant' | 'notify-admin'
+
+export interface BearerToken {
+  kind: BearerKind
+  /** The switch client id, merchant id or admin key id the token stands for. */
+  subjectId: string
+  /** The first characters of the token, enough to tell tokens apart in a listing. */
+  hint: string
+  active: boolean
+  createdAt: string
+}
+
+const MAX_ACTIVE_SECRETS = 2
+
+export const hashToken = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex')
+const newSecret = () => randomBytes(32).toString('base64url')
+const newToken = (prefix: string) => `${prefix}_${randomBytes(24).toString('base64url')}`
+const now = () => new Date().toISOString()
+const secretRecord = (secret: string): ClientSecret => ({ id: randomUUID().slice(0, 8), secret, createdAt: now() })
+
+/** Service ids are 8 upper-case letters and digits, as the authority assigns them. */
+export const SERVICE_ID = /^[A-Z0-9]{8}$/
+/** The TIN form of CONTRACT section 8: 8 digits, hyphen, 4 digits. */
+export const TIN = /^\d{8}-\d{4}$/
+
+function newServiceId(): string {
+  const alphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
+  return Array.from(randomBytes(8), (b) => alphabet[b % alphabet.length]).join('')
+}
+
+const put = (Item: Record<string, unknown>, ConditionExpression?: string) =>
+  db().send(new PutCommand({ TableName: tableName(), Item, ConditionExpression }))
+
+async function get<T>(key: { pk: string; sk: string }): Promise<T | undefined> {
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: key }))
+  if (!out.Item) return undefined
+  const { pk: _pk, sk: _sk, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, ...record } = out.Item
+  return record as T
+}
+
+// Businesses ---------------------------------------------------------------------------------
+
+export interface NewBusiness {
+  name: string
+  tin: string
+  businessId?: string
+  serviceId?: string
+  certificate?: string
+  email?: string
+}
+
+/** Registers a business; its TIN and service id are unique across the service (one transaction). */
+export async function createBusiness(input: NewBusiness): Promise<Business> {
+  const business: Business = {
+    businessId: input.businessId ?? randomUUID(),
+    serviceId: input.serviceId ?? newServiceId(),
+    tin: input.tin,
+    name: input.name,
+    certificate: input.certificate ?? randomBytes(48).toString('base64'),
+    ...(input.email ? { email: input.email } : {}),
+    createdAt: now(),
+  }
+  const guard = (key: { pk: string; sk: string }) => ({
+    Put: {
+      TableName: tableName(),
+      Item: { ...key, businessId: business.businessId },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  })
+  try {
+    await db().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName: tableName(),
+              Item: { ...keys.business(business.businessId), ...keys.credentialListing('business', business.businessId), ...business },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+          guard(keys.businessByTin(business.tin)),
+          guard(keys.businessByServiceId(business.serviceId)),
+        ],
+      }),
+    )
+  } catch (error) {
+    const codes = transactionCancellationCodes(error)
+    if (!codes) throw error
+    const what = ['business id', 'TIN', 'service id'].filter((_, i) => codes[i] === 'ConditionalCheckFailed')
+    throw new Conflict(`A business with this ${what.join(' and ') || 'identity'} is already registered`)
+  }
+  return business
+}
+
+export const getBusiness = (businessId: string) => get<Business>(keys.business(businessId))
+
+export async function getBusinessByTin(tin: string): Promise<Business | undefined> {
+  const guard = await get<{ businessId: string }>(keys.businessByTin(tin))
+  return guard ? getBusiness(guard.businessId) : undefined
+}
+
+// Area A clients -----------------------------------------------------------------------------
+
+export interface IssuedApiClient {
+  apiKey: string
+  secret: string
+  client: ApiClient
+}
+
+export async function issueApiClient(input: {
+  businessId: string
+  roles: Role[]
+  apiKey?: string
+  secret?: string
+  webhookUrl?: string
+}): Promise<IssuedApiClient> {
+  if (!(await getBusiness(input.businessId))) throw new NotFound(`No business ${input.businessId}`)
+  const apiKey = input.apiKey ?? newToken('ak')
+  const secret = input.secret ?? newSecret()
+  const client: ApiClient = {
+    apiKey,
+    businessId: input.businessId,
+    roles: input.roles,
+    secrets: [secretRecord(secret)],
+    ...(input.webhookUrl ? { webhookUrl: input.webhookUrl } : {}),
+    active: true,
+    createdAt: now(),
+  }
+  try {
+    await put(
+      {
+        ...keys.apiClient(apiKey),
+        ...keys.apiClientByBusiness(input.businessId, apiKey),
+        ...keys.credentialListing('api-client', apiKey),
+        ...client,
+      },
+      'attribute_not_exists(pk)',
+    )
+  } catch (error) {
+    if (isConditionFailed(error)) throw new Conflict('That API key already exists')
+    throw error
+  }
+  return { apiKey, secret, client }
+}
+
+export const getApiClient = (apiKey: string) => get<ApiClient>(keys.apiClient(apiKey))
+
+/** Every client of a business (to find the webhook of a party, for instance). */
+export async function apiClientsOf(businessId: string): Promise<ApiClient[]> {
+  const out = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': keys.apiClientByBusiness(businessId, '').gsi1pk },
+    }),
+  )
+  return (out.Items ?? []) as ApiClient[]
+}
+
+async function updateClient(key: { pk: string; sk: string }, expression: string, values: Record<string, unknown>) {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: key,
+        UpdateExpression: expression,
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: values,
+      }),
+    )
+  } catch (error) {
+    if (isConditionFailed(error)) throw new NotFound('No such credential')
+    throw error
+  }
+}
+
+export const revokeApiClient = (apiKey: string) =>
+  updateClient(keys.apiClient(apiKey), 'SET active = :f', { ':f': false })
+
+export const setWebhook = (apiKey: string, url: string | undefined) =>
+  url
+    ? updateClient(keys.apiClient(apiKey), 'SET webhookUrl = :u', { ':u': url })
+    : updateClient(keys.apiClient(apiKey), 'REMOVE webhookUrl', {})
+
+/**
+ * Adds a new secret and keeps at most two (the newest two), so the old one works until the client
+ * has switched. Conditional on the secrets not having changed meanwhile, so two rotations cannot
+ * silently overwrite each other.
+ */
+async function rotate(key: { pk: string; sk: string }): Promise<string> {
+  const record = await get<{ secrets: ClientSecret[] }>(key)
+  if (!record) throw new NotFound('No such credential')
+  const secret = newSecret()
+  const secrets = [...record.secrets, secretRecord(secret)].slice(-MAX_ACTIVE_SECRETS)
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: key,
+        UpdateExpression: 'SET secrets = :new',
+        ConditionExpression: 'secrets = :old',
+        ExpressionAttributeValues: { ':new': secrets, ':old': record.secrets },
+      }),
+    )
+  } catch (error) {
+    if (isConditionFailed(error)) throw new Conflict('The secrets changed during rotation: try again')
+    throw error
+  }
+  return secret
+}
+
+export const rotateApiClientSecret = (apiKey: string) => rotate(keys.apiClient(apiKey))
+
+// Bearer tokens (Areas B, C, D) ----------------------------------------------------------------
+
+async function storeBearer(token: string, kind: BearerKind, subjectId: string): Promise<BearerToken> {
+  const record: BearerToken = { kind, subjectId, hint: token.slice(0, 6), active: true, createdAt: now() }
+  const tokenHash = hashToken(token)
+  try {
+    await put(
+      { ...keys.bearer(tokenHash), ...keys.credentialListing(kind, `${subjectId}#${tokenHash.slice(0, 12)}`), tokenHash, ...record },
+      'attribute_not_exists(pk)',
+    )
+  } catch (error) {
+    if (isConditionFailed(error)) throw new Conflict('That token already exists')
+    throw error
+  }
+  return record
+}
+
+export const getBearer = (token: string) => get<BearerToken>(keys.bearer(hashToken(token)))
+
+export const revokeBearer = (token: string) =>
+  updateClient(keys.bearer(hashToken(token)), 'SET active = :f', { ':f': false })
+
+export async function issueSwitchClient(input: { name: string; clientId?: string; token?: string; secret?: string }) {
+  const clientId = input.clientId ?? `sw_${randomBytes(6).toString('hex')}`
+  const token = input.token ?? newToken('swt')
+  const secret = input.secret ?? newSecret()
+  const client: SwitchClient = { clientId, name: input.name, secrets: [secretRecord(secret)], active: true, createdAt: now() }
+  await put({ ...keys.switchClient(clientId), ...keys.credentialListing('switch-client', clientId), ...client }, 'attribute_not_exists(pk)')
+  await storeBearer(token, 'switch', clientId)
+  return { clientId, token, secret }
+}
+
+export const getSwitchClient = (clientId: string) => get<SwitchClient>(keys.switchClient(clientId))
+export const rotateSwitchSecret = (clientId: string) => rotate(keys.switchClient(clientId))
+
+export async function issueMerchantToken(input: { merchantId: string; token?: string }) {
+  const token = input.token ?? newToken('mt')
+  await storeBearer(token, 'merchant', input.merchantId)
+  return { merchantId: input.merchantId, token }
+}
+
+export async function issueNotifyAdminKey(input: { adminKeyId?: string; token?: string } = {}) {
+  const adminKeyId = input.adminKeyId ?? `na_${randomBytes(4).toString('hex')}`
+  const token = input.token ?? newToken('nak')
+  await storeBearer(token, 'notify-admin', adminKeyId)
+  return { adminKeyId, token }
+}
+
+/** Every credential of a kind, secrets left out (the CLI masks what remains). */
+export async function listCredentials(kind: string): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = []
+  let startKey: Record<string, unknown> | undefined
+  do {
+    const out = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: 'gsi2',
+        KeyConditionExpression: 'gsi2pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.credentialListing(kind, '').gsi2pk },
+        ExclusiveStartKey: startKey,
+      }),
+    )
+    for (const item of out.Items ?? []) {
+      const { pk: _pk, sk: _sk, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, secrets, tokenHash: _t, ...rest } = item
+      items.push({ ...rest, ...(secrets ? { secrets: (secrets as ClientSecret[]).length } : {}) })
+    }
+    startKey = out.LastEvaluatedKey
+  } while (startKey)
+  return items
+}

@@ -1,0 +1,69 @@
+import { ApiError, Unauthorized } from '#lib/http/errors.ts'
+import type { AuthRequest } from './authenticate.ts'
+import { findBearer } from './bearer.ts'
+import { areaBCanonical, decodeSignature } from './canonical.ts'
+import type { Caller } from './caller.ts'
+import { getSwitchClient } from './credentials.ts'
+import { spendNonce } from './replay-store.ts'
+import { parseUtcTimestamp, withinWindow } from './timestamps.ts'
+import { matchesAnySecret } from './verify-hmac.ts'
+
+/** The Area B signature codes of the spec's Authentication part. */
+export const SIGNATURE_CODES = {
+  invalid: '91',
+  expired: '92',
+  duplicateNonce: '93',
+  missing: '94',
+  malformed: '95',
+} as const
+
+const NONCE = /^[A-Za-z0-9_-]{16,64}$/
+
+const refuse = (code: string, message: string) => new ApiError(401, message, { responseCode: code })
+
+/**
+ * Area B verification (CONTRACT section 6), in the contract's order: 94 missing, 95 malformed,
+ * 92 timestamp, then the bearer token (needed to find the secret), 91 signature, and 93 nonce last,
+ * so that only a request with a valid signature can spend a nonce.
+ */
+export async function verifySwitchSignature(request: AuthRequest): Promise<Caller> {
+  const { headers } = request
+  const signatureHeader = headers['x-signature']
+  const timestampHeader = headers['x-timestamp']
+  const nonce = headers['x-nonce']
+  const missing = (
+    [
+      ['X-Signature', signatureHeader],
+      ['X-Timestamp', timestampHeader],
+      ['X-Nonce', nonce],
+    ] as const
+  )
+    .filter(([, value]) => !value)
+    .map(([name]) => name)
+  if (missing.length) throw refuse(SIGNATURE_CODES.missing, `Missing signature header${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`)
+
+  const signature = decodeSignature(signatureHeader!)
+  if (!signature) {
+    throw refuse(SIGNATURE_CODES.malformed, 'X-Signature must be standard padded Base64 of the 32-byte HMAC-SHA256 (44 characters)')
+  }
+  if (!NONCE.test(nonce!)) throw refuse(SIGNATURE_CODES.malformed, 'X-Nonce must be 16 to 64 characters of A-Z, a-z, 0-9, _ and -')
+
+  const timestamp = parseUtcTimestamp(timestampHeader!)
+  if (!timestamp) throw refuse(SIGNATURE_CODES.expired, 'X-Timestamp must be UTC ISO 8601 ending in Z, e.g. 2026-01-23T11:00:00Z')
+  if (!withinWindow(timestamp)) {
+    throw refuse(SIGNATURE_CODES.expired, `X-Timestamp is more than 5 minutes from the server time (${new Date().toISOString()})`)
+  }
+
+  const bearer = await findBearer(headers.authorization, 'switch')
+  const client = bearer ? await getSwitchClient(bearer.subjectId) : undefined
+  if (!client?.active) throw new Unauthorized('Authorization must carry a valid switch bearer token', { responseCode: '63' })
+
+  const canonical = areaBCanonical({ method: request.method, target: request.target, timestamp: timestampHeader!, nonce: nonce!, body: request.rawBody })
+  if (!matchesAnySecret(client.secrets, canonical, signature)) {
+    throw refuse(SIGNATURE_CODES.invalid, 'X-Signature does not match this request (method, path, timestamp, nonce and body hash)')
+  }
+  if (!(await spendNonce(client.clientId, nonce!, timestamp))) {
+    throw refuse(SIGNATURE_CODES.duplicateNonce, 'X-Nonce was already used: every request needs a fresh nonce')
+  }
+  return { scheme: 'switch-signature', switchClientId: client.clientId }
+}

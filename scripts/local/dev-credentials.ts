@@ -1,0 +1,45 @@
+import {
+  createBusiness,
+  issueApiClient,
+  issueMerchantToken,
+  issueNotifyAdminKey,
+  issueSwitchClient,
+} from '#lib/auth/credentials.ts'
+
+/**
+ * The development credentials of CONTRACT section 8, made through the same functions the CLI uses.
+ * Local server and tests only: nothing deploys this file.
+ */
+export const DEV = {
+  supplier: { businessId: '11111111-1111-4111-8111-111111111111', serviceId: '94ND90NR', tin: '12345678-0001', name: 'Dev Supplier Ltd', email: 'accounts@devsupplier.example' },
+  buyer: { businessId: '22222222-2222-4222-8222-222222222222', serviceId: '7HQ2K8ZP', tin: '87654321-0001', name: 'Dev Buyer Plc', email: 'payables@devbuyer.example' },
+  other: { businessId: '33333333-3333-4333-8333-333333333333', serviceId: 'Q4TR8WLM', tin: '11223344-0001', name: 'Other Business Nig Ltd', email: 'info@otherbusiness.example' },
+  clients: {
+    si: { apiKey: 'dev-si-key', secret: 'dev-si-secret' },
+    app: { apiKey: 'dev-app-key', secret: 'dev-app-secret' },
+    admin: { apiKey: 'dev-admin-key', secret: 'dev-admin-secret' },
+    buyer: { apiKey: 'dev-buyer-key', secret: 'dev-buyer-secret' },
+    other: { apiKey: 'dev-other-key', secret: 'dev-other-secret' },
+  },
+  switch: { clientId: 'dev-switch', token: 'dev-switch-token', secret: 'dev-switch-secret' },
+  merchants: [
+    { merchantId: 'MRC0001', token: 'dev-merchant-token' },
+    { merchantId: 'MRC0002', token: 'dev-merchant2-token' },
+  ],
+  notifyAdmin: { adminKeyId: 'dev-notify', token: 'dev-notify-key' },
+} as const
+
+export async function seedDevelopmentCredentials(): Promise<void> {
+  await Promise.all([DEV.supplier, DEV.buyer, DEV.other].map((b) => createBusiness(b)))
+  const { clients } = DEV
+  await Promise.all([
+    issueApiClient({ ...clients.si, businessId: DEV.supplier.businessId, roles: ['SI'] }),
+    issueApiClient({ ...clients.app, businessId: DEV.supplier.businessId, roles: ['APP'] }),
+    issueApiClient({ ...clients.admin, businessId: DEV.supplier.businessId, roles: ['ADMIN'] }),
+    issueApiClient({ ...clients.buyer, businessId: DEV.buyer.businessId, roles: ['SI', 'APP'] }),
+    issueApiClient({ ...clients.other, businessId: DEV.other.businessId, roles: ['SI', 'APP'] }),
+    issueSwitchClient({ name: 'Development switch', ...DEV.switch }),
+    ...DEV.merchants.map((m) => issueMerchantToken(m)),
+    issueNotifyAdminKey(DEV.notifyAdmin),
+  ])
+}

@@ -1,0 +1,288 @@
+import { App, type CfnElement } from 'aws-cdk-lib'
+import { Match, Template } from 'aws-cdk-lib/assertions'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { tableDefinition } from '#lib/db/table.ts'
+import { functionsOf, type Route, routeKey, routes, UNROUTED } from '#lib/routes.ts'
+import { ApiStack } from '../../infra/stacks/api-stack.ts'
+import { DataStack } from '../../infra/stacks/data-stack.ts'
+
+interface Synthesized {
+  api: ApiStack
+  apiTemplate: Template
+  dataTemplate: Template
+}
+
+/** Both stacks of one stage, with NodejsFunction bundling skipped (no esbuild run: seconds, not minutes). */
+function synth(stage: string): Synthesized {
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } })
+  const data = new DataStack(app, `Einvoicing-${stage}-Data`, { stage })
+  const api = new ApiStack(app, `Einvoicing-${stage}-Api`, { stage, table: data.table })
+  return { api, apiTemplate: Template.fromStack(api), dataTemplate: Template.fromStack(data) }
+}
+
+type Statement = { Effect: string; Action: string | string[]; Condition?: Record<string, unknown> }
+const actionsOf = (s: Statement): string[] => (Array.isArray(s.Action) ? s.Action : [s.Action])
+
+/** Every IAM statement attached to a function's execution role (its inline and default policies). */
+function statementsOf({ api, apiTemplate }: Synthesized, functionId: string): Statement[] {
+  const fn = api.functions.get(functionId)
+  if (!fn) throw new Error(`no function ${functionId}`)
+  const roleId = api.getLogicalId(fn.function.role!.node.defaultChild as CfnElement)
+  const policies = Object.values(apiTemplate.findResources('AWS::IAM::Policy')).filter((p) =>
+    (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === roleId),
+  )
+  const inline = apiTemplate.findResources('AWS::IAM::Role')[roleId]?.Properties?.Policies ?? []
+  return [
+    ...policies.map((p) => p.Properties.PolicyDocument),
+    ...inline.map((p: any) => p.PolicyDocument),
+  ].flatMap((doc) => doc.Statement as Statement[])
+}
+
+const WRITE_ACTIONS = [
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+  'dynamodb:BatchWriteItem',
+]
+const functionIds = [...functionsOf(routes).keys()]
+
+let prod: Synthesized
+let dev: Synthesized
+beforeAll(() => {
+  prod = synth('prod')
+  dev = synth('dev')
+})
+
+describe('DataStack', () => {
+  it('builds the table from tableDefinition: pk/sk, every GSI projecting ALL, TTL on expiresAt', () => {
+    prod.dataTemplate.resourceCountIs('AWS::DynamoDB::GlobalTable', 1)
+    prod.dataTemplate.hasResourceProperties('AWS::DynamoDB::GlobalTable', {
+      KeySchema: [
+        { AttributeName: 'pk', KeyType: 'HASH' },
+        { AttributeName: 'sk', KeyType: 'RANGE' },
+      ],
+      BillingMode: 'PAY_PER_REQUEST',
+      TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true },
+      StreamSpecification: { StreamViewType: 'NEW_IMAGE' },
+      SSESpecification: { SSEEnabled: true, SSEType: 'KMS' },
+    })
+    const [table] = Object.values(prod.dataTemplate.findResources('AWS::DynamoDB::GlobalTable'))
+    const indexes = table!.Properties.GlobalSecondaryIndexes
+    expect(indexes).toHaveLength(tableDefinition.globalSecondaryIndexes.length)
+    for (const gsi of tableDefinition.globalSecondaryIndexes) {
+      expect(indexes).toContainEqual({
+        IndexName: gsi.indexName,
+        KeySchema: [
+          { AttributeName: gsi.partitionKey, KeyType: 'HASH' },
+          { AttributeName: gsi.sortKey, KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      })
+    }
+  })
+
+  it('protects the prod table: deletion protection, PITR, DeletionPolicy Retain', () => {
+    prod.dataTemplate.hasResource('AWS::DynamoDB::GlobalTable', {
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+      Properties: Match.objectLike({
+        Replicas: [
+          Match.objectLike({
+            DeletionProtectionEnabled: true,
+            PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+          }),
+        ],
+      }),
+    })
+  })
+
+  it('lets a dev table be destroyed, with PITR still on', () => {
+    dev.dataTemplate.hasResource('AWS::DynamoDB::GlobalTable', {
+      DeletionPolicy: 'Delete',
+      Properties: Match.objectLike({
+        Replicas: [
+          Match.objectLike({
+            DeletionProtectionEnabled: false,
+            PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+          }),
+        ],
+      }),
+    })
+  })
+})
+
+describe('ApiStack', () => {
+  it('deploys one function per functionId of the route table, plus the unrouted catch-all', () => {
+    prod.apiTemplate.resourceCountIs('AWS::Lambda::Function', functionIds.length + 1)
+    expect([...prod.api.functions.keys()].sort()).toEqual([...functionIds, UNROUTED.functionId].sort())
+  })
+
+  it('runs every function on nodejs22.x, arm64, with the house settings and environment', () => {
+    const functions = Object.values(prod.apiTemplate.findResources('AWS::Lambda::Function'))
+    expect(functions).toHaveLength(functionIds.length + 1)
+    for (const fn of functions) {
+      expect(fn.Properties).toMatchObject({
+        Runtime: 'nodejs22.x',
+        Architectures: ['arm64'],
+        Handler: 'index.handler',
+        MemorySize: 1024,
+        Timeout: 10,
+        Environment: {
+          Variables: {
+            TABLE_NAME: expect.anything(),
+            STAGE: 'prod',
+            SERVICE_NAME: 'einvoicing-api',
+            SERVICE_VERSION: expect.stringMatching(/^\d+\.\d+\.\d+/),
+            NODE_OPTIONS: '--enable-source-maps',
+            LOG_LEVEL: 'INFO',
+          },
+        },
+        LoggingConfig: { LogGroup: { Ref: expect.any(String) } },
+      })
+      expect(fn.Properties.TracingConfig).toBeUndefined()
+    }
+  })
+
+  it('creates one route per route-table entry, wired to its function with payload 2.0, plus $default', () => {
+    const { api, apiTemplate } = prod
+    const routeResources = Object.values(apiTemplate.findResources('AWS::ApiGatewayV2::Route'))
+    expect(routeResources).toHaveLength(routes.length + 1)
+    const integrations = apiTemplate.findResources('AWS::ApiGatewayV2::Integration')
+    const targetFunction = (routeKeyValue: string): string => {
+      const matches = routeResources.filter((r) => r.Properties.RouteKey === routeKeyValue)
+      expect(matches, routeKeyValue).toHaveLength(1)
+      const integrationId = matches[0]!.Properties.Target['Fn::Join'][1][1].Ref as string
+      const integration = integrations[integrationId]!.Properties
+      expect(integration.PayloadFormatVersion).toBe('2.0')
+      return integration.IntegrationUri['Fn::GetAtt'][0]
+    }
+    const logicalIdOf = (functionId: string) =>
+      api.getLogicalId(api.functions.get(functionId)!.function.node.defaultChild as CfnElement)
+
+    for (const route of routes) {
+      expect(targetFunction(routeKey(route)), routeKey(route)).toBe(logicalIdOf(route.functionId))
+    }
+    expect(targetFunction('$default')).toBe(logicalIdOf(UNROUTED.functionId))
+  })
+
+  it('throttles the $default stage', () => {
+    prod.apiTemplate.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      StageName: '$default',
+      AutoDeploy: true,
+      DefaultRouteSettings: { ThrottlingRateLimit: 100, ThrottlingBurstLimit: 200 },
+    })
+  })
+
+  it('outputs the API URL', () => {
+    const outputs = prod.apiTemplate.findOutputs('ApiUrl')
+    expect(JSON.stringify(outputs.ApiUrl?.Value)).toMatch(/https:\/\/.*execute-api/)
+  })
+
+  it('keeps one month of logs in an explicit log group per function', () => {
+    const groups = Object.values(prod.apiTemplate.findResources('AWS::Logs::LogGroup'))
+    expect(groups).toHaveLength(functionIds.length + 1)
+    for (const group of groups) expect(group.Properties.RetentionInDays).toBe(30)
+  })
+
+  it('alarms on every function errors and throttles, and on API 5xx', () => {
+    const alarms = Object.values(prod.apiTemplate.findResources('AWS::CloudWatch::Alarm')).map(
+      (a) => a.Properties,
+    )
+    const count = (metric: string) => alarms.filter((a) => a.MetricName === metric).length
+    expect(count('Errors')).toBe(functionIds.length + 1)
+    expect(count('Throttles')).toBe(functionIds.length + 1)
+    expect(count('5xx')).toBe(1)
+    for (const alarm of alarms) {
+      expect(alarm).toMatchObject({
+        Threshold: 1,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+        Period: 300,
+        Statistic: 'Sum',
+      })
+    }
+  })
+
+  describe('least privilege on the table', () => {
+    it('gives a read function no write action except PutItem on its replay keys', () => {
+      expect(
+        functionsOf(routes)
+          .get('resource-states')
+          ?.every((r) => r.tableAccess === 'read'),
+      ).toBe(true)
+      const statements = statementsOf(prod, 'resource-states')
+      const actions = statements.flatMap(actionsOf)
+      expect(actions).toContain('dynamodb:GetItem')
+      expect(actions).toContain('dynamodb:Query')
+      for (const forbidden of ['dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem']) {
+        expect(actions).not.toContain(forbidden)
+      }
+      expect(actions.some((a) => a === 'dynamodb:*' || a === '*')).toBe(false)
+      const puts = statements.filter((s) => actionsOf(s).includes('dynamodb:PutItem'))
+      expect(puts).toHaveLength(1)
+      expect(actionsOf(puts[0]!)).toEqual(['dynamodb:PutItem'])
+      expect(puts[0]!.Condition).toEqual({
+        'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['REPLAY#*'] },
+      })
+    })
+
+    it('scopes a read function to the replay or nonce keys of its auth scheme, and a public one to none', () => {
+      // The route table has no Area B or public read route today: a small table exercises each scheme.
+      const route = (functionId: string, auth: Route['auth']): Route => ({
+        method: 'GET',
+        path: `/${functionId}`,
+        functionId,
+        handler: 'functions/pending.ts',
+        area: 'A',
+        auth,
+        roles: [],
+        reply: 'record',
+        tableAccess: 'read',
+      })
+      const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } })
+      const data = new DataStack(app, 'Schemes-Data', { stage: 'dev' })
+      const api = new ApiStack(app, 'Schemes-Api', {
+        stage: 'dev',
+        table: data.table,
+        routes: [
+          route('signed', 'api-signature'),
+          route('switch', 'switch-signature'),
+          route('merchant', 'merchant-bearer'),
+          route('public', 'none'),
+        ],
+      })
+      const synthesized = {
+        api,
+        apiTemplate: Template.fromStack(api),
+        dataTemplate: Template.fromStack(data),
+      }
+      const writes = (id: string) =>
+        statementsOf(synthesized, id).filter((s) => actionsOf(s).some((a) => WRITE_ACTIONS.includes(a)))
+      const leadingKeys = (prefix: string) => [
+        {
+          Sid: 'AuthReplayRecordsOnly',
+          Effect: 'Allow',
+          Action: 'dynamodb:PutItem',
+          Resource: expect.anything(),
+          Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [prefix] } },
+        },
+      ]
+      expect(writes('signed')).toEqual(leadingKeys('REPLAY#*'))
+      expect(writes('switch')).toEqual(leadingKeys('NONCE#*'))
+      expect(writes('merchant')).toEqual([])
+      expect(writes('public')).toEqual([])
+      expect(writes(UNROUTED.functionId)).toEqual([])
+    })
+
+    it('gives a write function PutItem and UpdateItem without conditions', () => {
+      expect(
+        functionsOf(routes)
+          .get('si-generate-irn')
+          ?.some((r) => r.tableAccess === 'write'),
+      ).toBe(true)
+      const unconditional = statementsOf(prod, 'si-generate-irn')
+        .filter((s) => s.Effect === 'Allow' && !s.Condition)
+        .flatMap(actionsOf)
+      expect(unconditional).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:UpdateItem']))
+    })
+  })
+})
