@@ -303,6 +303,11 @@ const areaD: Route[] = [
   notification('GET', '/notification/email', 'notification-email-list', 'read'),
 ]
 
+/** The OpenAPI document of this API, public like any API reference. */
+const meta: Route[] = [
+  { method: 'GET', path: '/api/openapi.json', functionId: 'openapi', handler: PENDING, area: 'A', auth: 'none', roles: [], reply: 'record', tableAccess: 'read' },
+]
+
 export const routes: readonly Route[] = [
   ...areaA.map((r) => versioned('v1', r)),
   ...areaA.map((r) => versioned('v2', r)),
@@ -310,6 +315,7 @@ export const routes: readonly Route[] = [
   ...areaB,
   ...areaC,
   ...areaD,
+  ...meta,
 ]
 
 /** `METHOD /path`, as API Gateway's routeKey spells it. */

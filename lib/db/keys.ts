@@ -42,6 +42,27 @@ export const keys = {
   /** Lists every credential of one kind for the CLI (`credentials list`). */
   credentialListing: (kind: string, id: string) => ({ gsi2pk: `CREDENTIALS#${kind}`, gsi2sk: id }),
 
+  /**
+   * One invoice record per IRN (CONTRACT section 5). The IRN carries the issuing business's service
+   * id, so it names one business; the record keeps businessId for ownership checks. Indexed by
+   * business (gsi1) and by buyer TIN (gsi2) for listings and buyer pulls.
+   */
+  invoice: (irn: string): Key => ({ pk: `IRN#${irn}`, sk: 'INVOICE' }),
+  invoiceByBusiness: (businessId: string, createdAt: string, irn: string) => ({
+    gsi1pk: `BUSINESS#${businessId}#INVOICES`,
+    gsi1sk: `${createdAt}#${irn}`,
+  }),
+  invoiceByBuyer: (buyerTin: string, createdAt: string, irn: string) => ({
+    gsi2pk: `BUYER#${buyerTin}#INVOICES`,
+    gsi2sk: `${createdAt}#${irn}`,
+  }),
+
+  /** A POST/PATCH sent with an Idempotency-Key: its first reply, per caller and route. */
+  idempotency: (callerId: string, routeKey: string, key: string): Key => ({
+    pk: `IDEMPOTENCY#${callerId}`,
+    sk: `${routeKey}#${key}`,
+  }),
+
   /** The health check's round trip reads this key (it need not exist). */
   healthProbe: (): Key => ({ pk: 'HEALTH', sk: 'PROBE' }),
 } as const

@@ -11,6 +11,12 @@ import { isUnavailable } from '#lib/db/errors.ts'
 import { logger } from '#lib/log.ts'
 import { findRoute, type ReplyKind, type Route } from '#lib/routes.ts'
 import { ApiError, BadRequest, DependencyDown } from './errors.ts'
+import {
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  type IdempotencyClaim,
+  releaseIdempotencyKey,
+} from './idempotency.ts'
 import { errorResponse, type Reply, type ReplyContext, successResponse } from './replies.ts'
 import { resolveUnrouted } from './unrouted.ts'
 import { parseOrThrow } from './validation.ts'
@@ -49,6 +55,7 @@ interface RequestState {
   unroutedReply?: ReplyKind
   rawBody: Buffer
   caller: Caller
+  idempotency?: IdempotencyClaim
 }
 
 type ApiContext = Context & { api: RequestState }
@@ -151,6 +158,27 @@ const jsonBody = (): Middleware => {
   }
 }
 
+/** Idempotency-Key: a retry gets the first reply back without running the handler again. */
+const idempotency = (): Middleware => ({
+  name: 'idempotency',
+  before: async (request) => {
+    const state = request.context.api
+    const outcome = await claimIdempotencyKey(state.route!, state.caller, request.event, state.rawBody)
+    if (outcome?.replay) return outcome.replay
+    state.idempotency = outcome?.claim
+    return undefined
+  },
+  after: async (request) => {
+    const claim = request.context.api.idempotency
+    if (claim && request.response) await completeIdempotencyKey(claim, request.response)
+  },
+  onError: async (request) => {
+    const claim = request.context.api.idempotency
+    // Best effort: if even the release fails, the key expires with its TTL.
+    if (claim) await releaseIdempotencyKey(claim).catch(() => undefined)
+  },
+})
+
 function toErrorResponse(request: MiddyRequest): APIGatewayProxyStructuredResultV2 {
   const state = request.context.api
   const kind = state.route?.reply ?? state.unroutedReply ?? 'record'
@@ -199,6 +227,7 @@ export function apiHandler<
       routeResolution(),
       authentication(),
       jsonBody(),
+      idempotency(),
     ])
     .handler(async (event, context) => {
       const state = context.api

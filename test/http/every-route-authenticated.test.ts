@@ -11,8 +11,8 @@ afterAll(() => api?.close())
 /** A concrete path for a route: path parameters get a plausible value. */
 const concrete = (path: string) => path.replace('{irn}', 'INV001-94ND90NR-20261121').replace('{templateId}', '1')
 
-// Public by design, and only these: the JWKS and (with anonymous detail only) the health check.
-const PUBLIC = ['GET /api/v1/resource/public-keys']
+// Public by design, and only these: the JWKS, the OpenAPI document and (anonymous detail only) the health check.
+const PUBLIC = ['GET /api/v1/resource/public-keys', 'GET /api/openapi.json']
 const ANONYMOUS_ALLOWED = ['GET /api/v1/health-check']
 
 describe('every route in the route table', () => {

@@ -1,0 +1,95 @@
+import { createHash } from 'node:crypto'
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda'
+import type { Caller } from '#lib/auth/caller.ts'
+import { db, tableName } from '#lib/db/client.ts'
+import { isConditionFailed } from '#lib/db/errors.ts'
+import { keys } from '#lib/db/keys.ts'
+import type { Route } from '#lib/routes.ts'
+import { BadRequest, Conflict } from './errors.ts'
+
+/**
+ * `Idempotency-Key` on POST and PATCH (CONTRACT section 5): the first reply is stored and a retry
+ * with the same key gets it back instead of running the request again. The key is claimed with a
+ * conditional put before the handler runs, so two concurrent retries cannot both run it. Only
+ * successful replies are kept; a failed attempt releases the key so the client can try again.
+ * Read-only routes are naturally idempotent and skip this.
+ */
+const KEY_FORM = /^[\x21-\x7e]{1,128}$/
+const RETENTION_SECONDS = 24 * 60 * 60
+
+export interface IdempotencyClaim {
+  key: { pk: string; sk: string }
+}
+
+function callerId(caller: Caller): string | undefined {
+  switch (caller.scheme) {
+    case 'api-signature':
+      return `A#${caller.apiKeyId}`
+    case 'switch-signature':
+      return `B#${caller.switchClientId}`
+    case 'merchant-bearer':
+      return `C#${caller.merchantId}`
+    case 'admin-bearer':
+      return `D#${caller.adminKeyId}`
+    default:
+      return undefined
+  }
+}
+
+/** Claims the key, or returns the stored first reply. Undefined when the request is not idempotent-keyed. */
+export async function claimIdempotencyKey(
+  route: Route,
+  caller: Caller,
+  event: APIGatewayProxyEventV2,
+  rawBody: Buffer,
+): Promise<{ claim?: IdempotencyClaim; replay?: APIGatewayProxyStructuredResultV2 } | undefined> {
+  const header = event.headers['idempotency-key']
+  if (header === undefined || !['POST', 'PATCH'].includes(route.method) || route.tableAccess !== 'write') return undefined
+  const id = callerId(caller)
+  if (!id) return undefined
+  if (!KEY_FORM.test(header)) throw new BadRequest('Idempotency-Key must be 1 to 128 visible ASCII characters')
+  const key = keys.idempotency(id, `${route.method} ${event.rawPath}`, header)
+  const requestHash = createHash('sha256').update(rawBody).digest('hex')
+  try {
+    await db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...key, state: 'IN_PROGRESS', requestHash, expiresAt: Math.floor(Date.now() / 1000) + RETENTION_SECONDS },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    )
+    return { claim: { key } }
+  } catch (error) {
+    if (!isConditionFailed(error)) throw error
+  }
+  const existing = (await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item
+  if (!existing) throw new Conflict('This Idempotency-Key was just released by a failed attempt: retry the request')
+  if (existing.requestHash !== requestHash) {
+    throw new Conflict('This Idempotency-Key was already used with a different request body: use a new key')
+  }
+  if (existing.state !== 'DONE') throw new Conflict('A request with this Idempotency-Key is still in progress: retry shortly')
+  const response = existing.response as APIGatewayProxyStructuredResultV2
+  return { replay: { ...response, headers: { ...response.headers, 'idempotent-replayed': 'true' } } }
+}
+
+export async function completeIdempotencyKey(claim: IdempotencyClaim, response: APIGatewayProxyStructuredResultV2) {
+  const status = response.statusCode ?? 200
+  if (status >= 200 && status < 300) {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: claim.key,
+        UpdateExpression: 'SET #state = :done, #response = :response',
+        ExpressionAttributeNames: { '#state': 'state', '#response': 'response' },
+        ExpressionAttributeValues: { ':done': 'DONE', ':response': response },
+      }),
+    )
+  } else {
+    await releaseIdempotencyKey(claim)
+  }
+}
+
+export async function releaseIdempotencyKey(claim: IdempotencyClaim) {
+  await db().send(new DeleteCommand({ TableName: tableName(), Key: claim.key }))
+}

@@ -1,0 +1,44 @@
+/**
+ * The stored invoice record, shared by every Area A service that touches an invoice (IRNs, validate,
+ * sign, transmit, update, confirm, get-invoice). One record per IRN, keyed by keys.invoice(irn).
+ *
+ * Lifecycle (CONTRACT section 5):
+ *   GENERATED (generate-irn / generate-qr-code) -> VALIDATED (si/validate, app/invoice/validate)
+ *   -> SIGNED (app/invoice/sign, app/invoice/validate) -> TRANSMITTED (transmit)
+ * Every change is a conditional write on `status` (and `revision` where content changes), so two
+ * concurrent requests can never both move the same invoice.
+ */
+export const INVOICE_STATUSES = ['GENERATED', 'VALIDATED', 'SIGNED', 'TRANSMITTED'] as const
+export type InvoiceStatus = (typeof INVOICE_STATUSES)[number]
+
+export const PAYMENT_STATUSES = ['PENDING', 'PAID', 'REJECTED'] as const
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number]
+
+/** The rank of a status, for "at least SIGNED" checks. */
+export const statusRank = (status: InvoiceStatus): number => INVOICE_STATUSES.indexOf(status)
+
+export interface InvoiceRecord {
+  irn: string
+  /** The issuing (supplier) business: the only business that may update it. */
+  businessId: string
+  status: InvoiceStatus
+  paymentStatus: PaymentStatus
+  /** From the invoice body, once validated: who may pull it (CONTRACT section 5, get-invoice). */
+  supplierTin?: string
+  buyerTin?: string
+  /** The invoice as validated (unknown keys dropped), once it has been validated or signed. */
+  invoice?: Record<string, unknown>
+  /** SHA-256 (hex) of the RFC 8785 canonical JSON of `invoice`: same content, same hash. */
+  contentHash?: string
+  /** Base64url signature over the canonical JSON, and the id of the key that made it (JWKS `kid`). */
+  signature?: string
+  signingKeyId?: string
+  generatedAt?: string
+  validatedAt?: string
+  signedAt?: string
+  transmittedAt?: string
+  createdAt: string
+  updatedAt: string
+  /** Incremented on every write: the optimistic-concurrency token for conditional updates. */
+  revision: number
+}
