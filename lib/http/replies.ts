@@ -59,15 +59,19 @@ function successBody(kind: ReplyKind, reply: Reply, ctx: ReplyContext, status: n
       }
     case 'record':
       return reply.data
-    case 'bank':
+    case 'bank': {
+      // A business decline (e.g. 51 insufficient funds) is a completed request, not an error: the
+      // handler puts its own responseCode/responseMessage/responseStatus in data to override these.
+      const data = (reply.data ?? {}) as Record<string, unknown>
       return {
-        ...(reply.data as object),
         responseCode: '00',
         responseMessage: reply.message ?? 'Approved',
         responseStatus: 'SUCCESS',
+        ...data,
         traceId: ctx.traceId,
         timestamp: new Date().toISOString(),
       }
+    }
     case 'merchant':
       return {
         responseStatus: 'SUCCESS',

@@ -1,0 +1,194 @@
+import {
+  createBusiness,
+  issueApiClient,
+  issueMerchantToken,
+  issueNotifyAdminKey,
+  issueSwitchClient,
+  listCredentials,
+  revokeApiClient,
+  revokeBearer,
+  rotateApiClientSecret,
+  rotateSwitchSecret,
+  setWebhook,
+} from '#lib/auth/credentials.ts'
+import { mask } from '#lib/log.ts'
+import type { Role } from '#lib/routes.ts'
+import type { Command } from './command.ts'
+import { ONCE, optional, required } from './require.ts'
+
+const ROLES: Role[] = ['SI', 'APP', 'ADMIN']
+
+function parseRoles(value: string, help: string): Role[] {
+  const roles = value.split(',').map((r) => r.trim().toUpperCase())
+  const unknown = roles.filter((r) => !ROLES.includes(r as Role))
+  if (unknown.length || !roles.length) {
+    console.error(`--roles takes a comma-separated list of ${ROLES.join(', ')} (got ${value}).\n\n${help}`)
+    process.exit(2)
+  }
+  return roles as Role[]
+}
+
+const businessCreateHelp = `business create: register a business (Area A) and print its business_id, service_id and certificate.
+
+Options:
+  --name NAME          legal name (required)
+  --tin TIN            Taxpayer Identification Number, NNNNNNNN-NNNN (required)
+  --service-id ID      8 letters/digits as assigned by the authority (default: generated)
+  --email EMAIL        contact e-mail
+
+Example: npm run cli -- business create --name "Acme Nig Ltd" --tin 12345678-0002`
+
+const clientIssueHelp = `client issue: issue an Area A API key and secret for a business.
+
+Options:
+  --business ID        business_id (required)
+  --roles LIST         comma-separated SI, APP, ADMIN (required)
+  --webhook URL        the client's webhook endpoint (optional)
+
+Example: npm run cli -- client issue --business 11111111-1111-4111-8111-111111111111 --roles SI,APP`
+
+const simple = (name: string, summary: string, options: Command['options'], help: string, run: Command['run']): Command => ({
+  name,
+  summary,
+  options,
+  help,
+  run,
+})
+
+export const commands: Command[] = [
+  simple(
+    'business create',
+    'register a business (prints business_id, service_id, certificate)',
+    { name: { type: 'string' }, tin: { type: 'string' }, 'service-id': { type: 'string' }, email: { type: 'string' } },
+    businessCreateHelp,
+    async (v) => {
+      const business = await createBusiness({
+        name: required(v, 'name', businessCreateHelp),
+        tin: required(v, 'tin', businessCreateHelp),
+        serviceId: optional(v, 'service-id'),
+        email: optional(v, 'email'),
+      })
+      console.log(JSON.stringify({ business_id: business.businessId, service_id: business.serviceId, tin: business.tin, certificate: business.certificate }, null, 2))
+    },
+  ),
+  simple(
+    'client issue',
+    'issue an Area A API key and secret (printed once)',
+    { business: { type: 'string' }, roles: { type: 'string' }, webhook: { type: 'string' } },
+    clientIssueHelp,
+    async (v) => {
+      const issued = await issueApiClient({
+        businessId: required(v, 'business', clientIssueHelp),
+        roles: parseRoles(required(v, 'roles', clientIssueHelp), clientIssueHelp),
+        webhookUrl: optional(v, 'webhook'),
+      })
+      console.log(JSON.stringify({ api_key: issued.apiKey, api_secret: issued.secret, roles: issued.client.roles }, null, 2))
+      console.log(ONCE)
+    },
+  ),
+  simple(
+    'client revoke',
+    'revoke an Area A API key',
+    { key: { type: 'string' } },
+    'client revoke: revoke an Area A API key; requests signed with it are refused from now on.\n\nOptions:\n  --key API_KEY   (required)',
+    async (v) => {
+      const key = required(v, 'key', 'client revoke --key API_KEY')
+      await revokeApiClient(key)
+      console.log(`Revoked ${mask(key)}`)
+    },
+  ),
+  simple(
+    'client rotate',
+    'add a new secret to an Area A key (the previous one keeps working)',
+    { key: { type: 'string' } },
+    'client rotate: add a new secret to an API key. The key keeps its two newest secrets, so the previous one\nworks until the client has switched; rotating again retires it.\n\nOptions:\n  --key API_KEY   (required)',
+    async (v) => {
+      const secret = await rotateApiClientSecret(required(v, 'key', 'client rotate --key API_KEY'))
+      console.log(JSON.stringify({ api_secret: secret }, null, 2))
+      console.log(ONCE)
+    },
+  ),
+  simple(
+    'client set-webhook',
+    "set (or with --clear remove) an Area A client's webhook URL",
+    { key: { type: 'string' }, url: { type: 'string' }, clear: { type: 'boolean' } },
+    'client set-webhook: the URL transmit delivers invoices to and the health check probes.\n\nOptions:\n  --key API_KEY   (required)\n  --url URL       the webhook URL\n  --clear         remove the webhook instead',
+    async (v) => {
+      const key = required(v, 'key', 'client set-webhook --key API_KEY --url URL')
+      const url = v.clear ? undefined : required(v, 'url', 'client set-webhook --key API_KEY --url URL')
+      await setWebhook(key, url)
+      console.log(url ? `Webhook of ${mask(key)} set to ${url}` : `Webhook of ${mask(key)} removed`)
+    },
+  ),
+  simple(
+    'switch issue',
+    'issue an Area B switch client (bearer token and HMAC secret, printed once)',
+    { name: { type: 'string' } },
+    'switch issue: a payment switch client for the signed transaction endpoints.\n\nOptions:\n  --name NAME   a label (required)',
+    async (v) => {
+      const issued = await issueSwitchClient({ name: required(v, 'name', 'switch issue --name NAME') })
+      console.log(JSON.stringify({ client_id: issued.clientId, bearer_token: issued.token, hmac_secret: issued.secret }, null, 2))
+      console.log(ONCE)
+    },
+  ),
+  simple(
+    'switch rotate',
+    'add a new HMAC secret to a switch client',
+    { client: { type: 'string' } },
+    'switch rotate: add a new HMAC secret (the previous one keeps working until the next rotation).\n\nOptions:\n  --client CLIENT_ID   (required)',
+    async (v) => {
+      const secret = await rotateSwitchSecret(required(v, 'client', 'switch rotate --client CLIENT_ID'))
+      console.log(JSON.stringify({ hmac_secret: secret }, null, 2))
+      console.log(ONCE)
+    },
+  ),
+  simple(
+    'merchant issue',
+    'issue an Area C bearer token bound to one merchant id',
+    { merchant: { type: 'string' } },
+    'merchant issue: a bearer token for GET /api/v1/merchant/transactions, valid only with x-Merchant-Id\nequal to this merchant.\n\nOptions:\n  --merchant MERCHANT_ID   (required), e.g. MRC0003',
+    async (v) => {
+      const issued = await issueMerchantToken({ merchantId: required(v, 'merchant', 'merchant issue --merchant ID') })
+      console.log(JSON.stringify({ merchant_id: issued.merchantId, bearer_token: issued.token }, null, 2))
+      console.log(ONCE)
+    },
+  ),
+  simple(
+    'notify-admin issue',
+    'issue an Area D notification admin key',
+    {},
+    'notify-admin issue: a bearer key for the /notification endpoints.',
+    async () => {
+      const issued = await issueNotifyAdminKey()
+      console.log(JSON.stringify({ admin_key_id: issued.adminKeyId, bearer_key: issued.token }, null, 2))
+      console.log(ONCE)
+    },
+  ),
+  simple(
+    'token revoke',
+    'revoke a bearer token (switch, merchant or notification admin)',
+    { token: { type: 'string' } },
+    'token revoke: revoke a bearer token of Areas B, C or D.\n\nOptions:\n  --token TOKEN   (required)',
+    async (v) => {
+      const token = required(v, 'token', 'token revoke --token TOKEN')
+      await revokeBearer(token)
+      console.log(`Revoked ${mask(token)}`)
+    },
+  ),
+  simple(
+    'credentials list',
+    'list credentials of one kind, secrets masked',
+    { kind: { type: 'string' } },
+    'credentials list: list credentials with secrets and tokens left out.\n\nOptions:\n  --kind KIND   business, api-client, switch-client, switch, merchant or notify-admin (required)',
+    async (v) => {
+      const kind = required(v, 'kind', 'credentials list --kind KIND')
+      const rows = await listCredentials(kind)
+      for (const row of rows) {
+        // API keys are identifiers but also half a credential: only their start is shown.
+        if (typeof row.apiKey === 'string') row.apiKey = mask(row.apiKey)
+        console.log(JSON.stringify(row))
+      }
+      console.log(`${rows.length} ${kind} credential${rows.length === 1 ? '' : 's'}`)
+    },
+  ),
+]

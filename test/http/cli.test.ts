@@ -1,0 +1,62 @@
+import { execFile } from 'node:child_process'
+import { promisify } from 'node:util'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ApiClient } from '#lib/client/api-client.ts'
+import { startApi, type TestApi } from '../support/api.ts'
+
+const run = promisify(execFile)
+
+let api: TestApi
+beforeAll(async () => {
+  api = await startApi()
+})
+afterAll(() => api?.close())
+
+/** Runs `npm run cli -- ...` as a person would, against this file's table in DynamoDB Local. */
+async function cli(...args: string[]) {
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'scripts/cli.ts', ...args], {
+    env: { ...process.env, TABLE_NAME: api.tableName, DYNAMODB_ENDPOINT: api.dynamoEndpoint },
+  })
+  return stdout
+}
+const json = (out: string) => JSON.parse(out.slice(out.indexOf('{'), out.lastIndexOf('}') + 1))
+
+describe('credentials CLI', () => {
+  it('registers a business and issues a key whose signed requests the API accepts', async () => {
+    const business = json(await cli('business', 'create', '--name', 'CLI Test Ltd', '--tin', '55555555-0001'))
+    expect(business).toEqual({ business_id: expect.any(String), service_id: expect.stringMatching(/^[A-Z0-9]{8}$/), tin: '55555555-0001', certificate: expect.any(String) })
+    const issued = json(await cli('client', 'issue', '--business', business.business_id, '--roles', 'SI,APP'))
+    const client = new ApiClient(api.url, { area: 'A', credentials: { apiKey: issued.api_key, secret: issued.api_secret } })
+    expect((await client.get('/api/v1/resource/states')).status).toBe(200)
+
+    const listing = await cli('credentials', 'list', '--kind', 'api-client')
+    expect(listing).not.toContain(issued.api_secret)
+    expect(listing).not.toContain(issued.api_key)
+    expect(listing).toContain(issued.api_key.slice(0, 4))
+
+    await cli('client', 'revoke', '--key', issued.api_key)
+    expect((await client.get('/api/v1/resource/states')).status).toBe(401)
+  }, 60_000)
+
+  it('refuses a second business with the same TIN, saying why', async () => {
+    await expect(cli('business', 'create', '--name', 'Dup', '--tin', '12345678-0001')).rejects.toMatchObject({
+      stderr: expect.stringContaining('TIN is already registered'),
+    })
+  }, 30_000)
+
+  it('prints curl headers that the API accepts', async () => {
+    const out = await cli('sign', '--area', 'A', '--path', '/api/v1/resource/states', '--key', 'dev-si-key', '--secret', 'dev-si-secret')
+    const headers = Object.fromEntries([...out.matchAll(/-H '([^:]+): ([^']+)'/g)].map((m) => [m[1]!, m[2]!]))
+    expect(Object.keys(headers).sort()).toEqual(['x-api-key', 'x-api-signature', 'x-api-timestamp'])
+    const res = await fetch(`${api.url}/api/v1/resource/states`, { headers })
+    expect(res.status).toBe(200)
+  }, 30_000)
+
+  it('documents every command with --help', async () => {
+    const list = await cli('help')
+    for (const name of ['business create', 'client issue', 'client rotate', 'switch issue', 'merchant issue', 'notify-admin issue', 'credentials list', 'reference load', 'sign']) {
+      expect(list).toContain(name)
+      expect(await cli(...name.split(' '), '--help')).toContain(`${name}:`)
+    }
+  }, 60_000)
+})
