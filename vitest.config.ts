@@ -10,5 +10,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Request logs are silent unless a test turns them on to inspect them.
     env: { LOG_LEVEL: 'SILENT' },
+    // Under CI also a JSON report, from which .ci/run prints its closing counts.
+    reporters: process.env.CI ? ['default', ['json', { outputFile: '.ci/vitest-report.json' }]] : ['default'],
   },
 })

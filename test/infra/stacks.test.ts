@@ -178,6 +178,33 @@ describe('ApiStack', () => {
     expect(JSON.stringify(outputs.ApiUrl?.Value)).toMatch(/https:\/\/.*execute-api/)
   })
 
+  it('creates a custom domain and its mapping only when domainName and certificateArn are given', () => {
+    prod.apiTemplate.resourceCountIs('AWS::ApiGatewayV2::DomainName', 0)
+    prod.apiTemplate.resourceCountIs('AWS::ApiGatewayV2::ApiMapping', 0)
+
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } })
+    const data = new DataStack(app, 'Domain-Data', { stage: 'dev' })
+    const certificateArn =
+      'arn:aws:acm:eu-west-1:123456789012:certificate/00000000-0000-0000-0000-000000000000'
+    const api = new ApiStack(app, 'Domain-Api', {
+      stage: 'dev',
+      table: data.table,
+      routes: routes.slice(0, 1),
+      domainName: 'api.example.com',
+      certificateArn,
+    })
+    const template = Template.fromStack(api)
+    template.hasResourceProperties('AWS::ApiGatewayV2::DomainName', {
+      DomainName: 'api.example.com',
+      DomainNameConfigurations: [Match.objectLike({ CertificateArn: certificateArn })],
+    })
+    template.hasResourceProperties('AWS::ApiGatewayV2::ApiMapping', { Stage: Match.anyValue() })
+    expect(
+      () =>
+        new ApiStack(app, 'Half-Domain', { stage: 'dev', table: data.table, domainName: 'x.example.com' }),
+    ).toThrow(/together/)
+  })
+
   it('keeps one month of logs in an explicit log group per function', () => {
     const groups = Object.values(prod.apiTemplate.findResources('AWS::Logs::LogGroup'))
     expect(groups).toHaveLength(functionIds.length + 1)
