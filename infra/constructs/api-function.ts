@@ -8,6 +8,7 @@ import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda'
 import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs'
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs'
 import { Construct } from 'constructs'
+import { NONCE_PREFIX, REPLAY_PREFIX } from '#lib/db/keys.ts'
 import type { AuthScheme, Route, TableAccess } from '#lib/routes.ts'
 
 /** The repository root: handler modules in the route table are relative to it. */
@@ -37,13 +38,10 @@ export const BUNDLING = {
   loader: { '.json': 'json' },
 } satisfies BundlingOptions
 
-/**
- * The partition-key prefixes of the short-lived items an auth scheme writes on every request (replay
- * guard, spent nonces). They mirror keys.replay and keys.nonce in lib/db/keys.ts.
- */
+/** The partition-key prefixes of the short-lived items an auth scheme writes on every request. */
 export const AUTH_WRITE_PREFIXES: Record<AuthScheme, readonly string[]> = {
-  'api-signature': ['REPLAY#'],
-  'switch-signature': ['NONCE#'],
+  'api-signature': [REPLAY_PREFIX],
+  'switch-signature': [NONCE_PREFIX],
   'merchant-bearer': [],
   'admin-bearer': [],
   none: [],

@@ -8,6 +8,13 @@ export interface Key {
   sk: string
 }
 
+/**
+ * Partition-key prefixes of the short-lived items authentication writes on every request: the
+ * infrastructure lets read-only functions write these and nothing else.
+ */
+export const REPLAY_PREFIX = 'REPLAY#'
+export const NONCE_PREFIX = 'NONCE#'
+
 export const keys = {
   /** Reference lists: one META item and the list's JSON in ordered chunks (items stay under 400 KB). */
   referenceMeta: (list: string): Key => ({ pk: `REF#${list}`, sk: 'META' }),
@@ -30,12 +37,12 @@ export const keys = {
     gsi1sk: `APIKEY#${apiKey}`,
   }),
   /** A (key, signature) pair already accepted: refused again while its timestamp is in the window. */
-  replay: (apiKey: string, signatureHash: string): Key => ({ pk: `REPLAY#${apiKey}`, sk: `SIG#${signatureHash}` }),
+  replay: (apiKey: string, signatureHash: string): Key => ({ pk: `${REPLAY_PREFIX}${apiKey}`, sk: `SIG#${signatureHash}` }),
 
   /** An Area B switch client: its HMAC secrets. */
   switchClient: (clientId: string): Key => ({ pk: `SWITCH#${clientId}`, sk: 'CLIENT' }),
   /** A nonce an Area B client has spent. */
-  nonce: (clientId: string, nonce: string): Key => ({ pk: `NONCE#${clientId}`, sk: `NONCE#${nonce}` }),
+  nonce: (clientId: string, nonce: string): Key => ({ pk: `${NONCE_PREFIX}${clientId}`, sk: `NONCE#${nonce}` }),
 
   /** Any bearer token (switch, merchant, notification admin), by the SHA-256 of its value. */
   bearer: (tokenHash: string): Key => ({ pk: `BEARER#${tokenHash}`, sk: 'TOKEN' }),
@@ -56,6 +63,15 @@ export const keys = {
     gsi2pk: `BUYER#${buyerTin}#INVOICES`,
     gsi2sk: `${createdAt}#${irn}`,
   }),
+
+  /** The atomic per-business, per-code counter behind generate-invoice-number (UpdateItem ADD). */
+  invoiceNumberCounter: (businessId: string, code: string): Key => ({
+    pk: `BUSINESS#${businessId}`,
+    sk: `COUNTER#INVOICE_NUMBER#${code}`,
+  }),
+
+  /** One taxpayer in the local taxpayer registry (verify-tin), by TIN. */
+  taxpayer: (tin: string): Key => ({ pk: `TAXPAYER#${tin}`, sk: 'REGISTRY' }),
 
   /** A POST/PATCH sent with an Idempotency-Key: its first reply, per caller and route. */
   idempotency: (callerId: string, routeKey: string, key: string): Key => ({
