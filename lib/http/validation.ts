@@ -1,4 +1,4 @@
-import type { z } from 'zod'
+import type * as z from 'zod'
 import { invalid, type Problem } from './errors.ts'
 
 /** `invoice_line/3/price/price_amount`: the contract's JSON-pointer-like path of an issue. */
