@@ -28,6 +28,12 @@ export interface InvoiceRecord {
   buyerTin?: string
   /** The invoice as validated (unknown keys dropped), once it has been validated or signed. */
   invoice?: Record<string, unknown>
+  /**
+   * Instead of `invoice`, for an invoice whose canonical JSON is over 300 KB (DynamoDB items stop at
+   * 400 KB): the canonical JSON, gzipped. Read either form with `invoiceOf(record)` from
+   * lib/invoice/canonical.ts.
+   */
+  invoiceGzip?: Uint8Array
   /** SHA-256 (hex) of the RFC 8785 canonical JSON of `invoice`: same content, same hash. */
   contentHash?: string
   /** Base64url signature over the canonical JSON, and the id of the key that made it (JWKS `kid`). */
@@ -37,6 +43,8 @@ export interface InvoiceRecord {
   validatedAt?: string
   signedAt?: string
   transmittedAt?: string
+  /** When payment_status last changed through app/invoice/update (PENDING -> PAID | REJECTED). */
+  paymentUpdatedAt?: string
   createdAt: string
   updatedAt: string
   /** Incremented on every write: the optimistic-concurrency token for conditional updates. */

@@ -1,0 +1,11 @@
+import { apiHandler } from '#lib/http/factory.ts'
+import { jwks } from '#lib/signing/signer.ts'
+
+/**
+ * GET /api/v1/resource/public-keys: the JWKS of every key that has signed invoices, public so that
+ * anyone holding a signed invoice can verify it.
+ */
+export const handler = apiHandler({}, async () => ({
+  data: await jwks(),
+  headers: { 'cache-control': 'public, max-age=300' },
+}))

@@ -1,0 +1,175 @@
+/**
+ * The stable codes of every problem an invoice can be refused or warned for. Integrators match on
+ * these, so a code is never reused for another meaning; README.md ("Invoice rule codes") documents
+ * each, and a test keeps the two in step.
+ *
+ * `lenient: true` marks the arithmetic rules of CONTRACT section 4: they fail in strict mode (the
+ * default) and come back as warnings with `x-validation-mode: lenient`. Every other code always fails,
+ * except NG-UK-01, which is only ever a warning.
+ */
+export interface RuleCode {
+  meaning: string
+  example: string
+  lenient: boolean
+  warningOnly?: boolean
+}
+
+export const RULE_CODES = {
+  'NG-SC-01': {
+    meaning: 'A required field is missing',
+    example: 'accounting_supplier_party/email',
+    lenient: false,
+  },
+  'NG-SC-02': {
+    meaning: 'A field has the wrong JSON type',
+    example: 'invoice_line/0/invoiced_quantity',
+    lenient: false,
+  },
+  'NG-SC-03': {
+    meaning: 'A value is not one of the allowed values',
+    example: 'invoice_kind',
+    lenient: false,
+  },
+  'NG-SC-04': {
+    meaning: 'A length, count or number is out of its range',
+    example: 'accounting_supplier_party/postal_address/postal_zone',
+    lenient: false,
+  },
+  'NG-FM-01': {
+    meaning: 'A TIN is not of the form NNNNNNNN-NNNN',
+    example: 'accounting_customer_party/tin',
+    lenient: false,
+  },
+  'NG-FM-02': {
+    meaning: 'A telephone number has characters other than digits and a leading +',
+    example: 'accounting_supplier_party/telephone',
+    lenient: false,
+  },
+  'NG-FM-03': { meaning: 'issue_time is not a 24-hour time', example: 'issue_time', lenient: false },
+  'NG-DT-01': { meaning: 'A date is not YYYY-MM-DD or does not exist', example: 'due_date', lenient: false },
+  'NG-DT-02': { meaning: 'due_date is before issue_date', example: 'due_date', lenient: true },
+  'NG-DT-03': {
+    meaning: 'The delivery period starts after it ends',
+    example: 'invoice_delivery_period/end_date',
+    lenient: true,
+  },
+  'NG-IRN-01': {
+    meaning: 'An IRN is not of the form <reference>-<service id>-<YYYYMMDD>',
+    example: 'irn',
+    lenient: false,
+  },
+  'NG-IRN-02': {
+    meaning: "An IRN's date segment is not a real date",
+    example: 'billing_reference/0/irn',
+    lenient: false,
+  },
+  'NG-IRN-03': {
+    meaning: "The IRN's service id is not the caller's business's service id",
+    example: 'irn',
+    lenient: false,
+  },
+  'NG-CL-01': {
+    meaning: 'invoice_type_code is not in the invoice types list',
+    example: 'invoice_type_code',
+    lenient: false,
+  },
+  'NG-CL-02': {
+    meaning: 'A currency code is not in the currencies list',
+    example: 'document_currency_code',
+    lenient: false,
+  },
+  'NG-CL-03': {
+    meaning: 'A country is not in the countries list (alpha-2)',
+    example: 'accounting_supplier_party/postal_address/country',
+    lenient: false,
+  },
+  'NG-CL-04': {
+    meaning: 'A Nigerian address has a state not in the states list',
+    example: 'accounting_supplier_party/postal_address/state',
+    lenient: false,
+  },
+  'NG-CL-05': {
+    meaning:
+      "A Nigerian address's lga is not in the LGA list for its state (or, while the list is incomplete, not of the form NG-XX-YYY with NG-XX its state)",
+    example: 'accounting_supplier_party/postal_address/lga',
+    lenient: false,
+  },
+  'NG-CL-06': {
+    meaning: 'A tax category id is not in the tax categories list',
+    example: 'tax_total/0/tax_subtotal/0/tax_category/id',
+    lenient: false,
+  },
+  'NG-CL-07': {
+    meaning: 'A payment means code is not in the payment means list',
+    example: 'payment_means/0/payment_means_code',
+    lenient: false,
+  },
+  'NG-CL-08': {
+    meaning: "A line's hsn_code is not an HS code of the product codes list",
+    example: 'invoice_line/0/hsn_code',
+    lenient: false,
+  },
+  'NG-CL-09': {
+    meaning: "A line's isic_code is not in the service codes list",
+    example: 'invoice_line/0/isic_code',
+    lenient: false,
+  },
+  'NG-BR-01': {
+    meaning: 'A credit note, debit note or self-billed invoice has no billing_reference',
+    example: 'billing_reference',
+    lenient: false,
+  },
+  'NG-BR-02': {
+    meaning: 'A billing reference is not to an earlier document',
+    example: 'billing_reference/0/issue_date',
+    lenient: false,
+  },
+  'NG-CO-01': {
+    meaning: "A line's line_extension_amount is not invoiced_quantity x price_amount / base_quantity",
+    example: 'invoice_line/0/line_extension_amount',
+    lenient: true,
+  },
+  'NG-CO-10': {
+    meaning: 'legal_monetary_total.line_extension_amount is not the sum of the lines',
+    example: 'legal_monetary_total/line_extension_amount',
+    lenient: true,
+  },
+  'NG-CO-13': {
+    meaning: 'tax_exclusive_amount is not line_extension_amount - allowances + charges',
+    example: 'legal_monetary_total/tax_exclusive_amount',
+    lenient: true,
+  },
+  'NG-CO-14': {
+    meaning: "A TaxTotal's tax_amount is not the sum of its subtotals",
+    example: 'tax_total/0/tax_amount',
+    lenient: true,
+  },
+  'NG-CO-15': {
+    meaning: 'tax_inclusive_amount is not tax_exclusive_amount + the tax total',
+    example: 'legal_monetary_total/tax_inclusive_amount',
+    lenient: true,
+  },
+  'NG-CO-16': {
+    meaning: 'payable_amount is more than tax_inclusive_amount',
+    example: 'legal_monetary_total/payable_amount',
+    lenient: true,
+  },
+  'NG-CO-17': {
+    meaning: "A TaxSubtotal's tax_amount is not taxable_amount x percent / 100",
+    example: 'tax_total/0/tax_subtotal/0/tax_amount',
+    lenient: true,
+  },
+  'NG-UK-01': {
+    meaning: 'An unknown key was ignored and not stored (a warning, never an error)',
+    example: 'invoice_line/0/dicount_rate',
+    lenient: false,
+    warningOnly: true,
+  },
+  'NG-SZ-01': {
+    meaning: 'The validated invoice is too large to store, even compressed',
+    example: '(body)',
+    lenient: false,
+  },
+} as const satisfies Record<string, RuleCode>
+
+export type RuleCodeId = keyof typeof RULE_CODES

@@ -1,0 +1,158 @@
+import type { Caller } from '#lib/auth/caller.ts'
+import { getBusiness } from '#lib/auth/credentials.ts'
+import { ApiError, BadRequest, Conflict, invalid, NotFound, type Problem } from '#lib/http/errors.ts'
+import { signBytes } from '#lib/signing/signer.ts'
+import { canonicalInvoice, STORED_LIMIT, storageOf } from './canonical.ts'
+import { loadCodeLists } from './code-lists.ts'
+import { problem } from './problems.ts'
+import { type InvoiceRecord, statusRank } from './record.ts'
+import { advanceRecord, createRecord, type InvoiceContent, readInvoiceRecord } from './repository.ts'
+import type { ApiVersion, StoredInvoice } from './schemas.ts'
+import { type ValidationMode, validateInvoice } from './validate.ts'
+
+/**
+ * POST /si/validate (validate and record, VALIDATED) and POST /app/invoice/validate and /sign
+ * (validate, sign and record, SIGNED), in v1 and v2 (CONTRACT sections 4 and 5).
+ */
+
+export type InvoiceAction = 'validate' | 'sign'
+
+/** AccessPointProviderResponse plus the contract's irn and signed_at, and any warnings. */
+export interface InvoiceReply {
+  message: string
+  payment_status: string
+  irn: string
+  signed_at?: string
+  warnings?: Problem[]
+}
+
+export interface InvoiceRequest {
+  action: InvoiceAction
+  version: ApiVersion
+  caller: Caller
+  body: unknown
+  /** The x-validation-mode header, as sent. */
+  modeHeader: string | undefined
+}
+
+export function validationMode(header: string | undefined): ValidationMode {
+  const mode = header?.trim().toLowerCase()
+  if (mode === undefined || mode === '' || mode === 'strict') return 'strict'
+  if (mode === 'lenient') return 'lenient'
+  throw new BadRequest(`x-validation-mode must be "strict" or "lenient" (received "${header}")`)
+}
+
+/** Service ids never change once a business is registered: kept per container. */
+const serviceIds = new Map<string, string>()
+async function serviceIdOf(businessId: string): Promise<string> {
+  let serviceId = serviceIds.get(businessId)
+  if (!serviceId) {
+    const business = await getBusiness(businessId)
+    if (!business) throw new NotFound(`Business ${businessId} is not registered`)
+    serviceId = business.serviceId
+    serviceIds.set(businessId, serviceId)
+  }
+  return serviceId
+}
+
+function callerBusiness(caller: Caller): string {
+  if (caller.scheme !== 'api-signature') throw new ApiError(401, 'This endpoint needs an Area A API client')
+  return caller.businessId
+}
+
+const MESSAGES: Record<InvoiceAction, string> = {
+  validate: 'Invoice validated successfully',
+  sign: 'Invoice validated and signed successfully',
+}
+
+function replyOf(
+  action: InvoiceAction,
+  invoice: StoredInvoice,
+  record: InvoiceRecord,
+  warnings: Problem[],
+): InvoiceReply {
+  return {
+    message: MESSAGES[action],
+    payment_status: invoice.payment_status,
+    irn: invoice.irn,
+    ...(action === 'sign' ? { signed_at: record.signedAt } : {}),
+    ...(warnings.length ? { warnings } : {}),
+  }
+}
+
+/** Attempts before giving up on a record other requests keep changing underneath this one. */
+const MAX_ATTEMPTS = 5
+
+export async function handleInvoice(request: InvoiceRequest): Promise<InvoiceReply> {
+  const { action, version, caller, body } = request
+  const businessId = callerBusiness(caller)
+  const mode = validationMode(request.modeHeader)
+  // An invoice of another business is not one this client can see: 404, before anything else.
+  const claimed = (body as { business_id?: unknown } | null)?.business_id
+  if (typeof claimed === 'string' && claimed !== businessId) {
+    throw new NotFound(
+      `Business ${claimed} was not found for this API client: business_id must be your own business's id`,
+    )
+  }
+  const [lists, serviceId] = await Promise.all([loadCodeLists(), serviceIdOf(businessId)])
+  const result = validateInvoice(body, { version, mode, lists, serviceId })
+  if (!result.ok) throw invalid(result.problems, 'The invoice is invalid')
+  const { invoice, warnings } = result
+
+  const canonical = canonicalInvoice(invoice)
+  const storage = storageOf(invoice, canonical)
+  if (!storage) {
+    throw new ApiError(413, 'The invoice is too large to store', {
+      problems: [
+        problem(
+          '',
+          'NG-SZ-01',
+          `The validated invoice is over ${STORED_LIMIT} bytes even compressed: split it into several invoices`,
+        ),
+      ],
+    })
+  }
+  const content: InvoiceContent = {
+    irn: invoice.irn,
+    businessId,
+    status: action === 'sign' ? 'SIGNED' : 'VALIDATED',
+    paymentStatus: invoice.payment_status,
+    supplierTin: invoice.accounting_supplier_party.tin,
+    ...(invoice.accounting_customer_party ? { buyerTin: invoice.accounting_customer_party.tin } : {}),
+    storage,
+    contentHash: canonical.contentHash,
+    at: new Date().toISOString(),
+  }
+  if (action === 'sign') {
+    // Ed25519 is deterministic: concurrent signers of the same content make the same signature.
+    const signed = await signBytes(canonical.bytes)
+    content.signature = signed.signature
+    content.signingKeyId = signed.kid
+  }
+
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const existing = await readInvoiceRecord(invoice.irn)
+    if (existing && existing.businessId !== businessId) {
+      throw new Conflict(`IRN ${invoice.irn} is registered to another business`)
+    }
+    if (existing && statusRank(existing.status) >= statusRank('SIGNED')) {
+      // Signed content is final: the same content again is the first reply again, anything else a conflict.
+      if (existing.contentHash === content.contentHash) return replyOf(action, invoice, existing, warnings)
+      throw new Conflict(
+        `IRN ${invoice.irn} is already ${existing.status} with different content: a signed invoice cannot change; issue a credit or debit note with a new IRN`,
+      )
+    }
+    if (
+      existing &&
+      action === 'validate' &&
+      existing.status === 'VALIDATED' &&
+      existing.contentHash === content.contentHash
+    ) {
+      return replyOf(action, invoice, existing, warnings)
+    }
+    const stored = existing ? await advanceRecord(existing, content) : await createRecord(content)
+    if (stored) return replyOf(action, invoice, stored, warnings)
+    // Another request changed the record between the read and the write: read it again and decide again.
+  }
+  throw new Conflict(`IRN ${invoice.irn} is being changed by other requests right now: retry shortly`)
+}

@@ -1,0 +1,86 @@
+import { readFileSync } from 'node:fs'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buildOpenApiDocument, renderOpenApiDocument } from '#lib/openapi/document.ts'
+import { routes } from '#lib/routes.ts'
+import { startApi, type TestApi } from '../support/api.ts'
+import { type DevClients, devClients } from '../support/clients.ts'
+
+const committed = readFileSync(new URL('../../openapi.json', import.meta.url), 'utf8')
+
+describe('openapi.json', () => {
+  it('is exactly what the code generates (run `npm run openapi` and commit openapi.json if not)', () => {
+    const generated = renderOpenApiDocument()
+    expect(
+      committed === generated,
+      'openapi.json is out of date: run `npm run openapi` and commit openapi.json',
+    ).toBe(true)
+  })
+
+  it('is OpenAPI 3.1 and describes version 3.1.0 of the API', () => {
+    const doc = buildOpenApiDocument()
+    expect(doc).toMatchObject({ openapi: '3.1.0', info: { version: '3.1.0' } })
+  })
+
+  it('documents every route of the route table, with the security of its area', () => {
+    const doc = buildOpenApiDocument() as { paths: Record<string, Record<string, { security: unknown[] }>> }
+    const schemes = {
+      'api-signature': 'apiSignature',
+      'switch-signature': 'switchSignature',
+      'merchant-bearer': 'merchantBearer',
+      'admin-bearer': 'adminBearer',
+    }
+    for (const route of routes) {
+      const operation = doc.paths[route.path]?.[route.method.toLowerCase()]
+      expect(operation, `${route.method} ${route.path}`).toBeDefined()
+      if (route.auth === 'none') expect(operation!.security).toEqual([])
+      else expect(Object.keys(operation!.security[0] as object)).toContain(schemes[route.auth])
+    }
+  })
+
+  it('gives the sign endpoints their own invoice schema per version, and their error record', () => {
+    const doc = buildOpenApiDocument() as any
+    const body = (path: string) => doc.paths[path].post.requestBody.content['application/json'].schema
+    expect(body('/api/v1/app/invoice/sign')).toEqual({ $ref: '#/components/schemas/ValidateInvoiceRequest' })
+    expect(body('/api/v2/app/invoice/sign')).toEqual({
+      $ref: '#/components/schemas/ValidateInvoiceRequestV2',
+    })
+    expect(body('/api/v2/si/validate')).toEqual({ $ref: '#/components/schemas/ValidateInvoiceRequest' })
+    expect(
+      doc.paths['/api/v1/app/invoice/sign'].post.responses['409'].content['application/json'].schema,
+    ).toEqual({
+      $ref: '#/components/schemas/FirsErrorDetails',
+    })
+    expect(doc.components.schemas.ValidateInvoiceRequestV2.required).toContain('invoice_kind')
+    expect(doc.components.schemas.ValidateInvoiceRequest.required).not.toContain('invoice_kind')
+    expect(doc.components.schemas.PostalAddressV2.properties.postal_zone).toEqual({
+      type: 'string',
+      maxLength: 20,
+    })
+  })
+
+  it('resolves every $ref to a component', () => {
+    const doc = buildOpenApiDocument() as any
+    const refs = JSON.stringify(doc).match(/"\$ref":"[^"]+"/g) ?? []
+    for (const ref of new Set(refs)) {
+      const name = ref.slice('"$ref":"#/components/schemas/'.length, -1)
+      expect(doc.components.schemas[name], ref).toBeDefined()
+    }
+  })
+})
+
+describe('GET /api/openapi.json', () => {
+  let api: TestApi
+  let clients: DevClients
+  beforeAll(async () => {
+    api = await startApi()
+    clients = devClients(api.url)
+  })
+  afterAll(() => api?.close())
+
+  it('serves the committed document without credentials', async () => {
+    const reply = await clients.anonymous.get('/api/openapi.json')
+    expect(reply.status).toBe(200)
+    expect(reply.headers.get('content-type')).toBe('application/json')
+    expect(reply.body).toEqual(JSON.parse(committed))
+  })
+})
