@@ -1,0 +1,14 @@
+import { apiHandler } from '#lib/http/factory.ts'
+import { TransmitRequest } from '#lib/lifecycle/schemas.ts'
+import { transmit } from '#lib/lifecycle/transmit.ts'
+
+/** POST /api/{v}/app/invoice/transmit: Envelope, data = `{message: [one line per party and step]}`. */
+export const handler = apiHandler({ body: TransmitRequest }, async ({ body, caller }) => {
+  const result = await transmit(caller, body)
+  return {
+    message: result.alreadyTransmitted
+      ? `Invoice ${body.irn} was already transmitted`
+      : `Invoice ${body.irn} transmitted`,
+    data: { message: result.lines },
+  }
+})

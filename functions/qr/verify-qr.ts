@@ -1,0 +1,14 @@
+import { apiHandler } from '#lib/http/factory.ts'
+import { VerifyQrRequest } from '#lib/qr/schemas.ts'
+import { verifyQr } from '#lib/qr/service.ts'
+
+/** POST /api/v1/resource/verify-qr: what a QR text says and whether it checks out. */
+export const handler = apiHandler({ body: VerifyQrRequest }, async ({ body, caller }) => {
+  const data = await verifyQr(caller, body)
+  return {
+    message: data.certificate_valid
+      ? `QR code of IRN ${data.irn} verified: the certificate belongs to the issuing business`
+      : `QR code of IRN ${data.irn} decrypted, but its certificate is not the issuing business's`,
+    data,
+  }
+})

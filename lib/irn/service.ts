@@ -1,0 +1,100 @@
+import type { Caller } from '#lib/auth/caller.ts'
+import { type Business, getBusiness } from '#lib/auth/credentials.ts'
+import { Conflict, invalid, NotFound } from '#lib/http/errors.ts'
+import type { InvoiceRecord } from '#lib/invoice/record.ts'
+import { businessOf } from '#lib/lifecycle/access.ts'
+import { createGenerated, readInvoice } from '#lib/lifecycle/repository.ts'
+import { lagosDateStamp } from '#lib/time.ts'
+import { buildIrn, parseIrn } from './format.ts'
+import type { GenerateIrnRequest, ValidateIrnRequest } from './schemas.ts'
+
+/**
+ * generate-irn and validate-irn (CONTRACT section 5). A business_id that is not the caller's is 404
+ * (CONTRACT section 3: the caller learns nothing about other businesses). A service_id that is not
+ * the caller's own business's is a failed business rule on the caller's own data: 400 naming the field.
+ */
+
+/** The caller's own business, when the request names it; 404 otherwise. */
+export async function ownBusiness(caller: Caller, businessIdInRequest: string): Promise<Business> {
+  const { businessId } = businessOf(caller)
+  const business = businessIdInRequest === businessId ? await getBusiness(businessId) : undefined
+  if (!business) {
+    throw new NotFound(
+      `No business ${businessIdInRequest} for this API key: business_id must be your own business id`,
+    )
+  }
+  return business
+}
+
+export interface ResolvedIrn {
+  irn: string
+  business: Business
+}
+
+/** Checks the request against the caller's business and composes the IRN; writes nothing. */
+export async function resolveIrn(caller: Caller, body: GenerateIrnRequest): Promise<ResolvedIrn> {
+  const business = await ownBusiness(caller, body.business_id)
+  if (body.service_id !== business.serviceId) {
+    throw invalid([
+      {
+        path: 'service_id',
+        code: 'SERVICE_ID_NOT_OWN',
+        message: `service_id ${body.service_id} is not your business's service id (${business.serviceId})`,
+      },
+    ])
+  }
+  const irn = buildIrn({
+    invoiceNumber: body.invoice_number,
+    serviceId: business.serviceId,
+    date: body.issuance_date ?? lagosDateStamp(),
+  })
+  return { irn, business }
+}
+
+/**
+ * Registers the invoice as GENERATED with a conditional put. The same IRN again leaves the stored
+ * invoice as it is (it may have moved on to SIGNED meanwhile).
+ */
+export async function registerIrn({ irn, business }: ResolvedIrn): Promise<InvoiceRecord> {
+  const record = await createGenerated(irn, business.businessId)
+  // Service ids are unique per business, so an IRN names one business; this is a broken invariant.
+  if (record.businessId !== business.businessId)
+    throw new Conflict(`IRN ${irn} is already registered to another business`)
+  return record
+}
+
+/** generate-irn: the same request again gives the same IRN (idempotent). */
+export async function generateIrn(caller: Caller, body: GenerateIrnRequest): Promise<{ irn: string }> {
+  const resolved = await resolveIrn(caller, body)
+  await registerIrn(resolved)
+  return { irn: resolved.irn }
+}
+
+/** 200 `{irn}` when the IRN is registered for the caller's business; 400 otherwise. */
+export async function validateIrn(caller: Caller, body: ValidateIrnRequest): Promise<{ irn: string }> {
+  const business = await ownBusiness(caller, body.business_id)
+  const record = await readInvoice(body.irn)
+  if (!record || record.businessId !== business.businessId) {
+    throw invalid(
+      [
+        {
+          path: 'irn',
+          code: 'IRN_NOT_GENERATED',
+          message: `IRN ${body.irn} was not generated for business ${business.businessId}: generate it with /si/generate-irn first`,
+        },
+      ],
+      'The IRN is not valid for this business',
+    )
+  }
+  const reference = parseIrn(body.irn)?.invoiceNumber
+  if (body.invoice_reference !== undefined && body.invoice_reference !== reference) {
+    throw invalid([
+      {
+        path: 'invoice_reference',
+        code: 'INVOICE_REFERENCE_MISMATCH',
+        message: `invoice_reference ${body.invoice_reference} is not the invoice number of IRN ${body.irn} (${reference})`,
+      },
+    ])
+  }
+  return { irn: body.irn }
+}

@@ -1,0 +1,47 @@
+import type { Caller } from '#lib/auth/caller.ts'
+import { Conflict, NotFound } from '#lib/http/errors.ts'
+import type { PaymentStatus } from '#lib/invoice/record.ts'
+import { businessOf } from './access.ts'
+import { changePaymentStatus, readInvoice } from './repository.ts'
+
+/**
+ * update (CONTRACT section 5): only the supplier business may set an invoice's payment status.
+ * PENDING -> PAID | REJECTED; the same value again is a no-op 200; PAID and REJECTED are final (409).
+ * The write is conditional on the status it was decided from, so of concurrent conflicting updates
+ * exactly one changes the invoice; the others see the winner's value (same target: no-op; other: 409).
+ */
+export interface PaymentUpdate {
+  changed: boolean
+  message: string
+}
+
+export async function updatePaymentStatus(
+  caller: Caller,
+  irn: string,
+  target: PaymentStatus,
+): Promise<PaymentUpdate> {
+  const { businessId } = businessOf(caller)
+  const record = await readInvoice(irn)
+  if (!record || record.businessId !== businessId) throw new NotFound(`No invoice ${irn} for your business`)
+  const decide = (current: PaymentStatus): PaymentUpdate | undefined => {
+    if (current === target)
+      return { changed: false, message: `Payment status of ${irn} is already ${target}; nothing changed` }
+    if (current !== 'PENDING') {
+      throw new Conflict(
+        `Payment status of ${irn} is ${current}, which is final: it cannot change to ${target}`,
+      )
+    }
+    return undefined
+  }
+  const early = decide(record.paymentStatus)
+  if (early) return early
+  if (await changePaymentStatus(irn, 'PENDING', target, new Date().toISOString())) {
+    return { changed: true, message: `Payment status of ${irn} changed from PENDING to ${target}` }
+  }
+  const now = await readInvoice(irn)
+  if (!now) throw new NotFound(`No invoice ${irn} for your business`)
+  const after = decide(now.paymentStatus)
+  if (after) return after
+  // Still PENDING after a failed condition can only mean PENDING -> X -> PENDING, which is forbidden.
+  throw new Conflict(`Payment status of ${irn} changed concurrently: retry`)
+}

@@ -1,0 +1,36 @@
+import type { Caller } from '#lib/auth/caller.ts'
+import { getBusiness } from '#lib/auth/credentials.ts'
+import { NotFound } from '#lib/http/errors.ts'
+import { businessOf } from './access.ts'
+import { readInvoice } from './repository.ts'
+import { buyerTinOf, confirmView, isSigned, pulledInvoiceView } from './views.ts'
+
+/** confirm: the lifecycle of an invoice of the caller's business; 404 for any other IRN. */
+export async function confirmInvoice(caller: Caller, irn: string) {
+  const { businessId } = businessOf(caller)
+  const record = await readInvoice(irn)
+  if (!record || record.businessId !== businessId) throw new NotFound(`No invoice ${irn} for your business`)
+  return confirmView(record)
+}
+
+/**
+ * get-invoice: the supplier, or the buyer (customer party TIN = the caller's business TIN), pulls a
+ * SIGNED (or TRANSMITTED) invoice. Anyone else, and the buyer of an invoice not signed yet, gets the
+ * same 404, so the reply tells a stranger nothing about whether the IRN exists.
+ */
+export async function pullInvoice(caller: Caller, irn: string) {
+  const { businessId } = businessOf(caller)
+  const record = await readInvoice(irn)
+  const unavailable = new NotFound(`No invoice ${irn} is available to your business`)
+  if (!record) throw unavailable
+  if (record.businessId === businessId) {
+    if (!isSigned(record))
+      throw new NotFound(`Invoice ${irn} is ${record.status}: it can be pulled once it is SIGNED`)
+    return pulledInvoiceView(record)
+  }
+  const buyerTin = buyerTinOf(record)
+  if (!buyerTin || !isSigned(record)) throw unavailable
+  const own = await getBusiness(businessId)
+  if (own?.tin !== buyerTin) throw unavailable
+  return pulledInvoiceView(record)
+}

@@ -1,0 +1,184 @@
+import type { Caller } from '#lib/auth/caller.ts'
+import { type Business, getBusiness, getBusinessByTin } from '#lib/auth/credentials.ts'
+import { Conflict, DependencyDown, NotFound, type Problem } from '#lib/http/errors.ts'
+import { invoiceOf } from '#lib/invoice/canonical.ts'
+import type { InvoiceRecord } from '#lib/invoice/record.ts'
+import { deliverSigned } from '#lib/webhooks/deliver.ts'
+import { type PartyWebhook, webhooksOf } from '#lib/webhooks/parties.ts'
+import { probeWebhook, WEBHOOK_TIMEOUT_MS } from '#lib/webhooks/probe.ts'
+import { businessOf } from './access.ts'
+import { markTransmitted, readInvoice } from './repository.ts'
+import type { TransmitRequest } from './schemas.ts'
+import { buyerTinOf } from './views.ts'
+
+/**
+ * transmit (CONTRACT section 5): a SIGNED invoice of the caller's business is checked against every
+ * involved party's registered webhook (supplier, and the buyer found by its TIN), delivered to the
+ * buyer's webhook signed like an Area B request, then moved to TRANSMITTED with a conditional write.
+ * A party down, or a delivery refused, is a 503 and changes nothing. Transmitting again is a no-op.
+ * Delivery is at least once: two transmits racing may both deliver, and the receiver dedupes by irn.
+ */
+
+interface Party {
+  role: 'supplier' | 'buyer'
+  tin: string
+  business: Business | undefined
+  webhooks: PartyWebhook[]
+}
+
+export interface TransmitResult {
+  lines: string[]
+  alreadyTransmitted: boolean
+}
+
+const label = (party: Party) =>
+  `${party.role} ${party.tin}${party.business ? ` (${party.business.name})` : ''}`
+
+async function partiesOf(record: InvoiceRecord, supplier: Business): Promise<Party[]> {
+  const parties: Party[] = [
+    {
+      role: 'supplier',
+      tin: supplier.tin,
+      business: supplier,
+      webhooks: await webhooksOf(supplier.businessId),
+    },
+  ]
+  const buyerTin = buyerTinOf(record)
+  if (buyerTin) {
+    const buyer = await getBusinessByTin(buyerTin)
+    parties.push({
+      role: 'buyer',
+      tin: buyerTin,
+      business: buyer,
+      webhooks: buyer ? await webhooksOf(buyer.businessId) : [],
+    })
+  }
+  return parties
+}
+
+/** Every party's webhooks, checked in parallel; the lines say what was found. */
+async function checkParties(parties: Party[]): Promise<{ lines: string[]; problems: Problem[] }> {
+  const checks = await Promise.all(
+    parties.map(async (party) => ({
+      party,
+      probes: await Promise.all(party.webhooks.map((w) => probeWebhook(w.url))),
+    })),
+  )
+  const lines: string[] = []
+  const problems: Problem[] = []
+  for (const { party, probes } of checks) {
+    if (!party.business) lines.push(`${label(party)}: not registered with this service, no webhook to check`)
+    else if (probes.length === 0) lines.push(`${label(party)}: no webhook registered, not checked`)
+    for (const probe of probes) {
+      if (probe.status === 'UP') {
+        lines.push(
+          `${label(party)}: webhook ${probe.url} is up (HTTP ${probe.httpStatus}, ${probe.latencyMs} ms)`,
+        )
+      } else {
+        problems.push({
+          path: `parties/${party.role}/webhook`,
+          code: 'WEBHOOK_DOWN',
+          message: `${label(party)}: webhook ${probe.url} is down (${probe.reason}; checked with a ${WEBHOOK_TIMEOUT_MS} ms limit)`,
+        })
+      }
+    }
+  }
+  return { lines, problems }
+}
+
+/** What the buyer's webhook receives. */
+const deliveryPayload = (record: InvoiceRecord) => ({
+  irn: record.irn,
+  invoice: invoiceOf(record),
+  signature: record.signature,
+  signing_key_id: record.signingKeyId,
+  signed_at: record.signedAt,
+})
+
+async function deliverToBuyer(
+  record: InvoiceRecord,
+  parties: Party[],
+): Promise<{ lines: string[]; problems: Problem[] }> {
+  const buyer = parties.find((p) => p.role === 'buyer')
+  if (!buyer) return { lines: ['buyer: the invoice names no buyer TIN, nothing delivered'], problems: [] }
+  if (buyer.webhooks.length === 0) {
+    return {
+      lines: [
+        `${label(buyer)}: nothing delivered; the buyer can pull the invoice with GET /api/v1/si/get-invoice/${record.irn}`,
+      ],
+      problems: [],
+    }
+  }
+  const deliveries = await Promise.all(buyer.webhooks.map((w) => deliverSigned(w, deliveryPayload(record))))
+  const lines: string[] = []
+  const problems: Problem[] = []
+  for (const d of deliveries) {
+    if (d.delivered)
+      lines.push(
+        `${label(buyer)}: signed invoice delivered to ${d.url} (HTTP ${d.httpStatus}, ${d.latencyMs} ms)`,
+      )
+    else
+      problems.push({
+        path: 'parties/buyer/delivery',
+        code: 'DELIVERY_FAILED',
+        message: `${label(buyer)}: delivery to ${d.url} failed (${d.reason})`,
+      })
+  }
+  return { lines, problems }
+}
+
+function refuse(problems: Problem[], irn: string): never {
+  throw new DependencyDown(
+    `Invoice ${irn} was not transmitted and stays SIGNED: ${problems.length} party endpoint${problems.length === 1 ? ' is' : 's are'} unavailable; retry when ${problems.length === 1 ? 'it is' : 'they are'} up`,
+    { problems },
+  )
+}
+
+export async function transmit(caller: Caller, body: TransmitRequest): Promise<TransmitResult> {
+  const { businessId } = businessOf(caller)
+  const record = await readInvoice(body.irn)
+  if (!record || record.businessId !== businessId)
+    throw new NotFound(`No invoice ${body.irn} for your business`)
+  if (record.status === 'TRANSMITTED') {
+    return {
+      lines: [`invoice ${record.irn}: already TRANSMITTED at ${record.transmittedAt}, nothing sent again`],
+      alreadyTransmitted: true,
+    }
+  }
+  if (record.status !== 'SIGNED') {
+    throw new Conflict(
+      `Invoice ${record.irn} is ${record.status}: only a SIGNED invoice can be transmitted; sign it with /app/invoice/sign first`,
+    )
+  }
+  const supplier = await getBusiness(businessId)
+  if (!supplier) throw new NotFound(`No business ${businessId}`)
+  const parties = await partiesOf(record, supplier)
+
+  const checked = await checkParties(parties)
+  if (checked.problems.length) refuse(checked.problems, record.irn)
+  const delivered = await deliverToBuyer(record, parties)
+  if (delivered.problems.length) refuse(delivered.problems, record.irn)
+
+  const at = new Date().toISOString()
+  if (await markTransmitted(record.irn, at)) {
+    return {
+      lines: [...checked.lines, ...delivered.lines, `invoice ${record.irn}: SIGNED -> TRANSMITTED at ${at}`],
+      alreadyTransmitted: false,
+    }
+  }
+  // A concurrent transmit won the write: that is the same outcome, unless the invoice went elsewhere.
+  const now = await readInvoice(record.irn)
+  if (now?.status === 'TRANSMITTED') {
+    return {
+      lines: [
+        ...checked.lines,
+        ...delivered.lines,
+        `invoice ${record.irn}: TRANSMITTED at ${now.transmittedAt} by a concurrent request`,
+      ],
+      alreadyTransmitted: true,
+    }
+  }
+  throw new Conflict(
+    `Invoice ${record.irn} changed to ${now?.status ?? 'deleted'} during transmission: check it and retry`,
+  )
+}

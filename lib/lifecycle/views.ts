@@ -1,0 +1,38 @@
+import { invoiceOf } from '#lib/invoice/canonical.ts'
+import type { InvoiceRecord, PaymentStatus } from '#lib/invoice/record.ts'
+
+/** The buyer's TIN: stored with the record once validated; read from the invoice body otherwise. */
+export function buyerTinOf(record: InvoiceRecord): string | undefined {
+  if (record.buyerTin) return record.buyerTin
+  const customer = invoiceOf(record)?.accounting_customer_party as { tin?: unknown } | undefined
+  return typeof customer?.tin === 'string' ? customer.tin : undefined
+}
+
+export const isSigned = (record: InvoiceRecord): boolean =>
+  record.status === 'SIGNED' || record.status === 'TRANSMITTED'
+
+/** confirm's data (CONTRACT section 5); a step not reached yet is null. */
+export function confirmView(record: InvoiceRecord) {
+  return {
+    irn: record.irn,
+    status: record.status,
+    payment_status: record.paymentStatus,
+    business_id: record.businessId,
+    validated_at: record.validatedAt ?? null,
+    signed_at: record.signedAt ?? null,
+    transmitted_at: record.transmittedAt ?? null,
+  }
+}
+
+/** A pulled invoice reports CANCELLED where the stored payment status is REJECTED (A.7). */
+export const pulledPaymentStatus = (status: PaymentStatus): 'PENDING' | 'PAID' | 'CANCELLED' =>
+  status === 'REJECTED' ? 'CANCELLED' : status
+
+/** The A.7 InvoiceResponse: the invoice as signed (inline or gzipped), with its current payment status. */
+export function pulledInvoiceView(record: InvoiceRecord): Record<string, unknown> {
+  return {
+    ...invoiceOf(record),
+    irn: record.irn,
+    payment_status: pulledPaymentStatus(record.paymentStatus),
+  }
+}

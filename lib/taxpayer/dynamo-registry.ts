@@ -1,0 +1,21 @@
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb'
+import { db, tableName } from '#lib/db/client.ts'
+import { keys } from '#lib/db/keys.ts'
+import type { Taxpayer, TaxpayerRegistry } from './registry.ts'
+
+/** The registry as items in the service's table, one per TIN (keys.taxpayer). */
+export const dynamoTaxpayerRegistry: TaxpayerRegistry = {
+  async lookup(tin) {
+    const out = await db().send(new GetCommand({ TableName: tableName(), Key: keys.taxpayer(tin) }))
+    if (!out.Item) return undefined
+    const { pk: _pk, sk: _sk, ...taxpayer } = out.Item
+    return taxpayer as Taxpayer
+  },
+}
+
+/** Adds or replaces a registry entry (seeding, and a future registry sync). */
+export async function putTaxpayer(taxpayer: Taxpayer): Promise<void> {
+  await db().send(
+    new PutCommand({ TableName: tableName(), Item: { ...keys.taxpayer(taxpayer.tin), ...taxpayer } }),
+  )
+}

@@ -1,0 +1,24 @@
+import { apiClientsOf } from '#lib/auth/credentials.ts'
+
+/** A webhook a business registered on one of its API clients, with that client's credentials. */
+export interface PartyWebhook {
+  url: string
+  apiKey: string
+  /** The client's current (newest) API secret: deliveries are signed with it. */
+  secret: string
+}
+
+/**
+ * A party's webhooks: the webhookUrl of each active API client of the business, one entry per URL
+ * (two clients registering the same URL get one delivery, signed for the first of them).
+ */
+export async function webhooksOf(businessId: string): Promise<PartyWebhook[]> {
+  const byUrl = new Map<string, PartyWebhook>()
+  const clients = (await apiClientsOf(businessId)).sort((a, b) => a.apiKey.localeCompare(b.apiKey))
+  for (const client of clients) {
+    const secret = client.secrets.at(-1)?.secret
+    if (!client.active || !client.webhookUrl || !secret || byUrl.has(client.webhookUrl)) continue
+    byUrl.set(client.webhookUrl, { url: client.webhookUrl, apiKey: client.apiKey, secret })
+  }
+  return [...byUrl.values()]
+}
