@@ -39,21 +39,36 @@ const verifyA = measure(() => {
   const ts = parseZonedTimestamp(a['x-api-timestamp']!)!
   withinWindow(ts)
   const sig = decodeSignature(a['x-api-signature']!)!
-  const canonical = areaACanonical({ method: 'POST', target: '/api/v1/si/validate', timestamp: a['x-api-timestamp']!, body })
+  const canonical = areaACanonical({
+    method: 'POST',
+    target: '/api/v1/si/validate',
+    timestamp: a['x-api-timestamp']!,
+    body,
+  })
   if (!matchesAnySecret(secrets, canonical, sig)) throw new Error('bench: A signature should verify')
 })
 const verifyB = measure(() => {
   const ts = parseUtcTimestamp(b['x-timestamp']!)!
   withinWindow(ts)
   const sig = decodeSignature(b['x-signature']!)!
-  const canonical = areaBCanonical({ method: 'POST', target: '/api/v1/transactions/transfer', timestamp: b['x-timestamp']!, nonce: b['x-nonce']!, body })
+  const canonical = areaBCanonical({
+    method: 'POST',
+    target: '/api/v1/transactions/transfer',
+    timestamp: b['x-timestamp']!,
+    nonce: b['x-nonce']!,
+    body,
+  })
   if (!matchesAnySecret(secrets, canonical, sig)) throw new Error('bench: B signature should verify')
 })
 
 console.log('CPU cost per request, 2 KB body (median of 9 rounds x 5,000 calls)')
 console.log(`  bare HMAC-SHA256 of the body    ${(bare / 1000).toFixed(2)} us   1.00x`)
-console.log(`  Area A verification (CPU part)  ${(verifyA / 1000).toFixed(2)} us   ${(verifyA / bare).toFixed(2)}x`)
-console.log(`  Area B verification (CPU part)  ${(verifyB / 1000).toFixed(2)} us   ${(verifyB / bare).toFixed(2)}x`)
+console.log(
+  `  Area A verification (CPU part)  ${(verifyA / 1000).toFixed(2)} us   ${(verifyA / bare).toFixed(2)}x`,
+)
+console.log(
+  `  Area B verification (CPU part)  ${(verifyB / 1000).toFixed(2)} us   ${(verifyB / bare).toFixed(2)}x`,
+)
 
 // The storage side: against DynamoDB Local, as the tests run it.
 const dynamo = await startDynamoDbLocal()
@@ -86,13 +101,26 @@ try {
     return verifyApiSignature({ route: routeA, method: 'POST', target: routeA.path, headers, rawBody: body })
   })
   const fullB = await time(() => {
-    const headers = signAreaB({ token: DEV.switch.token, secret: DEV.switch.secret }, { method: 'POST', target: routeB.path, body })
-    return verifySwitchSignature({ route: routeB, method: 'POST', target: routeB.path, headers, rawBody: body })
+    const headers = signAreaB(
+      { token: DEV.switch.token, secret: DEV.switch.secret },
+      { method: 'POST', target: routeB.path, body },
+    )
+    return verifySwitchSignature({
+      route: routeB,
+      method: 'POST',
+      target: routeB.path,
+      headers,
+      rawBody: body,
+    })
   })
-  console.log(`\nAgainst DynamoDB Local (median of ${runs - 20} sequential requests; includes the client's signing)`)
+  console.log(
+    `\nAgainst DynamoDB Local (median of ${runs - 20} sequential requests; includes the client's signing)`,
+  )
   console.log(`  conditional nonce write alone   ${nonceWrite.toFixed(2)} ms`)
   console.log(`  Area A full verification        ${fullA.toFixed(2)} ms   (client read + replay write)`)
-  console.log(`  Area B full verification        ${fullB.toFixed(2)} ms   (token read + client read + nonce write)`)
+  console.log(
+    `  Area B full verification        ${fullB.toFixed(2)} ms   (token read + client read + nonce write)`,
+  )
 } finally {
   await dynamo.stop()
 }

@@ -33,9 +33,11 @@ new ApiStack(app, `Einvoicing-${stage}-Api`, {
   stage,
   protect,
   table: data.table,
+  secrets: data.secrets,
   domainName: context('domainName'),
   certificateArn: context('certificateArn'),
   alarmTopicArn: context('alarmTopicArn'),
+  sesFromAddress: context('sesFromAddress'),
   description: `E-invoicing HTTP API and functions (${stage})`,
 })
 

@@ -53,14 +53,22 @@ export interface Route {
   tableAccess: TableAccess
   /** The health check also answers callers without credentials, with less detail. */
   allowAnonymous?: boolean
+  /** Service keys the function loads (from Secrets Manager in AWS): the stack grants read on just these. */
+  secrets?: ServiceSecret[]
+}
+
+/** The service's own private keys: the invoice signing key (Ed25519) and the QR authority key (RSA). */
+export type ServiceSecret = 'signing-key' | 'qr-authority-key'
+
+/** The environment variable through which a function learns each secret's ARN. */
+export const SECRET_ENV: Record<ServiceSecret, string> = {
+  'signing-key': 'SIGNING_KEY_SECRET_ARN',
+  'qr-authority-key': 'QR_KEY_SECRET_ARN',
 }
 
 const SI: Role[] = ['SI', 'ADMIN']
 const APP: Role[] = ['APP', 'ADMIN']
 const ANY: Role[] = ['SI', 'APP', 'ADMIN']
-
-/** Endpoints whose handler is still to be written reply 501 through this module. */
-const PENDING = 'functions/pending.ts'
 
 export const REFERENCE_LISTS = [
   'vat-exemptions',
@@ -84,7 +92,7 @@ const areaA: AreaARoute[] = [
     method: 'POST',
     path: '/si/validate',
     functionId: 'si-validate',
-    handler: PENDING,
+    handler: 'functions/invoice/si-validate.ts',
     roles: SI,
     reply: 'record',
     tableAccess: 'write',
@@ -93,7 +101,8 @@ const areaA: AreaARoute[] = [
     method: 'POST',
     path: '/si/generate-qr-code',
     functionId: 'si-generate-qr-code',
-    handler: PENDING,
+    secrets: ['qr-authority-key'],
+    handler: 'functions/qr/generate-qr-code.ts',
     roles: SI,
     reply: 'envelope',
     tableAccess: 'write',
@@ -102,7 +111,7 @@ const areaA: AreaARoute[] = [
     method: 'POST',
     path: '/si/generate-irn',
     functionId: 'si-generate-irn',
-    handler: PENDING,
+    handler: 'functions/irn/generate-irn.ts',
     roles: SI,
     reply: 'record',
     tableAccess: 'write',
@@ -111,7 +120,7 @@ const areaA: AreaARoute[] = [
     method: 'POST',
     path: '/si/generate-invoice-number',
     functionId: 'si-generate-invoice-number',
-    handler: PENDING,
+    handler: 'functions/invoice-number/generate-invoice-number.ts',
     roles: SI,
     reply: 'envelope',
     tableAccess: 'write',
@@ -120,7 +129,7 @@ const areaA: AreaARoute[] = [
     method: 'POST',
     path: '/resource/verify-tin',
     functionId: 'resource-verify-tin',
-    handler: PENDING,
+    handler: 'functions/taxpayer/verify-tin.ts',
     roles: ANY,
     reply: 'envelope',
     tableAccess: 'read',
@@ -129,7 +138,8 @@ const areaA: AreaARoute[] = [
     method: 'POST',
     path: '/app/invoice/validate',
     functionId: 'app-invoice-validate',
-    handler: PENDING,
+    secrets: ['signing-key'],
+    handler: 'functions/invoice/app-validate.ts',
     roles: APP,
     reply: 'record',
     tableAccess: 'write',
@@ -138,7 +148,8 @@ const areaA: AreaARoute[] = [
     method: 'POST',
     path: '/app/invoice/sign',
     functionId: 'app-invoice-sign',
-    handler: PENDING,
+    secrets: ['signing-key'],
+    handler: 'functions/invoice/app-sign.ts',
     roles: APP,
     reply: 'record',
     tableAccess: 'write',
@@ -147,7 +158,7 @@ const areaA: AreaARoute[] = [
     method: 'POST',
     path: '/app/invoice/validate-irn',
     functionId: 'app-invoice-validate-irn',
-    handler: PENDING,
+    handler: 'functions/irn/validate-irn.ts',
     roles: APP,
     reply: 'record',
     tableAccess: 'read',
@@ -156,7 +167,7 @@ const areaA: AreaARoute[] = [
     method: 'POST',
     path: '/app/invoice/transmit',
     functionId: 'app-invoice-transmit',
-    handler: PENDING,
+    handler: 'functions/lifecycle/transmit.ts',
     roles: APP,
     reply: 'envelope',
     tableAccess: 'write',
@@ -165,7 +176,7 @@ const areaA: AreaARoute[] = [
     method: 'PATCH',
     path: '/app/invoice/update/{irn}',
     functionId: 'app-invoice-update',
-    handler: PENDING,
+    handler: 'functions/lifecycle/update.ts',
     roles: APP,
     reply: 'envelope',
     tableAccess: 'write',
@@ -174,7 +185,7 @@ const areaA: AreaARoute[] = [
     method: 'GET',
     path: '/app/invoice/confirm/{irn}',
     functionId: 'app-invoice-confirm',
-    handler: PENDING,
+    handler: 'functions/lifecycle/confirm.ts',
     roles: APP,
     reply: 'envelope',
     tableAccess: 'read',
@@ -193,7 +204,7 @@ const areaA: AreaARoute[] = [
     method: 'GET',
     path: '/si/get-invoice/{irn}',
     functionId: 'si-get-invoice',
-    handler: PENDING,
+    handler: 'functions/lifecycle/get-invoice.ts',
     roles: SI,
     reply: 'envelope',
     tableAccess: 'read',
@@ -217,6 +228,7 @@ const areaAv1Only: AreaARoute[] = [
     method: 'GET',
     path: '/health-check',
     functionId: 'health-check',
+    secrets: ['signing-key', 'qr-authority-key'],
     handler: 'functions/health/health-check.ts',
     roles: ANY,
     reply: 'record',
@@ -227,7 +239,7 @@ const areaAv1Only: AreaARoute[] = [
     method: 'GET',
     path: '/resource/public-keys',
     functionId: 'resource-public-keys',
-    handler: PENDING,
+    handler: 'functions/resource/public-keys.ts',
     roles: ANY,
     reply: 'record',
     tableAccess: 'read',
@@ -237,7 +249,8 @@ const areaAv1Only: AreaARoute[] = [
     method: 'POST',
     path: '/resource/verify-qr',
     functionId: 'resource-verify-qr',
-    handler: PENDING,
+    secrets: ['qr-authority-key'],
+    handler: 'functions/qr/verify-qr.ts',
     roles: ANY,
     reply: 'envelope',
     tableAccess: 'read',
@@ -255,7 +268,7 @@ const areaB: Route[] = (['balance-enquiry', 'transfer', 'reversal'] as const).ma
   method: 'POST',
   path: `/api/v1/transactions/${name}`,
   functionId: `transactions-${name}`,
-  handler: PENDING,
+  handler: `functions/transactions/${name}.ts`,
   area: 'B',
   auth: 'switch-signature',
   roles: [],
@@ -268,7 +281,7 @@ const areaC: Route[] = [
     method: 'GET',
     path: '/api/v1/merchant/transactions',
     functionId: 'merchant-transactions',
-    handler: PENDING,
+    handler: 'functions/merchant/transactions.ts',
     area: 'C',
     auth: 'merchant-bearer',
     roles: [],
@@ -282,11 +295,12 @@ const notification = (
   path: string,
   functionId: string,
   tableAccess: TableAccess,
+  handler: string,
 ): Route => ({
   method,
   path,
   functionId,
-  handler: PENDING,
+  handler,
   area: 'D',
   auth: 'admin-bearer',
   roles: [],
@@ -295,17 +309,63 @@ const notification = (
 })
 
 const areaD: Route[] = [
-  notification('POST', '/notification/template', 'notification-template-create', 'write'),
-  notification('GET', '/notification/template', 'notification-template-list', 'read'),
-  notification('PUT', '/notification/template/{templateId}', 'notification-template-replace', 'write'),
-  notification('POST', '/notification/email', 'notification-email-add', 'write'),
-  notification('DELETE', '/notification/email', 'notification-email-remove', 'write'),
-  notification('GET', '/notification/email', 'notification-email-list', 'read'),
+  notification(
+    'POST',
+    '/notification/template',
+    'notification-template-create',
+    'write',
+    'functions/notification/template-create.ts',
+  ),
+  notification(
+    'GET',
+    '/notification/template',
+    'notification-template-list',
+    'read',
+    'functions/notification/template-list.ts',
+  ),
+  notification(
+    'PUT',
+    '/notification/template/{templateId}',
+    'notification-template-replace',
+    'write',
+    'functions/notification/template-replace.ts',
+  ),
+  notification(
+    'POST',
+    '/notification/email',
+    'notification-email-add',
+    'write',
+    'functions/notification/email-add.ts',
+  ),
+  notification(
+    'DELETE',
+    '/notification/email',
+    'notification-email-remove',
+    'write',
+    'functions/notification/email-remove.ts',
+  ),
+  notification(
+    'GET',
+    '/notification/email',
+    'notification-email-list',
+    'read',
+    'functions/notification/email-list.ts',
+  ),
 ]
 
 /** The OpenAPI document of this API, public like any API reference. */
 const meta: Route[] = [
-  { method: 'GET', path: '/api/openapi.json', functionId: 'openapi', handler: PENDING, area: 'A', auth: 'none', roles: [], reply: 'record', tableAccess: 'read' },
+  {
+    method: 'GET',
+    path: '/api/openapi.json',
+    functionId: 'openapi',
+    handler: 'functions/meta/openapi.ts',
+    area: 'A',
+    auth: 'none',
+    roles: [],
+    reply: 'record',
+    tableAccess: 'read',
+  },
 ]
 
 export const routes: readonly Route[] = [

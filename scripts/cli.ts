@@ -17,7 +17,13 @@ const GLOBAL_OPTIONS = {
 } as const
 
 /** Command modules, each exporting `commands`. Loaded lazily so `--help` needs no AWS setup. */
-const MODULES = ['./cli/credentials.ts', './cli/reference.ts', './cli/sign.ts', './cli/transactions.ts']
+const MODULES = [
+  './cli/credentials.ts',
+  './cli/reference.ts',
+  './cli/sign.ts',
+  './cli/keys.ts',
+  './cli/transactions.ts',
+]
 
 async function loadCommands(): Promise<Command[]> {
   const all: Command[] = []
@@ -26,7 +32,11 @@ async function loadCommands(): Promise<Command[]> {
       const module = (await import(path)) as { commands: Command[] }
       all.push(...module.commands)
     } catch (error) {
-      if ((error as { code?: string }).code !== 'ERR_MODULE_NOT_FOUND' || !String(error).includes(path.slice(2))) throw error
+      if (
+        (error as { code?: string }).code !== 'ERR_MODULE_NOT_FOUND' ||
+        !String(error).includes(path.slice(2))
+      )
+        throw error
     }
   }
   return all
@@ -58,7 +68,11 @@ async function main(argv: string[]) {
   const rest = argv.slice(command.name.split(' ').length)
   let values: Record<string, string | boolean | string[] | boolean[] | undefined>
   try {
-    ;({ values } = parseArgs({ args: rest, options: { ...GLOBAL_OPTIONS, ...command.options }, strict: true }))
+    ;({ values } = parseArgs({
+      args: rest,
+      options: { ...GLOBAL_OPTIONS, ...command.options },
+      strict: true,
+    }))
   } catch (error) {
     console.error(`${(error as Error).message}\n\n${command.help}`)
     process.exit(2)

@@ -9,7 +9,8 @@ import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs'
 import { Construct } from 'constructs'
 import { NONCE_PREFIX, REPLAY_PREFIX } from '#lib/db/keys.ts'
-import type { AuthScheme, Route, TableAccess } from '#lib/routes.ts'
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager'
+import { type AuthScheme, type Route, SECRET_ENV, type ServiceSecret, type TableAccess } from '#lib/routes.ts'
 
 /** The repository root: handler modules in the route table are relative to it. */
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url))
@@ -52,7 +53,9 @@ export interface ApiFunctionProps {
   /** The module exporting `handler`, relative to the project root. */
   handler: string
   /** The routes this function serves: they decide its table access. */
-  routes: readonly Pick<Route, 'auth' | 'tableAccess'>[]
+  routes: readonly Pick<Route, 'auth' | 'tableAccess' | 'secrets'>[]
+  /** The service's key secrets; the function is granted read on those its routes name. */
+  secrets?: Partial<Record<ServiceSecret, ISecret>>
   table: ITableV2
   stage: string
   serviceName: string
@@ -129,6 +132,14 @@ export class ApiFunction extends Construct {
           }),
         )
       }
+    }
+
+    // Only the functions that use a key can read it, and each learns its ARN from the environment.
+    for (const name of new Set(props.routes.flatMap((r) => r.secrets ?? []))) {
+      const secret = props.secrets?.[name]
+      if (!secret) throw new Error(`${props.functionId} needs the ${name} secret, but none was passed to it`)
+      secret.grantRead(this.function)
+      this.function.addEnvironment(SECRET_ENV[name], secret.secretArn)
     }
 
     const period = Duration.minutes(5)

@@ -16,14 +16,18 @@ import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions'
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb'
 import { Topic } from 'aws-cdk-lib/aws-sns'
 import type { Construct } from 'constructs'
-import { functionsOf, type Route, routes as routeTable, UNROUTED } from '#lib/routes.ts'
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager'
+import { functionsOf, type Route, routes as routeTable, type ServiceSecret, UNROUTED } from '#lib/routes.ts'
 import { ApiFunction, PROJECT_ROOT } from '../constructs/api-function.ts'
+import { OutboxSender } from '../constructs/outbox-sender.ts'
 import { isProtectedStage } from './data-stack.ts'
 
 export interface ApiStackProps extends StackProps {
   stage: string
   /** Passed from DataStack: CDK turns the reference into an export/import pair it manages itself. */
   table: ITableV2
+  /** The service's key secrets from DataStack. */
+  secrets?: Partial<Record<ServiceSecret, ISecret>>
   /** Same meaning as DataStack's: production-like stages keep their log groups. */
   protect?: boolean
   /** Default stage throttling; 100 requests/s, burst 200 unless given. */
@@ -35,6 +39,8 @@ export interface ApiStackProps extends StackProps {
   alarmTopicArn?: string
   serviceName?: string
   serviceVersion?: string
+  /** A verified SES identity for outcome notifications; without it they are only logged. */
+  sesFromAddress?: string
   /** The route table to deploy; lib/routes.ts unless a test passes another. */
   routes?: readonly Route[]
 }
@@ -48,6 +54,7 @@ export class ApiStack extends Stack {
   readonly stage: HttpStage
   /** By functionId, the unrouted function included. */
   readonly functions = new Map<string, ApiFunction>()
+  readonly outboxSender: OutboxSender
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props)
@@ -60,6 +67,7 @@ export class ApiStack extends Stack {
       : undefined
     const common = {
       table: props.table,
+      secrets: props.secrets,
       stage: props.stage,
       serviceName: props.serviceName ?? 'einvoicing-api',
       serviceVersion: props.serviceVersion ?? packageVersion(),
@@ -123,6 +131,15 @@ export class ApiStack extends Stack {
         this.api.addRoutes({ path: route.path, methods: [HttpMethod[route.method]], integration })
       }
     }
+
+    this.outboxSender = new OutboxSender(this, 'OutboxSender', {
+      table: props.table,
+      stage: props.stage,
+      serviceName: common.serviceName,
+      serviceVersion: common.serviceVersion,
+      logRemovalPolicy: common.logRemovalPolicy,
+      sesFromAddress: props.sesFromAddress,
+    })
 
     const serverErrors = new Alarm(this, 'Api5xx', {
       alarmDescription: 'The API answered 5xx: a bug, or a dependency down (503)',

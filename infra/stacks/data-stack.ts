@@ -7,8 +7,10 @@ import {
   TableEncryptionV2,
   TableV2,
 } from 'aws-cdk-lib/aws-dynamodb'
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager'
 import type { Construct } from 'constructs'
 import { tableDefinition } from '#lib/db/table.ts'
+import type { ServiceSecret } from '#lib/routes.ts'
 
 /** Stages whose data must survive a `cdk destroy` or a mistaken replacement. */
 export function isProtectedStage(stage: string, protect?: boolean): boolean {
@@ -24,6 +26,11 @@ export interface DataStackProps extends StackProps {
 /** The single table. Its shape comes from lib/db/table.ts, which local tables are created from too. */
 export class DataStack extends Stack {
   readonly table: TableV2
+  /**
+   * The service's private keys. The stack creates the secrets empty (CloudFormation cannot make an
+   * Ed25519 or RSA key); `npm run cli -- keys provision` fills them once after the first deploy.
+   */
+  readonly secrets: Record<ServiceSecret, Secret>
 
   constructor(scope: Construct, id: string, props: DataStackProps) {
     super(scope, id, props)
@@ -49,5 +56,23 @@ export class DataStack extends Stack {
       deletionProtection: protect,
       removalPolicy: protect ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
     })
+
+    const secret = (id: string, name: string, description: string) => {
+      const created = new Secret(this, id, { secretName: `einvoicing/${props.stage}/${name}`, description })
+      created.applyRemovalPolicy(protect ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY)
+      return created
+    }
+    this.secrets = {
+      'signing-key': secret(
+        'SigningKey',
+        'signing-key',
+        'Ed25519 private key (PKCS#8 PEM) that stamps signed invoices',
+      ),
+      'qr-authority-key': secret(
+        'QrAuthorityKey',
+        'qr-authority-key',
+        'RSA-2048 private key (PKCS#8 PEM) of the QR authority',
+      ),
+    }
   }
 }

@@ -21,7 +21,10 @@ export async function verifyApiSignature(request: AuthRequest): Promise<Caller> 
   const { headers, route } = request
   const missing = HEADERS.filter((name) => !headers[name])
   if (route.allowAnonymous && missing.length === HEADERS.length) return { scheme: 'anonymous' }
-  if (missing.length) throw new Unauthorized(`Missing authentication header${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`)
+  if (missing.length)
+    throw new Unauthorized(
+      `Missing authentication header${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`,
+    )
   const apiKey = headers['x-api-key']!
   const signatureHeader = headers['x-api-signature']!
   const timestampHeader = headers['x-api-timestamp']!
@@ -32,22 +35,34 @@ export async function verifyApiSignature(request: AuthRequest): Promise<Caller> 
 
   const timestamp = parseZonedTimestamp(timestampHeader)
   if (!timestamp) {
-    throw new Unauthorized('x-api-timestamp must be an ISO 8601 date-time with a zone, e.g. 2026-11-21T10:15:30Z')
+    throw new Unauthorized(
+      'x-api-timestamp must be an ISO 8601 date-time with a zone, e.g. 2026-11-21T10:15:30Z',
+    )
   }
   if (!withinWindow(timestamp)) {
-    throw new Unauthorized(`x-api-timestamp is more than 5 minutes from the server time (${new Date().toISOString()}): check your clock`)
+    throw new Unauthorized(
+      `x-api-timestamp is more than 5 minutes from the server time (${new Date().toISOString()}): check your clock`,
+    )
   }
 
   const signature = decodeSignature(signatureHeader)
-  if (!signature) throw new Unauthorized('x-api-signature must be standard padded Base64 of the 32-byte HMAC-SHA256')
-  const canonical = areaACanonical({ method: request.method, target: request.target, timestamp: timestampHeader, body: request.rawBody })
+  if (!signature)
+    throw new Unauthorized('x-api-signature must be standard padded Base64 of the 32-byte HMAC-SHA256')
+  const canonical = areaACanonical({
+    method: request.method,
+    target: request.target,
+    timestamp: timestampHeader,
+    body: request.rawBody,
+  })
   if (!matchesAnySecret(client.secrets, canonical, signature)) {
     throw new Unauthorized(`x-api-signature does not match this request: ${HOW_TO_SIGN}`)
   }
 
   const allowed = route.roles.some((role) => client.roles.includes(role))
   if (!allowed) {
-    throw new Forbidden(`This API key's roles (${client.roles.join(', ')}) may not call ${route.method} ${route.path}`)
+    throw new Forbidden(
+      `This API key's roles (${client.roles.join(', ')}) may not call ${route.method} ${route.path}`,
+    )
   }
   if (!(await acceptSignatureOnce(apiKey, signatureHeader, timestamp))) {
     throw new Unauthorized('This signed request was already received (replay): sign every request afresh')

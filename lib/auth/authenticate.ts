@@ -29,7 +29,8 @@ async function verifyMerchant(request: AuthRequest): Promise<Caller> {
 /** Area D: the notification admin key. */
 async function verifyNotifyAdmin(request: AuthRequest): Promise<Caller> {
   const token = await findBearer(request.headers.authorization, 'notify-admin')
-  if (!token) throw new Unauthorized('Authorization must carry a valid notification admin key as a bearer token')
+  if (!token)
+    throw new Unauthorized('Authorization must carry a valid notification admin key as a bearer token')
   return { scheme: 'admin-bearer', adminKeyId: token.subjectId }
 }
 

@@ -10,9 +10,12 @@ export function bearerToken(header: string | undefined): string | undefined {
  * The active token record of the given kind, or undefined. The lookup is by the token's SHA-256, so
  * the comparison happens inside DynamoDB's key match on a hash, never on the secret itself.
  */
-export async function findBearer(header: string | undefined, kind: BearerKind): Promise<BearerToken | undefined> {
+export async function findBearer(
+  header: string | undefined,
+  kind: BearerKind,
+): Promise<BearerToken | undefined> {
   const token = bearerToken(header)
   if (!token) return undefined
   const record = await getBearer(token)
-  return record && record.active && record.kind === kind ? record : undefined
+  return record?.active && record.kind === kind ? record : undefined
 }

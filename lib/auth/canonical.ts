@@ -23,7 +23,9 @@ export function areaACanonical(request: SignedRequest): string {
 
 /** Area B: METHOD, target, X-Timestamp, X-Nonce, body hash; joined by `\n`, no trailing newline. */
 export function areaBCanonical(request: SignedRequest & { nonce: string }): string {
-  return [request.method, request.target, request.timestamp, request.nonce, sha256Hex(request.body)].join('\n')
+  return [request.method, request.target, request.timestamp, request.nonce, sha256Hex(request.body)].join(
+    '\n',
+  )
 }
 
 /** HMAC-SHA256 of the canonical string with the secret's UTF-8 bytes: the raw 32 bytes. */

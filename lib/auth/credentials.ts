@@ -1,5 +1,11 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
-import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
+import {
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb'
 import { db, tableName } from '#lib/db/client.ts'
 import { isConditionFailed, transactionCancellationCodes } from '#lib/db/errors.ts'
 import { keys } from '#lib/db/keys.ts'
@@ -67,7 +73,11 @@ export const hashToken = (token: string): string => createHash('sha256').update(
 const newSecret = () => randomBytes(32).toString('base64url')
 const newToken = (prefix: string) => `${prefix}_${randomBytes(24).toString('base64url')}`
 const now = () => new Date().toISOString()
-const secretRecord = (secret: string): ClientSecret => ({ id: randomUUID().slice(0, 8), secret, createdAt: now() })
+const secretRecord = (secret: string): ClientSecret => ({
+  id: randomUUID().slice(0, 8),
+  secret,
+  createdAt: now(),
+})
 
 /** Service ids are 8 upper-case letters and digits, as the authority assigns them. */
 export const SERVICE_ID = /^[A-Z0-9]{8}$/
@@ -125,7 +135,11 @@ export async function createBusiness(input: NewBusiness): Promise<Business> {
           {
             Put: {
               TableName: tableName(),
-              Item: { ...keys.business(business.businessId), ...keys.credentialListing('business', business.businessId), ...business },
+              Item: {
+                ...keys.business(business.businessId),
+                ...keys.credentialListing('business', business.businessId),
+                ...business,
+              },
               ConditionExpression: 'attribute_not_exists(pk)',
             },
           },
@@ -209,7 +223,11 @@ export async function apiClientsOf(businessId: string): Promise<ApiClient[]> {
   return (out.Items ?? []) as ApiClient[]
 }
 
-async function updateClient(key: { pk: string; sk: string }, expression: string, values: Record<string, unknown>) {
+async function updateClient(
+  key: { pk: string; sk: string },
+  expression: string,
+  values: Record<string, unknown>,
+) {
   try {
     await db().send(
       new UpdateCommand({
@@ -217,7 +235,8 @@ async function updateClient(key: { pk: string; sk: string }, expression: string,
         Key: key,
         UpdateExpression: expression,
         ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: values,
+        // DynamoDB refuses an empty value map (a REMOVE needs none).
+        ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
       }),
     )
   } catch (error) {
@@ -270,7 +289,12 @@ async function storeBearer(token: string, kind: BearerKind, subjectId: string): 
   const tokenHash = hashToken(token)
   try {
     await put(
-      { ...keys.bearer(tokenHash), ...keys.credentialListing(kind, `${subjectId}#${tokenHash.slice(0, 12)}`), tokenHash, ...record },
+      {
+        ...keys.bearer(tokenHash),
+        ...keys.credentialListing(kind, `${subjectId}#${tokenHash.slice(0, 12)}`),
+        tokenHash,
+        ...record,
+      },
       'attribute_not_exists(pk)',
     )
   } catch (error) {
@@ -285,12 +309,26 @@ export const getBearer = (token: string) => get<BearerToken>(keys.bearer(hashTok
 export const revokeBearer = (token: string) =>
   updateClient(keys.bearer(hashToken(token)), 'SET active = :f', { ':f': false })
 
-export async function issueSwitchClient(input: { name: string; clientId?: string; token?: string; secret?: string }) {
+export async function issueSwitchClient(input: {
+  name: string
+  clientId?: string
+  token?: string
+  secret?: string
+}) {
   const clientId = input.clientId ?? `sw_${randomBytes(6).toString('hex')}`
   const token = input.token ?? newToken('swt')
   const secret = input.secret ?? newSecret()
-  const client: SwitchClient = { clientId, name: input.name, secrets: [secretRecord(secret)], active: true, createdAt: now() }
-  await put({ ...keys.switchClient(clientId), ...keys.credentialListing('switch-client', clientId), ...client }, 'attribute_not_exists(pk)')
+  const client: SwitchClient = {
+    clientId,
+    name: input.name,
+    secrets: [secretRecord(secret)],
+    active: true,
+    createdAt: now(),
+  }
+  await put(
+    { ...keys.switchClient(clientId), ...keys.credentialListing('switch-client', clientId), ...client },
+    'attribute_not_exists(pk)',
+  )
   await storeBearer(token, 'switch', clientId)
   return { clientId, token, secret }
 }
@@ -326,7 +364,17 @@ export async function listCredentials(kind: string): Promise<Record<string, unkn
       }),
     )
     for (const item of out.Items ?? []) {
-      const { pk: _pk, sk: _sk, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, secrets, tokenHash: _t, ...rest } = item
+      const {
+        pk: _pk,
+        sk: _sk,
+        gsi1pk: _a,
+        gsi1sk: _b,
+        gsi2pk: _c,
+        gsi2sk: _d,
+        secrets,
+        tokenHash: _t,
+        ...rest
+      } = item
       items.push({ ...rest, ...(secrets ? { secrets: (secrets as ClientSecret[]).length } : {}) })
     }
     startKey = out.LastEvaluatedKey

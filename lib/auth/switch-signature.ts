@@ -40,30 +40,58 @@ export async function verifySwitchSignature(request: AuthRequest): Promise<Calle
   )
     .filter(([, value]) => !value)
     .map(([name]) => name)
-  if (missing.length) throw refuse(SIGNATURE_CODES.missing, `Missing signature header${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`)
+  if (missing.length)
+    throw refuse(
+      SIGNATURE_CODES.missing,
+      `Missing signature header${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`,
+    )
 
   const signature = decodeSignature(signatureHeader!)
   if (!signature) {
-    throw refuse(SIGNATURE_CODES.malformed, 'X-Signature must be standard padded Base64 of the 32-byte HMAC-SHA256 (44 characters)')
+    throw refuse(
+      SIGNATURE_CODES.malformed,
+      'X-Signature must be standard padded Base64 of the 32-byte HMAC-SHA256 (44 characters)',
+    )
   }
-  if (!NONCE.test(nonce!)) throw refuse(SIGNATURE_CODES.malformed, 'X-Nonce must be 16 to 64 characters of A-Z, a-z, 0-9, _ and -')
+  if (!NONCE.test(nonce!))
+    throw refuse(SIGNATURE_CODES.malformed, 'X-Nonce must be 16 to 64 characters of A-Z, a-z, 0-9, _ and -')
 
   const timestamp = parseUtcTimestamp(timestampHeader!)
-  if (!timestamp) throw refuse(SIGNATURE_CODES.expired, 'X-Timestamp must be UTC ISO 8601 ending in Z, e.g. 2026-01-23T11:00:00Z')
+  if (!timestamp)
+    throw refuse(
+      SIGNATURE_CODES.expired,
+      'X-Timestamp must be UTC ISO 8601 ending in Z, e.g. 2026-01-23T11:00:00Z',
+    )
   if (!withinWindow(timestamp)) {
-    throw refuse(SIGNATURE_CODES.expired, `X-Timestamp is more than 5 minutes from the server time (${new Date().toISOString()})`)
+    throw refuse(
+      SIGNATURE_CODES.expired,
+      `X-Timestamp is more than 5 minutes from the server time (${new Date().toISOString()})`,
+    )
   }
 
   const bearer = await findBearer(headers.authorization, 'switch')
   const client = bearer ? await getSwitchClient(bearer.subjectId) : undefined
-  if (!client?.active) throw new Unauthorized('Authorization must carry a valid switch bearer token', { responseCode: '63' })
+  if (!client?.active)
+    throw new Unauthorized('Authorization must carry a valid switch bearer token', { responseCode: '63' })
 
-  const canonical = areaBCanonical({ method: request.method, target: request.target, timestamp: timestampHeader!, nonce: nonce!, body: request.rawBody })
+  const canonical = areaBCanonical({
+    method: request.method,
+    target: request.target,
+    timestamp: timestampHeader!,
+    nonce: nonce!,
+    body: request.rawBody,
+  })
   if (!matchesAnySecret(client.secrets, canonical, signature)) {
-    throw refuse(SIGNATURE_CODES.invalid, 'X-Signature does not match this request (method, path, timestamp, nonce and body hash)')
+    throw refuse(
+      SIGNATURE_CODES.invalid,
+      'X-Signature does not match this request (method, path, timestamp, nonce and body hash)',
+    )
   }
   if (!(await spendNonce(client.clientId, nonce!, timestamp))) {
-    throw refuse(SIGNATURE_CODES.duplicateNonce, 'X-Nonce was already used: every request needs a fresh nonce')
+    throw refuse(
+      SIGNATURE_CODES.duplicateNonce,
+      'X-Nonce was already used: every request needs a fresh nonce',
+    )
   }
   return { scheme: 'switch-signature', switchClientId: client.clientId }
 }

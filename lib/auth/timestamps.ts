@@ -12,7 +12,12 @@ function parse(value: string, requireZ: boolean): Date | undefined {
   const parts = [y, mo, d, h, mi, s].map(Number) as [number, number, number, number, number, number]
   const utc = new Date(Date.UTC(parts[0], parts[1] - 1, parts[2], parts[3], parts[4], parts[5]))
   // A date that does not exist (2026-02-30, 25:00) is refused, not rolled over.
-  if (utc.getUTCFullYear() !== parts[0] || utc.getUTCMonth() !== parts[1] - 1 || utc.getUTCDate() !== parts[2]) return undefined
+  if (
+    utc.getUTCFullYear() !== parts[0] ||
+    utc.getUTCMonth() !== parts[1] - 1 ||
+    utc.getUTCDate() !== parts[2]
+  )
+    return undefined
   if (parts[3] > 23 || parts[4] > 59 || parts[5] > 59) return undefined
   let ms = utc.getTime() + (frac ? Math.floor(Number(`0${frac}`) * 1000) : 0)
   if (zone && zone !== 'Z') {

@@ -7,7 +7,11 @@ import { hmac } from './canonical.ts'
  * secret is tried (no early exit) and each comparison is constant time, so timing says nothing about
  * which secret or how many bytes matched.
  */
-export function matchesAnySecret(secrets: readonly ClientSecret[], canonical: string, signature: Buffer): boolean {
+export function matchesAnySecret(
+  secrets: readonly ClientSecret[],
+  canonical: string,
+  signature: Buffer,
+): boolean {
   let matched = false
   for (const { secret } of secrets) {
     const expected = hmac(secret, canonical)

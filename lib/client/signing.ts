@@ -27,7 +27,12 @@ export interface RequestToSign {
 
 export function signAreaA(credentials: AreaACredentials, request: RequestToSign): Record<string, string> {
   const timestamp = request.timestamp ?? new Date().toISOString()
-  const canonical = areaACanonical({ method: request.method.toUpperCase(), target: request.target, timestamp, body: request.body ?? '' })
+  const canonical = areaACanonical({
+    method: request.method.toUpperCase(),
+    target: request.target,
+    timestamp,
+    body: request.body ?? '',
+  })
   return {
     'x-api-key': credentials.apiKey,
     'x-api-timestamp': timestamp,
@@ -45,7 +50,13 @@ export function signAreaB(
   // Area B timestamps are UTC with Z and whole seconds, as the switch's samples show.
   const timestamp = request.timestamp ?? `${new Date().toISOString().slice(0, 19)}Z`
   const nonce = request.nonce ?? newNonce()
-  const canonical = areaBCanonical({ method: request.method.toUpperCase(), target: request.target, timestamp, nonce, body: request.body ?? '' })
+  const canonical = areaBCanonical({
+    method: request.method.toUpperCase(),
+    target: request.target,
+    timestamp,
+    nonce,
+    body: request.body ?? '',
+  })
   return {
     authorization: `Bearer ${credentials.token}`,
     'x-timestamp': timestamp,

@@ -14,6 +14,8 @@ export interface Key {
  */
 export const REPLAY_PREFIX = 'REPLAY#'
 export const NONCE_PREFIX = 'NONCE#'
+/** Outcome notifications waiting to be sent: the stream sender takes items under this prefix. */
+export const OUTBOX_PREFIX = 'OUTBOX#'
 
 export const keys = {
   /** Reference lists: one META item and the list's JSON in ordered chunks (items stay under 400 KB). */
@@ -37,12 +39,18 @@ export const keys = {
     gsi1sk: `APIKEY#${apiKey}`,
   }),
   /** A (key, signature) pair already accepted: refused again while its timestamp is in the window. */
-  replay: (apiKey: string, signatureHash: string): Key => ({ pk: `${REPLAY_PREFIX}${apiKey}`, sk: `SIG#${signatureHash}` }),
+  replay: (apiKey: string, signatureHash: string): Key => ({
+    pk: `${REPLAY_PREFIX}${apiKey}`,
+    sk: `SIG#${signatureHash}`,
+  }),
 
   /** An Area B switch client: its HMAC secrets. */
   switchClient: (clientId: string): Key => ({ pk: `SWITCH#${clientId}`, sk: 'CLIENT' }),
   /** A nonce an Area B client has spent. */
-  nonce: (clientId: string, nonce: string): Key => ({ pk: `${NONCE_PREFIX}${clientId}`, sk: `NONCE#${nonce}` }),
+  nonce: (clientId: string, nonce: string): Key => ({
+    pk: `${NONCE_PREFIX}${clientId}`,
+    sk: `NONCE#${nonce}`,
+  }),
 
   /** Any bearer token (switch, merchant, notification admin), by the SHA-256 of its value. */
   bearer: (tokenHash: string): Key => ({ pk: `BEARER#${tokenHash}`, sk: 'TOKEN' }),
@@ -79,6 +87,99 @@ export const keys = {
     sk: `${routeKey}#${key}`,
   }),
 
+  /**
+   * Every public key that has signed invoices (the JWKS), one item per key id, in one partition so
+   * GET /resource/public-keys is a single Query. Keys are added, never removed: old signatures stay
+   * verifiable after a rotation.
+   */
+  signingKeys: () => 'SIGNING_KEYS',
+  signingKey: (kid: string): Key => ({ pk: 'SIGNING_KEYS', sk: `KID#${kid}` }),
+
   /** The health check's round trip reads this key (it need not exist). */
   healthProbe: (): Key => ({ pk: 'HEALTH', sk: 'PROBE' }),
+
+  // ---- Area B ledger (lib/ledger) ----
+  /** A bank account and its balance in integer kobo. */
+  account: (accountNumber: string): Key => ({ pk: `ACCOUNT#${accountNumber}`, sk: 'ACCOUNT' }),
+  /** A merchant that transfers may pay (Area C's merchants). */
+  merchant: (merchantId: string): Key => ({ pk: `MERCHANT#${merchantId}`, sk: 'PROFILE' }),
+  /**
+   * One Area B request (transfer or reversal) per switch client and requestId: the transaction record
+   * and, written with attribute_not_exists, its idempotency record. Client ids never contain `#`.
+   */
+  bankRequest: (switchClientId: string, requestId: string): Key => ({
+    pk: `BANKREQ#${switchClientId}#${requestId}`,
+    sk: 'REQUEST',
+  }),
+  /** A providerReference (`TNX...`): unique across the bank, points to its merchant history item. */
+  providerReference: (reference: string): Key => ({ pk: `PROVREF#${reference}`, sk: 'TRANSACTION' }),
+
+  // ---- Area C merchant history (lib/merchant-history; design in its README section) ----
+  /** Per merchant: dense sequence counters per partition, which are also the totals. */
+  historyHead: (merchantId: string): Key => ({ pk: `MHIST#${merchantId}`, sk: 'HEAD' }),
+  /** The ALL list: one item per transaction, sorted by the merchant-wide sequence number. */
+  historyItem: (merchantId: string, seqAll: number): Key => ({
+    pk: `MHIST#${merchantId}`,
+    sk: `TXN#${seqKey(seqAll)}`,
+  }),
+  historySeqKey: (seq: number) => `TXN#${seqKey(seq)}`,
+  /** The reversed sequence numbers (in the successful space) of one block of 16,384. */
+  historyReversalBlock: (merchantId: string, block: number): Key => ({
+    pk: `MHIST#${merchantId}`,
+    sk: `REVBLOCK#${String(block).padStart(6, '0')}`,
+  }),
+  /** Status partitions: SUCCESSFUL and REVERSED share the successful-space number, FAILED has its own. */
+  historyByStatus: (merchantId: string, status: string, seq: number) => ({
+    gsi1pk: historyStatusPartition(merchantId, status),
+    gsi1sk: seqKey(seq),
+  }),
+  historyStatusPartition: (merchantId: string, status: string) => historyStatusPartition(merchantId, status),
+  /** The time index: createdAt (Lagos local) then the sequence number, which sort the same way. */
+  historyByTime: (merchantId: string, createdAtLocal: string, seqAll: number) => ({
+    gsi2pk: `MHIST#${merchantId}#TIME`,
+    gsi2sk: `${createdAtLocal}#${seqKey(seqAll)}`,
+  }),
+  historyTimePartition: (merchantId: string) => `MHIST#${merchantId}#TIME`,
+  /** The merchant's own reference. */
+  historyByReference: (merchantId: string, merchantReference: string, seqAll: number) => ({
+    gsi3pk: `MHIST#${merchantId}#REF#${merchantReference}`,
+    gsi3sk: seqKey(seqAll),
+  }),
+  historyReferencePartition: (merchantId: string, merchantReference: string) =>
+    `MHIST#${merchantId}#REF#${merchantReference}`,
+  seqKey: (seq: number) => seqKey(seq),
+
+  // ---- Area D notifications (lib/notifications) ----
+  /** One template per (productCode, messageType): the pair is the key, so it is unique by construction. */
+  notificationTemplate: (productCode: string, messageType: number): Key => ({
+    pk: `NTEMPLATE#${productCode}`,
+    sk: `TYPE#${messageType}`,
+  }),
+  notificationTemplatePartition: (productCode: string) => `NTEMPLATE#${productCode}`,
+  /** templateID -> its (productCode, messageType), written in the same transaction as the template. */
+  notificationTemplateId: (templateId: number): Key => ({ pk: `NTEMPLATEID#${templateId}`, sk: 'TEMPLATE' }),
+  /** The atomic counter templateIDs are allocated from. */
+  notificationTemplateCounter: (): Key => ({ pk: 'COUNTER#NTEMPLATEID', sk: 'COUNTER' }),
+  /** The admin notification e-mail list: one item per address, keyed by its lower-cased form. */
+  notificationEmail: (emailLower: string): Key => ({ pk: 'NEMAIL', sk: `EMAIL#${emailLower}` }),
+  notificationEmailPartition: () => 'NEMAIL',
+  /** The rendered outcome notification of one transaction (its providerReference), sent by outbox-sender. */
+  outbox: (providerReference: string): Key => ({
+    pk: `${OUTBOX_PREFIX}${providerReference}`,
+    sk: 'NOTIFICATION',
+  }),
+  outboxByMerchant: (merchantId: string, createdAtLocal: string, providerReference: string) => ({
+    gsi1pk: `OUTBOX#MERCHANT#${merchantId}`,
+    gsi1sk: `${createdAtLocal}#${providerReference}`,
+  }),
+  outboxMerchantPartition: (merchantId: string) => `OUTBOX#MERCHANT#${merchantId}`,
 } as const
+
+/** Sequence numbers as fixed-width strings so that string order is number order (up to 10^12). */
+function seqKey(seq: number): string {
+  return String(seq).padStart(12, '0')
+}
+
+function historyStatusPartition(merchantId: string, status: string): string {
+  return `MHIST#${merchantId}#${status}`
+}

@@ -45,17 +45,24 @@ export async function claimIdempotencyKey(
   rawBody: Buffer,
 ): Promise<{ claim?: IdempotencyClaim; replay?: APIGatewayProxyStructuredResultV2 } | undefined> {
   const header = event.headers['idempotency-key']
-  if (header === undefined || !['POST', 'PATCH'].includes(route.method) || route.tableAccess !== 'write') return undefined
+  if (header === undefined || !['POST', 'PATCH'].includes(route.method) || route.tableAccess !== 'write')
+    return undefined
   const id = callerId(caller)
   if (!id) return undefined
-  if (!KEY_FORM.test(header)) throw new BadRequest('Idempotency-Key must be 1 to 128 visible ASCII characters')
+  if (!KEY_FORM.test(header))
+    throw new BadRequest('Idempotency-Key must be 1 to 128 visible ASCII characters')
   const key = keys.idempotency(id, `${route.method} ${event.rawPath}`, header)
   const requestHash = createHash('sha256').update(rawBody).digest('hex')
   try {
     await db().send(
       new PutCommand({
         TableName: tableName(),
-        Item: { ...key, state: 'IN_PROGRESS', requestHash, expiresAt: Math.floor(Date.now() / 1000) + RETENTION_SECONDS },
+        Item: {
+          ...key,
+          state: 'IN_PROGRESS',
+          requestHash,
+          expiresAt: Math.floor(Date.now() / 1000) + RETENTION_SECONDS,
+        },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     )
@@ -63,17 +70,24 @@ export async function claimIdempotencyKey(
   } catch (error) {
     if (!isConditionFailed(error)) throw error
   }
-  const existing = (await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item
-  if (!existing) throw new Conflict('This Idempotency-Key was just released by a failed attempt: retry the request')
+  const existing = (
+    await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))
+  ).Item
+  if (!existing)
+    throw new Conflict('This Idempotency-Key was just released by a failed attempt: retry the request')
   if (existing.requestHash !== requestHash) {
     throw new Conflict('This Idempotency-Key was already used with a different request body: use a new key')
   }
-  if (existing.state !== 'DONE') throw new Conflict('A request with this Idempotency-Key is still in progress: retry shortly')
+  if (existing.state !== 'DONE')
+    throw new Conflict('A request with this Idempotency-Key is still in progress: retry shortly')
   const response = existing.response as APIGatewayProxyStructuredResultV2
   return { replay: { ...response, headers: { ...response.headers, 'idempotent-replayed': 'true' } } }
 }
 
-export async function completeIdempotencyKey(claim: IdempotencyClaim, response: APIGatewayProxyStructuredResultV2) {
+export async function completeIdempotencyKey(
+  claim: IdempotencyClaim,
+  response: APIGatewayProxyStructuredResultV2,
+) {
   const status = response.statusCode ?? 200
   if (status >= 200 && status < 300) {
     await db().send(

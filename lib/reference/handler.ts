@@ -20,8 +20,7 @@ export function referenceListHandler(name: ReferenceListName) {
       'last-modified': head.lastModified,
       'cache-control': 'private, max-age=300',
     }
-    const ifNoneMatch = headers['if-none-match']
-    if (ifNoneMatch && ifNoneMatch.split(',').some((tag) => tag.trim() === head.etag)) {
+    if (headers['if-none-match']?.split(',').some((tag) => tag.trim() === head.etag)) {
       return { status: 304, headers: caching }
     }
     const list = await readList(name, head)

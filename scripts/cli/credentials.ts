@@ -47,7 +47,13 @@ Options:
 
 Example: npm run cli -- client issue --business 11111111-1111-4111-8111-111111111111 --roles SI,APP`
 
-const simple = (name: string, summary: string, options: Command['options'], help: string, run: Command['run']): Command => ({
+const simple = (
+  name: string,
+  summary: string,
+  options: Command['options'],
+  help: string,
+  run: Command['run'],
+): Command => ({
   name,
   summary,
   options,
@@ -59,7 +65,12 @@ export const commands: Command[] = [
   simple(
     'business create',
     'register a business (prints business_id, service_id, certificate)',
-    { name: { type: 'string' }, tin: { type: 'string' }, 'service-id': { type: 'string' }, email: { type: 'string' } },
+    {
+      name: { type: 'string' },
+      tin: { type: 'string' },
+      'service-id': { type: 'string' },
+      email: { type: 'string' },
+    },
     businessCreateHelp,
     async (v) => {
       const business = await createBusiness({
@@ -68,7 +79,18 @@ export const commands: Command[] = [
         serviceId: optional(v, 'service-id'),
         email: optional(v, 'email'),
       })
-      console.log(JSON.stringify({ business_id: business.businessId, service_id: business.serviceId, tin: business.tin, certificate: business.certificate }, null, 2))
+      console.log(
+        JSON.stringify(
+          {
+            business_id: business.businessId,
+            service_id: business.serviceId,
+            tin: business.tin,
+            certificate: business.certificate,
+          },
+          null,
+          2,
+        ),
+      )
     },
   ),
   simple(
@@ -82,7 +104,13 @@ export const commands: Command[] = [
         roles: parseRoles(required(v, 'roles', clientIssueHelp), clientIssueHelp),
         webhookUrl: optional(v, 'webhook'),
       })
-      console.log(JSON.stringify({ api_key: issued.apiKey, api_secret: issued.secret, roles: issued.client.roles }, null, 2))
+      console.log(
+        JSON.stringify(
+          { api_key: issued.apiKey, api_secret: issued.secret, roles: issued.client.roles },
+          null,
+          2,
+        ),
+      )
       console.log(ONCE)
     },
   ),
@@ -127,7 +155,13 @@ export const commands: Command[] = [
     'switch issue: a payment switch client for the signed transaction endpoints.\n\nOptions:\n  --name NAME   a label (required)',
     async (v) => {
       const issued = await issueSwitchClient({ name: required(v, 'name', 'switch issue --name NAME') })
-      console.log(JSON.stringify({ client_id: issued.clientId, bearer_token: issued.token, hmac_secret: issued.secret }, null, 2))
+      console.log(
+        JSON.stringify(
+          { client_id: issued.clientId, bearer_token: issued.token, hmac_secret: issued.secret },
+          null,
+          2,
+        ),
+      )
       console.log(ONCE)
     },
   ),
@@ -148,7 +182,9 @@ export const commands: Command[] = [
     { merchant: { type: 'string' } },
     'merchant issue: a bearer token for GET /api/v1/merchant/transactions, valid only with x-Merchant-Id\nequal to this merchant.\n\nOptions:\n  --merchant MERCHANT_ID   (required), e.g. MRC0003',
     async (v) => {
-      const issued = await issueMerchantToken({ merchantId: required(v, 'merchant', 'merchant issue --merchant ID') })
+      const issued = await issueMerchantToken({
+        merchantId: required(v, 'merchant', 'merchant issue --merchant ID'),
+      })
       console.log(JSON.stringify({ merchant_id: issued.merchantId, bearer_token: issued.token }, null, 2))
       console.log(ONCE)
     },

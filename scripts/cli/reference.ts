@@ -22,9 +22,17 @@ Examples:
   npm run cli -- reference load --all --endpoint http://127.0.0.1:8000 --table einvoicing-local
   npm run cli -- reference load --list lgas --file lgas-full.json --complete`
 
-async function fetchRows(url: string, apiKey: string | undefined, apiSecret: string | undefined): Promise<unknown[]> {
+async function fetchRows(
+  url: string,
+  apiKey: string | undefined,
+  apiSecret: string | undefined,
+): Promise<unknown[]> {
   const res = await fetch(url, {
-    headers: { accept: 'application/json', ...(apiKey ? { 'x-api-key': apiKey } : {}), ...(apiSecret ? { 'x-api-secret': apiSecret } : {}) },
+    headers: {
+      accept: 'application/json',
+      ...(apiKey ? { 'x-api-key': apiKey } : {}),
+      ...(apiSecret ? { 'x-api-secret': apiSecret } : {}),
+    },
     signal: AbortSignal.timeout(30_000),
   })
   if (!res.ok) throw new Error(`${url} answered ${res.status}`)
@@ -52,7 +60,9 @@ export const commands: Command[] = [
       if (v.all) {
         for (const name of REFERENCE_LISTS) {
           const head = await loadBundledList(name)
-          console.log(`${name}: ${head.records} rows, version ${head.version}${head.complete ? '' : ' (partial)'}`)
+          console.log(
+            `${name}: ${head.records} rows, version ${head.version}${head.complete ? '' : ' (partial)'}`,
+          )
         }
         return
       }
@@ -71,7 +81,8 @@ export const commands: Command[] = [
       const rows = file
         ? (JSON.parse(await readFile(file, 'utf8')) as unknown[])
         : await fetchRows(url!, optional(v, 'api-key'), optional(v, 'api-secret'))
-      if (!Array.isArray(rows) || rows.length === 0) throw new Error('The list must be a non-empty JSON array of rows')
+      if (!Array.isArray(rows) || rows.length === 0)
+        throw new Error('The list must be a non-empty JSON array of rows')
       const today = new Date().toISOString().slice(0, 10)
       const head = await writeList(name, rows, {
         version: optional(v, 'version') ?? today,

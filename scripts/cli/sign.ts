@@ -52,7 +52,11 @@ export const commands: Command[] = [
         process.exit(2)
       }
       if (body.length && area === 'A') headers['content-type'] = 'application/json'
-      console.log(Object.entries(headers).map(([name, value]) => `-H '${name}: ${value}'`).join(' '))
+      console.log(
+        Object.entries(headers)
+          .map(([name, value]) => `-H '${name}: ${value}'`)
+          .join(' '),
+      )
     },
   },
 ]

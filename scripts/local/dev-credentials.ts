@@ -11,9 +11,27 @@ import {
  * Local server and tests only: nothing deploys this file.
  */
 export const DEV = {
-  supplier: { businessId: '11111111-1111-4111-8111-111111111111', serviceId: '94ND90NR', tin: '12345678-0001', name: 'Dev Supplier Ltd', email: 'accounts@devsupplier.example' },
-  buyer: { businessId: '22222222-2222-4222-8222-222222222222', serviceId: '7HQ2K8ZP', tin: '87654321-0001', name: 'Dev Buyer Plc', email: 'payables@devbuyer.example' },
-  other: { businessId: '33333333-3333-4333-8333-333333333333', serviceId: 'Q4TR8WLM', tin: '11223344-0001', name: 'Other Business Nig Ltd', email: 'info@otherbusiness.example' },
+  supplier: {
+    businessId: '11111111-1111-4111-8111-111111111111',
+    serviceId: '94ND90NR',
+    tin: '12345678-0001',
+    name: 'Dev Supplier Ltd',
+    email: 'accounts@devsupplier.example',
+  },
+  buyer: {
+    businessId: '22222222-2222-4222-8222-222222222222',
+    serviceId: '7HQ2K8ZP',
+    tin: '87654321-0001',
+    name: 'Dev Buyer Plc',
+    email: 'payables@devbuyer.example',
+  },
+  other: {
+    businessId: '33333333-3333-4333-8333-333333333333',
+    serviceId: 'Q4TR8WLM',
+    tin: '11223344-0001',
+    name: 'Other Business Nig Ltd',
+    email: 'info@otherbusiness.example',
+  },
   clients: {
     si: { apiKey: 'dev-si-key', secret: 'dev-si-secret' },
     app: { apiKey: 'dev-app-key', secret: 'dev-app-secret' },

@@ -3,6 +3,8 @@ import { bundledLists } from '#lib/reference/manifest.ts'
 import { writeList } from '#lib/reference/store.ts'
 import type { ReferenceListName } from '#lib/routes.ts'
 import { seedDevelopmentCredentials } from './dev-credentials.ts'
+import { seedLedger } from './ledger-seed.ts'
+import { seedTaxpayers } from './taxpayers.ts'
 
 const dataDir = new URL('../../data/reference/', import.meta.url)
 
@@ -22,7 +24,7 @@ export async function seedReferenceLists(): Promise<void> {
   await Promise.all((Object.keys(bundledLists) as ReferenceListName[]).map((name) => loadBundledList(name)))
 }
 
-/** Everything a fresh local table needs: the reference lists and the development credentials. */
+/** Everything a fresh local table needs: the reference lists, the development credentials, taxpayers, accounts and merchants. */
 export async function seedLocal(): Promise<void> {
-  await Promise.all([seedReferenceLists(), seedDevelopmentCredentials()])
+  await Promise.all([seedReferenceLists(), seedDevelopmentCredentials(), seedTaxpayers(), seedLedger()])
 }

@@ -43,18 +43,27 @@ describe('Area A request signatures', () => {
     expect(reply.status).toBe(200)
   })
 
-  it.each(['x-api-key', 'x-api-signature', 'x-api-timestamp'])('refuses a request without %s, naming it', async (header) => {
-    const headers = signAreaA(DEV.clients.si, { method: 'GET', target: PATH })
-    delete headers[header]
-    expectUnauthorized(await get(headers), new RegExp(`Missing authentication header: ${header}`))
-  })
+  it.each(['x-api-key', 'x-api-signature', 'x-api-timestamp'])(
+    'refuses a request without %s, naming it',
+    async (header) => {
+      const headers = signAreaA(DEV.clients.si, { method: 'GET', target: PATH })
+      delete headers[header]
+      expectUnauthorized(await get(headers), new RegExp(`Missing authentication header: ${header}`))
+    },
+  )
 
   it('refuses an unknown API key', async () => {
-    expectUnauthorized(await get(signAreaA({ apiKey: 'nobody', secret: 'x' }, { method: 'GET', target: PATH })), /Unknown API key/)
+    expectUnauthorized(
+      await get(signAreaA({ apiKey: 'nobody', secret: 'x' }, { method: 'GET', target: PATH })),
+      /Unknown API key/,
+    )
   })
 
   it('refuses a wrong signature', async () => {
-    const headers = signAreaA({ apiKey: DEV.clients.si.apiKey, secret: 'wrong-secret' }, { method: 'GET', target: PATH })
+    const headers = signAreaA(
+      { apiKey: DEV.clients.si.apiKey, secret: 'wrong-secret' },
+      { method: 'GET', target: PATH },
+    )
     expectUnauthorized(await get(headers), /does not match/)
   })
 
@@ -73,17 +82,25 @@ describe('Area A request signatures', () => {
     ['6 minutes ahead', 360_000],
   ])('refuses an expired timestamp (%s)', async (_, offset) => {
     const timestamp = new Date(Date.now() + offset).toISOString()
-    expectUnauthorized(await get(signAreaA(DEV.clients.si, { method: 'GET', target: PATH, timestamp })), /more than 5 minutes/)
+    expectUnauthorized(
+      await get(signAreaA(DEV.clients.si, { method: 'GET', target: PATH, timestamp })),
+      /more than 5 minutes/,
+    )
   })
 
   it('accepts a timestamp with an offset instead of Z', async () => {
     const timestamp = `${new Date(Date.now() + 3_600_000).toISOString().slice(0, 19)}+01:00`
-    expect((await get(signAreaA(DEV.clients.si, { method: 'GET', target: PATH, timestamp }))).status).toBe(200)
+    expect((await get(signAreaA(DEV.clients.si, { method: 'GET', target: PATH, timestamp }))).status).toBe(
+      200,
+    )
   })
 
   it('refuses a timestamp that is not ISO 8601 with a zone', async () => {
     const timestamp = new Date().toISOString().slice(0, 19)
-    expectUnauthorized(await get(signAreaA(DEV.clients.si, { method: 'GET', target: PATH, timestamp })), /ISO 8601/)
+    expectUnauthorized(
+      await get(signAreaA(DEV.clients.si, { method: 'GET', target: PATH, timestamp })),
+      /ISO 8601/,
+    )
   })
 
   it('refuses a replayed request', async () => {
@@ -105,8 +122,15 @@ describe('Area A request signatures', () => {
 
   it('refuses a signature over a lower-case method', async () => {
     const timestamp = new Date().toISOString()
-    const signature = hmac(DEV.clients.si.secret, areaACanonical({ method: 'get', target: PATH, timestamp, body: '' })).toString('base64')
-    const headers = { 'x-api-key': DEV.clients.si.apiKey, 'x-api-timestamp': timestamp, 'x-api-signature': signature }
+    const signature = hmac(
+      DEV.clients.si.secret,
+      areaACanonical({ method: 'get', target: PATH, timestamp, body: '' }),
+    ).toString('base64')
+    const headers = {
+      'x-api-key': DEV.clients.si.apiKey,
+      'x-api-timestamp': timestamp,
+      'x-api-signature': signature,
+    }
     expectUnauthorized(await get(headers), /does not match/)
   })
 })
@@ -115,7 +139,10 @@ describe('Area A roles', () => {
   it('gives 403 FirsErrorDetails when an SI client calls an APP endpoint', async () => {
     const reply = await clients.si.get('/api/v1/app/invoice/confirm/INV001-94ND90NR-20261121')
     expect(reply.status).toBe(403)
-    expect(reply.body).toMatchObject({ status: 'FAILED', error: { status: '403 FORBIDDEN', message: expect.stringContaining('SI') } })
+    expect(reply.body).toMatchObject({
+      status: 'FAILED',
+      error: { status: '403 FORBIDDEN', message: expect.stringContaining('SI') },
+    })
   })
 
   it('gives 403 when an APP client calls an SI endpoint', async () => {
@@ -133,7 +160,10 @@ describe('Area A roles', () => {
 describe('Area A credential lifecycle', () => {
   it('refuses a revoked key', async () => {
     const issued = await issueApiClient({ businessId: DEV.supplier.businessId, roles: ['SI'] })
-    const client = new ApiClient(api.url, { area: 'A', credentials: { apiKey: issued.apiKey, secret: issued.secret } })
+    const client = new ApiClient(api.url, {
+      area: 'A',
+      credentials: { apiKey: issued.apiKey, secret: issued.secret },
+    })
     expect((await client.get(PATH)).status).toBe(200)
     await revokeApiClient(issued.apiKey)
     const reply = await client.get(PATH)
@@ -143,7 +173,8 @@ describe('Area A credential lifecycle', () => {
 
   it('accepts the old and the new secret after one rotation, and drops the oldest after two', async () => {
     const issued = await issueApiClient({ businessId: DEV.supplier.businessId, roles: ['APP'] })
-    const withSecret = (secret: string) => new ApiClient(api.url, { area: 'A', credentials: { apiKey: issued.apiKey, secret } })
+    const withSecret = (secret: string) =>
+      new ApiClient(api.url, { area: 'A', credentials: { apiKey: issued.apiKey, secret } })
     const second = await rotateApiClientSecret(issued.apiKey)
     expect((await withSecret(issued.secret).get(PATH)).status).toBe(200)
     expect((await withSecret(second).get(PATH)).status).toBe(200)
@@ -156,14 +187,20 @@ describe('Area A credential lifecycle', () => {
 
 describe('Areas C and D bearer tokens', () => {
   it("refuses merchant MRC0001's token with MRC0002's id (403)", async () => {
-    const client = new ApiClient(api.url, { area: 'bearer', token: DEV.merchants[0].token, headers: { 'x-merchant-id': 'MRC0002' } })
+    const client = new ApiClient(api.url, {
+      area: 'bearer',
+      token: DEV.merchants[0].token,
+      headers: { 'x-merchant-id': 'MRC0002' },
+    })
     const reply = await client.get('/api/v1/merchant/transactions')
     expect(reply.status).toBe(403)
     expect(reply.body).toMatchObject({ responseStatus: 'FAILED', responseCode: '63' })
   })
 
   it('refuses a merchant request without a token (401)', async () => {
-    const reply = await send(`${api.url}/api/v1/merchant/transactions`, { headers: { 'x-merchant-id': 'MRC0001' } })
+    const reply = await send(`${api.url}/api/v1/merchant/transactions`, {
+      headers: { 'x-merchant-id': 'MRC0001' },
+    })
     expect(reply.status).toBe(401)
     expect(reply.body).toMatchObject({ responseStatus: 'FAILED', responseCode: '63' })
   })
@@ -191,7 +228,10 @@ describe('GET /api/v1/health-check', () => {
   })
 
   it('still refuses a wrong signature', async () => {
-    const headers = signAreaA({ apiKey: DEV.clients.si.apiKey, secret: 'wrong' }, { method: 'GET', target: '/api/v1/health-check' })
+    const headers = signAreaA(
+      { apiKey: DEV.clients.si.apiKey, secret: 'wrong' },
+      { method: 'GET', target: '/api/v1/health-check' },
+    )
     expect((await get(headers, '/api/v1/health-check')).status).toBe(401)
   })
 
@@ -201,13 +241,28 @@ describe('GET /api/v1/health-check', () => {
     expect(reply.body).toEqual({
       status: 'UP',
       execTime: expect.any(String),
-      components: { application: { status: 'UP' }, dependencies: { dynamodb: { status: 'UP' } }, webhook: 'NOT_CONFIGURED' },
+      components: {
+        application: { status: 'UP' },
+        dependencies: {
+          dynamodb: { status: 'UP' },
+          signingKeys: { status: 'UP' },
+          qrAuthorityKey: { status: 'UP' },
+        },
+        webhook: 'NOT_CONFIGURED',
+      },
     })
   })
 
   it('gives an ADMIN client the detail', async () => {
     const reply: any = await clients.admin.get('/api/v1/health-check')
-    expect(reply.body.components.application).toMatchObject({ status: 'UP', version: expect.any(String), stage: 'local' })
-    expect(reply.body.components.dependencies.dynamodb).toMatchObject({ status: 'UP', latencyMs: expect.any(Number) })
+    expect(reply.body.components.application).toMatchObject({
+      status: 'UP',
+      version: expect.any(String),
+      stage: 'local',
+    })
+    expect(reply.body.components.dependencies.dynamodb).toMatchObject({
+      status: 'UP',
+      latencyMs: expect.any(Number),
+    })
   })
 })

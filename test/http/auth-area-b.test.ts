@@ -5,7 +5,12 @@ import { send, startApi, type TestApi } from '../support/api.ts'
 import { DEV } from '../support/clients.ts'
 
 const PATH = '/api/v1/transactions/balance-enquiry'
-const BODY = JSON.stringify({ requestId: 'REQ-AUTH-0001', stan: '000001', processingCode: '310000', accountNumber: '0123456789' })
+const BODY = JSON.stringify({
+  requestId: 'REQ-AUTH-0001',
+  stan: '000001',
+  processingCode: '310000',
+  accountNumber: '0123456789',
+})
 const credentials = { token: DEV.switch.token, secret: DEV.switch.secret }
 
 let api: TestApi
@@ -17,12 +22,24 @@ afterAll(() => api?.close())
 const isoSeconds = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}Z`
 
 /** Sends the balance enquiry with properly signed headers, then applies the test's changes. */
-function post(overrides: Record<string, string | undefined> = {}, options: { body?: string; timestamp?: string; nonce?: string } = {}) {
+function post(
+  overrides: Record<string, string | undefined> = {},
+  options: { body?: string; timestamp?: string; nonce?: string } = {},
+) {
   const headers: Record<string, string | undefined> = {
-    ...signAreaB(credentials, { method: 'POST', target: PATH, body: BODY, timestamp: options.timestamp, nonce: options.nonce }),
+    ...signAreaB(credentials, {
+      method: 'POST',
+      target: PATH,
+      body: BODY,
+      timestamp: options.timestamp,
+      nonce: options.nonce,
+    }),
     ...overrides,
   }
-  const clean = Object.fromEntries(Object.entries(headers).filter(([, v]) => v !== undefined)) as Record<string, string>
+  const clean = Object.fromEntries(Object.entries(headers).filter(([, v]) => v !== undefined)) as Record<
+    string,
+    string
+  >
   return send(`${api.url}${PATH}`, { method: 'POST', headers: clean, body: options.body ?? BODY })
 }
 
@@ -61,7 +78,12 @@ describe('Area B request signatures over HTTP', () => {
     ['33 bytes', Buffer.alloc(33, 7).toString('base64')],
     ['url-safe alphabet', Buffer.alloc(32, 0xfb).toString('base64url') + '='],
     ['unpadded', Buffer.alloc(32, 7).toString('base64').replace(/=+$/, '')],
-    ['whitespace inside', Buffer.alloc(32, 7).toString('base64').replace(/^(.{20})/, '$1 ')],
+    [
+      'whitespace inside',
+      Buffer.alloc(32, 7)
+        .toString('base64')
+        .replace(/^(.{20})/, '$1 '),
+    ],
   ])('refuses with 95 for a malformed signature (%s)', async (_, signature) => {
     expectRefusal(await post({ 'x-signature': signature }), '95')
   })
@@ -93,7 +115,10 @@ describe('Area B request signatures over HTTP', () => {
   })
 
   it('refuses with 91 when signed with another secret', async () => {
-    const headers = signAreaB({ ...credentials, secret: 'not-the-secret' }, { method: 'POST', target: PATH, body: BODY })
+    const headers = signAreaB(
+      { ...credentials, secret: 'not-the-secret' },
+      { method: 'POST', target: PATH, body: BODY },
+    )
     expectRefusal(await post(headers), '91')
   })
 
@@ -150,7 +175,10 @@ describe('Area B request signatures over HTTP', () => {
   })
 
   it('refuses a merchant token used as a switch token', async () => {
-    const headers = signAreaB({ token: DEV.merchants[0].token, secret: DEV.switch.secret }, { method: 'POST', target: PATH, body: BODY })
+    const headers = signAreaB(
+      { token: DEV.merchants[0].token, secret: DEV.switch.secret },
+      { method: 'POST', target: PATH, body: BODY },
+    )
     expect((await post(headers)).status).toBe(401)
   })
 })

@@ -24,9 +24,17 @@ const json = (out: string) => JSON.parse(out.slice(out.indexOf('{'), out.lastInd
 describe('credentials CLI', () => {
   it('registers a business and issues a key whose signed requests the API accepts', async () => {
     const business = json(await cli('business', 'create', '--name', 'CLI Test Ltd', '--tin', '55555555-0001'))
-    expect(business).toEqual({ business_id: expect.any(String), service_id: expect.stringMatching(/^[A-Z0-9]{8}$/), tin: '55555555-0001', certificate: expect.any(String) })
+    expect(business).toEqual({
+      business_id: expect.any(String),
+      service_id: expect.stringMatching(/^[A-Z0-9]{8}$/),
+      tin: '55555555-0001',
+      certificate: expect.any(String),
+    })
     const issued = json(await cli('client', 'issue', '--business', business.business_id, '--roles', 'SI,APP'))
-    const client = new ApiClient(api.url, { area: 'A', credentials: { apiKey: issued.api_key, secret: issued.api_secret } })
+    const client = new ApiClient(api.url, {
+      area: 'A',
+      credentials: { apiKey: issued.api_key, secret: issued.api_secret },
+    })
     expect((await client.get('/api/v1/resource/states')).status).toBe(200)
 
     const listing = await cli('credentials', 'list', '--kind', 'api-client')
@@ -45,7 +53,17 @@ describe('credentials CLI', () => {
   }, 30_000)
 
   it('prints curl headers that the API accepts', async () => {
-    const out = await cli('sign', '--area', 'A', '--path', '/api/v1/resource/states', '--key', 'dev-si-key', '--secret', 'dev-si-secret')
+    const out = await cli(
+      'sign',
+      '--area',
+      'A',
+      '--path',
+      '/api/v1/resource/states',
+      '--key',
+      'dev-si-key',
+      '--secret',
+      'dev-si-secret',
+    )
     const headers = Object.fromEntries([...out.matchAll(/-H '([^:]+): ([^']+)'/g)].map((m) => [m[1]!, m[2]!]))
     expect(Object.keys(headers).sort()).toEqual(['x-api-key', 'x-api-signature', 'x-api-timestamp'])
     const res = await fetch(`${api.url}/api/v1/resource/states`, { headers })
@@ -54,7 +72,17 @@ describe('credentials CLI', () => {
 
   it('documents every command with --help', async () => {
     const list = await cli('help')
-    for (const name of ['business create', 'client issue', 'client rotate', 'switch issue', 'merchant issue', 'notify-admin issue', 'credentials list', 'reference load', 'sign']) {
+    for (const name of [
+      'business create',
+      'client issue',
+      'client rotate',
+      'switch issue',
+      'merchant issue',
+      'notify-admin issue',
+      'credentials list',
+      'reference load',
+      'sign',
+    ]) {
       expect(list).toContain(name)
       expect(await cli(...name.split(' '), '--help')).toContain(`${name}:`)
     }

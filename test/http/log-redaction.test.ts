@@ -41,7 +41,10 @@ describe('logs', () => {
     // Area A: success, wrong secret, replay, role refusal, unknown key.
     await clients.si.get('/api/v1/resource/states')
     const good = signAreaA(DEV.clients.si, { method: 'GET', target: '/api/v1/resource/countries' })
-    const bad = signAreaA({ apiKey: DEV.clients.app.apiKey, secret: 'wrong' }, { method: 'GET', target: '/api/v1/resource/countries' })
+    const bad = signAreaA(
+      { apiKey: DEV.clients.app.apiKey, secret: 'wrong' },
+      { method: 'GET', target: '/api/v1/resource/countries' },
+    )
     signatures.push(good['x-api-signature']!, bad['x-api-signature']!)
     await send(`${api.url}/api/v1/resource/countries`, { headers: good })
     await send(`${api.url}/api/v1/resource/countries`, { headers: good })
@@ -51,15 +54,29 @@ describe('logs', () => {
     await clients.admin.get('/api/v1/health-check')
     // Area B: success, bad signature, replayed nonce, malformed JSON.
     const target = '/api/v1/transactions/balance-enquiry'
-    const body = JSON.stringify({ requestId: 'LOG-1', stan: '000001', processingCode: '310000', accountNumber: '0123456789' })
-    const b = signAreaB({ token: DEV.switch.token, secret: DEV.switch.secret }, { method: 'POST', target, body })
+    const body = JSON.stringify({
+      requestId: 'LOG-1',
+      stan: '000001',
+      processingCode: '310000',
+      accountNumber: '0123456789',
+    })
+    const b = signAreaB(
+      { token: DEV.switch.token, secret: DEV.switch.secret },
+      { method: 'POST', target, body },
+    )
     signatures.push(b['x-signature']!)
     await send(`${api.url}${target}`, { method: 'POST', headers: b, body })
     await send(`${api.url}${target}`, { method: 'POST', headers: b, body })
-    await send(`${api.url}${target}`, { method: 'POST', headers: { ...b, 'x-signature': Buffer.alloc(32).toString('base64') }, body })
+    await send(`${api.url}${target}`, {
+      method: 'POST',
+      headers: { ...b, 'x-signature': Buffer.alloc(32).toString('base64') },
+      body,
+    })
     // Areas C and D: valid, wrong merchant, no token.
     await clients.merchant.get('/api/v1/merchant/transactions')
-    await send(`${api.url}/api/v1/merchant/transactions`, { headers: { authorization: `Bearer ${DEV.merchants[0].token}`, 'x-merchant-id': 'MRC0002' } })
+    await send(`${api.url}/api/v1/merchant/transactions`, {
+      headers: { authorization: `Bearer ${DEV.merchants[0].token}`, 'x-merchant-id': 'MRC0002' },
+    })
     await clients.notify.get('/notification/email')
     await send(`${api.url}/notification/email`, { headers: { authorization: 'Bearer wrong' } })
 
@@ -67,6 +84,7 @@ describe('logs', () => {
     // The capture is real: the requests above were logged.
     expect(log).toContain('"route":"GET /api/v1/resource/states"')
     expect(log).toContain('"status":401')
-    for (const value of [...sensitive, ...signatures]) expect(log, `log contains ${value.slice(0, 4)}...`).not.toContain(value)
+    for (const value of [...sensitive, ...signatures])
+      expect(log, `log contains ${value.slice(0, 4)}...`).not.toContain(value)
   })
 })

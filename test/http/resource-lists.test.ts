@@ -41,7 +41,9 @@ describe.each(['v1', 'v2'])('GET /api/%s/resource/*', (version) => {
 
   it('returns 304 with no body when If-None-Match carries the current ETag', async () => {
     const first = await clients.app.get(`/api/${version}/resource/currencies`)
-    const again = await clients.app.get(`/api/${version}/resource/currencies`, { 'if-none-match': first.headers.get('etag')! })
+    const again = await clients.app.get(`/api/${version}/resource/currencies`, {
+      'if-none-match': first.headers.get('etag')!,
+    })
     expect(again.status).toBe(304)
     expect(again.body).toBeUndefined()
     expect(again.headers.get('etag')).toBe(first.headers.get('etag'))

@@ -16,7 +16,11 @@ interface Synthesized {
 function synth(stage: string): Synthesized {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } })
   const data = new DataStack(app, `Einvoicing-${stage}-Data`, { stage })
-  const api = new ApiStack(app, `Einvoicing-${stage}-Api`, { stage, table: data.table })
+  const api = new ApiStack(app, `Einvoicing-${stage}-Api`, {
+    stage,
+    table: data.table,
+    secrets: data.secrets,
+  })
   return { api, apiTemplate: Template.fromStack(api), dataTemplate: Template.fromStack(data) }
 }
 
@@ -112,21 +116,23 @@ describe('DataStack', () => {
 })
 
 describe('ApiStack', () => {
-  it('deploys one function per functionId of the route table, plus the unrouted catch-all', () => {
-    prod.apiTemplate.resourceCountIs('AWS::Lambda::Function', functionIds.length + 1)
+  it('deploys one function per functionId of the route table, plus the unrouted catch-all and the outbox sender', () => {
+    prod.apiTemplate.resourceCountIs('AWS::Lambda::Function', functionIds.length + 2)
     expect([...prod.api.functions.keys()].sort()).toEqual([...functionIds, UNROUTED.functionId].sort())
   })
 
   it('runs every function on nodejs22.x, arm64, with the house settings and environment', () => {
     const functions = Object.values(prod.apiTemplate.findResources('AWS::Lambda::Function'))
-    expect(functions).toHaveLength(functionIds.length + 1)
+    expect(functions).toHaveLength(functionIds.length + 2)
     for (const fn of functions) {
+      // The stream consumer sends e-mail in batches: less memory, a longer timeout.
+      const outbox = String(fn.Properties.Description).endsWith('outbox-sender')
       expect(fn.Properties).toMatchObject({
         Runtime: 'nodejs22.x',
         Architectures: ['arm64'],
         Handler: 'index.handler',
-        MemorySize: 1024,
-        Timeout: 10,
+        MemorySize: outbox ? 512 : 1024,
+        Timeout: outbox ? 30 : 10,
         Environment: {
           Variables: {
             TABLE_NAME: expect.anything(),
@@ -207,7 +213,7 @@ describe('ApiStack', () => {
 
   it('keeps one month of logs in an explicit log group per function', () => {
     const groups = Object.values(prod.apiTemplate.findResources('AWS::Logs::LogGroup'))
-    expect(groups).toHaveLength(functionIds.length + 1)
+    expect(groups).toHaveLength(functionIds.length + 2)
     for (const group of groups) expect(group.Properties.RetentionInDays).toBe(30)
   })
 
@@ -216,7 +222,7 @@ describe('ApiStack', () => {
       (a) => a.Properties,
     )
     const count = (metric: string) => alarms.filter((a) => a.MetricName === metric).length
-    expect(count('Errors')).toBe(functionIds.length + 1)
+    expect(count('Errors')).toBe(functionIds.length + 2)
     expect(count('Throttles')).toBe(functionIds.length + 1)
     expect(count('5xx')).toBe(1)
     for (const alarm of alarms) {
@@ -311,5 +317,87 @@ describe('ApiStack', () => {
         .flatMap(actionsOf)
       expect(unconditional).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:UpdateItem']))
     })
+  })
+})
+
+describe('service key secrets', () => {
+  const readsSecret = (functionId: string) =>
+    statementsOf(dev, functionId).some((s) => actionsOf(s).includes('secretsmanager:GetSecretValue'))
+  const envOf = (functionId: string) => {
+    const fn = dev.api.functions.get(functionId)!
+    const id = dev.api.getLogicalId(fn.function.node.defaultChild as CfnElement)
+    return dev.apiTemplate.findResources('AWS::Lambda::Function')[id]!.Properties.Environment.Variables
+  }
+
+  it('creates the signing and QR authority secrets in the data stack, retained in prod', () => {
+    prod.dataTemplate.resourceCountIs('AWS::SecretsManager::Secret', 2)
+    prod.dataTemplate.hasResource('AWS::SecretsManager::Secret', { DeletionPolicy: 'Retain' })
+    dev.dataTemplate.hasResource('AWS::SecretsManager::Secret', { DeletionPolicy: 'Delete' })
+  })
+
+  it('lets exactly the functions whose routes name a key read it, and tells them its ARN', () => {
+    const users = new Map<string, Set<string>>()
+    for (const r of routes)
+      for (const name of r.secrets ?? [])
+        users.set(r.functionId, (users.get(r.functionId) ?? new Set()).add(name))
+    expect([...users.keys()].sort()).toEqual(
+      [
+        'app-invoice-sign',
+        'app-invoice-validate',
+        'health-check',
+        'resource-verify-qr',
+        'si-generate-qr-code',
+      ].sort(),
+    )
+    for (const functionId of functionIds) {
+      expect(readsSecret(functionId), functionId).toBe(users.has(functionId))
+      const env = envOf(functionId)
+      expect(Boolean(env.SIGNING_KEY_SECRET_ARN), functionId).toBe(
+        Boolean(users.get(functionId)?.has('signing-key')),
+      )
+      expect(Boolean(env.QR_KEY_SECRET_ARN), functionId).toBe(
+        Boolean(users.get(functionId)?.has('qr-authority-key')),
+      )
+    }
+  })
+})
+
+describe('outbox sender', () => {
+  it('reads the table stream, filtered to newly inserted outbox items', () => {
+    dev.apiTemplate.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      StartingPosition: 'TRIM_HORIZON',
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      FilterCriteria: {
+        Filters: [
+          {
+            Pattern: JSON.stringify({
+              eventName: ['INSERT'],
+              dynamodb: { Keys: { pk: { S: [{ prefix: 'OUTBOX#' }] } } },
+            }),
+          },
+        ],
+      },
+    })
+  })
+
+  it('may send through SES only from the configured identity, and only when one is configured', () => {
+    const ses = (template: Template) =>
+      Object.values(template.findResources('AWS::IAM::Policy'))
+        .flatMap((p) => p.Properties.PolicyDocument.Statement as Statement[])
+        .filter((s) => actionsOf(s).some((a) => a.startsWith('ses:')))
+    expect(ses(dev.apiTemplate)).toEqual([])
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } })
+    const data = new DataStack(app, 'Ses-Data', { stage: 'dev' })
+    const api = new ApiStack(app, 'Ses-Api', {
+      stage: 'dev',
+      table: data.table,
+      secrets: data.secrets,
+      sesFromAddress: 'notify@pay.example.com',
+    })
+    const statements = ses(Template.fromStack(api))
+    expect(statements).toHaveLength(1)
+    expect(actionsOf(statements[0]!)).toEqual(['ses:SendEmail'])
+    expect(JSON.stringify(statements[0])).toContain('identity/notify@pay.example.com')
+    expect(JSON.stringify(statements[0])).not.toContain('identity/*')
   })
 })

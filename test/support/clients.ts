@@ -10,9 +10,20 @@ export function devClients(url: string) {
     admin: areaA(DEV.clients.admin),
     buyer: areaA(DEV.clients.buyer),
     other: areaA(DEV.clients.other),
-    switch: new ApiClient(url, { area: 'B', credentials: { token: DEV.switch.token, secret: DEV.switch.secret } }),
-    merchant: new ApiClient(url, { area: 'bearer', token: DEV.merchants[0].token, headers: { 'x-merchant-id': 'MRC0001' } }),
-    merchant2: new ApiClient(url, { area: 'bearer', token: DEV.merchants[1].token, headers: { 'x-merchant-id': 'MRC0002' } }),
+    switch: new ApiClient(url, {
+      area: 'B',
+      credentials: { token: DEV.switch.token, secret: DEV.switch.secret },
+    }),
+    merchant: new ApiClient(url, {
+      area: 'bearer',
+      token: DEV.merchants[0].token,
+      headers: { 'x-merchant-id': 'MRC0001' },
+    }),
+    merchant2: new ApiClient(url, {
+      area: 'bearer',
+      token: DEV.merchants[1].token,
+      headers: { 'x-merchant-id': 'MRC0002' },
+    }),
     notify: new ApiClient(url, { area: 'bearer', token: DEV.notifyAdmin.token }),
     anonymous: new ApiClient(url, { area: 'none' }),
   }

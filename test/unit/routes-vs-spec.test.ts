@@ -31,7 +31,9 @@ function specEndpoints(): string[] {
   return [...endpoints]
 }
 
-const ours = new Set(routes.map((r) => routeKey({ method: r.method, path: r.path.replace(/\{[^}]+\}/g, '{}') })))
+const ours = new Set(
+  routes.map((r) => routeKey({ method: r.method, path: r.path.replace(/\{[^}]+\}/g, '{}') })),
+)
 
 describe('route table versus the spec', () => {
   const endpoints = specEndpoints()
@@ -51,6 +53,7 @@ describe('route table versus the spec', () => {
   })
 
   it('names a handler module that exists for every route', () => {
-    for (const r of routes) expect(() => readFileSync(new URL(`../../${r.handler}`, import.meta.url))).not.toThrow()
+    for (const r of routes)
+      expect(() => readFileSync(new URL(`../../${r.handler}`, import.meta.url))).not.toThrow()
   })
 })

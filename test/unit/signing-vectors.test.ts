@@ -19,18 +19,30 @@ interface Vector {
 }
 
 // The worked Area B examples the switch operator published with the contract.
-const vectors: Vector[] = JSON.parse(readFileSync(new URL('../fixtures/signing-vectors.json', import.meta.url), 'utf8'))
+const vectors: Vector[] = JSON.parse(
+  readFileSync(new URL('../fixtures/signing-vectors.json', import.meta.url), 'utf8'),
+)
 
 describe('Area B signing vectors', () => {
   it('has the three published vectors', () => {
-    expect(vectors.map((v) => v.id)).toEqual(['B01-post-transfer-compact', 'B03-get-empty-body', 'B06-get-with-query'])
+    expect(vectors.map((v) => v.id)).toEqual([
+      'B01-post-transfer-compact',
+      'B03-get-empty-body',
+      'B06-get-with-query',
+    ])
   })
 
   it.each(vectors)('$id: body hash, canonical string and signature match byte for byte', (v) => {
     const body = Buffer.from(v.bodyHex, 'hex')
     expect(body.toString('utf8')).toBe(v.body)
     expect(sha256Hex(body)).toBe(v.bodyHash)
-    const canonical = areaBCanonical({ method: v.method, target: v.path, timestamp: v.timestamp, nonce: v.nonce, body })
+    const canonical = areaBCanonical({
+      method: v.method,
+      target: v.path,
+      timestamp: v.timestamp,
+      nonce: v.nonce,
+      body,
+    })
     expect(canonical).toBe(v.canonical)
     const mac = hmac(v.secret, canonical)
     expect(mac.toString('hex')).toBe(v.signatureHex)
