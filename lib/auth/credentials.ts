@@ -8,6 +8,7 @@ import {
 } from '@aws-sdk/lib-dynamodb'
 import { db, tableName } from '#lib/db/client.ts'
 import { isConditionFailed, transactionCancellationCodes } from '#lib/db/errors.ts'
+import { recordOf } from '#lib/db/items.ts'
 import { keys } from '#lib/db/keys.ts'
 import { Conflict, NotFound } from '#lib/http/errors.ts'
 import type { Role } from '#lib/routes.ts'
@@ -95,8 +96,7 @@ const put = (Item: Record<string, unknown>, ConditionExpression?: string) =>
 async function get<T>(key: { pk: string; sk: string }): Promise<T | undefined> {
   const out = await db().send(new GetCommand({ TableName: tableName(), Key: key }))
   if (!out.Item) return undefined
-  const { pk: _pk, sk: _sk, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, ...record } = out.Item
-  return record as T
+  return recordOf<T>(out.Item)
 }
 
 // Businesses ---------------------------------------------------------------------------------
@@ -364,17 +364,7 @@ export async function listCredentials(kind: string): Promise<Record<string, unkn
       }),
     )
     for (const item of out.Items ?? []) {
-      const {
-        pk: _pk,
-        sk: _sk,
-        gsi1pk: _a,
-        gsi1sk: _b,
-        gsi2pk: _c,
-        gsi2sk: _d,
-        secrets,
-        tokenHash: _t,
-        ...rest
-      } = item
+      const { secrets, tokenHash: _t, ...rest } = recordOf<Record<string, unknown>>(item)
       items.push({ ...rest, ...(secrets ? { secrets: (secrets as ClientSecret[]).length } : {}) })
     }
     startKey = out.LastEvaluatedKey

@@ -1,6 +1,7 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import { db, tableName } from '#lib/db/client.ts'
 import { isConditionFailed } from '#lib/db/errors.ts'
+import { recordOf } from '#lib/db/items.ts'
 import { keys } from '#lib/db/keys.ts'
 import type { InvoiceRecord, InvoiceStatus, PaymentStatus } from './record.ts'
 import type { InvoiceStorage } from './canonical.ts'
@@ -16,8 +17,7 @@ export async function readInvoiceRecord(irn: string): Promise<InvoiceRecord | un
     new GetCommand({ TableName: tableName(), Key: keys.invoice(irn), ConsistentRead: true }),
   )
   if (!out.Item) return undefined
-  const { pk: _pk, sk: _sk, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, ...record } = out.Item
-  return record as InvoiceRecord
+  return recordOf<InvoiceRecord>(out.Item)
 }
 
 /** The content a validate or sign writes. */

@@ -3,7 +3,8 @@ import { type Business, getBusiness } from '#lib/auth/credentials.ts'
 import { Conflict, invalid, NotFound } from '#lib/http/errors.ts'
 import type { InvoiceRecord } from '#lib/invoice/record.ts'
 import { businessOf } from '#lib/lifecycle/access.ts'
-import { createGenerated, readInvoice } from '#lib/lifecycle/repository.ts'
+import { readInvoiceRecord } from '#lib/invoice/repository.ts'
+import { createGenerated } from '#lib/lifecycle/repository.ts'
 import { lagosDateStamp } from '#lib/time.ts'
 import { buildIrn, parseIrn } from './format.ts'
 import type { GenerateIrnRequest, ValidateIrnRequest } from './schemas.ts'
@@ -73,7 +74,7 @@ export async function generateIrn(caller: Caller, body: GenerateIrnRequest): Pro
 /** 200 `{irn}` when the IRN is registered for the caller's business; 400 otherwise. */
 export async function validateIrn(caller: Caller, body: ValidateIrnRequest): Promise<{ irn: string }> {
   const business = await ownBusiness(caller, body.business_id)
-  const record = await readInvoice(body.irn)
+  const record = await readInvoiceRecord(body.irn)
   if (!record || record.businessId !== business.businessId) {
     throw invalid(
       [

@@ -2,7 +2,8 @@ import type { Caller } from '#lib/auth/caller.ts'
 import { Conflict, NotFound } from '#lib/http/errors.ts'
 import type { PaymentStatus } from '#lib/invoice/record.ts'
 import { businessOf } from './access.ts'
-import { changePaymentStatus, readInvoice } from './repository.ts'
+import { readInvoiceRecord } from '#lib/invoice/repository.ts'
+import { changePaymentStatus } from './repository.ts'
 
 /**
  * update (CONTRACT section 5): only the supplier business may set an invoice's payment status.
@@ -21,7 +22,7 @@ export async function updatePaymentStatus(
   target: PaymentStatus,
 ): Promise<PaymentUpdate> {
   const { businessId } = businessOf(caller)
-  const record = await readInvoice(irn)
+  const record = await readInvoiceRecord(irn)
   if (!record || record.businessId !== businessId) throw new NotFound(`No invoice ${irn} for your business`)
   const decide = (current: PaymentStatus): PaymentUpdate | undefined => {
     if (current === target)
@@ -38,7 +39,7 @@ export async function updatePaymentStatus(
   if (await changePaymentStatus(irn, 'PENDING', target, new Date().toISOString())) {
     return { changed: true, message: `Payment status of ${irn} changed from PENDING to ${target}` }
   }
-  const now = await readInvoice(irn)
+  const now = await readInvoiceRecord(irn)
   if (!now) throw new NotFound(`No invoice ${irn} for your business`)
   const after = decide(now.paymentStatus)
   if (after) return after

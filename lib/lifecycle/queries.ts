@@ -2,13 +2,13 @@ import type { Caller } from '#lib/auth/caller.ts'
 import { getBusiness } from '#lib/auth/credentials.ts'
 import { NotFound } from '#lib/http/errors.ts'
 import { businessOf } from './access.ts'
-import { readInvoice } from './repository.ts'
+import { readInvoiceRecord } from '#lib/invoice/repository.ts'
 import { buyerTinOf, confirmView, isSigned, pulledInvoiceView } from './views.ts'
 
 /** confirm: the lifecycle of an invoice of the caller's business; 404 for any other IRN. */
 export async function confirmInvoice(caller: Caller, irn: string) {
   const { businessId } = businessOf(caller)
-  const record = await readInvoice(irn)
+  const record = await readInvoiceRecord(irn)
   if (!record || record.businessId !== businessId) throw new NotFound(`No invoice ${irn} for your business`)
   return confirmView(record)
 }
@@ -20,7 +20,7 @@ export async function confirmInvoice(caller: Caller, irn: string) {
  */
 export async function pullInvoice(caller: Caller, irn: string) {
   const { businessId } = businessOf(caller)
-  const record = await readInvoice(irn)
+  const record = await readInvoiceRecord(irn)
   const unavailable = new NotFound(`No invoice ${irn} is available to your business`)
   if (!record) throw unavailable
   if (record.businessId === businessId) {

@@ -1,24 +1,15 @@
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import { db, tableName } from '#lib/db/client.ts'
 import { isConditionFailed } from '#lib/db/errors.ts'
 import { keys } from '#lib/db/keys.ts'
 import type { InvoiceRecord, PaymentStatus } from '#lib/invoice/record.ts'
+import { readInvoiceRecord } from '#lib/invoice/repository.ts'
 
 /**
  * Reads and writes of the shared invoice record (lib/invoice/record.ts) for the IRN, QR and lifecycle
  * services. Every state change is conditional on the state it was decided from, so two concurrent
  * requests can never both move one invoice.
  */
-
-/** Consistent read: a lifecycle decision must see the latest write. */
-export async function readInvoice(irn: string): Promise<InvoiceRecord | undefined> {
-  const out = await db().send(
-    new GetCommand({ TableName: tableName(), Key: keys.invoice(irn), ConsistentRead: true }),
-  )
-  if (!out.Item) return undefined
-  const { pk: _pk, sk: _sk, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, ...record } = out.Item
-  return record as InvoiceRecord
-}
 
 /**
  * Registers an IRN as GENERATED unless a record for it already exists (the IRN is the key, so the
@@ -49,7 +40,7 @@ export async function createGenerated(irn: string, businessId: string): Promise<
   } catch (error) {
     if (!isConditionFailed(error)) throw error
   }
-  const existing = await readInvoice(irn)
+  const existing = await readInvoiceRecord(irn)
   // The condition failed, so the record exists; only a delete in between could make this undefined.
   if (!existing) return createGenerated(irn, businessId)
   return existing

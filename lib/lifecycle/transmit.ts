@@ -7,7 +7,8 @@ import { deliverSigned } from '#lib/webhooks/deliver.ts'
 import { type PartyWebhook, webhooksOf } from '#lib/webhooks/parties.ts'
 import { probeWebhook, WEBHOOK_TIMEOUT_MS } from '#lib/webhooks/probe.ts'
 import { businessOf } from './access.ts'
-import { markTransmitted, readInvoice } from './repository.ts'
+import { readInvoiceRecord } from '#lib/invoice/repository.ts'
+import { markTransmitted } from './repository.ts'
 import type { TransmitRequest } from './schemas.ts'
 import { buyerTinOf } from './views.ts'
 
@@ -136,7 +137,7 @@ function refuse(problems: Problem[], irn: string): never {
 
 export async function transmit(caller: Caller, body: TransmitRequest): Promise<TransmitResult> {
   const { businessId } = businessOf(caller)
-  const record = await readInvoice(body.irn)
+  const record = await readInvoiceRecord(body.irn)
   if (!record || record.businessId !== businessId)
     throw new NotFound(`No invoice ${body.irn} for your business`)
   if (record.status === 'TRANSMITTED') {
@@ -167,7 +168,7 @@ export async function transmit(caller: Caller, body: TransmitRequest): Promise<T
     }
   }
   // A concurrent transmit won the write: that is the same outcome, unless the invoice went elsewhere.
-  const now = await readInvoice(record.irn)
+  const now = await readInvoiceRecord(record.irn)
   if (now?.status === 'TRANSMITTED') {
     return {
       lines: [

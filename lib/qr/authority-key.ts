@@ -1,16 +1,7 @@
-import {
-  createHash,
-  createPrivateKey,
-  createPublicKey,
-  generateKeyPair,
-  type KeyObject,
-  randomBytes,
-} from 'node:crypto'
-import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { createHash, createPrivateKey, createPublicKey, generateKeyPair, type KeyObject } from 'node:crypto'
 import { promisify } from 'node:util'
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager'
+import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager'
+import { keysDir, pemFromSecretText, readOrCreatePemFile, readPemSecret } from '#lib/keys/pem-store.ts'
 import { DependencyDown } from '#lib/http/errors.ts'
 import { logger } from '#lib/log.ts'
 
@@ -21,9 +12,7 @@ import { logger } from '#lib/log.ts'
  * - In AWS (env QR_KEY_SECRET_ARN set): the PEM private key (PKCS#8 or PKCS#1; or JSON
  *   `{"privateKey": "<PEM>"}`) is read from Secrets Manager once per container.
  * - Locally: a PEM file `qr-authority-rsa2048.pem` under env KEYS_DIR (default `<project>/.local/keys`,
- *   gitignored), generated on first use. Several processes (parallel test files, a local server) may
- *   start at once, so it is created atomically: written to a private temp file, then hard-linked to its
- *   final name, which fails if another process won; the loser reads the winner's key.
+ *   gitignored), generated on first use (atomically: see lib/keys/pem-store.ts).
  */
 export interface AuthorityKey {
   publicKey: KeyObject
@@ -37,9 +26,6 @@ export interface AuthorityKey {
 
 export const AUTHORITY_KEY_FILE = 'qr-authority-rsa2048.pem'
 const MODULUS_BITS = 2048
-
-const projectRoot = () => fileURLToPath(new URL('../../', import.meta.url))
-export const keysDir = () => process.env.KEYS_DIR || join(projectRoot(), '.local', 'keys')
 
 /** A fresh PKCS#8 PEM RSA-2048 private key: what the deployment's secret must hold. */
 export async function newAuthorityKeyPem(): Promise<string> {
@@ -61,52 +47,23 @@ function fromPem(pem: string, source: AuthorityKey['source'], location: string):
   return { publicKey, privateKey, keyId, source, location }
 }
 
-const errorCode = (error: unknown) => (error as { code?: string }).code
-
 /** The key file in `dir`, created atomically if absent (exported for the race test). */
 export async function keyFromFile(dir: string): Promise<AuthorityKey> {
-  const file = join(dir, AUTHORITY_KEY_FILE)
-  try {
-    return fromPem(await readFile(file, 'utf8'), 'file', file)
-  } catch (error) {
-    if (errorCode(error) !== 'ENOENT') throw error
-  }
-  await mkdir(dir, { recursive: true, mode: 0o700 })
-  const temp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`
-  await writeFile(temp, await newAuthorityKeyPem(), { mode: 0o600, flag: 'wx' })
-  try {
-    await link(temp, file)
-  } catch (error) {
-    // Another process linked its key first: theirs is the key, ours is discarded.
-    if (errorCode(error) !== 'EEXIST') throw error
-  } finally {
-    await unlink(temp).catch(() => undefined)
-  }
-  return fromPem(await readFile(file, 'utf8'), 'file', file)
+  const { pem, file } = await readOrCreatePemFile(dir, AUTHORITY_KEY_FILE, newAuthorityKeyPem)
+  return fromPem(pem, 'file', file)
 }
+
+const EXPECTED = `an RSA-${MODULUS_BITS} key`
 
 /** A secret's text: a PEM private key, or JSON `{"privateKey": "<PEM>"}`. */
 export function keyFromSecret(text: string, secretArn: string): AuthorityKey {
-  let pem = text
-  if (text.trimStart().startsWith('{')) {
-    try {
-      pem = String((JSON.parse(text) as { privateKey?: unknown }).privateKey ?? '')
-    } catch {
-      pem = ''
-    }
-  }
-  if (!pem.includes('PRIVATE KEY')) {
-    throw new Error(`The secret ${secretArn} holds no PEM private key: put an RSA-${MODULUS_BITS} key in it`)
-  }
-  return fromPem(pem, 'secrets-manager', secretArn)
+  return fromPem(pemFromSecretText(text, secretArn, EXPECTED), 'secrets-manager', secretArn)
 }
 
 async function fromSecretsManager(secretArn: string): Promise<AuthorityKey> {
   const client = new SecretsManagerClient({})
   try {
-    const out = await client.send(new GetSecretValueCommand({ SecretId: secretArn }))
-    const text = out.SecretString ?? (out.SecretBinary ? Buffer.from(out.SecretBinary).toString('utf8') : '')
-    return keyFromSecret(text, secretArn)
+    return fromPem(await readPemSecret(client, secretArn, EXPECTED), 'secrets-manager', secretArn)
   } finally {
     client.destroy()
   }

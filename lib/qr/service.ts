@@ -4,7 +4,7 @@ import { getBusiness } from '#lib/auth/credentials.ts'
 import { invalid, NotFound } from '#lib/http/errors.ts'
 import { parseIrn } from '#lib/irn/format.ts'
 import { registerIrn, resolveIrn } from '#lib/irn/service.ts'
-import { readInvoice } from '#lib/lifecycle/repository.ts'
+import { readInvoiceRecord } from '#lib/invoice/repository.ts'
 import { requireAuthorityKey } from './authority-key.ts'
 import { decryptQrText, encryptPayload, MAX_PLAINTEXT_BYTES, parsePlaintext, plaintextOf } from './cipher.ts'
 import { qrPng } from './image.ts'
@@ -60,7 +60,7 @@ export async function verifyQr(_caller: Caller, body: VerifyQrRequest) {
       'The QR code is not valid',
     )
   }
-  const record = await readInvoice(payload.irn)
+  const record = await readInvoiceRecord(payload.irn)
   if (!record)
     throw new NotFound(`The QR code names IRN ${payload.irn}, which is not registered with this service`)
   const business = await getBusiness(record.businessId)

@@ -1,14 +1,6 @@
-import {
-  createPrivateKey,
-  createPublicKey,
-  generateKeyPairSync,
-  type KeyObject,
-  randomBytes,
-} from 'node:crypto'
-import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager'
+import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto'
+import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager'
+import { keysDir, readOrCreatePemFile, readPemSecret } from '#lib/keys/pem-store.ts'
 import { type PublicJwk, publicJwkOf } from './jwk.ts'
 
 /**
@@ -17,9 +9,7 @@ import { type PublicJwk, publicJwkOf } from './jwk.ts'
  * - In AWS (env SIGNING_KEY_SECRET_ARN set): a PKCS#8 PEM private key (or JSON `{"privateKey": "<PEM>"}`)
  *   read from Secrets Manager once per container. Only the functions that sign are given the secret.
  * - Locally: `invoice-signing-ed25519.pem` under env KEYS_DIR (default `<project>/.local/keys`,
- *   gitignored), generated on first use. Parallel test processes may all find it missing at once, so
- *   it is created atomically: written to a private temp file, then hard-linked to its final name,
- *   which fails for every process but the first; the others read the winner's key.
+ *   gitignored), generated on first use (atomically: see lib/keys/pem-store.ts).
  *
  * Inside Lambda without the secret it refuses to start rather than sign with a throwaway key.
  */
@@ -36,10 +26,6 @@ export const SIGNING_KEY_FILE = 'invoice-signing-ed25519.pem'
 
 type Env = Record<string, string | undefined>
 
-const projectRoot = () => fileURLToPath(new URL('../../', import.meta.url))
-const keysDir = (env: Env) => env.KEYS_DIR || join(projectRoot(), '.local', 'keys')
-const errorCode = (error: unknown) => (error as { code?: string }).code
-
 export function signingKeyFromPem(pem: string, source: SigningKey['source'], location: string): SigningKey {
   const privateKey = createPrivateKey(pem)
   if (privateKey.asymmetricKeyType !== 'ed25519') {
@@ -54,36 +40,12 @@ export const newSigningKeyPem = (): string =>
   generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString()
 
 async function fromFile(env: Env): Promise<SigningKey> {
-  const dir = keysDir(env)
-  const file = join(dir, SIGNING_KEY_FILE)
-  try {
-    return signingKeyFromPem(await readFile(file, 'utf8'), 'file', file)
-  } catch (error) {
-    if (errorCode(error) !== 'ENOENT') throw error
-  }
-  await mkdir(dir, { recursive: true, mode: 0o700 })
-  const temp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`
-  await writeFile(temp, newSigningKeyPem(), { mode: 0o600, flag: 'wx' })
-  try {
-    await link(temp, file)
-  } catch (error) {
-    // Another process linked its key first: theirs is the key, ours is discarded.
-    if (errorCode(error) !== 'EEXIST') throw error
-  } finally {
-    await unlink(temp).catch(() => undefined)
-  }
-  return signingKeyFromPem(await readFile(file, 'utf8'), 'file', file)
+  const { pem, file } = await readOrCreatePemFile(keysDir(env), SIGNING_KEY_FILE, newSigningKeyPem)
+  return signingKeyFromPem(pem, 'file', file)
 }
 
 async function fromSecretsManager(secretArn: string, client: SecretsManagerClient): Promise<SigningKey> {
-  const out = await client.send(new GetSecretValueCommand({ SecretId: secretArn }))
-  const text = out.SecretString ?? (out.SecretBinary ? Buffer.from(out.SecretBinary).toString('utf8') : '')
-  const pem = text.trimStart().startsWith('{')
-    ? String((JSON.parse(text) as { privateKey?: unknown }).privateKey ?? '')
-    : text
-  if (!pem.includes('PRIVATE KEY')) {
-    throw new Error(`The secret ${secretArn} holds no PEM private key: put a PKCS#8 Ed25519 key in it`)
-  }
+  const pem = await readPemSecret(client, secretArn, 'a PKCS#8 Ed25519 key')
   return signingKeyFromPem(pem, 'secrets-manager', secretArn)
 }
 
