@@ -264,7 +264,7 @@ describe('ApiStack', () => {
         method: 'GET',
         path: `/${functionId}`,
         functionId,
-        handler: 'functions/pending.ts',
+        handler: 'functions/unrouted.ts',
         area: 'A',
         auth,
         roles: [],

@@ -1,0 +1,12 @@
+import { apiHandler } from '#lib/http/factory.ts'
+import { TemplateListQuery } from '#lib/notifications/schemas.ts'
+import { listTemplates } from '#lib/notifications/templates.ts'
+
+/** GET /notification/template?product=<code>[&tempID=<id>]: the product's templates. */
+export const handler = apiHandler({ query: TemplateListQuery }, async ({ query }) => {
+  const templates = await listTemplates(query.product, query.tempID)
+  return {
+    message: `${templates.length} template${templates.length === 1 ? '' : 's'} found for product ${query.product}`,
+    data: templates,
+  }
+})

@@ -1,0 +1,88 @@
+import * as z from 'zod'
+import { BadRequest, type Problem } from '#lib/http/errors.ts'
+import { problemsFromZod } from '#lib/http/validation.ts'
+import { CODES } from './codes.ts'
+import { type AmountProblem, MAX_AMOUNT_NAIRA, toKobo } from './money.ts'
+
+/**
+ * Area B bodies (CONTRACT section 6). They are parsed here rather than by the handler factory so
+ * that an amount problem answers with code 13 (invalid amount) and any other problem with 30
+ * (format error), each listing every problem found.
+ */
+const RequestId = z
+  .string()
+  .regex(
+    /^[A-Za-z0-9._:-]{1,64}$/,
+    'requestId must be 1 to 64 characters of letters, digits, ".", "_", ":" and "-"',
+  )
+const Common = {
+  requestId: RequestId,
+  stan: z.string().regex(/^\d{6}$/, 'stan must be exactly 6 digits'),
+  processingCode: z.string().regex(/^\d{6}$/, 'processingCode must be exactly 6 digits (ISO 8583 style)'),
+}
+const AccountNumber = z.string().regex(/^\d{10}$/, 'accountNumber must be a 10-digit account number (NUBAN)')
+
+const AMOUNT_MESSAGES: Record<AmountProblem, string> = {
+  'not-a-number': 'amount must be a JSON number in naira, e.g. 1500.50',
+  'not-positive': 'amount must be greater than zero',
+  'too-many-decimals': 'amount must have at most 2 decimal places (kobo)',
+  'too-large': `amount must not exceed ${MAX_AMOUNT_NAIRA} naira`,
+}
+
+/** The amount as integer kobo; the issue's message says exactly what is wrong with it. */
+const Amount = z.unknown().transform((value, ctx) => {
+  const result = toKobo(value)
+  if ('kobo' in result) return result.kobo
+  ctx.addIssue({ code: 'custom', message: AMOUNT_MESSAGES[result.problem], params: { amount: true } })
+  return z.NEVER
+})
+
+export const BalanceEnquiryRequest = z.object({ ...Common, accountNumber: AccountNumber })
+export type BalanceEnquiryRequest = z.output<typeof BalanceEnquiryRequest>
+
+export const TransferRequest = z.object({
+  ...Common,
+  merchantId: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,32}$/, 'merchantId must be 1 to 32 letters, digits, "_" or "-"'),
+  merchantReference: z
+    .string()
+    .regex(
+      /^[\x21-\x7e]([\x20-\x7e]{0,62}[\x21-\x7e])?$/,
+      'merchantReference must be 1 to 64 printable ASCII characters, without leading or trailing spaces',
+    ),
+  accountNumber: AccountNumber,
+  /** Integer kobo after parsing. */
+  amount: Amount,
+  currency: z.literal('NGN', { error: 'currency must be "NGN"' }),
+  productCode: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,50}$/, 'productCode must be 1 to 50 letters, digits, "_", "." or "-"'),
+  narration: z.string().max(140, 'narration must be at most 140 characters').optional(),
+})
+export type TransferRequest = z.output<typeof TransferRequest>
+
+export const ReversalRequest = z.object({ ...Common, originalRequestId: RequestId })
+export type ReversalRequest = z.output<typeof ReversalRequest>
+
+/**
+ * The handlers give the factory this (any JSON) and parse with parseBankBody themselves, so that the
+ * response code can depend on which field is at fault.
+ */
+export const AnyJson = z.unknown()
+
+/** Parses an Area B body, or throws a 400 with code 13 when the amount is at fault and 30 otherwise. */
+export function parseBankBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw new BadRequest('The request body must be a JSON object', { responseCode: CODES.formatError })
+  }
+  const result = schema.safeParse(body)
+  if (result.success) return result.data
+  const problems: Problem[] = problemsFromZod(result.error)
+  const amountAtFault = problems.some((p) => p.path === 'amount')
+  const count = problems.length
+  throw new BadRequest(`The request body is invalid: ${count} problem${count === 1 ? '' : 's'} found`, {
+    problems,
+    responseCode: amountAtFault ? CODES.invalidAmount : CODES.formatError,
+  })
+}

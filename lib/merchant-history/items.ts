@@ -1,0 +1,163 @@
+import { keys } from '#lib/db/keys.ts'
+
+/**
+ * The stored shapes of a merchant's history (Area C), shared by the ledger's transactions, which
+ * write them one at a time, and the bulk seeder, which writes the same shapes in batches.
+ *
+ * Design (README "Merchant history"): every transaction of a merchant gets a dense sequence number
+ * `seqAll` (1, 2, 3...) in the ALL list, and a dense number in the space of its status at creation:
+ * `seqOk` for transactions created SUCCESSFUL (they may later become REVERSED) and `seqFailed` for
+ * FAILED ones. The numbers are allocated by a conditional update of the merchant's head item in the
+ * same transaction as the item, so they never skip or repeat, and they follow time: page N of any list
+ * is a key range, and the counters are the totals. A reversal moves an item from the SUCCESSFUL to the
+ * REVERSED partition (same seqOk, so both stay in time order) and records its seqOk in a reversal
+ * block, from which the position of page N in either partition is computed.
+ */
+export type HistoryStatus = 'INITIATED' | 'SUCCESSFUL' | 'FAILED' | 'REVERSED'
+export const HISTORY_STATUSES: readonly HistoryStatus[] = ['INITIATED', 'SUCCESSFUL', 'FAILED', 'REVERSED']
+
+/** Reversed seqOk numbers are kept in blocks of this many (one item each, well under 400 KB). */
+export const REVERSAL_BLOCK_SIZE = 16_384
+
+/** The merchant's head: the next numbers to allocate are these plus one. */
+export interface HistoryHead {
+  /** Transactions in ALL. */
+  all: number
+  /** Transactions created SUCCESSFUL (still SUCCESSFUL or since REVERSED). */
+  ok: number
+  failed: number
+  reversed: number
+  /**
+   * Reversals per block of REVERSAL_BLOCK_SIZE seqOk positions (top-level attributes `rb<block>`, so
+   * a reversal can ADD to one inside its transaction). With these a page of SUCCESSFUL or REVERSED is
+   * placed by reading one block's numbers, however deep the page.
+   */
+  reversedInBlock: Record<number, number>
+  /** The createdAt (epoch ms) of the newest item: createdAt never goes backwards along seqAll. */
+  lastAtMs: number
+}
+
+export const EMPTY_HEAD: HistoryHead = {
+  all: 0,
+  ok: 0,
+  failed: 0,
+  reversed: 0,
+  reversedInBlock: {},
+  lastAtMs: 0,
+}
+
+/** The head attribute counting the reversals of one block. */
+export const reversalCountAttribute = (block: number) => `rb${block}`
+
+export function headOf(item: Record<string, unknown> | undefined): HistoryHead {
+  if (!item) return EMPTY_HEAD
+  const n = (v: unknown) => (typeof v === 'number' ? v : 0)
+  const reversedInBlock: Record<number, number> = {}
+  for (const [name, value] of Object.entries(item)) {
+    const block = /^rb(\d+)$/.exec(name)?.[1]
+    if (block !== undefined) reversedInBlock[Number(block)] = n(value)
+  }
+  return {
+    all: n(item.all),
+    ok: n(item.ok),
+    failed: n(item.failed),
+    reversed: n(item.reversed),
+    reversedInBlock,
+    lastAtMs: n(item.lastAtMs),
+  }
+}
+
+/** The business fields of one history record. */
+export interface HistoryFacts {
+  merchantId: string
+  amountKobo: number
+  merchantReference: string
+  providerReference: string
+  accountNumber: string
+  /** SUCCESSFUL or FAILED at creation. */
+  status: 'SUCCESSFUL' | 'FAILED'
+  responseCode: string
+  /** Lagos local date-time with milliseconds, no zone. */
+  createdAt: string
+  productCode: string
+  /** The Area B request it came from (absent for seeded demo data). */
+  switchClientId?: string
+  requestId?: string
+}
+
+export interface HistoryItem extends Omit<HistoryFacts, 'status'> {
+  /** The current status: an item created SUCCESSFUL becomes REVERSED when reversed. */
+  status: HistoryStatus
+  pk: string
+  sk: string
+  gsi1pk: string
+  gsi1sk: string
+  gsi2pk: string
+  gsi2sk: string
+  gsi3pk: string
+  gsi3sk: string
+  entity: 'MERCHANT_TXN'
+  type: 'DEBIT'
+  seqAll: number
+  /** seqOk for items created SUCCESSFUL, seqFailed for FAILED ones. */
+  seqOk?: number
+  seqFailed?: number
+  /** The head's ok and failed counts just after this item: date ranges read positions from these. */
+  okCount: number
+  failedCount: number
+  completedAt: string | null
+  currency: 'NGN'
+}
+
+/** The numbers a new item takes from the head, and the head after it. */
+export function allocate(head: HistoryHead, status: 'SUCCESSFUL' | 'FAILED') {
+  const next: HistoryHead = {
+    ...head,
+    all: head.all + 1,
+    ok: head.ok + (status === 'SUCCESSFUL' ? 1 : 0),
+    failed: head.failed + (status === 'FAILED' ? 1 : 0),
+  }
+  return { next, seqAll: next.all, seqInStatus: status === 'SUCCESSFUL' ? next.ok : next.failed }
+}
+
+/**
+ * The item for a transaction given the head after its allocation. `status` is REVERSED only for
+ * seeded data that is written already reversed (a live reversal updates the item instead).
+ */
+export function historyItem(
+  facts: HistoryFacts,
+  next: HistoryHead,
+  status: HistoryStatus = facts.status,
+): HistoryItem {
+  const seqAll = next.all
+  const seqInStatus = facts.status === 'SUCCESSFUL' ? next.ok : next.failed
+  return {
+    ...keys.historyItem(facts.merchantId, seqAll),
+    ...keys.historyByStatus(facts.merchantId, status, seqInStatus),
+    ...keys.historyByTime(facts.merchantId, facts.createdAt, seqAll),
+    ...keys.historyByReference(facts.merchantId, facts.merchantReference, seqAll),
+    entity: 'MERCHANT_TXN',
+    ...facts,
+    status,
+    type: 'DEBIT',
+    currency: 'NGN',
+    seqAll,
+    ...(facts.status === 'SUCCESSFUL' ? { seqOk: seqInStatus } : { seqFailed: seqInStatus }),
+    okCount: next.ok,
+    failedCount: next.failed,
+    completedAt: facts.createdAt,
+  }
+}
+
+/** The providerReference -> history item pointer, written with the item. */
+export function providerReferenceItem(facts: HistoryFacts, seqAll: number) {
+  return {
+    ...keys.providerReference(facts.providerReference),
+    entity: 'PROVIDER_REFERENCE',
+    merchantId: facts.merchantId,
+    seqAll,
+    ...(facts.switchClientId ? { switchClientId: facts.switchClientId, requestId: facts.requestId } : {}),
+  }
+}
+
+export const reversalBlockOf = (seqOk: number) => Math.floor(seqOk / REVERSAL_BLOCK_SIZE)

@@ -1,0 +1,96 @@
+import { DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb'
+import { db, tableName } from '#lib/db/client.ts'
+import { isConditionFailed } from '#lib/db/errors.ts'
+import { keys } from '#lib/db/keys.ts'
+import { lagosDateTime } from '#lib/time.ts'
+
+/**
+ * The admin notification e-mail list. One item per address, keyed by the lower-cased address, so the
+ * list is de-duplicated case-insensitively by the key itself; the first spelling added is the one kept.
+ */
+
+/** Unique addresses of a request, compared case-insensitively, first spelling first. */
+function unique(addresses: string[]): Map<string, string> {
+  const byLower = new Map<string, string>()
+  for (const address of addresses) {
+    const lower = address.toLowerCase()
+    if (!byLower.has(lower)) byLower.set(lower, address)
+  }
+  return byLower
+}
+
+export async function addEmails(
+  addresses: string[],
+  by: string,
+): Promise<{ added: string[]; alreadyPresent: string[] }> {
+  const added: string[] = []
+  const alreadyPresent: string[] = []
+  const addedAt = lagosDateTime()
+  await Promise.all(
+    [...unique(addresses)].map(async ([lower, email]) => {
+      try {
+        await db().send(
+          new PutCommand({
+            TableName: tableName(),
+            Item: {
+              ...keys.notificationEmail(lower),
+              entity: 'NOTIFICATION_EMAIL',
+              email,
+              addedAt,
+              addedBy: by,
+            },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          }),
+        )
+        added.push(email)
+      } catch (error) {
+        if (!isConditionFailed(error)) throw error
+        alreadyPresent.push(email)
+      }
+    }),
+  )
+  return { added, alreadyPresent }
+}
+
+/** Removes addresses (case-insensitively); an address that is not on the list is simply not there. */
+export async function removeEmails(
+  addresses: string[],
+): Promise<{ removed: string[]; notPresent: string[] }> {
+  const removed: string[] = []
+  const notPresent: string[] = []
+  await Promise.all(
+    [...unique(addresses)].map(async ([lower, email]) => {
+      const out = await db().send(
+        new DeleteCommand({
+          TableName: tableName(),
+          Key: keys.notificationEmail(lower),
+          ReturnValues: 'ALL_OLD',
+        }),
+      )
+      if (out.Attributes) removed.push(out.Attributes.email as string)
+      else notPresent.push(email)
+    }),
+  )
+  return { removed, notPresent }
+}
+
+/** Every address on the list, in lower-cased alphabetical order (the key order). */
+export async function listEmails(): Promise<string[]> {
+  const emails: string[] = []
+  let start: Record<string, unknown> | undefined
+  do {
+    const out = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.notificationEmailPartition() },
+        ConsistentRead: true,
+        Limit: 500,
+        ExclusiveStartKey: start,
+      }),
+    )
+    for (const item of out.Items ?? []) emails.push(item.email as string)
+    start = out.LastEvaluatedKey
+  } while (start)
+  return emails
+}

@@ -1,0 +1,254 @@
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
+import { db, tableName } from '#lib/db/client.ts'
+import { transactionCancellationCodes } from '#lib/db/errors.ts'
+import { keys } from '#lib/db/keys.ts'
+import { Conflict, NotFound } from '#lib/http/errors.ts'
+import { lagosDateTime } from '#lib/time.ts'
+import type { MessageType, TemplateReplaceRequest, TemplateRequest } from './schemas.ts'
+
+/** A template as listed: exactly the key names of D.1, in its order, without the sample's padding. */
+export interface TemplateItem {
+  templateID: number
+  productCode: string
+  message: string
+  messageType: number
+  createdAT: string
+  createdBy: string
+  updatedAt: string
+  updatedBy: string
+  version: number
+}
+
+export const toTemplateItem = (stored: Record<string, unknown>): TemplateItem => ({
+  templateID: stored.templateID as number,
+  productCode: stored.productCode as string,
+  message: stored.message as string,
+  messageType: stored.messageType as number,
+  createdAT: stored.createdAT as string,
+  createdBy: stored.createdBy as string,
+  updatedAt: stored.updatedAt as string,
+  updatedBy: stored.updatedBy as string,
+  version: stored.version as number,
+})
+
+const messageTypeName = (t: number) => (t === 0 ? '0 (successful)' : '1 (failed)')
+
+export async function getTemplate(
+  productCode: string,
+  messageType: number,
+): Promise<TemplateItem | undefined> {
+  const out = await db().send(
+    new GetCommand({
+      TableName: tableName(),
+      Key: keys.notificationTemplate(productCode, messageType),
+      ConsistentRead: true,
+    }),
+  )
+  return out.Item ? toTemplateItem(out.Item) : undefined
+}
+
+/** The templates of one product (at most one per messageType), optionally only the given templateID. */
+export async function listTemplates(productCode: string, templateId?: number): Promise<TemplateItem[]> {
+  const out = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': keys.notificationTemplatePartition(productCode) },
+      ConsistentRead: true,
+      // Two messageTypes per product: one page always holds them all.
+      Limit: 10,
+    }),
+  )
+  return (out.Items ?? [])
+    .map(toTemplateItem)
+    .filter((t) => templateId === undefined || t.templateID === templateId)
+    .sort((a, b) => a.messageType - b.messageType)
+}
+
+/** The next templateID: an atomic counter, so concurrent creations never share one. */
+async function allocateTemplateId(): Promise<number> {
+  const out = await db().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: keys.notificationTemplateCounter(),
+      UpdateExpression: 'ADD #value :one',
+      ExpressionAttributeNames: { '#value': 'value' },
+      ExpressionAttributeValues: { ':one': 1 },
+      ReturnValues: 'UPDATED_NEW',
+    }),
+  )
+  return out.Attributes?.value as number
+}
+
+const pairTaken = (productCode: string, messageType: number, existing?: TemplateItem) =>
+  new Conflict(
+    `A template for product ${productCode} and messageType ${messageTypeName(messageType)} already exists` +
+      (existing
+        ? ` (templateID ${existing.templateID}): replace it with PUT /notification/template/${existing.templateID}`
+        : ''),
+  )
+
+/** Creates the template of a (productCode, messageType) pair; a second one for the same pair is 409. */
+export async function createTemplate(input: TemplateRequest, by: string): Promise<TemplateItem> {
+  const existing = await getTemplate(input.productCode, input.messageType)
+  if (existing) throw pairTaken(input.productCode, input.messageType, existing)
+  const templateID = await allocateTemplateId()
+  const now = lagosDateTime()
+  const item: TemplateItem = {
+    templateID,
+    productCode: input.productCode,
+    message: input.message,
+    messageType: input.messageType,
+    createdAT: now,
+    createdBy: by,
+    updatedAt: now,
+    updatedBy: by,
+    version: 1,
+  }
+  try {
+    await db().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName: tableName(),
+              Item: {
+                ...keys.notificationTemplate(input.productCode, input.messageType),
+                entity: 'NOTIFICATION_TEMPLATE',
+                ...item,
+              },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+          {
+            Put: {
+              TableName: tableName(),
+              Item: {
+                ...keys.notificationTemplateId(templateID),
+                entity: 'NOTIFICATION_TEMPLATE_ID',
+                productCode: input.productCode,
+                messageType: input.messageType,
+              },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+        ],
+      }),
+    )
+  } catch (error) {
+    // A concurrent creation for the same pair won; this templateID stays unused (ids may skip, never repeat).
+    if (transactionCancellationCodes(error)?.[0] === 'ConditionalCheckFailed') {
+      throw pairTaken(
+        input.productCode,
+        input.messageType,
+        await getTemplate(input.productCode, input.messageType),
+      )
+    }
+    throw error
+  }
+  return item
+}
+
+/**
+ * Replaces a template as a whole and increments its version. With `version` in the body the
+ * replacement happens only if that is still the stored version (409 otherwise); without it, it
+ * applies to whatever version is current. Moving a template to another (productCode, messageType)
+ * pair is allowed when that pair is free.
+ */
+export async function replaceTemplate(
+  templateId: number,
+  input: TemplateReplaceRequest,
+  by: string,
+): Promise<TemplateItem> {
+  for (let attempt = 0; ; attempt++) {
+    const pointer = (
+      await db().send(
+        new GetCommand({
+          TableName: tableName(),
+          Key: keys.notificationTemplateId(templateId),
+          ConsistentRead: true,
+        }),
+      )
+    ).Item
+    const current = pointer
+      ? await getTemplate(pointer.productCode as string, pointer.messageType as number)
+      : undefined
+    if (!pointer || !current) throw new NotFound(`No notification template has templateID ${templateId}`)
+    if (input.version !== undefined && input.version !== current.version) {
+      throw new Conflict(
+        `Template ${templateId} is at version ${current.version}, not ${input.version}: read it again and reapply your change`,
+      )
+    }
+    const item: TemplateItem = {
+      ...current,
+      productCode: input.productCode,
+      message: input.message,
+      messageType: input.messageType,
+      updatedAt: lagosDateTime(),
+      updatedBy: by,
+      version: current.version + 1,
+    }
+    const moves = current.productCode !== item.productCode || current.messageType !== item.messageType
+    const stored = {
+      ...keys.notificationTemplate(item.productCode, item.messageType as MessageType),
+      entity: 'NOTIFICATION_TEMPLATE',
+      ...item,
+    }
+    const versionIs = {
+      ConditionExpression: 'version = :v',
+      ExpressionAttributeValues: { ':v': current.version },
+    }
+    try {
+      await db().send(
+        new TransactWriteCommand({
+          TransactItems: moves
+            ? [
+                {
+                  Delete: {
+                    TableName: tableName(),
+                    Key: keys.notificationTemplate(current.productCode, current.messageType),
+                    ...versionIs,
+                  },
+                },
+                {
+                  Put: {
+                    TableName: tableName(),
+                    Item: stored,
+                    ConditionExpression: 'attribute_not_exists(pk)',
+                  },
+                },
+                {
+                  Update: {
+                    TableName: tableName(),
+                    Key: keys.notificationTemplateId(templateId),
+                    UpdateExpression: 'SET productCode = :p, messageType = :t',
+                    ExpressionAttributeValues: { ':p': item.productCode, ':t': item.messageType },
+                  },
+                },
+              ]
+            : [{ Put: { TableName: tableName(), Item: stored, ...versionIs } }],
+        }),
+      )
+      return item
+    } catch (error) {
+      const codes = transactionCancellationCodes(error)
+      if (!codes) throw error
+      if (moves && codes[1] === 'ConditionalCheckFailed') {
+        throw pairTaken(
+          item.productCode,
+          item.messageType,
+          await getTemplate(item.productCode, item.messageType),
+        )
+      }
+      // Someone replaced it in between: with a version in the body that is the caller's conflict;
+      // without one, apply this replacement on top of the newer version.
+      const raced = codes[0] === 'ConditionalCheckFailed' || codes.includes('TransactionConflict')
+      if (!raced || attempt >= 5) throw error
+      if (input.version !== undefined) {
+        throw new Conflict(
+          `Template ${templateId} was changed by someone else just now: read it again and reapply your change`,
+        )
+      }
+    }
+  }
+}

@@ -1,0 +1,193 @@
+import { addMerchant, getAccount, openAccount } from '#lib/ledger/repository.ts'
+import { formatNaira, toKobo } from '#lib/ledger/money.ts'
+import { seedTransactions } from '#lib/merchant-history/seed.ts'
+import type { Command } from './command.ts'
+import { optional, required } from './require.ts'
+
+/** Ledger and merchant-history commands: accounts, merchants and demo history (Areas B and C). */
+
+function fail(message: string, help: string): never {
+  console.error(`${message}\n\n${help}`)
+  process.exit(2)
+}
+
+function wholeNumber(values: Record<string, unknown>, name: string, fallback: number, help: string): number {
+  const raw = optional(values, name)
+  if (raw === undefined) return fallback
+  if (!/^\d+$/.test(raw) || Number(raw) < 1)
+    fail(`--${name} must be a positive whole number (got ${raw}).`, help)
+  return Number(raw)
+}
+
+function share(values: Record<string, unknown>, name: string, fallback: number, help: string): number {
+  const raw = optional(values, name)
+  if (raw === undefined) return fallback
+  const value = Number(raw)
+  if (!Number.isFinite(value) || value < 0 || value > 1)
+    fail(`--${name} must be a fraction from 0 to 1 (got ${raw}).`, help)
+  return value
+}
+
+const seedHelp = `seed-transactions: fill a merchant's transaction history with demo data (history only: no balances move).
+
+The transactions are written in bulk with the same items a live transfer writes (history item,
+providerReference pointer, counters, reversal blocks), spread evenly over the last --days days and
+placed after any history the merchant already has.
+
+Options:
+  --merchant ID          merchant id (required), e.g. MRC0001
+  --count N              how many transactions (required), e.g. 100000
+  --account NUMBER       the queried account shown on each (default 0123456789)
+  --days N               spread over the last N days (default 90)
+  --failed-share F       fraction declined with 51 (default 0.08)
+  --reversed-share F     fraction reversed (default 0.02)
+  --seed N               PRNG seed: the same seed gives the same data (default 42)
+
+Example: npm run cli -- seed-transactions --merchant MRC0001 --count 100000`
+
+const accountOpenHelp = `account open: open a bank account for Area B transfers (an existing account is left unchanged).
+
+Options:
+  --number NUMBER        10-digit account number (required)
+  --name NAME            account name (required)
+  --balance AMOUNT       opening balance in naira, at most 2 decimals (default 0)
+
+Example: npm run cli -- account open --number 0222222222 --name "Ada Obi" --balance 25000.00`
+
+const accountShowHelp = `account show: print an account and its balance.
+
+Options:
+  --number NUMBER        10-digit account number (required)
+
+Example: npm run cli -- account show --number 0123456789`
+
+const merchantAddHelp = `merchant add: register a merchant that transfers may pay (issue its Area C token with "merchant issue").
+
+Options:
+  --id ID                merchant id, letters, digits, "_" or "-" (required)
+  --name NAME            merchant name (required)
+
+Example: npm run cli -- merchant add --id MRC0003 --name "Corner Shop"`
+
+export const commands: Command[] = [
+  {
+    name: 'seed-transactions',
+    summary: "fill a merchant's history with demo transactions (bulk, for paging and the benchmark)",
+    help: seedHelp,
+    options: {
+      merchant: { type: 'string' },
+      count: { type: 'string' },
+      account: { type: 'string' },
+      days: { type: 'string' },
+      'failed-share': { type: 'string' },
+      'reversed-share': { type: 'string' },
+      seed: { type: 'string' },
+    },
+    async run(v) {
+      const merchantId = required(v, 'merchant', seedHelp)
+      const count = wholeNumber(v, 'count', 0, seedHelp)
+      if (!count) fail('--count is required.', seedHelp)
+      const days = wholeNumber(v, 'days', 90, seedHelp)
+      const started = Date.now()
+      let shown = 0
+      const result = await seedTransactions({
+        merchantId,
+        count,
+        accountNumber: optional(v, 'account'),
+        from: new Date(Date.now() - days * 24 * 60 * 60 * 1000),
+        to: new Date(),
+        failedShare: share(v, 'failed-share', 0.08, seedHelp),
+        reversedShare: share(v, 'reversed-share', 0.02, seedHelp),
+        seed: wholeNumber(v, 'seed', 42, seedHelp),
+        onProgress: (written, total) => {
+          if (written - shown >= 10_000 || written === total) {
+            shown = written
+            process.stderr.write(`  ${written} / ${total}\n`)
+          }
+        },
+      })
+      const seconds = ((Date.now() - started) / 1000).toFixed(1)
+      console.log(
+        JSON.stringify(
+          {
+            merchantId,
+            written: result.written,
+            ...result.counts,
+            totalInHistory: result.head.all,
+            seconds: Number(seconds),
+          },
+          null,
+          2,
+        ),
+      )
+    },
+  },
+  {
+    name: 'account open',
+    summary: 'open a bank account with an opening balance (Area B)',
+    help: accountOpenHelp,
+    options: { number: { type: 'string' }, name: { type: 'string' }, balance: { type: 'string' } },
+    async run(v) {
+      const accountNumber = required(v, 'number', accountOpenHelp)
+      if (!/^\d{10}$/.test(accountNumber)) fail('--number must be 10 digits.', accountOpenHelp)
+      const balance = optional(v, 'balance') ?? '0'
+      const kobo =
+        balance === '0'
+          ? { kobo: 0 }
+          : /^\d+(\.\d{1,2})?$/.test(balance)
+            ? toKobo(Number(balance))
+            : undefined
+      if (!kobo || !('kobo' in kobo))
+        fail(
+          `--balance must be an amount in naira with at most 2 decimals (got ${balance}).`,
+          accountOpenHelp,
+        )
+      const { account, created } = await openAccount({
+        accountNumber,
+        name: required(v, 'name', accountOpenHelp),
+        balanceKobo: kobo.kobo,
+      })
+      console.log(
+        JSON.stringify(
+          { created, accountNumber, name: account.name, balance: formatNaira(account.balanceKobo) },
+          null,
+          2,
+        ),
+      )
+    },
+  },
+  {
+    name: 'account show',
+    summary: 'print an account and its balance',
+    help: accountShowHelp,
+    options: { number: { type: 'string' } },
+    async run(v) {
+      const account = await getAccount(required(v, 'number', accountShowHelp))
+      if (!account) fail('No such account.', accountShowHelp)
+      const { accountNumber, name, currency, balanceKobo, createdAt, updatedAt } = account
+      console.log(
+        JSON.stringify(
+          { accountNumber, name, currency, balance: formatNaira(balanceKobo), createdAt, updatedAt },
+          null,
+          2,
+        ),
+      )
+    },
+  },
+  {
+    name: 'merchant add',
+    summary: 'register a merchant that transfers may pay',
+    help: merchantAddHelp,
+    options: { id: { type: 'string' }, name: { type: 'string' } },
+    async run(v) {
+      const merchantId = required(v, 'id', merchantAddHelp)
+      if (!/^[A-Za-z0-9_-]{1,32}$/.test(merchantId))
+        fail('--id must be 1 to 32 letters, digits, "_" or "-".', merchantAddHelp)
+      const { merchant, created } = await addMerchant({
+        merchantId,
+        name: required(v, 'name', merchantAddHelp),
+      })
+      console.log(JSON.stringify({ created, ...merchant }, null, 2))
+    },
+  },
+]
