@@ -73,5 +73,6 @@ export async function verifyApiSignature(request: AuthRequest): Promise<Caller> 
     businessId: client.businessId,
     roles: client.roles,
     ...(client.webhookUrl ? { webhookUrl: client.webhookUrl } : {}),
+    ...(client.validationMode ? { validationMode: client.validationMode } : {}),
   }
 }

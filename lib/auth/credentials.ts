@@ -44,9 +44,13 @@ export interface ApiClient {
   /** At most two active at once, so a client can rotate without downtime. */
   secrets: ClientSecret[]
   webhookUrl?: string
+  /** The client's default invoice validation mode (CONTRACT section 5); x-validation-mode overrides it. */
+  validationMode?: ValidationMode
   active: boolean
   createdAt: string
 }
+
+export type ValidationMode = 'strict' | 'lenient'
 
 export interface SwitchClient {
   clientId: string
@@ -279,6 +283,9 @@ async function rotate(key: { pk: string; sk: string }): Promise<string> {
   }
   return secret
 }
+
+export const setValidationMode = (apiKey: string, mode: ValidationMode) =>
+  updateClient(keys.apiClient(apiKey), 'SET validationMode = :m', { ':m': mode })
 
 export const rotateApiClientSecret = (apiKey: string) => rotate(keys.apiClient(apiKey))
 

@@ -35,9 +35,11 @@ export interface InvoiceRequest {
   modeHeader: string | undefined
 }
 
-export function validationMode(header: string | undefined): ValidationMode {
+/** The request's x-validation-mode, else the client's own default, else strict. */
+export function validationMode(header: string | undefined, clientDefault?: ValidationMode): ValidationMode {
   const mode = header?.trim().toLowerCase()
-  if (mode === undefined || mode === '' || mode === 'strict') return 'strict'
+  if (mode === undefined || mode === '') return clientDefault ?? 'strict'
+  if (mode === 'strict') return 'strict'
   if (mode === 'lenient') return 'lenient'
   throw new BadRequest(`x-validation-mode must be "strict" or "lenient" (received "${header}")`)
 }
@@ -86,7 +88,10 @@ const MAX_ATTEMPTS = 5
 export async function handleInvoice(request: InvoiceRequest): Promise<InvoiceReply> {
   const { action, version, caller, body } = request
   const businessId = callerBusiness(caller)
-  const mode = validationMode(request.modeHeader)
+  const mode = validationMode(
+    request.modeHeader,
+    caller.scheme === 'api-signature' ? caller.validationMode : undefined,
+  )
   // An invoice of another business is not one this client can see: 404, before anything else.
   const claimed = (body as { business_id?: unknown } | null)?.business_id
   if (typeof claimed === 'string' && claimed !== businessId) {

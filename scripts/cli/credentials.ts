@@ -9,6 +9,7 @@ import {
   revokeBearer,
   rotateApiClientSecret,
   rotateSwitchSecret,
+  setValidationMode,
   setWebhook,
 } from '#lib/auth/credentials.ts'
 import { mask } from '#lib/log.ts'
@@ -146,6 +147,23 @@ export const commands: Command[] = [
       const url = v.clear ? undefined : required(v, 'url', 'client set-webhook --key API_KEY --url URL')
       await setWebhook(key, url)
       console.log(url ? `Webhook of ${mask(key)} set to ${url}` : `Webhook of ${mask(key)} removed`)
+    },
+  ),
+  simple(
+    'client set-validation-mode',
+    "set an Area A client's default invoice validation mode (strict or lenient)",
+    { key: { type: 'string' }, mode: { type: 'string' } },
+    "client set-validation-mode: strict (the default) fails invoices whose arithmetic does not add up;\nlenient reports those findings as warnings. A request's x-validation-mode header overrides it.\n\nOptions:\n  --key API_KEY       (required)\n  --mode MODE         strict or lenient (required)",
+    async (v) => {
+      const usage = 'client set-validation-mode --key API_KEY --mode strict|lenient'
+      const key = required(v, 'key', usage)
+      const mode = required(v, 'mode', usage)
+      if (mode !== 'strict' && mode !== 'lenient') {
+        console.error(`--mode must be strict or lenient.\n\n${usage}`)
+        process.exit(2)
+      }
+      await setValidationMode(key, mode)
+      console.log(`Validation mode of ${mask(key)} set to ${mode}`)
     },
   ),
   simple(
