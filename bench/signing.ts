@@ -4,6 +4,9 @@
  * Prints, in one run: the CPU cost of verifying an Area A and an Area B signature over a 2 KB body as a
  * ratio to one bare HMAC-SHA256 of that body; then, against DynamoDB Local, the whole verification
  * (client lookup, checks, replay or nonce write) and the latency of the conditional nonce write alone.
+ * Issue 7 (secrets encrypted at rest): the cost of opening a stored secret with a warm cache (the
+ * usual case: SECRET_CACHE_SECONDS, default 60) and cold (an ESDK decrypt on every request), and the
+ * full Area A verification with a plaintext secret (as before), a warm cache and a cold one.
  */
 import { randomUUID } from 'node:crypto'
 import { decodeSignature, areaACanonical, areaBCanonical, hmac } from '#lib/auth/canonical.ts'
@@ -70,6 +73,32 @@ console.log(
   `  Area B verification (CPU part)  ${(verifyB / 1000).toFixed(2)} us   ${(verifyB / bare).toFixed(2)}x`,
 )
 
+// Opening the stored (encrypted) secret: the local raw AES keyring, as in DynamoDB Local runs.
+const { clearFieldCache, decryptField, encryptField } = await import('#lib/crypto/fields.ts')
+const context = { record: 'api-client', id: 'bench', field: 'secret' }
+const sealed = await encryptField(secret, context)
+async function measureAsync(fn: () => Promise<unknown>, perRound: number, rounds = 9): Promise<number> {
+  for (let i = 0; i < perRound; i++) await fn()
+  const samples: number[] = []
+  for (let r = 0; r < rounds; r++) {
+    const start = process.hrtime.bigint()
+    for (let i = 0; i < perRound; i++) await fn()
+    samples.push(Number(process.hrtime.bigint() - start) / perRound)
+  }
+  return samples.sort((x, y) => x - y)[Math.floor(rounds / 2)]!
+}
+const openWarm = await measureAsync(() => decryptField(sealed, context, { cache: true }), 5000)
+const openCold = await measureAsync(() => {
+  clearFieldCache()
+  return decryptField(sealed, context, { cache: true })
+}, 200)
+console.log(
+  `  open stored secret, warm cache  ${(openWarm / 1000).toFixed(2)} us   ${(openWarm / bare).toFixed(2)}x`,
+)
+console.log(
+  `  open stored secret, cold (ESDK) ${(openCold / 1000).toFixed(2)} us   ${(openCold / bare).toFixed(2)}x`,
+)
+
 // The storage side: against DynamoDB Local, as the tests run it.
 const dynamo = await startDynamoDbLocal()
 try {
@@ -121,6 +150,47 @@ try {
   console.log(
     `  Area B full verification        ${fullB.toFixed(2)} ms   (token read + client read + nonce write)`,
   )
+
+  // Issue 7: the same Area A verification with the secret stored as before (plaintext), with the
+  // encrypted secret and a warm cache, and cold (cache emptied before every request).
+  const { UpdateCommand } = await import('@aws-sdk/lib-dynamodb')
+  const { db, tableName } = await import('#lib/db/client.ts')
+  const { keys } = await import('#lib/db/keys.ts')
+  const { issueApiClient } = await import('#lib/auth/credentials.ts')
+  const plain = { apiKey: 'bench-plain-key', secret: 'bench-plain-secret' }
+  await issueApiClient({ ...plain, businessId: DEV.supplier.businessId, roles: ['SI'] })
+  await db().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: keys.apiClient(plain.apiKey),
+      UpdateExpression: 'SET secrets = :s',
+      ExpressionAttributeValues: { ':s': [{ id: 'plain', secret: plain.secret, createdAt: '' }] },
+    }),
+  )
+  const verifyAs = (credentials: { apiKey: string; secret: string }) => {
+    const headers = signAreaA(credentials, { method: 'POST', target: routeA.path, body })
+    return verifyApiSignature({ route: routeA, method: 'POST', target: routeA.path, headers, rawBody: body })
+  }
+  // Interleaved in rounds, so load from other processes on the machine hits all three alike.
+  const plainS: number[] = []
+  const warmS: number[] = []
+  const coldS: number[] = []
+  const once = async (fn: () => Promise<unknown>, into: number[]) => {
+    const start = performance.now()
+    await fn()
+    into.push(performance.now() - start)
+  }
+  for (let i = 0; i < runs; i++) {
+    await once(() => verifyAs(plain), plainS)
+    await once(() => verifyAs(DEV.clients.si), warmS)
+    clearFieldCache()
+    await once(() => verifyAs(DEV.clients.si), coldS)
+  }
+  const [p, w, c] = [plainS, warmS, coldS].map((xs) => median(xs.slice(20))) as [number, number, number]
+  console.log(`\nArea A full verification, secret at rest (issue 7; ${runs - 20} interleaved rounds)`)
+  console.log(`  plaintext secret (before)       ${p.toFixed(2)} ms   1.00x`)
+  console.log(`  encrypted, warm secret cache    ${w.toFixed(2)} ms   ${(w / p).toFixed(2)}x`)
+  console.log(`  encrypted, cold (no cache)      ${c.toFixed(2)} ms   ${(c / p).toFixed(2)}x`)
 } finally {
   await dynamo.stop()
 }

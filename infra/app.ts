@@ -34,6 +34,7 @@ new ApiStack(app, `Einvoicing-${stage}-Api`, {
   protect,
   table: data.table,
   secrets: data.secrets,
+  dataKey: data.dataKey,
   domainName: context('domainName'),
   certificateArn: context('certificateArn'),
   alarmTopicArn: context('alarmTopicArn'),

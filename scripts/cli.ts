@@ -23,6 +23,8 @@ const MODULES = [
   './cli/sign.ts',
   './cli/keys.ts',
   './cli/transactions.ts',
+  './cli/encryption.ts',
+  './cli/audit.ts',
 ]
 
 async function loadCommands(): Promise<Command[]> {

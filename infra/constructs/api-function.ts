@@ -4,6 +4,7 @@ import { Duration, type RemovalPolicy } from 'aws-cdk-lib'
 import { Alarm, ComparisonOperator, type IAlarmAction, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch'
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb'
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam'
+import type { IKey } from 'aws-cdk-lib/aws-kms'
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda'
 import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs'
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs'
@@ -48,6 +49,22 @@ export const AUTH_WRITE_PREFIXES: Record<AuthScheme, readonly string[]> = {
   none: [],
 }
 
+/** Schemes whose verification opens a stored HMAC secret (client or switch secret). */
+export const SECRET_DECRYPTING_AUTH: readonly AuthScheme[] = ['api-signature', 'switch-signature']
+/** Handlers that store an invoice, and so encrypt its notes. */
+export const NOTE_WRITERS: readonly string[] = [
+  'functions/invoice/si-validate.ts',
+  'functions/invoice/app-validate.ts',
+  'functions/invoice/app-sign.ts',
+]
+/** Handlers that hand out a stored invoice (get-invoice; transmit delivers it), opening its notes. */
+export const NOTE_READERS: readonly string[] = [
+  'functions/lifecycle/get-invoice.ts',
+  'functions/lifecycle/transmit.ts',
+]
+/** The encryption contexts' `record` values (lib/crypto, lib/auth/credentials.ts, lib/invoice/notes.ts). */
+const SECRET_RECORDS = ['api-client', 'switch-client']
+
 export interface ApiFunctionProps {
   functionId: string
   /** The module exporting `handler`, relative to the project root. */
@@ -57,6 +74,8 @@ export interface ApiFunctionProps {
   /** The service's key secrets; the function is granted read on those its routes name. */
   secrets?: Partial<Record<ServiceSecret, ISecret>>
   table: ITableV2
+  /** The field-encryption key: decrypt and encrypt are granted only where this function needs them. */
+  dataKey?: IKey
   stage: string
   serviceName: string
   serviceVersion: string
@@ -129,6 +148,37 @@ export class ApiFunction extends Construct {
             conditions: {
               'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': prefixes.map((p) => `${p}*`) },
             },
+          }),
+        )
+      }
+    }
+
+    // Field encryption (lib/crypto): every function is told the key, so none falls back to a local
+    // key; only those that open secrets or notes may Decrypt, and only note writers may encrypt.
+    // The conditions bind each grant to the encryption contexts of the fields it is for.
+    if (props.dataKey) {
+      this.function.addEnvironment('DATA_KEY_ARN', props.dataKey.keyArn)
+      const records = [
+        ...(props.routes.some((r) => SECRET_DECRYPTING_AUTH.includes(r.auth)) ? SECRET_RECORDS : []),
+        ...(NOTE_READERS.includes(props.handler) ? ['invoice'] : []),
+      ]
+      if (records.length > 0) {
+        this.function.addToRolePolicy(
+          new PolicyStatement({
+            sid: 'DataKeyDecrypt',
+            actions: ['kms:Decrypt'],
+            resources: [props.dataKey.keyArn],
+            conditions: { StringEquals: { 'kms:EncryptionContext:record': records } },
+          }),
+        )
+      }
+      if (NOTE_WRITERS.includes(props.handler)) {
+        this.function.addToRolePolicy(
+          new PolicyStatement({
+            sid: 'DataKeyEncryptNotes',
+            actions: ['kms:GenerateDataKey', 'kms:Encrypt'],
+            resources: [props.dataKey.keyArn],
+            conditions: { StringEquals: { 'kms:EncryptionContext:record': 'invoice' } },
           }),
         )
       }

@@ -14,6 +14,7 @@ import { Certificate } from 'aws-cdk-lib/aws-certificatemanager'
 import { Alarm, ComparisonOperator, type IAlarmAction, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch'
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions'
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb'
+import type { IKey } from 'aws-cdk-lib/aws-kms'
 import { Topic } from 'aws-cdk-lib/aws-sns'
 import type { Construct } from 'constructs'
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager'
@@ -26,6 +27,8 @@ export interface ApiStackProps extends StackProps {
   stage: string
   /** Passed from DataStack: CDK turns the reference into an export/import pair it manages itself. */
   table: ITableV2
+  /** DataStack's field-encryption key (DATA_KEY_ARN); without it functions cannot open secrets. */
+  dataKey?: IKey
   /** The service's key secrets from DataStack. */
   secrets?: Partial<Record<ServiceSecret, ISecret>>
   /** Same meaning as DataStack's: production-like stages keep their log groups. */
@@ -68,6 +71,7 @@ export class ApiStack extends Stack {
     const common = {
       table: props.table,
       secrets: props.secrets,
+      dataKey: props.dataKey,
       stage: props.stage,
       serviceName: props.serviceName ?? 'einvoicing-api',
       serviceVersion: props.serviceVersion ?? packageVersion(),

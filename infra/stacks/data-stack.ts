@@ -7,6 +7,7 @@ import {
   TableEncryptionV2,
   TableV2,
 } from 'aws-cdk-lib/aws-dynamodb'
+import { Key } from 'aws-cdk-lib/aws-kms'
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager'
 import type { Construct } from 'constructs'
 import { tableDefinition } from '#lib/db/table.ts'
@@ -27,6 +28,11 @@ export interface DataStackProps extends StackProps {
 export class DataStack extends Stack {
   readonly table: TableV2
   /**
+   * The customer-managed key that wraps the field-level data keys (client secrets, invoice notes):
+   * only the functions that decrypt or encrypt those fields are granted on it (ApiStack).
+   */
+  readonly dataKey: Key
+  /**
    * The service's private keys. The stack creates the secrets empty (CloudFormation cannot make an
    * Ed25519 or RSA key); `npm run cli -- keys provision` fills them once after the first deploy.
    */
@@ -36,6 +42,13 @@ export class DataStack extends Stack {
     super(scope, id, props)
     const protect = isProtectedStage(props.stage, props.protect)
     const stringKey = (name: string) => ({ name, type: AttributeType.STRING })
+    const keyRemoval = protect ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY
+    this.dataKey = new Key(this, 'DataKey', {
+      description: `E-invoicing field encryption: client secrets and invoice notes (${props.stage})`,
+      alias: `alias/einvoicing-${props.stage}-data`,
+      enableKeyRotation: true,
+      removalPolicy: keyRemoval,
+    })
 
     this.table = new TableV2(this, 'Table', {
       partitionKey: stringKey(tableDefinition.partitionKey),
@@ -49,7 +62,10 @@ export class DataStack extends Stack {
       timeToLiveAttribute: tableDefinition.ttlAttribute,
       billing: Billing.onDemand(),
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
-      // AWS-managed for now; a customer-managed KMS key replaces it in a later change.
+      // AWS-managed on purpose. Not the data key: every function using the table would get
+      // kms:Decrypt on it through its table grant, and so could open every client secret. And a
+      // table CMK (TableEncryptionV2.customerManagedKey) needs a region-specific stack, which these
+      // environment-agnostic stacks are not. What must not leak is encrypted field by field anyway.
       encryption: TableEncryptionV2.awsManagedKey(),
       // NEW_IMAGE is what the outbox sender will read; enabling it now avoids a table update later.
       dynamoStream: StreamViewType.NEW_IMAGE,

@@ -2,7 +2,7 @@ import { Forbidden, Unauthorized } from '#lib/http/errors.ts'
 import type { AuthRequest } from './authenticate.ts'
 import { areaACanonical, decodeSignature } from './canonical.ts'
 import type { Caller } from './caller.ts'
-import { getApiClient } from './credentials.ts'
+import { getApiClient, usableSecrets } from './credentials.ts'
 import { acceptSignatureOnce } from './replay-store.ts'
 import { parseZonedTimestamp, withinWindow } from './timestamps.ts'
 import { matchesAnySecret } from './verify-hmac.ts'
@@ -54,7 +54,8 @@ export async function verifyApiSignature(request: AuthRequest): Promise<Caller> 
     timestamp: timestampHeader,
     body: request.rawBody,
   })
-  if (!matchesAnySecret(client.secrets, canonical, signature)) {
+  const secrets = await usableSecrets(client.secrets, { record: 'api-client', id: apiKey })
+  if (!matchesAnySecret(secrets, canonical, signature)) {
     throw new Unauthorized(`x-api-signature does not match this request: ${HOW_TO_SIGN}`)
   }
 

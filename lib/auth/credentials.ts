@@ -6,11 +6,13 @@ import {
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb'
+import { DecryptionFailed, decryptField, encryptField } from '#lib/crypto/fields.ts'
 import { db, tableName } from '#lib/db/client.ts'
 import { isConditionFailed, transactionCancellationCodes } from '#lib/db/errors.ts'
 import { recordOf } from '#lib/db/items.ts'
 import { keys } from '#lib/db/keys.ts'
 import { Conflict, NotFound } from '#lib/http/errors.ts'
+import { logger, mask } from '#lib/log.ts'
 import type { Role } from '#lib/routes.ts'
 
 /**
@@ -78,11 +80,47 @@ export const hashToken = (token: string): string => createHash('sha256').update(
 const newSecret = () => randomBytes(32).toString('base64url')
 const newToken = (prefix: string) => `${prefix}_${randomBytes(24).toString('base64url')}`
 const now = () => new Date().toISOString()
-const secretRecord = (secret: string): ClientSecret => ({
+
+/** Which record an HMAC secret belongs to: its encryption context, so a copied ciphertext fails. */
+export type SecretOwner = { record: 'api-client' | 'switch-client'; id: string }
+export const secretContext = (owner: SecretOwner) => ({ record: owner.record, id: owner.id, field: 'secret' })
+
+/** A new secret entry, stored encrypted (the caller is given the plaintext once). */
+const secretRecord = async (secret: string, owner: SecretOwner): Promise<ClientSecret> => ({
   id: randomUUID().slice(0, 8),
-  secret,
+  secret: await encryptField(secret, secretContext(owner)),
   createdAt: now(),
 })
+
+/**
+ * The secrets of a record in plaintext, for signature verification. Values stored before the
+ * encryption migration are plaintext and pass through. A secret that does not decrypt (moved from
+ * another record, or a lost key) is left out and logged without its value: the request then simply
+ * fails to verify (401), it is not a server error.
+ */
+export async function usableSecrets(
+  secrets: readonly ClientSecret[],
+  owner: SecretOwner,
+): Promise<ClientSecret[]> {
+  const usable: ClientSecret[] = []
+  for (const entry of secrets) {
+    try {
+      usable.push({
+        ...entry,
+        secret: await decryptField(entry.secret, secretContext(owner), { cache: true }),
+      })
+    } catch (error) {
+      if (!(error instanceof DecryptionFailed)) throw error
+      logger.error('stored HMAC secret could not be decrypted', {
+        record: owner.record,
+        id: mask(owner.id),
+        secretId: entry.id,
+        reason: error.message,
+      })
+    }
+  }
+  return usable
+}
 
 /** Service ids are 8 upper-case letters and digits, as the authority assigns them. */
 export const SERVICE_ID = /^[A-Z0-9]{8}$/
@@ -190,7 +228,7 @@ export async function issueApiClient(input: {
     apiKey,
     businessId: input.businessId,
     roles: input.roles,
-    secrets: [secretRecord(secret)],
+    secrets: [await secretRecord(secret, { record: 'api-client', id: apiKey })],
     ...(input.webhookUrl ? { webhookUrl: input.webhookUrl } : {}),
     active: true,
     createdAt: now(),
@@ -262,11 +300,11 @@ export const setWebhook = (apiKey: string, url: string | undefined) =>
  * has switched. Conditional on the secrets not having changed meanwhile, so two rotations cannot
  * silently overwrite each other.
  */
-async function rotate(key: { pk: string; sk: string }): Promise<string> {
+async function rotate(key: { pk: string; sk: string }, owner: SecretOwner): Promise<string> {
   const record = await get<{ secrets: ClientSecret[] }>(key)
   if (!record) throw new NotFound('No such credential')
   const secret = newSecret()
-  const secrets = [...record.secrets, secretRecord(secret)].slice(-MAX_ACTIVE_SECRETS)
+  const secrets = [...record.secrets, await secretRecord(secret, owner)].slice(-MAX_ACTIVE_SECRETS)
   try {
     await db().send(
       new UpdateCommand({
@@ -287,7 +325,8 @@ async function rotate(key: { pk: string; sk: string }): Promise<string> {
 export const setValidationMode = (apiKey: string, mode: ValidationMode) =>
   updateClient(keys.apiClient(apiKey), 'SET validationMode = :m', { ':m': mode })
 
-export const rotateApiClientSecret = (apiKey: string) => rotate(keys.apiClient(apiKey))
+export const rotateApiClientSecret = (apiKey: string) =>
+  rotate(keys.apiClient(apiKey), { record: 'api-client', id: apiKey })
 
 // Bearer tokens (Areas B, C, D) ----------------------------------------------------------------
 
@@ -328,7 +367,7 @@ export async function issueSwitchClient(input: {
   const client: SwitchClient = {
     clientId,
     name: input.name,
-    secrets: [secretRecord(secret)],
+    secrets: [await secretRecord(secret, { record: 'switch-client', id: clientId })],
     active: true,
     createdAt: now(),
   }
@@ -341,7 +380,8 @@ export async function issueSwitchClient(input: {
 }
 
 export const getSwitchClient = (clientId: string) => get<SwitchClient>(keys.switchClient(clientId))
-export const rotateSwitchSecret = (clientId: string) => rotate(keys.switchClient(clientId))
+export const rotateSwitchSecret = (clientId: string) =>
+  rotate(keys.switchClient(clientId), { record: 'switch-client', id: clientId })
 
 export async function issueMerchantToken(input: { merchantId: string; token?: string }) {
   const token = input.token ?? newToken('mt')

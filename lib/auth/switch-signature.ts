@@ -3,7 +3,7 @@ import type { AuthRequest } from './authenticate.ts'
 import { findBearer } from './bearer.ts'
 import { areaBCanonical, decodeSignature } from './canonical.ts'
 import type { Caller } from './caller.ts'
-import { getSwitchClient } from './credentials.ts'
+import { getSwitchClient, usableSecrets } from './credentials.ts'
 import { spendNonce } from './replay-store.ts'
 import { parseUtcTimestamp, withinWindow } from './timestamps.ts'
 import { matchesAnySecret } from './verify-hmac.ts'
@@ -81,7 +81,8 @@ export async function verifySwitchSignature(request: AuthRequest): Promise<Calle
     nonce: nonce!,
     body: request.rawBody,
   })
-  if (!matchesAnySecret(client.secrets, canonical, signature)) {
+  const secrets = await usableSecrets(client.secrets, { record: 'switch-client', id: client.clientId })
+  if (!matchesAnySecret(secrets, canonical, signature)) {
     throw refuse(
       SIGNATURE_CODES.invalid,
       'X-Signature does not match this request (method, path, timestamp, nonce and body hash)',

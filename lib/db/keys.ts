@@ -173,6 +173,23 @@ export const keys = {
     gsi1sk: `${createdAtLocal}#${providerReference}`,
   }),
   outboxMerchantPartition: (merchantId: string) => `OUTBOX#MERCHANT#${merchantId}`,
+
+  // ---- Audit trail (lib/audit): append-only, one item per event, never updated or deleted ----
+  /**
+   * One event about one subject (kind INVOICE, CREDENTIAL, TEMPLATE, NOTIFY): `eventId` is the ISO time
+   * then a random suffix, so a subject's partition reads in time order and two events never collide.
+   */
+  auditEvent: (subjectKind: string, subjectId: string, eventId: string): Key => ({
+    pk: `AUDIT#${subjectKind}#${subjectId}`,
+    sk: eventId,
+  }),
+  auditSubjectPartition: (subjectKind: string, subjectId: string) => `AUDIT#${subjectKind}#${subjectId}`,
+  /** Every event that concerns one business (its invoices and credentials), in time order, on gsi3. */
+  auditByBusiness: (businessId: string, eventId: string) => ({
+    gsi3pk: `AUDIT#BUSINESS#${businessId}`,
+    gsi3sk: eventId,
+  }),
+  auditBusinessPartition: (businessId: string) => `AUDIT#BUSINESS#${businessId}`,
 } as const
 
 /** Sequence numbers as fixed-width strings so that string order is number order (up to 10^12). */

@@ -1,10 +1,12 @@
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
+import { GetCommand } from '@aws-sdk/lib-dynamodb'
+import { invoiceStatusEvent, writeWithAudit } from '#lib/audit/trail.ts'
 import { db, tableName } from '#lib/db/client.ts'
 import { isConditionFailed } from '#lib/db/errors.ts'
 import { recordOf } from '#lib/db/items.ts'
 import { keys } from '#lib/db/keys.ts'
 import type { InvoiceRecord, InvoiceStatus, PaymentStatus } from './record.ts'
 import type { InvoiceStorage } from './canonical.ts'
+import { sealStorage } from './notes.ts'
 
 /**
  * Reads and writes of the shared invoice record for validate and sign. Each write is conditional on
@@ -36,8 +38,13 @@ export interface InvoiceContent {
 }
 
 /** Creates the record; false when a record for the IRN appeared first. */
-export async function createRecord(content: InvoiceContent): Promise<InvoiceRecord | undefined> {
-  const { at, storage, ...rest } = content
+export async function createRecord(
+  content: InvoiceContent,
+  actor: string,
+): Promise<InvoiceRecord | undefined> {
+  const { at, storage: plainStorage, ...rest } = content
+  // Notes are stored encrypted; the hash and signature in `rest` are over the plaintext.
+  const storage = await sealStorage(content.irn, plainStorage)
   const record: InvoiceRecord = {
     ...rest,
     ...storage,
@@ -48,17 +55,29 @@ export async function createRecord(content: InvoiceContent): Promise<InvoiceReco
     revision: 1,
   }
   try {
-    await db().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: {
-          ...keys.invoice(content.irn),
-          ...keys.invoiceByBusiness(content.businessId, at, content.irn),
-          ...(content.buyerTin ? keys.invoiceByBuyer(content.buyerTin, at, content.irn) : {}),
-          ...record,
+    // The write and its audit event are one transaction (lib/audit/trail.ts).
+    await writeWithAudit(
+      {
+        Put: {
+          TableName: tableName(),
+          Item: {
+            ...keys.invoice(content.irn),
+            ...keys.invoiceByBusiness(content.businessId, at, content.irn),
+            ...(content.buyerTin ? keys.invoiceByBuyer(content.buyerTin, at, content.irn) : {}),
+            ...record,
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
         },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
+      },
+      [
+        invoiceStatusEvent({
+          irn: content.irn,
+          businessId: content.businessId,
+          after: content.status,
+          actor,
+          at,
+        }),
+      ],
     )
     return record
   } catch (error) {
@@ -75,6 +94,7 @@ export async function createRecord(content: InvoiceContent): Promise<InvoiceReco
 export async function advanceRecord(
   existing: InvoiceRecord,
   content: InvoiceContent,
+  actor: string,
 ): Promise<InvoiceRecord | undefined> {
   const sameContent = existing.contentHash === content.contentHash
   const validatedAt = sameContent && existing.validatedAt ? existing.validatedAt : content.at
@@ -85,7 +105,7 @@ export async function advanceRecord(
     contentHash: content.contentHash,
     validatedAt,
     updatedAt: content.at,
-    ...content.storage,
+    ...(await sealStorage(content.irn, content.storage)),
     ...(content.status === 'SIGNED'
       ? { signature: content.signature, signingKeyId: content.signingKeyId, signedAt: content.at }
       : {}),
@@ -121,15 +141,27 @@ export async function advanceRecord(
   const revisionKnown = typeof existing.revision === 'number'
   if (revisionKnown) values[':revision'] = existing.revision
   try {
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.invoice(content.irn),
-        UpdateExpression: `SET ${sets.join(', ')} REMOVE ${removes.join(', ')} ADD #revision :one`,
-        ConditionExpression: `#status = :expectedStatus AND ${revisionKnown ? '#revision = :revision' : 'attribute_not_exists(#revision)'}`,
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-      }),
+    await writeWithAudit(
+      {
+        Update: {
+          TableName: tableName(),
+          Key: keys.invoice(content.irn),
+          UpdateExpression: `SET ${sets.join(', ')} REMOVE ${removes.join(', ')} ADD #revision :one`,
+          ConditionExpression: `#status = :expectedStatus AND ${revisionKnown ? '#revision = :revision' : 'attribute_not_exists(#revision)'}`,
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+        },
+      },
+      [
+        invoiceStatusEvent({
+          irn: content.irn,
+          businessId: content.businessId,
+          before: existing.status,
+          after: content.status,
+          actor,
+          at: content.at,
+        }),
+      ],
     )
   } catch (error) {
     if (isConditionFailed(error)) return undefined

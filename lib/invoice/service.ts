@@ -1,3 +1,4 @@
+import { actorOf } from '#lib/audit/trail.ts'
 import type { Caller } from '#lib/auth/caller.ts'
 import { getBusiness } from '#lib/auth/credentials.ts'
 import { ApiError, BadRequest, Conflict, invalid, NotFound, type Problem } from '#lib/http/errors.ts'
@@ -155,7 +156,10 @@ export async function handleInvoice(request: InvoiceRequest): Promise<InvoiceRep
     ) {
       return replyOf(action, invoice, existing, warnings)
     }
-    const stored = existing ? await advanceRecord(existing, content) : await createRecord(content)
+    const actor = actorOf(caller)
+    const stored = existing
+      ? await advanceRecord(existing, content, actor)
+      : await createRecord(content, actor)
     if (stored) return replyOf(action, invoice, stored, warnings)
     // Another request changed the record between the read and the write: read it again and decide again.
   }

@@ -1,3 +1,4 @@
+import { actorOf } from '#lib/audit/trail.ts'
 import type { Caller } from '#lib/auth/caller.ts'
 import { type Business, getBusiness } from '#lib/auth/credentials.ts'
 import { Conflict, invalid, NotFound } from '#lib/http/errors.ts'
@@ -56,8 +57,8 @@ export async function resolveIrn(caller: Caller, body: GenerateIrnRequest): Prom
  * Registers the invoice as GENERATED with a conditional put. The same IRN again leaves the stored
  * invoice as it is (it may have moved on to SIGNED meanwhile).
  */
-export async function registerIrn({ irn, business }: ResolvedIrn): Promise<InvoiceRecord> {
-  const record = await createGenerated(irn, business.businessId)
+export async function registerIrn({ irn, business }: ResolvedIrn, actor: string): Promise<InvoiceRecord> {
+  const record = await createGenerated(irn, business.businessId, actor)
   // Service ids are unique per business, so an IRN names one business; this is a broken invariant.
   if (record.businessId !== business.businessId)
     throw new Conflict(`IRN ${irn} is already registered to another business`)
@@ -67,7 +68,7 @@ export async function registerIrn({ irn, business }: ResolvedIrn): Promise<Invoi
 /** generate-irn: the same request again gives the same IRN (idempotent). */
 export async function generateIrn(caller: Caller, body: GenerateIrnRequest): Promise<{ irn: string }> {
   const resolved = await resolveIrn(caller, body)
-  await registerIrn(resolved)
+  await registerIrn(resolved, actorOf(caller))
   return { irn: resolved.irn }
 }
 

@@ -1,3 +1,4 @@
+import { actorOf } from '#lib/audit/trail.ts'
 import type { Caller } from '#lib/auth/caller.ts'
 import { Conflict, NotFound } from '#lib/http/errors.ts'
 import type { PaymentStatus } from '#lib/invoice/record.ts'
@@ -36,7 +37,8 @@ export async function updatePaymentStatus(
   }
   const early = decide(record.paymentStatus)
   if (early) return early
-  if (await changePaymentStatus(irn, 'PENDING', target, new Date().toISOString())) {
+  const at = new Date().toISOString()
+  if (await changePaymentStatus(irn, businessId, 'PENDING', target, at, actorOf(caller))) {
     return { changed: true, message: `Payment status of ${irn} changed from PENDING to ${target}` }
   }
   const now = await readInvoiceRecord(irn)

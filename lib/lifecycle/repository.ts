@@ -1,5 +1,5 @@
-import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
-import { db, tableName } from '#lib/db/client.ts'
+import { writeWithAudit } from '#lib/audit/trail.ts'
+import { tableName } from '#lib/db/client.ts'
 import { isConditionFailed } from '#lib/db/errors.ts'
 import { keys } from '#lib/db/keys.ts'
 import type { InvoiceRecord, PaymentStatus } from '#lib/invoice/record.ts'
@@ -16,7 +16,11 @@ import { readInvoiceRecord } from '#lib/invoice/repository.ts'
  * condition is what guarantees an IRN is never issued twice). Returns the record now stored: the new
  * one, or the one that was already there (generated earlier, or already validated or signed).
  */
-export async function createGenerated(irn: string, businessId: string): Promise<InvoiceRecord> {
+export async function createGenerated(
+  irn: string,
+  businessId: string,
+  actor: string,
+): Promise<InvoiceRecord> {
   const at = new Date().toISOString()
   const record: InvoiceRecord = {
     irn,
@@ -29,12 +33,25 @@ export async function createGenerated(irn: string, businessId: string): Promise<
     revision: 1,
   }
   try {
-    await db().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: { ...keys.invoice(irn), ...keys.invoiceByBusiness(businessId, at, irn), ...record },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
+    // The audit event is written in the same transaction: a registered IRN always has its event.
+    await writeWithAudit(
+      {
+        Put: {
+          TableName: tableName(),
+          Item: { ...keys.invoice(irn), ...keys.invoiceByBusiness(businessId, at, irn), ...record },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      [
+        {
+          type: 'INVOICE_GENERATED',
+          actor,
+          subject: { kind: 'INVOICE', id: irn },
+          businessId,
+          after: 'GENERATED',
+          at,
+        },
+      ],
     )
     return record
   } catch (error) {
@@ -42,28 +59,46 @@ export async function createGenerated(irn: string, businessId: string): Promise<
   }
   const existing = await readInvoiceRecord(irn)
   // The condition failed, so the record exists; only a delete in between could make this undefined.
-  if (!existing) return createGenerated(irn, businessId)
+  if (!existing) return createGenerated(irn, businessId, actor)
   return existing
 }
 
 /** SIGNED -> TRANSMITTED. False when the invoice was no longer SIGNED (someone else moved it). */
-export async function markTransmitted(irn: string, at: string): Promise<boolean> {
+export async function markTransmitted(
+  irn: string,
+  businessId: string,
+  at: string,
+  actor: string,
+): Promise<boolean> {
   try {
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.invoice(irn),
-        UpdateExpression:
-          'SET #status = :transmitted, transmittedAt = :at, updatedAt = :at ADD revision :one',
-        ConditionExpression: '#status = :signed',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: {
-          ':transmitted': 'TRANSMITTED',
-          ':signed': 'SIGNED',
-          ':at': at,
-          ':one': 1,
+    await writeWithAudit(
+      {
+        Update: {
+          TableName: tableName(),
+          Key: keys.invoice(irn),
+          UpdateExpression:
+            'SET #status = :transmitted, transmittedAt = :at, updatedAt = :at ADD revision :one',
+          ConditionExpression: '#status = :signed',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: {
+            ':transmitted': 'TRANSMITTED',
+            ':signed': 'SIGNED',
+            ':at': at,
+            ':one': 1,
+          },
         },
-      }),
+      },
+      [
+        {
+          type: 'INVOICE_TRANSMITTED',
+          actor,
+          subject: { kind: 'INVOICE', id: irn },
+          businessId,
+          before: 'SIGNED',
+          after: 'TRANSMITTED',
+          at,
+        },
+      ],
     )
     return true
   } catch (error) {
@@ -75,20 +110,35 @@ export async function markTransmitted(irn: string, at: string): Promise<boolean>
 /** from -> to. False when the payment status was no longer `from` (a concurrent update won). */
 export async function changePaymentStatus(
   irn: string,
+  businessId: string,
   from: PaymentStatus,
   to: PaymentStatus,
   at: string,
+  actor: string,
 ): Promise<boolean> {
   try {
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.invoice(irn),
-        UpdateExpression:
-          'SET paymentStatus = :to, paymentUpdatedAt = :at, updatedAt = :at ADD revision :one',
-        ConditionExpression: 'paymentStatus = :from',
-        ExpressionAttributeValues: { ':from': from, ':to': to, ':at': at, ':one': 1 },
-      }),
+    await writeWithAudit(
+      {
+        Update: {
+          TableName: tableName(),
+          Key: keys.invoice(irn),
+          UpdateExpression:
+            'SET paymentStatus = :to, paymentUpdatedAt = :at, updatedAt = :at ADD revision :one',
+          ConditionExpression: 'paymentStatus = :from',
+          ExpressionAttributeValues: { ':from': from, ':to': to, ':at': at, ':one': 1 },
+        },
+      },
+      [
+        {
+          type: 'PAYMENT_STATUS_CHANGED',
+          actor,
+          subject: { kind: 'INVOICE', id: irn },
+          businessId,
+          before: from,
+          after: to,
+          at,
+        },
+      ],
     )
     return true
   } catch (error) {

@@ -1,7 +1,8 @@
+import { actorOf } from '#lib/audit/trail.ts'
 import type { Caller } from '#lib/auth/caller.ts'
 import { type Business, getBusiness, getBusinessByTin } from '#lib/auth/credentials.ts'
 import { Conflict, DependencyDown, NotFound, type Problem } from '#lib/http/errors.ts'
-import { invoiceOf } from '#lib/invoice/canonical.ts'
+import { readableInvoiceOf } from '#lib/invoice/notes.ts'
 import type { InvoiceRecord } from '#lib/invoice/record.ts'
 import { deliverSigned } from '#lib/webhooks/deliver.ts'
 import { type PartyWebhook, webhooksOf } from '#lib/webhooks/parties.ts'
@@ -88,9 +89,10 @@ async function checkParties(parties: Party[]): Promise<{ lines: string[]; proble
 }
 
 /** What the buyer's webhook receives. */
-const deliveryPayload = (record: InvoiceRecord) => ({
+const deliveryPayload = async (record: InvoiceRecord) => ({
   irn: record.irn,
-  invoice: invoiceOf(record),
+  // Notes opened again: the buyer verifies the signature over the plaintext invoice.
+  invoice: await readableInvoiceOf(record),
   signature: record.signature,
   signing_key_id: record.signingKeyId,
   signed_at: record.signedAt,
@@ -110,7 +112,9 @@ async function deliverToBuyer(
       problems: [],
     }
   }
-  const deliveries = await Promise.all(buyer.webhooks.map((w) => deliverSigned(w, deliveryPayload(record))))
+  const deliveries = await Promise.all(
+    buyer.webhooks.map(async (w) => deliverSigned(w, await deliveryPayload(record))),
+  )
   const lines: string[] = []
   const problems: Problem[] = []
   for (const d of deliveries) {
@@ -161,7 +165,7 @@ export async function transmit(caller: Caller, body: TransmitRequest): Promise<T
   if (delivered.problems.length) refuse(delivered.problems, record.irn)
 
   const at = new Date().toISOString()
-  if (await markTransmitted(record.irn, at)) {
+  if (await markTransmitted(record.irn, businessId, at, actorOf(caller))) {
     return {
       lines: [...checked.lines, ...delivered.lines, `invoice ${record.irn}: SIGNED -> TRANSMITTED at ${at}`],
       alreadyTransmitted: false,

@@ -1,4 +1,5 @@
 import { invoiceOf } from '#lib/invoice/canonical.ts'
+import { readableInvoiceOf } from '#lib/invoice/notes.ts'
 import type { InvoiceRecord, PaymentStatus } from '#lib/invoice/record.ts'
 
 /** The buyer's TIN: stored with the record once validated; read from the invoice body otherwise. */
@@ -28,10 +29,13 @@ export function confirmView(record: InvoiceRecord) {
 export const pulledPaymentStatus = (status: PaymentStatus): 'PENDING' | 'PAID' | 'CANCELLED' =>
   status === 'REJECTED' ? 'CANCELLED' : status
 
-/** The A.7 InvoiceResponse: the invoice as signed (inline or gzipped), with its current payment status. */
-export function pulledInvoiceView(record: InvoiceRecord): Record<string, unknown> {
+/**
+ * The A.7 InvoiceResponse: the invoice as signed (inline or gzipped, notes decrypted), with its
+ * current payment status.
+ */
+export async function pulledInvoiceView(record: InvoiceRecord): Promise<Record<string, unknown>> {
   return {
-    ...invoiceOf(record),
+    ...(await readableInvoiceOf(record)),
     irn: record.irn,
     payment_status: pulledPaymentStatus(record.paymentStatus),
   }

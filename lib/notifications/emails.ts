@@ -1,4 +1,5 @@
 import { DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb'
+import { appendAudit } from '#lib/audit/trail.ts'
 import { db, tableName } from '#lib/db/client.ts'
 import { isConditionFailed } from '#lib/db/errors.ts'
 import { keys } from '#lib/db/keys.ts'
@@ -49,12 +50,22 @@ export async function addEmails(
       }
     }),
   )
+  // One event per request, appended after the per-address writes (they are separate conditional puts).
+  if (added.length) {
+    await appendAudit({
+      type: 'NOTIFY_EMAILS_ADDED',
+      actor: `admin:${by}`,
+      subject: { kind: 'NOTIFY', id: 'emails' },
+      detail: { count: added.length },
+    })
+  }
   return { added, alreadyPresent }
 }
 
 /** Removes addresses (case-insensitively); an address that is not on the list is simply not there. */
 export async function removeEmails(
   addresses: string[],
+  by: string,
 ): Promise<{ removed: string[]; notPresent: string[] }> {
   const removed: string[] = []
   const notPresent: string[] = []
@@ -71,6 +82,14 @@ export async function removeEmails(
       else notPresent.push(email)
     }),
   )
+  if (removed.length) {
+    await appendAudit({
+      type: 'NOTIFY_EMAILS_REMOVED',
+      actor: `admin:${by}`,
+      subject: { kind: 'NOTIFY', id: 'emails' },
+      detail: { count: removed.length },
+    })
+  }
   return { removed, notPresent }
 }
 

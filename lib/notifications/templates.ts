@@ -1,4 +1,5 @@
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
+import { auditPut } from '#lib/audit/trail.ts'
 import { db, tableName } from '#lib/db/client.ts'
 import { transactionCancellationCodes } from '#lib/db/errors.ts'
 import { keys } from '#lib/db/keys.ts'
@@ -132,6 +133,13 @@ export async function createTemplate(input: TemplateRequest, by: string): Promis
               ConditionExpression: 'attribute_not_exists(pk)',
             },
           },
+          // The audit event is part of the same transaction: no template exists without it.
+          auditPut({
+            type: 'TEMPLATE_CREATED',
+            actor: `admin:${by}`,
+            subject: { kind: 'TEMPLATE', id: String(templateID) },
+            after: `v1 ${input.productCode}/${input.messageType}`,
+          }),
         ],
       }),
     )
@@ -194,6 +202,13 @@ export async function replaceTemplate(
       entity: 'NOTIFICATION_TEMPLATE',
       ...item,
     }
+    const audit = auditPut({
+      type: 'TEMPLATE_REPLACED',
+      actor: `admin:${by}`,
+      subject: { kind: 'TEMPLATE', id: String(templateId) },
+      before: `v${current.version} ${current.productCode}/${current.messageType}`,
+      after: `v${item.version} ${item.productCode}/${item.messageType}`,
+    })
     const versionIs = {
       ConditionExpression: 'version = :v',
       ExpressionAttributeValues: { ':v': current.version },
@@ -225,8 +240,9 @@ export async function replaceTemplate(
                     ExpressionAttributeValues: { ':p': item.productCode, ':t': item.messageType },
                   },
                 },
+                audit,
               ]
-            : [{ Put: { TableName: tableName(), Item: stored, ...versionIs } }],
+            : [{ Put: { TableName: tableName(), Item: stored, ...versionIs } }, audit],
         }),
       )
       return item

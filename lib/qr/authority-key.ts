@@ -1,7 +1,8 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPair, type KeyObject } from 'node:crypto'
 import { promisify } from 'node:util'
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager'
-import { keysDir, pemFromSecretText, readOrCreatePemFile, readPemSecret } from '#lib/keys/pem-store.ts'
+import { readOrCreateSealedPemFile } from '#lib/crypto/sealed-file.ts'
+import { keysDir, pemFromSecretText, readPemSecret } from '#lib/keys/pem-store.ts'
 import { DependencyDown } from '#lib/http/errors.ts'
 import { logger } from '#lib/log.ts'
 
@@ -49,7 +50,7 @@ function fromPem(pem: string, source: AuthorityKey['source'], location: string):
 
 /** The key file in `dir`, created atomically if absent (exported for the race test). */
 export async function keyFromFile(dir: string): Promise<AuthorityKey> {
-  const { pem, file } = await readOrCreatePemFile(dir, AUTHORITY_KEY_FILE, newAuthorityKeyPem)
+  const { pem, file } = await readOrCreateSealedPemFile(dir, AUTHORITY_KEY_FILE, newAuthorityKeyPem)
   return fromPem(pem, 'file', file)
 }
 

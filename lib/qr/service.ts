@@ -1,4 +1,5 @@
 import { timingSafeEqual } from 'node:crypto'
+import { actorOf } from '#lib/audit/trail.ts'
 import type { Caller } from '#lib/auth/caller.ts'
 import { getBusiness } from '#lib/auth/credentials.ts'
 import { invalid, NotFound } from '#lib/http/errors.ts'
@@ -29,7 +30,7 @@ export async function generateQrCode(caller: Caller, body: GenerateQrCodeRequest
     ])
   }
   const key = await requireAuthorityKey()
-  await registerIrn(resolved)
+  await registerIrn(resolved, actorOf(caller))
   const image = await qrPng(encryptPayload(key.publicKey, plaintext))
   return { irn: resolved.irn, data: { qr_code_base64: image.dataUrl, qr_code_file_bytes: image.base64 } }
 }

@@ -1,6 +1,7 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto'
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager'
-import { keysDir, readOrCreatePemFile, readPemSecret } from '#lib/keys/pem-store.ts'
+import { readOrCreateSealedPemFile } from '#lib/crypto/sealed-file.ts'
+import { keysDir, readPemSecret } from '#lib/keys/pem-store.ts'
 import { type PublicJwk, publicJwkOf } from './jwk.ts'
 
 /**
@@ -40,7 +41,7 @@ export const newSigningKeyPem = (): string =>
   generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString()
 
 async function fromFile(env: Env): Promise<SigningKey> {
-  const { pem, file } = await readOrCreatePemFile(keysDir(env), SIGNING_KEY_FILE, newSigningKeyPem)
+  const { pem, file } = await readOrCreateSealedPemFile(keysDir(env), SIGNING_KEY_FILE, newSigningKeyPem)
   return signingKeyFromPem(pem, 'file', file)
 }
 

@@ -1,4 +1,4 @@
-import { apiClientsOf } from '#lib/auth/credentials.ts'
+import { apiClientsOf, usableSecrets } from '#lib/auth/credentials.ts'
 
 /** A webhook a business registered on one of its API clients, with that client's credentials. */
 export interface PartyWebhook {
@@ -16,8 +16,11 @@ export async function webhooksOf(businessId: string): Promise<PartyWebhook[]> {
   const byUrl = new Map<string, PartyWebhook>()
   const clients = (await apiClientsOf(businessId)).sort((a, b) => a.apiKey.localeCompare(b.apiKey))
   for (const client of clients) {
-    const secret = client.secrets.at(-1)?.secret
-    if (!client.active || !client.webhookUrl || !secret || byUrl.has(client.webhookUrl)) continue
+    if (!client.active || !client.webhookUrl || byUrl.has(client.webhookUrl)) continue
+    const newest = client.secrets.slice(-1)
+    // Stored encrypted: an undecryptable secret is logged by usableSecrets and the webhook skipped.
+    const secret = (await usableSecrets(newest, { record: 'api-client', id: client.apiKey }))[0]?.secret
+    if (!secret) continue
     byUrl.set(client.webhookUrl, { url: client.webhookUrl, apiKey: client.apiKey, secret })
   }
   return [...byUrl.values()]

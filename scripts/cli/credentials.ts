@@ -12,6 +12,14 @@ import {
   setValidationMode,
   setWebhook,
 } from '#lib/auth/credentials.ts'
+import {
+  auditApiClient,
+  auditBearer,
+  auditBearerRevoked,
+  auditBusinessCreated,
+  auditSwitchClient,
+} from '#lib/audit/credentials.ts'
+import { cliActor } from '#lib/audit/trail.ts'
 import { mask } from '#lib/log.ts'
 import type { Role } from '#lib/routes.ts'
 import type { Command } from './command.ts'
@@ -80,6 +88,7 @@ export const commands: Command[] = [
         serviceId: optional(v, 'service-id'),
         email: optional(v, 'email'),
       })
+      await auditBusinessCreated(cliActor(), business.businessId)
       console.log(
         JSON.stringify(
           {
@@ -105,6 +114,9 @@ export const commands: Command[] = [
         roles: parseRoles(required(v, 'roles', clientIssueHelp), clientIssueHelp),
         webhookUrl: optional(v, 'webhook'),
       })
+      await auditApiClient('CREDENTIAL_ISSUED', cliActor(), issued.apiKey, {
+        roles: issued.client.roles.join(','),
+      })
       console.log(
         JSON.stringify(
           { api_key: issued.apiKey, api_secret: issued.secret, roles: issued.client.roles },
@@ -123,6 +135,7 @@ export const commands: Command[] = [
     async (v) => {
       const key = required(v, 'key', 'client revoke --key API_KEY')
       await revokeApiClient(key)
+      await auditApiClient('CREDENTIAL_REVOKED', cliActor(), key)
       console.log(`Revoked ${mask(key)}`)
     },
   ),
@@ -132,7 +145,9 @@ export const commands: Command[] = [
     { key: { type: 'string' } },
     'client rotate: add a new secret to an API key. The key keeps its two newest secrets, so the previous one\nworks until the client has switched; rotating again retires it.\n\nOptions:\n  --key API_KEY   (required)',
     async (v) => {
-      const secret = await rotateApiClientSecret(required(v, 'key', 'client rotate --key API_KEY'))
+      const key = required(v, 'key', 'client rotate --key API_KEY')
+      const secret = await rotateApiClientSecret(key)
+      await auditApiClient('CREDENTIAL_ROTATED', cliActor(), key)
       console.log(JSON.stringify({ api_secret: secret }, null, 2))
       console.log(ONCE)
     },
@@ -146,6 +161,7 @@ export const commands: Command[] = [
       const key = required(v, 'key', 'client set-webhook --key API_KEY --url URL')
       const url = v.clear ? undefined : required(v, 'url', 'client set-webhook --key API_KEY --url URL')
       await setWebhook(key, url)
+      await auditApiClient('WEBHOOK_SET', cliActor(), key, url ? { webhook: url } : { webhook: 'removed' })
       console.log(url ? `Webhook of ${mask(key)} set to ${url}` : `Webhook of ${mask(key)} removed`)
     },
   ),
@@ -163,6 +179,7 @@ export const commands: Command[] = [
         process.exit(2)
       }
       await setValidationMode(key, mode)
+      await auditApiClient('VALIDATION_MODE_SET', cliActor(), key, { mode })
       console.log(`Validation mode of ${mask(key)} set to ${mode}`)
     },
   ),
@@ -173,6 +190,7 @@ export const commands: Command[] = [
     'switch issue: a payment switch client for the signed transaction endpoints.\n\nOptions:\n  --name NAME   a label (required)',
     async (v) => {
       const issued = await issueSwitchClient({ name: required(v, 'name', 'switch issue --name NAME') })
+      await auditSwitchClient('CREDENTIAL_ISSUED', cliActor(), issued.clientId)
       console.log(
         JSON.stringify(
           { client_id: issued.clientId, bearer_token: issued.token, hmac_secret: issued.secret },
@@ -189,7 +207,9 @@ export const commands: Command[] = [
     { client: { type: 'string' } },
     'switch rotate: add a new HMAC secret (the previous one keeps working until the next rotation).\n\nOptions:\n  --client CLIENT_ID   (required)',
     async (v) => {
-      const secret = await rotateSwitchSecret(required(v, 'client', 'switch rotate --client CLIENT_ID'))
+      const clientId = required(v, 'client', 'switch rotate --client CLIENT_ID')
+      const secret = await rotateSwitchSecret(clientId)
+      await auditSwitchClient('CREDENTIAL_ROTATED', cliActor(), clientId)
       console.log(JSON.stringify({ hmac_secret: secret }, null, 2))
       console.log(ONCE)
     },
@@ -203,6 +223,7 @@ export const commands: Command[] = [
       const issued = await issueMerchantToken({
         merchantId: required(v, 'merchant', 'merchant issue --merchant ID'),
       })
+      await auditBearer('CREDENTIAL_ISSUED', cliActor(), 'merchant', issued.merchantId)
       console.log(JSON.stringify({ merchant_id: issued.merchantId, bearer_token: issued.token }, null, 2))
       console.log(ONCE)
     },
@@ -214,6 +235,7 @@ export const commands: Command[] = [
     'notify-admin issue: a bearer key for the /notification endpoints.',
     async () => {
       const issued = await issueNotifyAdminKey()
+      await auditBearer('CREDENTIAL_ISSUED', cliActor(), 'notify-admin', issued.adminKeyId)
       console.log(JSON.stringify({ admin_key_id: issued.adminKeyId, bearer_key: issued.token }, null, 2))
       console.log(ONCE)
     },
@@ -226,6 +248,7 @@ export const commands: Command[] = [
     async (v) => {
       const token = required(v, 'token', 'token revoke --token TOKEN')
       await revokeBearer(token)
+      await auditBearerRevoked(cliActor(), token)
       console.log(`Revoked ${mask(token)}`)
     },
   ),

@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type DynamoDbLocal, startDynamoDbLocal } from '../../scripts/local/dynamodb-local.ts'
 import { startApi, type TestApi } from '../support/api.ts'
@@ -18,6 +19,8 @@ beforeAll(async () => {
   dynamo = await startDynamoDbLocal({ heapMb: 256 })
   // /dev/null is a file: no folder can be made under it, so the key load fails (ENOTDIR), even as root.
   process.env.KEYS_DIR = '/dev/null/keys'
+  // The data key (issue 7) is another dependency: it stays available in its usual folder.
+  process.env.DATA_KEY_DIR = fileURLToPath(new URL('../../.local/keys', import.meta.url))
   api = await startApi({ dynamoEndpoint: dynamo.endpoint })
   clients = devClients(api.url)
 })

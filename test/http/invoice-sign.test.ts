@@ -6,6 +6,7 @@ import { db, tableName } from '#lib/db/client.ts'
 import { keys } from '#lib/db/keys.ts'
 import { signAreaA } from '#lib/client/signing.ts'
 import { invoiceOf } from '#lib/invoice/canonical.ts'
+import { openNotes, readableInvoiceOf } from '#lib/invoice/notes.ts'
 import { readInvoiceRecord } from '#lib/invoice/repository.ts'
 import { buildInvoice, invoiceOfLines } from '../fixtures/invoices/build.ts'
 import { send, startApi, type TestApi } from '../support/api.ts'
@@ -66,7 +67,12 @@ describe('POST /api/{v}/app/invoice/sign', () => {
       paymentStatus: 'PENDING',
       supplierTin: DEV.supplier.tin,
       buyerTin: DEV.buyer.tin,
-      invoice,
+      // The notes are stored encrypted (issue 7); hash and signature are over the plaintext.
+      invoice: {
+        ...invoice,
+        note: expect.stringMatching(/^enc:v1:/),
+        payment_terms_note: expect.stringMatching(/^enc:v1:/),
+      },
       contentHash: createHash('sha256').update(canonical).digest('hex'),
       signature: expect.stringMatching(/^[\w-]{86}$/),
       signingKeyId: expect.any(String),
@@ -104,7 +110,7 @@ describe('POST /api/{v}/app/invoice/sign', () => {
       status: '409 CONFLICT',
       errors: [],
     })
-    expect((await readInvoiceRecord(invoice.irn))?.invoice).toEqual(invoice)
+    expect(await readableInvoiceOf((await readInvoiceRecord(invoice.irn))!)).toEqual(invoice)
   })
 
   it('signs 10 concurrent identical requests once: one record, one signature, ten identical replies', async () => {
@@ -133,7 +139,7 @@ describe('POST /api/{v}/app/invoice/sign', () => {
     expect(
       verify(
         null,
-        Buffer.from(canonicalize(record!.invoice)!),
+        Buffer.from(canonicalize(await readableInvoiceOf(record!))!),
         key,
         Buffer.from(record!.signature!, 'base64url'),
       ),
@@ -158,7 +164,8 @@ describe('POST /api/{v}/app/invoice/sign', () => {
     const record = await readInvoiceRecord(invoice.irn)
     expect(record?.invoice).toBeUndefined()
     expect(record?.invoiceGzip).toBeInstanceOf(Uint8Array)
-    expect(invoiceOf(record!)).toEqual(invoice)
+    expect(invoiceOf(record!)?.note).toMatch(/^enc:v1:/)
+    expect(await readableInvoiceOf(record!)).toEqual(invoice)
     expect(record?.contentHash).toBe(createHash('sha256').update(canonicalize(invoice)!).digest('hex'))
   })
 
@@ -199,7 +206,7 @@ describe('the invoice lifecycle through validate and sign', () => {
     expect((await siValidate(invoice)).status).toBe(200)
     const corrected = { ...invoice, note: 'corrected' }
     expect((await siValidate(corrected)).status).toBe(200)
-    expect((await readInvoiceRecord(invoice.irn))?.invoice?.note).toBe('corrected')
+    expect((await readableInvoiceOf((await readInvoiceRecord(invoice.irn))!))?.note).toBe('corrected')
   })
 
   it('answers si/validate of a signed invoice: the same content is 200, different content 409', async () => {
@@ -282,11 +289,12 @@ describe('GET /api/v1/resource/public-keys', () => {
     expect(jwk).toBeDefined()
     const publicKey = createPublicKey({ key: { kty: jwk!.kty, crv: jwk!.crv, x: jwk!.x }, format: 'jwk' })
     // The signed bytes are the RFC 8785 form of the stored invoice; its SHA-256 is the stored hash.
-    const bytes = Buffer.from(canonicalize(item!.invoice)!, 'utf8')
+    const plain = await openNotes(invoice.irn, item!.invoice)
+    const bytes = Buffer.from(canonicalize(plain)!, 'utf8')
     expect(createHash('sha256').update(bytes).digest('hex')).toBe(item!.contentHash)
     expect(verify(null, bytes, publicKey, Buffer.from(item!.signature, 'base64url'))).toBe(true)
     // And a changed invoice does not verify.
-    const tampered = Buffer.from(canonicalize({ ...item!.invoice, note: 'tampered' })!, 'utf8')
+    const tampered = Buffer.from(canonicalize({ ...plain, note: 'tampered' })!, 'utf8')
     expect(verify(null, tampered, publicKey, Buffer.from(item!.signature, 'base64url'))).toBe(false)
   })
 })

@@ -20,6 +20,7 @@ function synth(stage: string): Synthesized {
     stage,
     table: data.table,
     secrets: data.secrets,
+    dataKey: data.dataKey,
   })
   return { api, apiTemplate: Template.fromStack(api), dataTemplate: Template.fromStack(data) }
 }
@@ -399,5 +400,100 @@ describe('outbox sender', () => {
     expect(actionsOf(statements[0]!)).toEqual(['ses:SendEmail'])
     expect(JSON.stringify(statements[0])).toContain('identity/notify@pay.example.com')
     expect(JSON.stringify(statements[0])).not.toContain('identity/*')
+  })
+})
+
+describe('data encryption key (issue 7)', () => {
+  /** Every IAM statement in a template: function roles, the outbox sender, custom resources. */
+  const allStatements = (template: Template): Statement[] => [
+    ...Object.values(template.findResources('AWS::IAM::Policy')).flatMap(
+      (p) => p.Properties.PolicyDocument.Statement as Statement[],
+    ),
+    ...Object.values(template.findResources('AWS::IAM::Role')).flatMap((r) =>
+      (r.Properties.Policies ?? []).flatMap((p: any) => p.PolicyDocument.Statement as Statement[]),
+    ),
+  ]
+  const kmsActionsOf = (functionId: string) =>
+    statementsOf(dev, functionId).flatMap((s) => actionsOf(s).filter((a) => a.startsWith('kms:')))
+  const routesOf = (functionId: string) => routes.filter((r) => r.functionId === functionId)
+
+  it('creates a customer-managed key with yearly rotation, retained in prod', () => {
+    for (const { dataTemplate } of [prod, dev])
+      dataTemplate.hasResourceProperties('AWS::KMS::Key', { EnableKeyRotation: true })
+    prod.dataTemplate.resourceCountIs('AWS::KMS::Key', 1)
+    prod.dataTemplate.hasResource('AWS::KMS::Key', { DeletionPolicy: 'Retain' })
+    dev.dataTemplate.hasResource('AWS::KMS::Key', { DeletionPolicy: 'Delete' })
+  })
+
+  it('grants kms:* (or *) to nobody, in either stack', () => {
+    for (const { apiTemplate, dataTemplate } of [prod, dev])
+      for (const s of [...allStatements(apiTemplate), ...allStatements(dataTemplate)]) {
+        expect(actionsOf(s)).not.toContain('kms:*')
+        expect(actionsOf(s)).not.toContain('*')
+      }
+  })
+
+  it('lets only the functions that open secrets or notes decrypt, bound to those records, and tells every function the key', () => {
+    // The table keeps its AWS-managed key, so a table grant brings no KMS permission: every kms:
+    // action a function holds is one of the two data key statements below.
+    const expected = new Map<string, string[]>()
+    for (const functionId of functionIds) {
+      const served = routesOf(functionId)
+      const records = [
+        ...(served.some((r) => r.auth === 'api-signature' || r.auth === 'switch-signature')
+          ? ['api-client', 'switch-client']
+          : []),
+        ...(served.some((r) =>
+          ['functions/lifecycle/get-invoice.ts', 'functions/lifecycle/transmit.ts'].includes(r.handler),
+        )
+          ? ['invoice']
+          : []),
+      ]
+      if (records.length) expected.set(functionId, records)
+    }
+    expect(expected.get('si-get-invoice')).toEqual(['api-client', 'switch-client', 'invoice'])
+    // Bearer and public functions (merchant history, notifications, resource lists) get nothing.
+    expect(expected.size).toBeLessThan(functionIds.length)
+    for (const functionId of functionIds) {
+      const decrypt = statementsOf(dev, functionId).filter((s) => actionsOf(s).includes('kms:Decrypt'))
+      if (!expected.has(functionId)) {
+        expect(decrypt, functionId).toEqual([])
+        continue
+      }
+      expect(decrypt, functionId).toEqual([
+        expect.objectContaining({
+          Action: 'kms:Decrypt',
+          Effect: 'Allow',
+          Condition: { StringEquals: { 'kms:EncryptionContext:record': expected.get(functionId) } },
+        }),
+      ])
+    }
+    expect(kmsActionsOf(UNROUTED.functionId)).toEqual([])
+  })
+
+  it('lets only the functions that store invoices encrypt (their notes), and none of the read ones', () => {
+    const writers = ['si-validate', 'app-invoice-validate', 'app-invoice-sign'].filter((id) =>
+      functionIds.includes(id),
+    )
+    expect(writers.length).toBeGreaterThanOrEqual(2)
+    for (const functionId of functionIds) {
+      const encrypts = kmsActionsOf(functionId).filter((a) => a !== 'kms:Decrypt')
+      expect(encrypts, functionId).toEqual(
+        routesOf(functionId).some(
+          (r) => r.handler.startsWith('functions/invoice/') && /validate|sign/.test(r.handler),
+        )
+          ? ['kms:GenerateDataKey', 'kms:Encrypt']
+          : [],
+      )
+    }
+  })
+
+  it('tells every function the key ARN, so none falls back to a local key file', () => {
+    for (const functionId of functionIds) {
+      const fn = dev.api.functions.get(functionId)!
+      const id = dev.api.getLogicalId(fn.function.node.defaultChild as CfnElement)
+      const env = dev.apiTemplate.findResources('AWS::Lambda::Function')[id]!.Properties.Environment.Variables
+      expect(env.DATA_KEY_ARN, functionId).toBeDefined()
+    }
   })
 })

@@ -43,7 +43,10 @@ describe('the local signing key file', () => {
     expect(new Set(kids).size).toBe(1)
     // No temp file is left behind by the processes that lost.
     expect(await readdir(keysDir)).toEqual([SIGNING_KEY_FILE])
-    expect(await readFile(join(keysDir, SIGNING_KEY_FILE), 'utf8')).toMatch(/^-----BEGIN PRIVATE KEY-----/)
+    // Stored sealed under the local data key (issue 7), never as a plain PEM.
+    const stored = await readFile(join(keysDir, SIGNING_KEY_FILE), 'utf8')
+    expect(stored).toMatch(/^enc:v1:/)
+    expect(stored).not.toContain('PRIVATE KEY')
   }, 60_000)
 
   it('refuses to generate a key inside Lambda when no secret is configured', async () => {

@@ -1,0 +1,58 @@
+import { gunzipSync, gzipSync } from 'node:zlib'
+import { decryptField, encryptField, isEncrypted } from '#lib/crypto/fields.ts'
+import type { StoredInvoice } from './schemas.ts'
+import { type InvoiceStorage, invoiceOf } from './canonical.ts'
+import type { InvoiceRecord } from './record.ts'
+
+/**
+ * The invoice's free-text notes are encrypted at rest (the spec: `note`; the authority's samples:
+ * `payment_terms_note`), each bound to its IRN and field name. Only the stored copy is sealed: the
+ * content hash and the signature are computed over the plaintext canonical invoice, so a pulled or
+ * delivered invoice (notes opened again) still verifies against them.
+ */
+export const NOTE_FIELDS = ['note', 'payment_terms_note'] as const
+
+export const noteContext = (irn: string, field: string) => ({ record: 'invoice', id: irn, field })
+
+type Invoice = Record<string, unknown>
+
+/** A copy of the invoice with every plaintext note encrypted (already encrypted ones are kept). */
+export async function sealNotes<T extends Invoice>(irn: string, invoice: T): Promise<T> {
+  const sealed: Invoice = { ...invoice }
+  for (const field of NOTE_FIELDS) {
+    const value = sealed[field]
+    if (typeof value === 'string' && !isEncrypted(value))
+      sealed[field] = await encryptField(value, noteContext(irn, field))
+  }
+  return sealed as T
+}
+
+/** A copy of the invoice with its notes in plaintext (plaintext ones, not migrated yet, pass through). */
+export async function openNotes(irn: string, invoice: Invoice): Promise<Invoice> {
+  const opened: Invoice = { ...invoice }
+  for (const field of NOTE_FIELDS) {
+    const value = opened[field]
+    if (typeof value === 'string') opened[field] = await decryptField(value, noteContext(irn, field))
+  }
+  return opened
+}
+
+export const hasPlaintextNote = (invoice: Invoice | undefined): boolean =>
+  !!invoice && NOTE_FIELDS.some((field) => typeof invoice[field] === 'string' && !isEncrypted(invoice[field]))
+
+/** The storage form with notes sealed, inline or inside the gzipped JSON. */
+export async function sealStorage(irn: string, storage: InvoiceStorage): Promise<InvoiceStorage> {
+  if (storage.invoice) return { invoice: await sealNotes<StoredInvoice>(irn, storage.invoice) }
+  const invoice = JSON.parse(gunzipSync(storage.invoiceGzip).toString('utf8')) as Invoice
+  if (!hasPlaintextNote(invoice)) return storage
+  const sealed = await sealNotes(irn, invoice)
+  return { invoiceGzip: new Uint8Array(gzipSync(Buffer.from(JSON.stringify(sealed), 'utf8'))) }
+}
+
+/** The stored invoice of a record with its notes readable: what get-invoice and webhooks hand out. */
+export async function readableInvoiceOf(
+  record: Pick<InvoiceRecord, 'irn' | 'invoice' | 'invoiceGzip'>,
+): Promise<Invoice | undefined> {
+  const stored = invoiceOf(record)
+  return stored ? openNotes(record.irn, stored) : undefined
+}

@@ -1,0 +1,79 @@
+import { encryptPlaintext, type MigrationReport, transformAll } from '#lib/crypto/migrate.ts'
+import { rotateLocalKey } from '#lib/crypto/rotate-local.ts'
+import { keysDir } from '#lib/keys/pem-store.ts'
+import { AUTHORITY_KEY_FILE } from '#lib/qr/authority-key.ts'
+import { SIGNING_KEY_FILE } from '#lib/signing/key-source.ts'
+import type { Command } from './command.ts'
+
+/** The private-key files kept under KEYS_DIR locally, sealed under the data key. */
+const KEY_FILES = [SIGNING_KEY_FILE, AUTHORITY_KEY_FILE]
+
+const migrateHelp = `encryption migrate: encrypt the values still stored in plaintext (issue 7).
+
+Encrypts, in place, every API client secret, switch client secret and invoice note and
+payment_terms_note of the table, and the local private-key files under KEYS_DIR (when DATA_KEY_ARN is
+not set). Reads accept both forms, so the service keeps working while this runs. Each item is
+rewritten only if it still holds what was read; an item changed meanwhile is counted and left for a
+rerun. Running it again changes nothing. It Scans the whole table: an offline admin command.
+
+Uses the keyring of the environment: DATA_KEY_ARN (the data stack's KMS key, output DataKeyArn) in
+AWS, the local key file under KEYS_DIR otherwise.
+
+Example: npm run cli -- encryption migrate --table einvoicing-prod --region eu-west-1
+         DATA_KEY_ARN=arn:aws:kms:... npm run cli -- encryption migrate --table einvoicing-prod`
+
+const rotateHelp = `encryption rotate-local-key: replace the local data key and re-encrypt everything under it.
+
+Stop the local server first (it keeps the old key in memory). Then this:
+  1. creates KEYS_DIR/data-key.aes256.next (an interrupted run reuses it),
+  2. re-encrypts every secret, note and local key file under the new key (conditional writes),
+  3. keeps the old key as KEYS_DIR/data-key.aes256.retired-<time> (still used to decrypt) and makes
+     the new key current.
+If an item changed during the pass nothing is switched: run the command again. Once it reports
+completed, a second run finds nothing to re-encrypt; delete the retired file when you no longer need
+to read older copies (backups, table exports). Refused when DATA_KEY_ARN is set: KMS rotates its key.
+
+Example: npm run cli -- encryption rotate-local-key --endpoint http://127.0.0.1:8000 --table einvoicing-local`
+
+const printReport = (report: MigrationReport) => {
+  for (const [kind, c] of Object.entries(report)) {
+    console.log(
+      `${kind.padEnd(14)} scanned ${c.scanned}, encrypted ${c.encrypted}, already encrypted ${c.alreadyEncrypted}` +
+        (c.changedMeanwhile ? `, changed meanwhile ${c.changedMeanwhile} (run again)` : ''),
+    )
+  }
+}
+
+export const commands: Command[] = [
+  {
+    name: 'encryption migrate',
+    summary: 'encrypt the client secrets, switch secrets, invoice notes and key files still in plaintext',
+    help: migrateHelp,
+    options: { json: { type: 'boolean' } },
+    async run(v) {
+      const keyFiles = process.env.DATA_KEY_ARN ? undefined : { dir: keysDir(), names: KEY_FILES }
+      const report = await transformAll(encryptPlaintext, keyFiles)
+      if (v.json) console.log(JSON.stringify(report))
+      else printReport(report)
+    },
+  },
+  {
+    name: 'encryption rotate-local-key',
+    summary: 'make a new local data key and re-encrypt every protected value under it',
+    help: rotateHelp,
+    options: { json: { type: 'boolean' } },
+    async run(v) {
+      const result = await rotateLocalKey(KEY_FILES)
+      if (v.json) console.log(JSON.stringify(result))
+      else {
+        printReport(result.report)
+        console.log(
+          result.completed
+            ? `The new key is current; the old one is kept as ${result.retiredFile} (decrypt only).`
+            : 'Some items changed during the pass: the key was not switched. Run the command again.',
+        )
+      }
+      if (!result.completed) process.exitCode = 1
+    },
+  },
+]
