@@ -138,23 +138,19 @@ const CONFLICT_ATTEMPTS = 5
 
 /**
  * Runs one conditional write (Put or Update) and the audit Puts of the change in one transaction, so
- * the change is never stored without its event. A failed condition on the write is rethrown as
- * ConditionalCheckFailedException, so callers handle it exactly as they did a single write. A
- * transaction conflict (another transaction on the same item at that moment, which a single write
- * would simply have queued behind) is retried after a short random pause.
+ * the change is never stored without its event. Returns false when the write's condition failed (the
+ * record was not in the state the change was decided from). A transaction conflict (another
+ * transaction on the same item at that moment, which a single write would simply have queued behind)
+ * is retried after a short random pause.
  */
-export async function writeWithAudit(write: TransactItem, events: AuditInput[]): Promise<void> {
+export async function writeWithAudit(write: TransactItem, events: AuditInput[]): Promise<boolean> {
   for (let attempt = 1; ; attempt++) {
     try {
       await db().send(new TransactWriteCommand({ TransactItems: [write, ...events.map((e) => auditPut(e))] }))
-      return
+      return true
     } catch (error) {
       const codes = transactionCancellationCodes(error)
-      if (codes?.[0] === 'ConditionalCheckFailed') {
-        const failed = new Error('The conditional request failed')
-        failed.name = 'ConditionalCheckFailedException'
-        throw failed
-      }
+      if (codes?.[0] === 'ConditionalCheckFailed') return false
       if (codes?.includes('TransactionConflict') && attempt < CONFLICT_ATTEMPTS) {
         await new Promise((resolve) => setTimeout(resolve, 10 + Math.random() * 40 * attempt))
         continue

@@ -1,7 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb'
 import { invoiceStatusEvent, writeWithAudit } from '#lib/audit/trail.ts'
 import { db, tableName } from '#lib/db/client.ts'
-import { isConditionFailed } from '#lib/db/errors.ts'
 import { recordOf } from '#lib/db/items.ts'
 import { keys } from '#lib/db/keys.ts'
 import type { InvoiceRecord, InvoiceStatus, PaymentStatus } from './record.ts'
@@ -54,36 +53,31 @@ export async function createRecord(
     updatedAt: at,
     revision: 1,
   }
-  try {
-    // The write and its audit event are one transaction (lib/audit/trail.ts).
-    await writeWithAudit(
-      {
-        Put: {
-          TableName: tableName(),
-          Item: {
-            ...keys.invoice(content.irn),
-            ...keys.invoiceByBusiness(content.businessId, at, content.irn),
-            ...(content.buyerTin ? keys.invoiceByBuyer(content.buyerTin, at, content.irn) : {}),
-            ...record,
-          },
-          ConditionExpression: 'attribute_not_exists(pk)',
+  // The write and its audit event are one transaction (lib/audit/trail.ts).
+  const created = await writeWithAudit(
+    {
+      Put: {
+        TableName: tableName(),
+        Item: {
+          ...keys.invoice(content.irn),
+          ...keys.invoiceByBusiness(content.businessId, at, content.irn),
+          ...(content.buyerTin ? keys.invoiceByBuyer(content.buyerTin, at, content.irn) : {}),
+          ...record,
         },
+        ConditionExpression: 'attribute_not_exists(pk)',
       },
-      [
-        invoiceStatusEvent({
-          irn: content.irn,
-          businessId: content.businessId,
-          after: content.status,
-          actor,
-          at,
-        }),
-      ],
-    )
-    return record
-  } catch (error) {
-    if (isConditionFailed(error)) return undefined
-    throw error
-  }
+    },
+    [
+      invoiceStatusEvent({
+        irn: content.irn,
+        businessId: content.businessId,
+        after: content.status,
+        actor,
+        at,
+      }),
+    ],
+  )
+  return created ? record : undefined
 }
 
 /**
@@ -140,32 +134,27 @@ export async function advanceRecord(
   })
   const revisionKnown = typeof existing.revision === 'number'
   if (revisionKnown) values[':revision'] = existing.revision
-  try {
-    await writeWithAudit(
-      {
-        Update: {
-          TableName: tableName(),
-          Key: keys.invoice(content.irn),
-          UpdateExpression: `SET ${sets.join(', ')} REMOVE ${removes.join(', ')} ADD #revision :one`,
-          ConditionExpression: `#status = :expectedStatus AND ${revisionKnown ? '#revision = :revision' : 'attribute_not_exists(#revision)'}`,
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: values,
-        },
+  const advanced = await writeWithAudit(
+    {
+      Update: {
+        TableName: tableName(),
+        Key: keys.invoice(content.irn),
+        UpdateExpression: `SET ${sets.join(', ')} REMOVE ${removes.join(', ')} ADD #revision :one`,
+        ConditionExpression: `#status = :expectedStatus AND ${revisionKnown ? '#revision = :revision' : 'attribute_not_exists(#revision)'}`,
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
       },
-      [
-        invoiceStatusEvent({
-          irn: content.irn,
-          businessId: content.businessId,
-          before: existing.status,
-          after: content.status,
-          actor,
-          at: content.at,
-        }),
-      ],
-    )
-  } catch (error) {
-    if (isConditionFailed(error)) return undefined
-    throw error
-  }
-  return readInvoiceRecord(content.irn)
+    },
+    [
+      invoiceStatusEvent({
+        irn: content.irn,
+        businessId: content.businessId,
+        before: existing.status,
+        after: content.status,
+        actor,
+        at: content.at,
+      }),
+    ],
+  )
+  return advanced ? readInvoiceRecord(content.irn) : undefined
 }

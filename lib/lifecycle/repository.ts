@@ -1,6 +1,5 @@
 import { writeWithAudit } from '#lib/audit/trail.ts'
 import { tableName } from '#lib/db/client.ts'
-import { isConditionFailed } from '#lib/db/errors.ts'
 import { keys } from '#lib/db/keys.ts'
 import type { InvoiceRecord, PaymentStatus } from '#lib/invoice/record.ts'
 import { readInvoiceRecord } from '#lib/invoice/repository.ts'
@@ -32,31 +31,27 @@ export async function createGenerated(
     updatedAt: at,
     revision: 1,
   }
-  try {
-    // The audit event is written in the same transaction: a registered IRN always has its event.
-    await writeWithAudit(
-      {
-        Put: {
-          TableName: tableName(),
-          Item: { ...keys.invoice(irn), ...keys.invoiceByBusiness(businessId, at, irn), ...record },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
+  // The audit event is written in the same transaction: a registered IRN always has its event.
+  const created = await writeWithAudit(
+    {
+      Put: {
+        TableName: tableName(),
+        Item: { ...keys.invoice(irn), ...keys.invoiceByBusiness(businessId, at, irn), ...record },
+        ConditionExpression: 'attribute_not_exists(pk)',
       },
-      [
-        {
-          type: 'INVOICE_GENERATED',
-          actor,
-          subject: { kind: 'INVOICE', id: irn },
-          businessId,
-          after: 'GENERATED',
-          at,
-        },
-      ],
-    )
-    return record
-  } catch (error) {
-    if (!isConditionFailed(error)) throw error
-  }
+    },
+    [
+      {
+        type: 'INVOICE_GENERATED',
+        actor,
+        subject: { kind: 'INVOICE', id: irn },
+        businessId,
+        after: 'GENERATED',
+        at,
+      },
+    ],
+  )
+  if (created) return record
   const existing = await readInvoiceRecord(irn)
   // The condition failed, so the record exists; only a delete in between could make this undefined.
   if (!existing) return createGenerated(irn, businessId, actor)
@@ -70,41 +65,35 @@ export async function markTransmitted(
   at: string,
   actor: string,
 ): Promise<boolean> {
-  try {
-    await writeWithAudit(
-      {
-        Update: {
-          TableName: tableName(),
-          Key: keys.invoice(irn),
-          UpdateExpression:
-            'SET #status = :transmitted, transmittedAt = :at, updatedAt = :at ADD revision :one',
-          ConditionExpression: '#status = :signed',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: {
-            ':transmitted': 'TRANSMITTED',
-            ':signed': 'SIGNED',
-            ':at': at,
-            ':one': 1,
-          },
+  return writeWithAudit(
+    {
+      Update: {
+        TableName: tableName(),
+        Key: keys.invoice(irn),
+        UpdateExpression:
+          'SET #status = :transmitted, transmittedAt = :at, updatedAt = :at ADD revision :one',
+        ConditionExpression: '#status = :signed',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':transmitted': 'TRANSMITTED',
+          ':signed': 'SIGNED',
+          ':at': at,
+          ':one': 1,
         },
       },
-      [
-        {
-          type: 'INVOICE_TRANSMITTED',
-          actor,
-          subject: { kind: 'INVOICE', id: irn },
-          businessId,
-          before: 'SIGNED',
-          after: 'TRANSMITTED',
-          at,
-        },
-      ],
-    )
-    return true
-  } catch (error) {
-    if (isConditionFailed(error)) return false
-    throw error
-  }
+    },
+    [
+      {
+        type: 'INVOICE_TRANSMITTED',
+        actor,
+        subject: { kind: 'INVOICE', id: irn },
+        businessId,
+        before: 'SIGNED',
+        after: 'TRANSMITTED',
+        at,
+      },
+    ],
+  )
 }
 
 /** from -> to. False when the payment status was no longer `from` (a concurrent update won). */
@@ -116,33 +105,27 @@ export async function changePaymentStatus(
   at: string,
   actor: string,
 ): Promise<boolean> {
-  try {
-    await writeWithAudit(
-      {
-        Update: {
-          TableName: tableName(),
-          Key: keys.invoice(irn),
-          UpdateExpression:
-            'SET paymentStatus = :to, paymentUpdatedAt = :at, updatedAt = :at ADD revision :one',
-          ConditionExpression: 'paymentStatus = :from',
-          ExpressionAttributeValues: { ':from': from, ':to': to, ':at': at, ':one': 1 },
-        },
+  return writeWithAudit(
+    {
+      Update: {
+        TableName: tableName(),
+        Key: keys.invoice(irn),
+        UpdateExpression:
+          'SET paymentStatus = :to, paymentUpdatedAt = :at, updatedAt = :at ADD revision :one',
+        ConditionExpression: 'paymentStatus = :from',
+        ExpressionAttributeValues: { ':from': from, ':to': to, ':at': at, ':one': 1 },
       },
-      [
-        {
-          type: 'PAYMENT_STATUS_CHANGED',
-          actor,
-          subject: { kind: 'INVOICE', id: irn },
-          businessId,
-          before: from,
-          after: to,
-          at,
-        },
-      ],
-    )
-    return true
-  } catch (error) {
-    if (isConditionFailed(error)) return false
-    throw error
-  }
+    },
+    [
+      {
+        type: 'PAYMENT_STATUS_CHANGED',
+        actor,
+        subject: { kind: 'INVOICE', id: irn },
+        businessId,
+        before: from,
+        after: to,
+        at,
+      },
+    ],
+  )
 }
