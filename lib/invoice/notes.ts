@@ -1,5 +1,7 @@
 import { gunzipSync, gzipSync } from 'node:zlib'
 import { decryptField, encryptField, isEncrypted } from '#lib/crypto/fields.ts'
+import { DependencyDown } from '#lib/http/errors.ts'
+import { logger } from '#lib/log.ts'
 import type { StoredInvoice } from './schemas.ts'
 import { type InvoiceStorage, invoiceOf } from './canonical.ts'
 import type { InvoiceRecord } from './record.ts'
@@ -27,12 +29,27 @@ export async function sealNotes<T extends Invoice>(irn: string, invoice: T): Pro
   return sealed as T
 }
 
-/** A copy of the invoice with its notes in plaintext (plaintext ones, not migrated yet, pass through). */
+/**
+ * A copy of the invoice with its notes in plaintext (plaintext ones, not migrated yet, pass through).
+ * A note that will not decrypt (its key unavailable or the ciphertext damaged) is a fault on our side,
+ * reported as 503 naming the invoice, never as a 500 or with the ciphertext.
+ */
 export async function openNotes(irn: string, invoice: Invoice): Promise<Invoice> {
   const opened: Invoice = { ...invoice }
   for (const field of NOTE_FIELDS) {
     const value = opened[field]
-    if (typeof value === 'string') opened[field] = await decryptField(value, noteContext(irn, field))
+    if (typeof value !== 'string') continue
+    try {
+      opened[field] = await decryptField(value, noteContext(irn, field))
+    } catch (error) {
+      logger.error('stored invoice note could not be decrypted', { irn, field, error: (error as Error).name })
+      throw new DependencyDown(
+        `The stored ${field} of invoice ${irn} cannot be read right now: retry shortly`,
+        {
+          cause: error,
+        },
+      )
+    }
   }
   return opened
 }

@@ -150,4 +150,24 @@ describe('invoice notes at rest', () => {
     expect(pulled.status).toBe(200)
     expect((pulled.body.data ?? pulled.body).note).toBe('Large order, confidential pricing')
   })
+
+  it('answers 503, never 500 and never the ciphertext, when a stored note will not decrypt', async () => {
+    const invoice: Record<string, any> = { ...buildInvoice(), note: 'Deliver to warehouse B' }
+    expect((await clients.app.post('/api/v2/app/invoice/sign', invoice)).status).toBe(200)
+    const item = await rawItem(keys.invoice(invoice.irn))
+    const stored = item.invoice as Record<string, any>
+    const damaged = `${stored.note.slice(0, -8)}AAAAAAA=`
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.invoice(invoice.irn),
+        UpdateExpression: 'SET invoice.note = :n',
+        ExpressionAttributeValues: { ':n': damaged },
+      }),
+    )
+    const pulled = await clients.buyer.get<any>(`/api/v1/si/get-invoice/${invoice.irn}`)
+    expect(pulled.status).toBe(503)
+    expect(pulled.body.error.message).toContain(`note of invoice ${invoice.irn}`)
+    expect(JSON.stringify(pulled.body)).not.toContain(damaged.slice(10, 40))
+  })
 })
