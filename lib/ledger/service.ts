@@ -73,6 +73,33 @@ function replay(record: BankRequestRecord, kind: BankRequestRecord['kind'], body
   return record.reply
 }
 
+/**
+ * Commits a decided transfer or reversal, whose items[1] is always its request (idempotency) record.
+ * If that record's condition failed, the same requestId committed concurrently (or an earlier attempt
+ * of ours did, its reply lost): the winner's reply is replayed. Any other failed condition or a
+ * conflict means the state moved under the decision (a balance crossed the line, the merchant's head
+ * moved on, another reversal got there first): decide again on fresh reads.
+ */
+async function commitOrReplay(
+  items: Parameters<typeof transact>[0],
+  reply: Reply,
+  request: { switchClientId: string; requestId: string; kind: BankRequestRecord['kind']; bodyHash: string },
+): Promise<Reply | typeof AGAIN> {
+  try {
+    await transact(items)
+    return reply
+  } catch (error) {
+    const codes = transactionCancellationCodes(error)
+    if (!codes) throw error
+    if (codes[1] === 'ConditionalCheckFailed') {
+      const winner = await getBankRequest(request.switchClientId, request.requestId)
+      return winner ? replay(winner, request.kind, request.bodyHash) : AGAIN
+    }
+    if (codes.some((c) => c === 'ConditionalCheckFailed' || c === 'TransactionConflict')) return AGAIN
+    throw error
+  }
+}
+
 const put = (Item: Record<string, unknown>): TransactItem => ({
   Put: { TableName: tableName(), Item, ConditionExpression: 'attribute_not_exists(pk)' },
 })
@@ -249,22 +276,12 @@ export async function transfer(switchClientId: string, body: TransferRequest): P
             ]
           : []),
       ]
-      try {
-        await transact(items)
-        return reply
-      } catch (error) {
-        const codes = transactionCancellationCodes(error)
-        if (!codes) throw error
-        if (codes[1] === 'ConditionalCheckFailed') {
-          // The same requestId committed concurrently (or our own earlier attempt did, its reply lost).
-          const winner = await getBankRequest(switchClientId, body.requestId)
-          return winner ? replay(winner, 'TRANSFER', bodyHash) : AGAIN
-        }
-        // The balance moved across the decision line, the merchant's head moved on, a providerReference
-        // collided, or another transaction held an item: decide again on fresh reads.
-        if (codes.some((c) => c === 'ConditionalCheckFailed' || c === 'TransactionConflict')) return AGAIN
-        throw error
-      }
+      return commitOrReplay(items, reply, {
+        switchClientId,
+        requestId: body.requestId,
+        kind: 'TRANSFER',
+        bodyHash,
+      })
     }),
   )
 }
@@ -390,19 +407,11 @@ export async function reversal(switchClientId: string, body: ReversalRequest): P
         },
       },
     ]
-    try {
-      await transact(items)
-      return reply
-    } catch (error) {
-      const codes = transactionCancellationCodes(error)
-      if (!codes) throw error
-      if (codes[1] === 'ConditionalCheckFailed') {
-        const winner = await getBankRequest(switchClientId, body.requestId)
-        return winner ? replay(winner, 'REVERSAL', bodyHash) : AGAIN
-      }
-      // Another reversal got there first (the next read says so) or a transaction held an item.
-      if (codes.some((c) => c === 'ConditionalCheckFailed' || c === 'TransactionConflict')) return AGAIN
-      throw error
-    }
+    return commitOrReplay(items, reply, {
+      switchClientId,
+      requestId: body.requestId,
+      kind: 'REVERSAL',
+      bodyHash,
+    })
   })
 }
