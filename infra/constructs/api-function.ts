@@ -90,6 +90,63 @@ export function accessOf(routes: readonly Pick<Route, 'tableAccess'>[]): TableAc
   return routes.some((r) => r.tableAccess === 'write') ? 'write' : 'read'
 }
 
+export interface HouseFunctionProps {
+  /** The function's name within the service, for its description. */
+  name: string
+  /** The module exporting `handler`, relative to the project root. */
+  handler: string
+  table: ITableV2
+  stage: string
+  serviceName: string
+  serviceVersion: string
+  logRemovalPolicy: RemovalPolicy
+  memorySize?: number
+  timeout?: Duration
+  /** Added to the environment every function gets. */
+  environment?: Record<string, string>
+}
+
+/**
+ * A NodejsFunction with the house defaults (Node 22 on ARM64, the shared bundling, the common
+ * environment) and its own log group. API functions and the outbox sender are both made with it.
+ */
+export function houseFunction(
+  scope: Construct,
+  props: HouseFunctionProps,
+): { function: NodejsFunction; logGroup: LogGroup } {
+  // Created explicitly (rather than by Lambda on first log line) so retention is set and the group
+  // is removed with the stack where that is wanted.
+  const logGroup = new LogGroup(scope, 'Logs', {
+    retention: RetentionDays.ONE_MONTH,
+    removalPolicy: props.logRemovalPolicy,
+  })
+  const fn = new NodejsFunction(scope, 'Function', {
+    description: `${props.serviceName} ${props.stage} ${props.name}`,
+    // Absolute, so synth works from any working directory.
+    entry: join(PROJECT_ROOT, props.handler),
+    handler: 'handler',
+    projectRoot: PROJECT_ROOT,
+    depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
+    runtime: Runtime.NODEJS_22_X,
+    architecture: Architecture.ARM_64,
+    memorySize: props.memorySize ?? 1024,
+    timeout: props.timeout ?? Duration.seconds(10),
+    tracing: Tracing.DISABLED,
+    logGroup,
+    bundling: BUNDLING,
+    environment: {
+      TABLE_NAME: props.table.tableName,
+      STAGE: props.stage,
+      SERVICE_NAME: props.serviceName,
+      SERVICE_VERSION: props.serviceVersion,
+      NODE_OPTIONS: '--enable-source-maps',
+      LOG_LEVEL: 'INFO',
+      ...props.environment,
+    },
+  })
+  return { function: fn, logGroup }
+}
+
 /** A Lambda function behind the API, with the house defaults and only the table access it needs. */
 export class ApiFunction extends Construct {
   readonly function: NodejsFunction
@@ -99,36 +156,9 @@ export class ApiFunction extends Construct {
   constructor(scope: Construct, id: string, props: ApiFunctionProps) {
     super(scope, id)
 
-    // Created explicitly (rather than by Lambda on first log line) so retention is set and the group
-    // is removed with the stack where that is wanted.
-    this.logGroup = new LogGroup(this, 'Logs', {
-      retention: RetentionDays.ONE_MONTH,
-      removalPolicy: props.logRemovalPolicy,
-    })
-
-    this.function = new NodejsFunction(this, 'Function', {
-      description: `${props.serviceName} ${props.stage} ${props.functionId}`,
-      // Absolute, so synth works from any working directory.
-      entry: join(PROJECT_ROOT, props.handler),
-      handler: 'handler',
-      projectRoot: PROJECT_ROOT,
-      depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
-      runtime: Runtime.NODEJS_22_X,
-      architecture: Architecture.ARM_64,
-      memorySize: 1024,
-      timeout: Duration.seconds(10),
-      tracing: Tracing.DISABLED,
-      logGroup: this.logGroup,
-      bundling: BUNDLING,
-      environment: {
-        TABLE_NAME: props.table.tableName,
-        STAGE: props.stage,
-        SERVICE_NAME: props.serviceName,
-        SERVICE_VERSION: props.serviceVersion,
-        NODE_OPTIONS: '--enable-source-maps',
-        LOG_LEVEL: 'INFO',
-      },
-    })
+    const made = houseFunction(this, { ...props, name: props.functionId })
+    this.function = made.function
+    this.logGroup = made.logGroup
 
     this.access = accessOf(props.routes)
     if (this.access === 'write') {

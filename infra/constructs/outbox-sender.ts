@@ -1,22 +1,13 @@
-import { join } from 'node:path'
 import { Duration, Stack, type RemovalPolicy } from 'aws-cdk-lib'
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb'
 import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch'
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam'
-import {
-  Architecture,
-  FilterCriteria,
-  FilterRule,
-  Runtime,
-  StartingPosition,
-  Tracing,
-} from 'aws-cdk-lib/aws-lambda'
+import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda'
 import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources'
-import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs'
-import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs'
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs'
 import { Construct } from 'constructs'
 import { OUTBOX_PREFIX } from '#lib/db/keys.ts'
-import { BUNDLING, PROJECT_ROOT } from './api-function.ts'
+import { houseFunction } from './api-function.ts'
 
 export interface OutboxSenderProps {
   table: ITableV2
@@ -38,33 +29,15 @@ export class OutboxSender extends Construct {
 
   constructor(scope: Construct, id: string, props: OutboxSenderProps) {
     super(scope, id)
-    const logGroup = new LogGroup(this, 'Logs', {
-      retention: RetentionDays.ONE_MONTH,
-      removalPolicy: props.logRemovalPolicy,
-    })
-    this.function = new NodejsFunction(this, 'Function', {
-      description: `${props.serviceName} ${props.stage} outbox-sender`,
-      entry: join(PROJECT_ROOT, 'functions/notification/outbox-sender.ts'),
-      handler: 'handler',
-      projectRoot: PROJECT_ROOT,
-      depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
-      runtime: Runtime.NODEJS_22_X,
-      architecture: Architecture.ARM_64,
+    this.function = houseFunction(this, {
+      ...props,
+      name: 'outbox-sender',
+      handler: 'functions/notification/outbox-sender.ts',
+      // Sends e-mail in batches: less memory, a longer timeout than an API function.
       memorySize: 512,
       timeout: Duration.seconds(30),
-      tracing: Tracing.DISABLED,
-      logGroup,
-      bundling: BUNDLING,
-      environment: {
-        TABLE_NAME: props.table.tableName,
-        STAGE: props.stage,
-        SERVICE_NAME: props.serviceName,
-        SERVICE_VERSION: props.serviceVersion,
-        NODE_OPTIONS: '--enable-source-maps',
-        LOG_LEVEL: 'INFO',
-        ...(props.sesFromAddress ? { SES_FROM_ADDRESS: props.sesFromAddress } : {}),
-      },
-    })
+      environment: props.sesFromAddress ? { SES_FROM_ADDRESS: props.sesFromAddress } : {},
+    }).function
     // Reads the admin e-mail list and marks each outbox item SENT with a conditional update.
     props.table.grantReadWriteData(this.function)
     this.function.addEventSource(
