@@ -1,17 +1,7 @@
-import * as z from 'zod'
-import { apiHandler } from '#lib/http/factory.ts'
-import { handleInvoice } from '#lib/invoice/service.ts'
+import { invoiceHandler } from '#lib/invoice/handler.ts'
 
 /**
  * POST /api/{v}/app/invoice/validate: validates, then signs and reports the invoice (spec endpoint
- * behaviour 2): the same as sign, recorded as SIGNED.
+ * behaviour 2): the same as sign, recorded as SIGNED, with the path version's schema.
  */
-export const handler = apiHandler({ body: z.unknown() }, async ({ body, caller, version, headers }) => ({
-  data: await handleInvoice({
-    action: 'sign',
-    version: version ?? 'v1',
-    caller,
-    body,
-    modeHeader: headers['x-validation-mode'],
-  }),
-}))
+export const handler = invoiceHandler('sign')
