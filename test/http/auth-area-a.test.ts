@@ -234,35 +234,5 @@ describe('GET /api/v1/health-check', () => {
     )
     expect((await get(headers, '/api/v1/health-check')).status).toBe(401)
   })
-
-  it('gives an authenticated client each component, without detail', async () => {
-    const reply = await clients.si.get('/api/v1/health-check')
-    expect(reply.status).toBe(200)
-    expect(reply.body).toEqual({
-      status: 'UP',
-      execTime: expect.any(String),
-      components: {
-        application: { status: 'UP' },
-        dependencies: {
-          dynamodb: { status: 'UP' },
-          signingKeys: { status: 'UP' },
-          qrAuthorityKey: { status: 'UP' },
-        },
-        webhook: 'NOT_CONFIGURED',
-      },
-    })
-  })
-
-  it('gives an ADMIN client the detail', async () => {
-    const reply: any = await clients.admin.get('/api/v1/health-check')
-    expect(reply.body.components.application).toMatchObject({
-      status: 'UP',
-      version: expect.any(String),
-      stage: 'local',
-    })
-    expect(reply.body.components.dependencies.dynamodb).toMatchObject({
-      status: 'UP',
-      latencyMs: expect.any(Number),
-    })
-  })
+  // What each kind of caller sees of the components is tested in test/http/health.test.ts.
 })
