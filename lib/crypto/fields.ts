@@ -1,9 +1,13 @@
+// The Encryption SDK's own packages rather than its `client-node` roll-up: they ship ES modules,
+// so a function bundles only the encryptor, decryptor and keyrings it uses. The roll-up is CommonJS
+// and drags in every keyring, the branch key store and the whole DynamoDB command set (BENCHMARKS.md).
+import { buildDecrypt } from '@aws-crypto/decrypt-node'
+import { buildEncrypt } from '@aws-crypto/encrypt-node'
 import {
   AlgorithmSuiteIdentifier,
-  buildClient,
   CommitmentPolicy,
   type KeyringNode,
-} from '@aws-crypto/client-node'
+} from '@aws-crypto/material-management-node'
 import { keyring } from './keyring.ts'
 
 /**
@@ -18,10 +22,12 @@ export type FieldContext = Record<string, string>
 
 const PREFIX = 'enc:v1:'
 /** Key commitment on encrypt and decrypt (the SDK default, stated so nobody weakens it). */
-const { encrypt, decrypt } = buildClient({
+const CLIENT_OPTIONS = {
   commitmentPolicy: CommitmentPolicy.REQUIRE_ENCRYPT_REQUIRE_DECRYPT,
   maxEncryptedDataKeys: 3,
-})
+}
+const { encrypt } = buildEncrypt(CLIENT_OPTIONS)
+const { decrypt } = buildDecrypt(CLIENT_OPTIONS)
 /**
  * Committing AES-256-GCM without the ECDSA signature suite: the values are written and read by the
  * same trusted service, and an unsigned message is half the size and much faster to open.

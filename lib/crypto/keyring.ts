@@ -1,13 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import {
-  type KeyringNode,
-  KmsKeyringNode,
-  MultiKeyringNode,
-  RawAesKeyringNode,
-  RawAesWrappingSuiteIdentifier,
-} from '@aws-crypto/client-node'
+import { KmsKeyringNode } from '@aws-crypto/kms-keyring-node'
+import { type KeyringNode, MultiKeyringNode } from '@aws-crypto/material-management-node'
+import { RawAesKeyringNode, RawAesWrappingSuiteIdentifier } from '@aws-crypto/raw-aes-keyring-node'
 import { keysDir, readOrCreatePemFile } from '#lib/keys/pem-store.ts'
 
 /**

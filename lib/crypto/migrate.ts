@@ -1,7 +1,7 @@
 import { rename, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { gunzipSync, gzipSync } from 'node:zlib'
-import type { KeyringNode } from '@aws-crypto/client-node'
+import type { KeyringNode } from '@aws-crypto/material-management-node'
 import { ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import { secretContext } from '#lib/auth/credentials.ts'
 import { db, tableName } from '#lib/db/client.ts'
