@@ -1,3 +1,4 @@
+import { apiSignature } from '#lib/auth/api-signature.ts'
 import { apiHandler } from '#lib/http/factory.ts'
 import { healthReport } from '#lib/health/report.ts'
 
@@ -6,7 +7,7 @@ import { healthReport } from '#lib/health/report.ts'
  * status only; authenticated clients also get each component's status and their webhook's; ADMIN
  * clients get the detail.
  */
-export const handler = apiHandler({}, async ({ caller }) => {
+export const handler = apiHandler({ auth: apiSignature }, async ({ caller }) => {
   const { httpStatus, body } = await healthReport(caller)
   return { status: httpStatus, data: body }
 })

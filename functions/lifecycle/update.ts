@@ -1,10 +1,11 @@
+import { apiSignature } from '#lib/auth/api-signature.ts'
 import { apiHandler } from '#lib/http/factory.ts'
 import { updatePaymentStatus } from '#lib/lifecycle/payment.ts'
 import { IrnPath, UpdateRequest } from '#lib/lifecycle/schemas.ts'
 
 /** PATCH /api/{v}/app/invoice/update/{irn}: Envelope, data = DataResponse `{message}`. */
 export const handler = apiHandler(
-  { body: UpdateRequest, params: IrnPath },
+  { auth: apiSignature, body: UpdateRequest, params: IrnPath },
   async ({ body, params, caller }) => {
     const result = await updatePaymentStatus(caller, params.irn, body.payment_status)
     return {

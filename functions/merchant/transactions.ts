@@ -1,3 +1,4 @@
+import { merchantBearer } from '#lib/auth/merchant-bearer.ts'
 import type { Caller } from '#lib/auth/caller.ts'
 import { apiHandler } from '#lib/http/factory.ts'
 import { HistoryQuery } from '#lib/merchant-history/schemas.ts'
@@ -10,6 +11,9 @@ const merchantOf = (caller: Caller) => {
 }
 
 /** GET /api/v1/merchant/transactions: the calling merchant's history, filtered and paged, newest first. */
-export const handler = apiHandler({ query: HistoryQuery }, async ({ query, caller }) => ({
-  data: await listTransactions(merchantOf(caller), query),
-}))
+export const handler = apiHandler(
+  { auth: merchantBearer, query: HistoryQuery },
+  async ({ query, caller }) => ({
+    data: await listTransactions(merchantOf(caller), query),
+  }),
+)

@@ -1,8 +1,9 @@
+import { adminBearer } from '#lib/auth/admin-bearer.ts'
 import { apiHandler } from '#lib/http/factory.ts'
 import { listEmails } from '#lib/notifications/emails.ts'
 
 /** GET /notification/email: the admin notification e-mail list. */
-export const handler = apiHandler({}, async () => {
+export const handler = apiHandler({ auth: adminBearer }, async () => {
   const emails = await listEmails()
   return {
     message: `${emails.length} e-mail address${emails.length === 1 ? '' : 'es'} on the list`,

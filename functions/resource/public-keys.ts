@@ -1,3 +1,4 @@
+import { noAuth } from '#lib/auth/authenticate.ts'
 import { apiHandler } from '#lib/http/factory.ts'
 import { jwks } from '#lib/signing/signer.ts'
 
@@ -5,7 +6,7 @@ import { jwks } from '#lib/signing/signer.ts'
  * GET /api/v1/resource/public-keys: the JWKS of every key that has signed invoices, public so that
  * anyone holding a signed invoice can verify it.
  */
-export const handler = apiHandler({}, async () => ({
+export const handler = apiHandler({ auth: noAuth }, async () => ({
   data: await jwks(),
   headers: { 'cache-control': 'public, max-age=300' },
 }))

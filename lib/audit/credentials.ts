@@ -1,4 +1,5 @@
-import { getApiClient, getBearer } from '#lib/auth/credentials.ts'
+import { getBearer } from '#lib/auth/bearer.ts'
+import { getApiClient } from '#lib/auth/credentials.ts'
 import { type AuditEventType, type AuditInput, apiKeyActor, appendAudit } from './trail.ts'
 
 /**

@@ -1,5 +1,5 @@
 import { Forbidden, Unauthorized } from '#lib/http/errors.ts'
-import type { AuthRequest } from './authenticate.ts'
+import type { AuthRequest, Verifier } from './authenticate.ts'
 import { areaACanonical, decodeSignature } from './canonical.ts'
 import type { Caller } from './caller.ts'
 import { getApiClient, usableSecrets } from './credentials.ts'
@@ -77,3 +77,6 @@ export async function verifyApiSignature(request: AuthRequest): Promise<Caller> 
     ...(client.validationMode ? { validationMode: client.validationMode } : {}),
   }
 }
+
+/** Area A's verifier, for apiHandler. */
+export const apiSignature: Verifier = { scheme: 'api-signature', verify: verifyApiSignature }

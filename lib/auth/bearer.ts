@@ -1,4 +1,35 @@
-import { type BearerKind, type BearerToken, getBearer } from './credentials.ts'
+import { createHash } from 'node:crypto'
+import { GetCommand } from '@aws-sdk/lib-dynamodb'
+import { db, tableName } from '#lib/db/client.ts'
+import { recordOf } from '#lib/db/items.ts'
+import { keys } from '#lib/db/keys.ts'
+
+/**
+ * Bearer tokens (Area B's switch token, Area C's merchant token, Area D's admin key), read side.
+ * Kept apart from credentials.ts, which opens encrypted HMAC secrets: a function that only checks
+ * bearer tokens then bundles no Encryption SDK (BENCHMARKS.md, cold start).
+ */
+
+export type BearerKind = 'switch' | 'merchant' | 'notify-admin'
+
+export interface BearerToken {
+  kind: BearerKind
+  /** The switch client id, merchant id or admin key id the token stands for. */
+  subjectId: string
+  /** The first characters of the token, enough to tell tokens apart in a listing. */
+  hint: string
+  active: boolean
+  createdAt: string
+}
+
+/** Tokens are stored and looked up only as their SHA-256. */
+export const hashToken = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex')
+
+/** The stored record of a token, active or not. */
+export async function getBearer(token: string): Promise<BearerToken | undefined> {
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: keys.bearer(hashToken(token)) }))
+  return out.Item ? recordOf<BearerToken>(out.Item) : undefined
+}
 
 /** The token of an `Authorization: Bearer <token>` header, or undefined. */
 export function bearerToken(header: string | undefined): string | undefined {

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto'
+import { randomBytes, randomUUID } from 'node:crypto'
 import {
   GetCommand,
   PutCommand,
@@ -14,6 +14,7 @@ import { keys } from '#lib/db/keys.ts'
 import { Conflict, NotFound } from '#lib/http/errors.ts'
 import { logger, mask } from '#lib/log.ts'
 import type { Role } from '#lib/routes.ts'
+import { type BearerKind, type BearerToken, hashToken } from './bearer.ts'
 
 /**
  * Credentials of all four areas: issue, look up, rotate, revoke. The CLI and the local seed both go
@@ -62,21 +63,8 @@ export interface SwitchClient {
   createdAt: string
 }
 
-export type BearerKind = 'switch' | 'merchant' | 'notify-admin'
-
-export interface BearerToken {
-  kind: BearerKind
-  /** The switch client id, merchant id or admin key id the token stands for. */
-  subjectId: string
-  /** The first characters of the token, enough to tell tokens apart in a listing. */
-  hint: string
-  active: boolean
-  createdAt: string
-}
-
 const MAX_ACTIVE_SECRETS = 2
 
-export const hashToken = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex')
 const newSecret = () => randomBytes(32).toString('base64url')
 const newToken = (prefix: string) => `${prefix}_${randomBytes(24).toString('base64url')}`
 const now = () => new Date().toISOString()
@@ -349,8 +337,6 @@ async function storeBearer(token: string, kind: BearerKind, subjectId: string): 
   }
   return record
 }
-
-export const getBearer = (token: string) => get<BearerToken>(keys.bearer(hashToken(token)))
 
 export const revokeBearer = (token: string) =>
   updateClient(keys.bearer(hashToken(token)), 'SET active = :f', { ':f': false })

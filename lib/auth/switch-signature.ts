@@ -1,5 +1,5 @@
 import { ApiError, Unauthorized } from '#lib/http/errors.ts'
-import type { AuthRequest } from './authenticate.ts'
+import type { AuthRequest, Verifier } from './authenticate.ts'
 import { findBearer } from './bearer.ts'
 import { areaBCanonical, decodeSignature } from './canonical.ts'
 import type { Caller } from './caller.ts'
@@ -96,3 +96,6 @@ export async function verifySwitchSignature(request: AuthRequest): Promise<Calle
   }
   return { scheme: 'switch-signature', switchClientId: client.clientId }
 }
+
+/** Area B's verifier, for apiHandler. */
+export const switchSignature: Verifier = { scheme: 'switch-signature', verify: verifySwitchSignature }

@@ -5,7 +5,7 @@ import httpHeaderNormalizer from '@middy/http-header-normalizer'
 import httpJsonBodyParser from '@middy/http-json-body-parser'
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda'
 import type * as z from 'zod'
-import { authenticate } from '#lib/auth/authenticate.ts'
+import type { Verifier } from '#lib/auth/authenticate.ts'
 import type { Caller } from '#lib/auth/caller.ts'
 import { isUnavailable } from '#lib/db/errors.ts'
 import { logger } from '#lib/log.ts'
@@ -26,7 +26,13 @@ export const MAX_BODY_BYTES = 1024 * 1024
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 
-export interface HandlerSchemas<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType> {
+export interface HandlerOptions<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType> {
+  /**
+   * The verifier of the auth scheme the route table gives this function's routes. Named here, not
+   * looked up from the table, so the function bundles that one scheme's code (test/unit/
+   * route-verifiers.test.ts keeps the two in step).
+   */
+  auth: Verifier
   body?: B
   query?: Q
   params?: P
@@ -113,18 +119,26 @@ const routeResolution = (): Middleware => ({
 })
 
 /** The size limit and the auth scheme both work on the exact bytes received, before any parsing. */
-const authentication = (): Middleware => ({
+const authentication = (verifier: Verifier): Middleware => ({
   name: 'authentication',
   before: async (request) => {
     const { event } = request
     const state = request.context.api
+    const route = state.route!
+    if (route.auth !== verifier.scheme) {
+      // A build mistake (the handler module names another scheme than the route table): a 500 that
+      // is logged, never a request let through under the wrong check.
+      throw new Error(
+        `${route.functionId} serves ${route.method} ${route.path} (${route.auth}) but was built with the ${verifier.scheme} verifier`,
+      )
+    }
     const rawBody = rawBodyOf(event)
     if (rawBody.length > MAX_BODY_BYTES) {
       throw new ApiError(413, `The request body is larger than the limit of ${MAX_BODY_BYTES} bytes (1 MiB)`)
     }
     state.rawBody = rawBody
-    state.caller = await authenticate({
-      route: state.route!,
+    state.caller = await verifier.verify({
+      route,
       method: event.requestContext.http.method,
       target: event.rawQueryString ? `${event.rawPath}?${event.rawQueryString}` : event.rawPath,
       headers: event.headers,
@@ -216,16 +230,16 @@ export function apiHandler<
   Q extends z.ZodType = z.ZodType<unknown>,
   P extends z.ZodType = z.ZodType<unknown>,
 >(
-  schemas: HandlerSchemas<B, Q, P>,
+  options: HandlerOptions<B, Q, P>,
   fn: (ctx: HandlerContext<z.output<B>, z.output<Q>, z.output<P>>) => Promise<Reply> | Reply,
 ) {
-  return middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, ApiContext>()
+  const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, ApiContext>()
     .use([
       requestIdentity(),
       httpHeaderNormalizer() as Middleware,
       httpEventNormalizer() as Middleware,
       routeResolution(),
-      authentication(),
+      authentication(options.auth),
       jsonBody(),
       idempotency(),
     ])
@@ -233,12 +247,12 @@ export function apiHandler<
       const state = context.api
       const route = state.route!
       const reply = await fn({
-        body: (schemas.body ? parseOrThrow(schemas.body, event.body, 'body') : undefined) as z.output<B>,
-        query: (schemas.query
-          ? parseOrThrow(schemas.query, event.queryStringParameters ?? {}, 'query')
+        body: (options.body ? parseOrThrow(options.body, event.body, 'body') : undefined) as z.output<B>,
+        query: (options.query
+          ? parseOrThrow(options.query, event.queryStringParameters ?? {}, 'query')
           : event.queryStringParameters) as z.output<Q>,
-        params: (schemas.params
-          ? parseOrThrow(schemas.params, event.pathParameters ?? {}, 'path')
+        params: (options.params
+          ? parseOrThrow(options.params, event.pathParameters ?? {}, 'path')
           : event.pathParameters) as z.output<P>,
         version: /^\/api\/(v[12])\//.exec(route.path)?.[1] as 'v1' | 'v2' | undefined,
         caller: state.caller,
@@ -250,4 +264,6 @@ export function apiHandler<
       })
       return successResponse(route.reply, reply, state.reply)
     })
+  // The scheme this function was built for, for the route-table consistency test.
+  return Object.assign(handler, { authScheme: options.auth.scheme })
 }

@@ -1,0 +1,16 @@
+import { Forbidden, Unauthorized } from '#lib/http/errors.ts'
+import type { Verifier } from './authenticate.ts'
+import { findBearer } from './bearer.ts'
+
+/** Area C: the merchant's token, and x-Merchant-Id naming that same merchant. */
+export const merchantBearer: Verifier = {
+  scheme: 'merchant-bearer',
+  async verify({ headers }) {
+    const token = await findBearer(headers.authorization, 'merchant')
+    if (!token) throw new Unauthorized('Authorization must carry a valid merchant bearer token')
+    if (headers['x-merchant-id'] !== token.subjectId) {
+      throw new Forbidden('x-Merchant-Id must name the merchant this token was issued to')
+    }
+    return { scheme: 'merchant-bearer', merchantId: token.subjectId }
+  },
+}
