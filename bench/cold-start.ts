@@ -11,8 +11,8 @@ import { spawnSync } from 'node:child_process'
 import { mkdirSync, rmSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { build, type Loader, type Metafile } from 'esbuild'
-import { BUNDLING, PROJECT_ROOT } from '../infra/constructs/api-function.ts'
+import { build, type Metafile } from 'esbuild'
+import { esbuildOptionsFor, PROJECT_ROOT } from '../infra/constructs/api-function.ts'
 import { functionsOf, routes, UNROUTED } from '../lib/routes.ts'
 
 const RUNS = 7
@@ -38,27 +38,10 @@ interface Bundle {
   metafile: Metafile
 }
 
-/** The esbuild call NodejsFunction makes (see its buildEsbuildArgs), with a metafile for the analysis. */
+/** The bundle NodejsFunction makes, with a metafile for the analysis. */
 async function bundle(handler: string, functionIds: string[]): Promise<Bundle> {
   const file = join(OUT_DIR, handler.replace(/\.[cm]?tsx?$/, '').replaceAll('/', '__'), 'index.mjs')
-  const result = await build({
-    absWorkingDir: PROJECT_ROOT,
-    entryPoints: [join(PROJECT_ROOT, handler)],
-    outfile: file,
-    bundle: true,
-    platform: 'node',
-    format: BUNDLING.format === 'esm' ? 'esm' : 'cjs',
-    minify: BUNDLING.minify,
-    // NodejsFunction's `sourceMap: true` is esbuild's --sourcemap: an external, linked .map file.
-    sourcemap: BUNDLING.sourceMap ? 'linked' : false,
-    target: BUNDLING.target,
-    mainFields: BUNDLING.mainFields,
-    banner: { js: BUNDLING.banner },
-    external: BUNDLING.externalModules,
-    loader: BUNDLING.loader as Record<string, Loader>,
-    metafile: true,
-    logLevel: 'warning',
-  })
+  const result = await build(esbuildOptionsFor(handler, file))
   return { handler, functionIds, file, bytes: statSync(file).size, metafile: result.metafile }
 }
 

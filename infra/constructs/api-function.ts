@@ -9,7 +9,9 @@ import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda'
 import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs'
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs'
 import { Construct } from 'constructs'
+import type { BuildOptions, Loader } from 'esbuild'
 import { NONCE_PREFIX, REPLAY_PREFIX } from '#lib/db/keys.ts'
+import { builtinAliases } from './builtin-shims.ts'
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager'
 import { type AuthScheme, type Route, SECRET_ENV, type ServiceSecret, type TableAccess } from '#lib/routes.ts'
 
@@ -22,6 +24,9 @@ export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url))
  */
 export const ESM_REQUIRE_BANNER =
   "import { createRequire } from 'module'; const require = createRequire(import.meta.url);"
+
+/** Each Node built-in to its `require` shim (see builtin-shims.ts): esbuild's `alias` option. */
+export const BUILTIN_ALIASES = builtinAliases()
 
 /**
  * The esbuild settings every function is bundled with. Exported so bench/cold-start.ts measures the
@@ -38,7 +43,35 @@ export const BUNDLING = {
   // bundled file loads faster than the runtime's SDK spread over node_modules.
   externalModules: [],
   loader: { '.json': 'json' },
+  esbuildArgs: { '--alias': Object.entries(BUILTIN_ALIASES).map(([name, shim]) => `${name}=${shim}`) },
 } satisfies BundlingOptions
+
+/**
+ * BUNDLING in esbuild's own API (NodejsFunction runs the esbuild CLI with the same settings), for the
+ * cold-start benchmark and the bundle tests, so they look at the very bundles Lambda runs.
+ */
+export function esbuildOptionsFor(handler: string, outfile: string): BuildOptions & { metafile: true } {
+  return {
+    absWorkingDir: PROJECT_ROOT,
+    entryPoints: [join(PROJECT_ROOT, handler)],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: BUNDLING.format === OutputFormat.ESM ? 'esm' : 'cjs',
+    minify: BUNDLING.minify,
+    // NodejsFunction's `sourceMap: true` is esbuild's --sourcemap: an external, linked .map file.
+    sourcemap: BUNDLING.sourceMap ? 'linked' : false,
+    target: BUNDLING.target,
+    mainFields: BUNDLING.mainFields,
+    banner: { js: BUNDLING.banner },
+    external: BUNDLING.externalModules,
+    loader: BUNDLING.loader as Record<string, Loader>,
+    // BUNDLING.esbuildArgs['--alias'], as the API spells it.
+    alias: BUILTIN_ALIASES,
+    metafile: true,
+    logLevel: 'warning',
+  }
+}
 
 /** The partition-key prefixes of the short-lived items an auth scheme writes on every request. */
 export const AUTH_WRITE_PREFIXES: Record<AuthScheme, readonly string[]> = {
