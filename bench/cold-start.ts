@@ -3,13 +3,17 @@
  * settings, then measures whole-process import time against bare `node`.
  *
  *   npx tsx bench/cold-start.ts        (or npm run bench:cold-start)
+ *   BASELINE=<dir> npx tsx bench/cold-start.ts
+ *
+ * BASELINE names the .bench/cold-start folder of an earlier checkout's run: its bundles are timed in
+ * the same interleaved rounds, for a before/after comparison free of the machine's drift.
  *
  * Functions that share a handler module get byte-identical bundles, so each distinct module is built
  * and measured once and the table says how many functions it serves.
  */
 import { spawnSync } from 'node:child_process'
-import { mkdirSync, rmSync, statSync } from 'node:fs'
-import { join, relative } from 'node:path'
+import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs'
+import { basename, dirname, join, relative } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { build, type Metafile } from 'esbuild'
 import { esbuildOptionsFor, PROJECT_ROOT } from '../infra/constructs/api-function.ts'
@@ -19,6 +23,11 @@ const RUNS = 7
 const TARGET_KB = 600
 const TARGET_RATIO = 2
 const OUT_DIR = join(PROJECT_ROOT, '.bench', 'cold-start')
+/**
+ * Reference bundles, built and timed like the functions but not counted against the targets: what
+ * an empty handler, the DynamoDB client alone, and the DynamoDB client with field encryption cost.
+ */
+const FLOORS = ['bench/floor/empty.ts', 'bench/floor/dynamodb.ts', 'bench/floor/dynamodb-encryption.ts']
 
 /** handler module -> the functionIds deployed from it. */
 function bundlesToBuild(): Map<string, string[]> {
@@ -64,18 +73,39 @@ function median(values: number[]): number {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
 }
 
-/** Wall time of a whole `node` process, spawn to exit, in ms; one untimed run first warms the page cache. */
-function timeProcess(args: string[], env: NodeJS.ProcessEnv): number {
-  const once = () => {
-    const start = performance.now()
-    const run = spawnSync(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'] })
-    const elapsed = performance.now() - start
-    if (run.status !== 0) throw new Error(`node ${args.join(' ')} failed:\n${run.stderr.toString()}`)
-    return elapsed
-  }
-  once()
-  return median(Array.from({ length: RUNS }, once))
+interface Timed {
+  args: string[]
+  env: NodeJS.ProcessEnv
 }
+
+/** Wall time of one whole `node` process, spawn to exit, in ms. */
+function timeOnce({ args, env }: Timed): number {
+  const start = performance.now()
+  const run = spawnSync(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'] })
+  const elapsed = performance.now() - start
+  if (run.status !== 0) throw new Error(`node ${args.join(' ')} failed:\n${run.stderr.toString()}`)
+  return elapsed
+}
+
+/**
+ * Median wall time of each process. Runs are interleaved (round r times every target once), so a
+ * slow spell on a shared machine falls on all targets alike, bare node included, instead of on
+ * whichever bundle happened to be measured then. One untimed run each first warms the page cache.
+ */
+function timeInterleaved(targets: Timed[]): number[] {
+  for (const target of targets) timeOnce(target)
+  const samples = targets.map(() => [] as number[])
+  for (let round = 0; round < RUNS; round++) {
+    targets.forEach((target, i) => samples[i]!.push(timeOnce(target)))
+  }
+  return samples.map(median)
+}
+
+const importOf = (file: string) => [
+  '--input-type=module',
+  '-e',
+  `await import(${JSON.stringify(pathToFileURL(file).href)})`,
+]
 
 const kb = (bytes: number) => bytes / 1024
 const pad = (s: string, n: number) => s.padEnd(n)
@@ -93,6 +123,7 @@ async function main() {
 
   const started = performance.now()
   const bundles = await Promise.all([...plan].map(([handler, ids]) => bundle(handler, ids)))
+  const floors = await Promise.all(FLOORS.map((handler) => bundle(handler, [])))
   console.log(`esbuild: ${plan.size} bundles in ${Math.round(performance.now() - started)} ms`)
   for (const b of bundles) console.log(`  ${pad(b.handler, 40)} ${lpad(kb(b.bytes).toFixed(1), 7)} KB`)
 
@@ -100,20 +131,29 @@ async function main() {
   const env = { PATH: process.env.PATH, TABLE_NAME: 'bench-table', AWS_REGION: 'eu-west-1', STAGE: 'bench' }
   // Lambda runs with NODE_OPTIONS=--enable-source-maps (set by ApiFunction): measured separately.
   const lambdaEnv = { ...env, NODE_OPTIONS: '--enable-source-maps' }
-  const bare = timeProcess(['-e', '0'], env)
-  const bareMaps = timeProcess(['-e', '0'], lambdaEnv)
+  const measured = [...bundles, ...floors]
+  const baselines = process.env.BASELINE
+    ? bundles
+        .map((b) => ({ b, file: join(process.env.BASELINE!, basename(dirname(b.file)), 'index.mjs') }))
+        .filter(({ file }) => existsSync(file))
+    : []
+  const times = timeInterleaved([
+    { args: ['-e', '0'], env },
+    { args: ['-e', '0'], env: lambdaEnv },
+    ...measured.flatMap((b) => [
+      { args: importOf(b.file), env },
+      { args: importOf(b.file), env: lambdaEnv },
+    ]),
+    ...baselines.map(({ file }) => ({ args: importOf(file), env })),
+  ])
+  const [bare, bareMaps] = times as [number, number]
   console.log(
     `\nbare node -e 0: ${bare.toFixed(1)} ms (with --enable-source-maps: ${bareMaps.toFixed(1)} ms)\n`,
   )
 
-  const rows = bundles.map((b) => {
-    const importArgs = [
-      '--input-type=module',
-      '-e',
-      `await import(${JSON.stringify(pathToFileURL(b.file).href)})`,
-    ]
-    const ms = timeProcess(importArgs, env)
-    const msMaps = timeProcess(importArgs, lambdaEnv)
+  const rows = measured.map((b, i) => {
+    const ms = times[2 + 2 * i]!
+    const msMaps = times[3 + 2 * i]!
     const row = {
       ...b,
       ms,
@@ -123,7 +163,6 @@ async function main() {
       sizeOk: kb(b.bytes) < TARGET_KB,
       ratioOk: ms / bare < TARGET_RATIO,
     }
-    console.log(`  ${pad(b.handler, 40)} ${lpad(ms.toFixed(1), 7)} ms  ${row.ratio.toFixed(2)}x`)
     return row
   })
 
@@ -139,16 +178,19 @@ async function main() {
   ].join(' | ')
   console.log(`\n${header}\n${'-'.repeat(header.length)}`)
   for (const r of rows) {
+    const reference = r.functionIds.length === 0
     console.log(
       [
         pad(r.handler, 40),
-        lpad(String(r.functionIds.length), 3),
+        lpad(reference ? 'ref' : String(r.functionIds.length), 3),
         lpad(kb(r.bytes).toFixed(1), 8),
         lpad(r.ms.toFixed(1), 9),
         lpad(`${r.ratio.toFixed(2)}x`, 6),
         lpad(r.msMaps.toFixed(1), 8),
         lpad(`${r.ratioMaps.toFixed(2)}x`, 6),
-        ` ${r.sizeOk ? 'size ok' : 'SIZE OVER'}, ${r.ratioOk ? 'ratio ok' : 'RATIO OVER'}`,
+        reference
+          ? ' (reference, not a function)'
+          : ` ${r.sizeOk ? 'size ok' : 'SIZE OVER'}, ${r.ratioOk ? 'ratio ok' : 'RATIO OVER'}`,
       ].join(' | '),
     )
   }
@@ -156,9 +198,23 @@ async function main() {
     `${pad(`bare node -e 0`, 40)} |     |          | ${lpad(bare.toFixed(1), 9)} |  1.00x | ${lpad(bareMaps.toFixed(1), 8)} |  1.00x |`,
   )
 
-  // What fills the bundles: the largest one always, and every one over the size target.
-  const largest = rows.reduce((a, b) => (b.bytes > a.bytes ? b : a))
-  for (const r of rows.filter((row) => row === largest || !row.sizeOk)) {
+  if (baselines.length > 0) {
+    console.log(`\nbefore (BASELINE=${process.env.BASELINE}) -> now, same rounds:`)
+    baselines.forEach(({ b, file }, i) => {
+      const before = times[2 + 2 * measured.length + i]!
+      const now = rows.find((r) => r.file === b.file)!
+      console.log(
+        `  ${pad(b.handler, 44)} ${lpad(kb(statSync(file).size).toFixed(0), 4)} -> ${lpad(kb(b.bytes).toFixed(0), 4)} KB   ` +
+          `${(before / bare).toFixed(2)}x -> ${now.ratio.toFixed(2)}x  (${before.toFixed(0)} -> ${now.ms.toFixed(0)} ms)`,
+      )
+    })
+  }
+
+  // What fills the bundles: the largest and the smallest function bundle.
+  const fnRows = rows.filter((r) => r.functionIds.length > 0)
+  const largest = fnRows.reduce((a, b) => (b.bytes > a.bytes ? b : a))
+  const smallest = fnRows.reduce((a, b) => (b.bytes < a.bytes ? b : a))
+  for (const r of [largest, smallest]) {
     console.log(`\n${r.handler} (${kb(r.bytes).toFixed(1)} KB), by package:`)
     for (const [name, bytes] of packageShares(r).slice(0, 8)) {
       console.log(
@@ -167,12 +223,12 @@ async function main() {
     }
   }
 
-  const both = rows.filter((r) => r.sizeOk && r.ratioOk)
+  const both = fnRows.filter((r) => r.sizeOk && r.ratioOk)
   const fnsMeeting = both.reduce((n, r) => n + r.functionIds.length, 0)
   console.log(
-    `\n${both.length} of ${rows.length} bundles (${fnsMeeting} of ${functionCount} functions) meet both targets ` +
-      `(bundle < ${TARGET_KB} KB: ${rows.filter((r) => r.sizeOk).length}/${rows.length}; ` +
-      `import < ${TARGET_RATIO}x bare node: ${rows.filter((r) => r.ratioOk).length}/${rows.length}). ` +
+    `\n${both.length} of ${fnRows.length} bundles (${fnsMeeting} of ${functionCount} functions) meet both targets ` +
+      `(bundle < ${TARGET_KB} KB: ${fnRows.filter((r) => r.sizeOk).length}/${fnRows.length}; ` +
+      `import < ${TARGET_RATIO}x bare node: ${fnRows.filter((r) => r.ratioOk).length}/${fnRows.length}). ` +
       `Bundles in ${relative(PROJECT_ROOT, OUT_DIR)}/`,
   )
 }
