@@ -96,7 +96,9 @@ function timeInterleaved(targets: Timed[]): number[] {
   for (const target of targets) timeOnce(target)
   const samples = targets.map(() => [] as number[])
   for (let round = 0; round < RUNS; round++) {
-    targets.forEach((target, i) => samples[i]!.push(timeOnce(target)))
+    targets.forEach((target, i) => {
+      samples[i]!.push(timeOnce(target))
+    })
   }
   return samples.map(median)
 }

@@ -69,7 +69,10 @@ describe('function bundles', () => {
           '-e',
           `const m = await import(${JSON.stringify(pathToFileURL(file).href)}); process.stdout.write(typeof m.handler)`,
         ],
-        { env: { PATH: process.env.PATH, TABLE_NAME: 'bundle-test', AWS_REGION: 'eu-west-1' }, encoding: 'utf8' },
+        {
+          env: { PATH: process.env.PATH, TABLE_NAME: 'bundle-test', AWS_REGION: 'eu-west-1' },
+          encoding: 'utf8',
+        },
       )
       expect(run.stderr).toBe('')
       expect(run.stdout).toBe('function')
