@@ -25,8 +25,15 @@ export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url))
 export const ESM_REQUIRE_BANNER =
   "import { createRequire } from 'module'; const require = createRequire(import.meta.url);"
 
-/** Each Node built-in to its `require` shim (see builtin-shims.ts): esbuild's `alias` option. */
-export const BUILTIN_ALIASES = builtinAliases()
+/**
+ * What the bundles take in place of what the code imports (esbuild's `alias`): each Node built-in
+ * its `require` shim (builtin-shims.ts), and the SDK's credential chain the environment provider
+ * Lambda needs (lambda-credentials.ts).
+ */
+export const BUNDLE_ALIASES: Record<string, string> = {
+  ...builtinAliases(),
+  '@aws-sdk/credential-provider-node': fileURLToPath(new URL('./lambda-credentials.ts', import.meta.url)),
+}
 
 /**
  * The esbuild settings every function is bundled with. Exported so bench/cold-start.ts measures the
@@ -43,7 +50,7 @@ export const BUNDLING = {
   // bundled file loads faster than the runtime's SDK spread over node_modules.
   externalModules: [],
   loader: { '.json': 'json' },
-  esbuildArgs: { '--alias': Object.entries(BUILTIN_ALIASES).map(([name, shim]) => `${name}=${shim}`) },
+  esbuildArgs: { '--alias': Object.entries(BUNDLE_ALIASES).map(([name, shim]) => `${name}=${shim}`) },
 } satisfies BundlingOptions
 
 /**
@@ -67,7 +74,7 @@ export function esbuildOptionsFor(handler: string, outfile: string): BuildOption
     external: BUNDLING.externalModules,
     loader: BUNDLING.loader as Record<string, Loader>,
     // BUNDLING.esbuildArgs['--alias'], as the API spells it.
-    alias: BUILTIN_ALIASES,
+    alias: BUNDLE_ALIASES,
     metafile: true,
     logLevel: 'warning',
   }

@@ -35,12 +35,23 @@ const builtins = new Set(builtinModules.flatMap((name) => [name, `node:${name.re
 const esImportsOf = (text: string) =>
   [...text.matchAll(/(?:^|[;\n])import\s*(?:[\w${},*\s]+from\s*)?["']([^"']+)["']/g)].map((m) => m[1]!)
 
+/** Runs `node` on a snippet that imports the bundle as `m`; stdout and stderr as text. */
+function runWith(file: string, snippet: string, env: NodeJS.ProcessEnv) {
+  const load = `const m = await import(${JSON.stringify(pathToFileURL(file).href)});`
+  return spawnSync(process.execPath, ['--input-type=module', '-e', `${load} ${snippet}`], {
+    env: { PATH: process.env.PATH, AWS_REGION: 'eu-west-1', ...env },
+    encoding: 'utf8',
+  })
+}
+
 let hmac: Built
 let bearer: Built
+let credentials: Built
 beforeAll(async () => {
-  ;[hmac, bearer] = await Promise.all([
+  ;[hmac, bearer, credentials] = await Promise.all([
     bundle('functions/resource/states.ts'),
     bundle('functions/notification/email-list.ts'),
+    bundle('test/fixtures/bundles/credentials.ts'),
   ])
 }, 60_000)
 
@@ -62,20 +73,28 @@ describe('function bundles', () => {
 
   it('load in Node and export the handler', () => {
     for (const { file } of [hmac, bearer]) {
-      const run = spawnSync(
-        process.execPath,
-        [
-          '--input-type=module',
-          '-e',
-          `const m = await import(${JSON.stringify(pathToFileURL(file).href)}); process.stdout.write(typeof m.handler)`,
-        ],
-        {
-          env: { PATH: process.env.PATH, TABLE_NAME: 'bundle-test', AWS_REGION: 'eu-west-1' },
-          encoding: 'utf8',
-        },
-      )
+      const run = runWith(file, 'process.stdout.write(typeof m.handler)', { TABLE_NAME: 'bundle-test' })
       expect(run.stderr).toBe('')
       expect(run.stdout).toBe('function')
     }
+  })
+
+  it("take the AWS SDK's credentials from the environment only, as Lambda provides them", () => {
+    // The SDK's default chain, with its STS and SSO clients, is not in the bundle.
+    for (const { inputs } of [hmac, bearer, credentials]) {
+      expect(inputs.filter((input) => /credential-provider-node|nested-clients/.test(input))).toEqual([])
+    }
+    const snippet = 'process.stdout.write(await m.resolvedAccessKeyId())'
+    const withRole = runWith(credentials.file, snippet, {
+      AWS_ACCESS_KEY_ID: 'AKIDBUNDLETEST',
+      AWS_SECRET_ACCESS_KEY: 'not-a-secret',
+      AWS_SESSION_TOKEN: 'not-a-token',
+    })
+    expect(withRole.stderr).toBe('')
+    expect(withRole.stdout).toBe('AKIDBUNDLETEST')
+    // Without them nothing else is tried (no profile, no metadata service): a clear refusal.
+    const without = runWith(credentials.file, snippet, { HOME: outDir })
+    expect(without.status).not.toBe(0)
+    expect(without.stderr).toContain('Unable to find environment variable credentials')
   })
 })
