@@ -48,12 +48,12 @@ async function main() {
     await stop(1)
     return
   }
-  const { developmentCredentialsText } = await import('./local/banner.ts')
+  const { developmentCredentialsText, tryItText } = await import('./local/banner.ts')
   console.log(
     `\nE-invoicing API listening on ${server.url}  (DynamoDB Local at ${dynamo.endpoint}, table ${tableName})`,
   )
   console.log(developmentCredentialsText())
-  console.log(`Try: curl ${server.url}/api/v1/resource/states\nPress Ctrl-C to stop.`)
+  console.log(`${tryItText(server.url)}\nPress Ctrl-C to stop.`)
 }
 
 void main()

@@ -9,3 +9,16 @@ export function developmentCredentialsText(): string {
     '  Area D admin bearer: dev-notify-key',
   ].join('\n')
 }
+
+/**
+ * Requests a newcomer can paste as they are. Area A routes refuse an unsigned request (401), so the
+ * reference-list example is signed by the CLI, exactly as the README shows.
+ */
+export function tryItText(url: string): string {
+  return [
+    'Try, in another terminal:',
+    `  curl -s ${url}/api/v1/health-check`,
+    '  H=$(npm run --silent cli -- sign --area A --path /api/v1/resource/states --key dev-si-key --secret dev-si-secret)',
+    `  eval curl -s ${url}/api/v1/resource/states $H`,
+  ].join('\n')
+}
