@@ -1,7 +1,7 @@
 import { apiSignature } from '#lib/auth/api-signature.ts'
 import { apiHandler } from '#lib/http/factory.ts'
 import { GenerateQrCodeRequest } from '#lib/qr/schemas.ts'
-import { generateQrCode } from '#lib/qr/service.ts'
+import { generateQrCode } from '#lib/qr/generate.ts'
 
 /** POST /api/{v}/si/generate-qr-code: Envelope, data = `{qr_code_base64, qr_code_file_bytes}`. */
 export const handler = apiHandler(

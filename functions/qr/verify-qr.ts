@@ -1,7 +1,7 @@
 import { apiSignature } from '#lib/auth/api-signature.ts'
 import { apiHandler } from '#lib/http/factory.ts'
 import { VerifyQrRequest } from '#lib/qr/schemas.ts'
-import { verifyQr } from '#lib/qr/service.ts'
+import { verifyQr } from '#lib/qr/verify.ts'
 
 /** POST /api/v1/resource/verify-qr: what a QR text says and whether it checks out. */
 export const handler = apiHandler({ auth: apiSignature, body: VerifyQrRequest }, async ({ body, caller }) => {
