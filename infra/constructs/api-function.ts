@@ -43,6 +43,9 @@ export const BUNDLING = {
   format: OutputFormat.ESM,
   minify: true,
   sourceMap: true,
+  // Stack traces need the mappings, not a copy of every source file: the .map shrinks from about
+  // 2.2 MB to 0.9 MB, and Lambda parses it at every cold start (--enable-source-maps).
+  sourcesContent: false,
   target: 'node22',
   mainFields: ['module', 'main'],
   banner: ESM_REQUIRE_BANNER,
@@ -68,6 +71,7 @@ export function esbuildOptionsFor(handler: string, outfile: string): BuildOption
     minify: BUNDLING.minify,
     // NodejsFunction's `sourceMap: true` is esbuild's --sourcemap: an external, linked .map file.
     sourcemap: BUNDLING.sourceMap ? 'linked' : false,
+    sourcesContent: BUNDLING.sourcesContent,
     target: BUNDLING.target,
     mainFields: BUNDLING.mainFields,
     banner: { js: BUNDLING.banner },

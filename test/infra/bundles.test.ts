@@ -79,6 +79,18 @@ describe('function bundles', () => {
     }
   })
 
+  it('map stack traces to the TypeScript sources, from a map that leaves the sources out', () => {
+    const map = JSON.parse(readFileSync(`${credentials.file}.map`, 'utf8')) as { sourcesContent?: unknown }
+    expect(map.sourcesContent).toBeUndefined()
+    // As Lambda runs it (NODE_OPTIONS=--enable-source-maps), a failure points at the .ts line.
+    const failed = runWith(credentials.file, 'await m.resolvedAccessKeyId()', {
+      HOME: outDir,
+      NODE_OPTIONS: '--enable-source-maps',
+    })
+    expect(failed.status).not.toBe(0)
+    expect(failed.stderr).toMatch(/test\/fixtures\/bundles\/credentials\.ts:\d+:\d+/)
+  })
+
   it("take the AWS SDK's credentials from the environment only, as Lambda provides them", () => {
     // The SDK's default chain, with its STS and SSO clients, is not in the bundle.
     for (const { inputs } of [hmac, bearer, credentials]) {
