@@ -194,17 +194,13 @@ export function auditOfBusiness(businessId: string): Promise<AuditEvent[]> {
   })
 }
 
-/** The event of a validate or sign that stored the invoice at `after`. */
-export function invoiceStatusEvent(input: {
-  irn: string
-  businessId: string
-  before?: string
-  after: 'VALIDATED' | 'SIGNED'
-  actor: string
-  at: string
-}): AuditInput {
+/** An invoice's status-change event: every invoice write records one in its own transaction. */
+export function invoiceEvent(
+  type: Extract<AuditEventType, `INVOICE_${string}` | 'PAYMENT_STATUS_CHANGED'>,
+  input: { irn: string; businessId: string; before?: string; after: string; actor: string; at: string },
+): AuditInput {
   return {
-    type: input.after === 'SIGNED' ? 'INVOICE_SIGNED' : 'INVOICE_VALIDATED',
+    type,
     actor: input.actor,
     subject: { kind: 'INVOICE', id: input.irn },
     businessId: input.businessId,

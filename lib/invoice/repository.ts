@@ -1,5 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb'
-import { invoiceStatusEvent, writeWithAudit } from '#lib/audit/trail.ts'
+import { invoiceEvent, writeWithAudit } from '#lib/audit/trail.ts'
 import { db, tableName } from '#lib/db/client.ts'
 import { recordOf } from '#lib/db/items.ts'
 import { keys } from '#lib/db/keys.ts'
@@ -68,7 +68,7 @@ export async function createRecord(
       },
     },
     [
-      invoiceStatusEvent({
+      invoiceEvent(content.status === 'SIGNED' ? 'INVOICE_SIGNED' : 'INVOICE_VALIDATED', {
         irn: content.irn,
         businessId: content.businessId,
         after: content.status,
@@ -146,7 +146,7 @@ export async function advanceRecord(
       },
     },
     [
-      invoiceStatusEvent({
+      invoiceEvent(content.status === 'SIGNED' ? 'INVOICE_SIGNED' : 'INVOICE_VALIDATED', {
         irn: content.irn,
         businessId: content.businessId,
         before: existing.status,

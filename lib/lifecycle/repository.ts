@@ -1,4 +1,4 @@
-import { writeWithAudit } from '#lib/audit/trail.ts'
+import { invoiceEvent, writeWithAudit } from '#lib/audit/trail.ts'
 import { tableName } from '#lib/db/client.ts'
 import { keys } from '#lib/db/keys.ts'
 import type { InvoiceRecord, PaymentStatus } from '#lib/invoice/record.ts'
@@ -40,16 +40,7 @@ export async function createGenerated(
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
-    [
-      {
-        type: 'INVOICE_GENERATED',
-        actor,
-        subject: { kind: 'INVOICE', id: irn },
-        businessId,
-        after: 'GENERATED',
-        at,
-      },
-    ],
+    [invoiceEvent('INVOICE_GENERATED', { irn, businessId, after: 'GENERATED', actor, at })],
   )
   if (created) return record
   const existing = await readInvoiceRecord(irn)
@@ -83,15 +74,14 @@ export async function markTransmitted(
       },
     },
     [
-      {
-        type: 'INVOICE_TRANSMITTED',
-        actor,
-        subject: { kind: 'INVOICE', id: irn },
+      invoiceEvent('INVOICE_TRANSMITTED', {
+        irn,
         businessId,
         before: 'SIGNED',
         after: 'TRANSMITTED',
+        actor,
         at,
-      },
+      }),
     ],
   )
 }
@@ -116,16 +106,6 @@ export async function changePaymentStatus(
         ExpressionAttributeValues: { ':from': from, ':to': to, ':at': at, ':one': 1 },
       },
     },
-    [
-      {
-        type: 'PAYMENT_STATUS_CHANGED',
-        actor,
-        subject: { kind: 'INVOICE', id: irn },
-        businessId,
-        before: from,
-        after: to,
-        at,
-      },
-    ],
+    [invoiceEvent('PAYMENT_STATUS_CHANGED', { irn, businessId, before: from, after: to, actor, at })],
   )
 }
