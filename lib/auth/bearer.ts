@@ -1,7 +1,5 @@
 import { createHash } from 'node:crypto'
-import { GetCommand } from '@aws-sdk/lib-dynamodb'
-import { db, tableName } from '#lib/db/client.ts'
-import { recordOf } from '#lib/db/items.ts'
+import { readRecord } from '#lib/db/items.ts'
 import { keys } from '#lib/db/keys.ts'
 
 /**
@@ -26,10 +24,7 @@ export interface BearerToken {
 export const hashToken = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex')
 
 /** The stored record of a token, active or not. */
-export async function getBearer(token: string): Promise<BearerToken | undefined> {
-  const out = await db().send(new GetCommand({ TableName: tableName(), Key: keys.bearer(hashToken(token)) }))
-  return out.Item ? recordOf<BearerToken>(out.Item) : undefined
-}
+export const getBearer = (token: string) => readRecord<BearerToken>(keys.bearer(hashToken(token)))
 
 /** The token of an `Authorization: Bearer <token>` header, or undefined. */
 export function bearerToken(header: string | undefined): string | undefined {

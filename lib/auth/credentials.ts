@@ -1,15 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto'
-import {
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb'
+import { PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import { DecryptionFailed, decryptField, encryptField } from '#lib/crypto/fields.ts'
 import { db, tableName } from '#lib/db/client.ts'
 import { isConditionFailed, transactionCancellationCodes } from '#lib/db/errors.ts'
-import { recordOf } from '#lib/db/items.ts'
+import { readRecord, recordOf } from '#lib/db/items.ts'
 import { keys } from '#lib/db/keys.ts'
 import { Conflict, NotFound } from '#lib/http/errors.ts'
 import { logger, mask } from '#lib/log.ts'
@@ -123,12 +117,6 @@ function newServiceId(): string {
 const put = (Item: Record<string, unknown>, ConditionExpression?: string) =>
   db().send(new PutCommand({ TableName: tableName(), Item, ConditionExpression }))
 
-async function get<T>(key: { pk: string; sk: string }): Promise<T | undefined> {
-  const out = await db().send(new GetCommand({ TableName: tableName(), Key: key }))
-  if (!out.Item) return undefined
-  return recordOf<T>(out.Item)
-}
-
 // Businesses ---------------------------------------------------------------------------------
 
 export interface NewBusiness {
@@ -187,10 +175,10 @@ export async function createBusiness(input: NewBusiness): Promise<Business> {
   return business
 }
 
-export const getBusiness = (businessId: string) => get<Business>(keys.business(businessId))
+export const getBusiness = (businessId: string) => readRecord<Business>(keys.business(businessId))
 
 export async function getBusinessByTin(tin: string): Promise<Business | undefined> {
-  const guard = await get<{ businessId: string }>(keys.businessByTin(tin))
+  const guard = await readRecord<{ businessId: string }>(keys.businessByTin(tin))
   return guard ? getBusiness(guard.businessId) : undefined
 }
 
@@ -238,7 +226,7 @@ export async function issueApiClient(input: {
   return { apiKey, secret, client }
 }
 
-export const getApiClient = (apiKey: string) => get<ApiClient>(keys.apiClient(apiKey))
+export const getApiClient = (apiKey: string) => readRecord<ApiClient>(keys.apiClient(apiKey))
 
 /** Every client of a business (to find the webhook of a party, for instance). */
 export async function apiClientsOf(businessId: string): Promise<ApiClient[]> {
@@ -289,7 +277,7 @@ export const setWebhook = (apiKey: string, url: string | undefined) =>
  * silently overwrite each other.
  */
 async function rotate(key: { pk: string; sk: string }, owner: SecretOwner): Promise<string> {
-  const record = await get<{ secrets: ClientSecret[] }>(key)
+  const record = await readRecord<{ secrets: ClientSecret[] }>(key)
   if (!record) throw new NotFound('No such credential')
   const secret = newSecret()
   const secrets = [...record.secrets, await secretRecord(secret, owner)].slice(-MAX_ACTIVE_SECRETS)
@@ -365,7 +353,7 @@ export async function issueSwitchClient(input: {
   return { clientId, token, secret }
 }
 
-export const getSwitchClient = (clientId: string) => get<SwitchClient>(keys.switchClient(clientId))
+export const getSwitchClient = (clientId: string) => readRecord<SwitchClient>(keys.switchClient(clientId))
 export const rotateSwitchSecret = (clientId: string) =>
   rotate(keys.switchClient(clientId), { record: 'switch-client', id: clientId })
 

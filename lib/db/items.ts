@@ -1,3 +1,5 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb'
+import { db, tableName } from './client.ts'
 import { tableDefinition } from './table.ts'
 
 /** Every key attribute of the table (pk, sk and each GSI's pair): storage detail, not record data. */
@@ -10,4 +12,15 @@ const KEY_ATTRIBUTES = new Set<string>([
 /** The record an item holds, without the key attributes it is stored and indexed under. */
 export function recordOf<T>(item: Record<string, unknown>): T {
   return Object.fromEntries(Object.entries(item).filter(([name]) => !KEY_ATTRIBUTES.has(name))) as T
+}
+
+/** The record stored under a key, or undefined. `consistent` for reads that decide a write. */
+export async function readRecord<T>(
+  key: { pk: string; sk: string },
+  { consistent = false }: { consistent?: boolean } = {},
+): Promise<T | undefined> {
+  const out = await db().send(
+    new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: consistent }),
+  )
+  return out.Item ? recordOf<T>(out.Item) : undefined
 }

@@ -1,7 +1,6 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb'
 import { invoiceEvent, writeWithAudit } from '#lib/audit/trail.ts'
 import { db, tableName } from '#lib/db/client.ts'
-import { recordOf } from '#lib/db/items.ts'
+import { readRecord } from '#lib/db/items.ts'
 import { keys } from '#lib/db/keys.ts'
 import type { InvoiceRecord, InvoiceStatus, PaymentStatus } from './record.ts'
 import type { InvoiceStorage } from './canonical.ts'
@@ -13,13 +12,8 @@ import { sealStorage } from './notes.ts'
  * revision), so concurrent requests cannot both move one invoice: the loser re-reads and decides again.
  */
 
-export async function readInvoiceRecord(irn: string): Promise<InvoiceRecord | undefined> {
-  const out = await db().send(
-    new GetCommand({ TableName: tableName(), Key: keys.invoice(irn), ConsistentRead: true }),
-  )
-  if (!out.Item) return undefined
-  return recordOf<InvoiceRecord>(out.Item)
-}
+export const readInvoiceRecord = (irn: string) =>
+  readRecord<InvoiceRecord>(keys.invoice(irn), { consistent: true })
 
 /** The content a validate or sign writes. */
 export interface InvoiceContent {

@@ -1,16 +1,12 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb'
+import { PutCommand } from '@aws-sdk/lib-dynamodb'
 import { db, tableName } from '#lib/db/client.ts'
+import { readRecord } from '#lib/db/items.ts'
 import { keys } from '#lib/db/keys.ts'
 import type { Taxpayer, TaxpayerRegistry } from './registry.ts'
 
 /** The registry as items in the service's table, one per TIN (keys.taxpayer). */
 export const dynamoTaxpayerRegistry: TaxpayerRegistry = {
-  async lookup(tin) {
-    const out = await db().send(new GetCommand({ TableName: tableName(), Key: keys.taxpayer(tin) }))
-    if (!out.Item) return undefined
-    const { pk: _pk, sk: _sk, ...taxpayer } = out.Item
-    return taxpayer as Taxpayer
-  },
+  lookup: (tin) => readRecord<Taxpayer>(keys.taxpayer(tin)),
 }
 
 /** Adds or replaces a registry entry (seeding, and a future registry sync). */
