@@ -25,21 +25,23 @@ export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url))
 export const ESM_REQUIRE_BANNER =
   "import { createRequire } from 'module'; const require = createRequire(import.meta.url);"
 
+let aliases: Record<string, string> | undefined
+
 /**
  * What the bundles take in place of what the code imports (esbuild's `alias`): each Node built-in
  * its `require` shim (builtin-shims.ts), and the SDK's credential chain the environment provider
- * Lambda needs (lambda-credentials.ts).
+ * Lambda needs (lambda-credentials.ts). Made on first use, since it writes the shim files.
  */
-export const BUNDLE_ALIASES: Record<string, string> = {
-  ...builtinAliases(),
-  '@aws-sdk/credential-provider-node': fileURLToPath(new URL('./lambda-credentials.ts', import.meta.url)),
+export function bundleAliases(): Record<string, string> {
+  aliases ??= {
+    ...builtinAliases(),
+    '@aws-sdk/credential-provider-node': fileURLToPath(new URL('./lambda-credentials.ts', import.meta.url)),
+  }
+  return aliases
 }
 
-/**
- * The esbuild settings every function is bundled with. Exported so bench/cold-start.ts measures the
- * very bundles Lambda runs.
- */
-export const BUNDLING = {
+/** The esbuild settings every function is bundled with, but for the aliases (see bundling()). */
+const BUNDLING = {
   format: OutputFormat.ESM,
   minify: true,
   sourceMap: true,
@@ -53,8 +55,13 @@ export const BUNDLING = {
   // bundled file loads faster than the runtime's SDK spread over node_modules.
   externalModules: [],
   loader: { '.json': 'json' },
-  esbuildArgs: { '--alias': Object.entries(BUNDLE_ALIASES).map(([name, shim]) => `${name}=${shim}`) },
 } satisfies BundlingOptions
+
+/** NodejsFunction's bundling: BUNDLING and the aliases, which its esbuild CLI takes as arguments. */
+export const bundling = (): BundlingOptions => ({
+  ...BUNDLING,
+  esbuildArgs: { '--alias': Object.entries(bundleAliases()).map(([name, shim]) => `${name}=${shim}`) },
+})
 
 /**
  * BUNDLING in esbuild's own API (NodejsFunction runs the esbuild CLI with the same settings), for the
@@ -77,8 +84,7 @@ export function esbuildOptionsFor(handler: string, outfile: string): BuildOption
     banner: { js: BUNDLING.banner },
     external: BUNDLING.externalModules,
     loader: BUNDLING.loader as Record<string, Loader>,
-    // BUNDLING.esbuildArgs['--alias'], as the API spells it.
-    alias: BUNDLE_ALIASES,
+    alias: bundleAliases(),
     metafile: true,
     logLevel: 'warning',
   }
@@ -177,7 +183,7 @@ export function houseFunction(
     timeout: props.timeout ?? Duration.seconds(10),
     tracing: Tracing.DISABLED,
     logGroup,
-    bundling: BUNDLING,
+    bundling: bundling(),
     environment: {
       TABLE_NAME: props.table.tableName,
       STAGE: props.stage,

@@ -1,7 +1,7 @@
 import { type FromEnvInit, fromEnv } from '@aws-sdk/credential-provider-env'
 
 /**
- * Bundled in place of `@aws-sdk/credential-provider-node` (an esbuild alias in BUNDLING; never
+ * Bundled in place of `@aws-sdk/credential-provider-node` (an esbuild alias, bundleAliases(); never
  * imported by the project's code). Lambda gives every function its execution role's credentials in
  * AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN (reserved runtime variables:
  * https://docs.aws.amazon.com/lambda/latest/dg/configuration-envvars.html#configuration-envvars-runtime),
