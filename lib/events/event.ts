@@ -1,0 +1,97 @@
+import { randomBytes } from 'node:crypto'
+import { QueryCommand } from '@aws-sdk/lib-dynamodb'
+import { db, tableName } from '#lib/db/client.ts'
+import { recordOf } from '#lib/db/items.ts'
+import { EVENT_PREFIX, keys } from '#lib/db/keys.ts'
+
+/**
+ * Integration events (CONTRACT section 11): the transactional outbox. Whoever changes a record puts
+ * the change's event in the same TransactWriteItems (lib/invoice/repository.ts, lib/batches), so no
+ * change is stored without its event and no event without its change. The table's stream then hands
+ * each new event to the webhook fan-out (functions/webhooks/fan-out.ts), which is the only reader.
+ */
+export const EVENT_TYPES = [
+  'invoice.validated',
+  'invoice.signed',
+  'invoice.transmitted',
+  'invoice.received',
+  'invoice.payment_status_changed',
+  'batch.completed',
+] as const
+export type EventType = (typeof EVENT_TYPES)[number]
+
+/** The payload every receiver gets, exactly as stored. */
+export interface IntegrationEvent {
+  /** `evt_` + time-ordered id: also the Standard Webhooks `webhook-id` of every attempt. */
+  id: string
+  type: EventType
+  created_at: string
+  business_id: string
+  data: Record<string, unknown>
+}
+
+export interface EventItem extends IntegrationEvent {
+  entity: 'EVENT'
+}
+
+/**
+ * Ids sort by creation time (milliseconds in base 36, fixed width) and end in 80 random bits, so two
+ * events never share an id and a listing reads in order.
+ */
+export function newEventId(at: Date = new Date()): string {
+  return `evt_${at.getTime().toString(36).padStart(9, '0')}${randomBytes(10).toString('hex')}`
+}
+
+export function newEvent(
+  type: EventType,
+  businessId: string,
+  data: Record<string, unknown>,
+  at: string,
+): IntegrationEvent {
+  return { id: newEventId(new Date(at)), type, created_at: at, business_id: businessId, data }
+}
+
+/** The Put of one event, for the transaction of the change it reports. */
+export function eventPut(event: IntegrationEvent) {
+  return {
+    Put: {
+      TableName: tableName(),
+      Item: {
+        ...keys.event(event.id),
+        ...keys.eventByBusiness(event.business_id, event.created_at, event.id),
+        entity: 'EVENT',
+        ...event,
+      },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  }
+}
+
+export const isEventItem = (item: Record<string, unknown>): item is EventItem & Record<string, unknown> =>
+  item.entity === 'EVENT' && typeof item.pk === 'string' && item.pk.startsWith(EVENT_PREFIX)
+
+/** The event payload of a stored event item (keys and bookkeeping stripped). */
+export function eventOf(item: Record<string, unknown>): IntegrationEvent {
+  const { id, type, created_at, business_id, data } = recordOf<EventItem>(item)
+  return { id, type, created_at, business_id, data }
+}
+
+/** Every event of one business, oldest first (operations and tests). */
+export async function eventsOfBusiness(businessId: string): Promise<IntegrationEvent[]> {
+  const events: IntegrationEvent[] = []
+  let start: Record<string, unknown> | undefined
+  do {
+    const out = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.eventBusinessPartition(businessId) },
+        ExclusiveStartKey: start,
+      }),
+    )
+    for (const item of out.Items ?? []) events.push(eventOf(item))
+    start = out.LastEvaluatedKey
+  } while (start)
+  return events
+}
