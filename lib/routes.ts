@@ -257,6 +257,29 @@ const areaAv1Only: AreaARoute[] = [
   },
 ]
 
+/** Webhook subscriptions and their delivery log (CONTRACT section 11): a business's ADMIN keys only. */
+const webhooks: AreaARoute[] = [
+  ['POST', '/webhooks', 'webhook-subscription-create', 'subscription-create', 'write'],
+  ['GET', '/webhooks', 'webhook-subscription-list', 'subscription-list', 'read'],
+  ['DELETE', '/webhooks/{id}', 'webhook-subscription-delete', 'subscription-delete', 'write'],
+  ['GET', '/webhooks/{id}/deliveries', 'webhook-deliveries-list', 'deliveries-list', 'read'],
+  [
+    'POST',
+    '/webhooks/{id}/deliveries/{eventId}/redeliver',
+    'webhook-delivery-redeliver',
+    'delivery-redeliver',
+    'write',
+  ],
+].map(([method, path, functionId, module, tableAccess]) => ({
+  method: method as HttpMethod,
+  path: path!,
+  functionId: functionId!,
+  handler: `functions/webhooks/${module}.ts`,
+  roles: ['ADMIN'],
+  reply: 'envelope',
+  tableAccess: tableAccess as TableAccess,
+}))
+
 const versioned = (version: 'v1' | 'v2', r: AreaARoute): Route => ({
   ...r,
   path: `/api/${version}${r.path}`,
@@ -372,6 +395,7 @@ export const routes: readonly Route[] = [
   ...areaA.map((r) => versioned('v1', r)),
   ...areaA.map((r) => versioned('v2', r)),
   ...areaAv1Only.map((r) => versioned('v1', r)),
+  ...webhooks.map((r) => versioned('v1', r)),
   ...areaB,
   ...areaC,
   ...areaD,

@@ -24,6 +24,7 @@ async function main() {
     if (stopping) return
     stopping = true
     await server?.close()
+    await workers?.stop()
     await dynamo.stop()
     process.exit(code)
   }
@@ -37,12 +38,16 @@ async function main() {
   process.env.AWS_REGION ??= 'eu-west-1'
 
   let server: Awaited<ReturnType<typeof import('./local/server.ts').startServer>> | undefined
+  let workers: Awaited<ReturnType<typeof import('./local/workers.ts').startWorkers>> | undefined
   try {
     await ensureTable(dynamo.endpoint, tableName)
     const { seedLocal } = await import('./local/seed.ts')
     await seedLocal()
     const { startServer } = await import('./local/server.ts')
     server = await startServer(port)
+    // The stream and queue consumers of lib/consumers.ts (webhooks, batches, notifications), in-process.
+    const { startWorkers } = await import('./local/workers.ts')
+    workers = await startWorkers({ endpoint: dynamo.endpoint, tableName })
   } catch (error) {
     console.error('Could not start the local API:', error)
     await stop(1)

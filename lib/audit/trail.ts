@@ -19,7 +19,7 @@ import { keys } from '#lib/db/keys.ts'
  * code path that updates or deletes them, so the trail is append-only.
  */
 
-export type AuditSubjectKind = 'INVOICE' | 'CREDENTIAL' | 'TEMPLATE' | 'NOTIFY'
+export type AuditSubjectKind = 'INVOICE' | 'CREDENTIAL' | 'TEMPLATE' | 'NOTIFY' | 'WEBHOOK'
 
 export type AuditEventType =
   | 'INVOICE_GENERATED'
@@ -32,6 +32,8 @@ export type AuditEventType =
   | 'CREDENTIAL_ROTATED'
   | 'CREDENTIAL_REVOKED'
   | 'WEBHOOK_SET'
+  | 'WEBHOOK_SUBSCRIBED'
+  | 'WEBHOOK_UNSUBSCRIBED'
   | 'VALIDATION_MODE_SET'
   | 'TEMPLATE_CREATED'
   | 'TEMPLATE_REPLACED'

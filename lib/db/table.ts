@@ -20,6 +20,11 @@ export const tableDefinition = {
     { indexName: 'gsi3', partitionKey: 'gsi3pk', sortKey: 'gsi3sk' },
   ] satisfies IndexDefinition[],
   ttlAttribute: TTL_ATTRIBUTE,
+  /**
+   * The stream the asynchronous consumers read (lib/consumers.ts): new images only, enough for the
+   * outbox items, events and batches they act on. Local tables have it too, read by the same consumers.
+   */
+  streamViewType: 'NEW_IMAGE',
 } as const
 
 export type IndexName = (typeof tableDefinition.globalSecondaryIndexes)[number]['indexName']
@@ -34,6 +39,7 @@ export function createTableInput(tableName: string) {
   return {
     TableName: tableName,
     BillingMode: 'PAY_PER_REQUEST' as const,
+    StreamSpecification: { StreamEnabled: true, StreamViewType: tableDefinition.streamViewType },
     AttributeDefinitions: keyAttributes.map((name) => ({ AttributeName: name, AttributeType: 'S' as const })),
     KeySchema: [
       { AttributeName: tableDefinition.partitionKey, KeyType: 'HASH' as const },

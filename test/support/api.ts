@@ -10,10 +10,14 @@ export interface TestApi {
   url: string
   tableName: string
   dynamoEndpoint: string
+  /** The stream and queue consumers, when started with `workers` (as `npm start` runs them). */
+  workers?: import('../../scripts/local/workers.ts').Workers
   close(): Promise<void>
 }
 
-export async function startApi(options: { dynamoEndpoint?: string } = {}): Promise<TestApi> {
+export async function startApi(
+  options: { dynamoEndpoint?: string; workers?: boolean | string[] } = {},
+): Promise<TestApi> {
   const dynamoEndpoint = options.dynamoEndpoint ?? inject('dynamoEndpoint')
   const tableName = `test-${randomUUID()}`
   // Read by lib/config.ts on first use, exactly as in Lambda; each test file has its own module graph.
@@ -26,7 +30,25 @@ export async function startApi(options: { dynamoEndpoint?: string } = {}): Promi
   await seedLocal()
   const { startServer } = await import('../../scripts/local/server.ts')
   const server = await startServer(0)
-  return { url: server.url, tableName, dynamoEndpoint, close: () => server.close() }
+  let workers: TestApi['workers']
+  if (options.workers) {
+    const { startWorkers } = await import('../../scripts/local/workers.ts')
+    workers = await startWorkers({
+      endpoint: dynamoEndpoint,
+      tableName,
+      ...(Array.isArray(options.workers) ? { only: options.workers } : {}),
+    })
+  }
+  return {
+    url: server.url,
+    tableName,
+    dynamoEndpoint,
+    workers,
+    close: async () => {
+      await workers?.stop()
+      await server.close()
+    },
+  }
 }
 
 export interface HttpReply<T = any> {
