@@ -1,5 +1,5 @@
 import type { QueueName } from '#lib/async/queue.ts'
-import { EVENT_PREFIX, OUTBOX_PREFIX } from '#lib/db/keys.ts'
+import { BATCH_PREFIX, EVENT_PREFIX, OUTBOX_PREFIX } from '#lib/db/keys.ts'
 
 /**
  * The asynchronous consumers, as lib/routes.ts is for endpoints: the one list the CDK stack builds
@@ -84,6 +84,19 @@ export const consumers: readonly Consumer[] = [
     decrypts: true,
     sendsTo: ['webhook-deliveries'],
     description: 'One signed webhook attempt per message; retries queued with a delay',
+  },
+  {
+    kind: 'stream',
+    functionId: 'batch-worker',
+    handler: 'functions/batches/worker.ts',
+    prefix: BATCH_PREFIX,
+    sk: 'BATCH',
+    batchSize: 1,
+    retryAttempts: 2000,
+    timeoutSeconds: 300,
+    tableAccess: 'write',
+    decrypts: true,
+    description: 'A submitted batch -> each invoice validated or signed exactly once, then batch.completed',
   },
 ]
 

@@ -190,6 +190,25 @@ const areaA: AreaARoute[] = [
     reply: 'envelope',
     tableAccess: 'read',
   },
+  // Batches (CONTRACT section 11): accepted here, worked through by functions/batches/worker.ts.
+  {
+    method: 'POST',
+    path: '/app/invoice/batch',
+    functionId: 'app-invoice-batch-submit',
+    handler: 'functions/batches/submit.ts',
+    roles: APP,
+    reply: 'record',
+    tableAccess: 'write',
+  },
+  {
+    method: 'GET',
+    path: '/app/invoice/batch/{batch_id}',
+    functionId: 'app-invoice-batch-status',
+    handler: 'functions/batches/status.ts',
+    roles: APP,
+    reply: 'record',
+    tableAccess: 'read',
+  },
   // The SI invoice-types list is the same list as /resource/invoice-types: one function serves both.
   {
     method: 'GET',

@@ -99,7 +99,13 @@ export async function createBatch(
   await db().send(
     new PutCommand({
       TableName: tableName(),
-      Item: { ...keys.batch(batchId), entity: 'BATCH', ...stored, [TTL_ATTRIBUTE]: ttl },
+      Item: {
+        ...keys.batch(batchId),
+        ...keys.batchByBusiness(stored.businessId, stored.createdAt, batchId),
+        entity: 'BATCH',
+        ...stored,
+        [TTL_ATTRIBUTE]: ttl,
+      },
       ConditionExpression: 'attribute_not_exists(pk)',
     }),
   )
@@ -187,4 +193,24 @@ export async function markProcessing(batchId: string): Promise<void> {
     .catch((error: unknown) => {
       if (!isConditionFailed(error)) throw error
     })
+}
+
+/** A business's batches (headers only), oldest first. */
+export async function batchesOf(businessId: string): Promise<BatchHeader[]> {
+  const found: BatchHeader[] = []
+  let start: Record<string, unknown> | undefined
+  do {
+    const out = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.batchBusinessPartition(businessId) },
+        ExclusiveStartKey: start,
+      }),
+    )
+    for (const item of out.Items ?? []) found.push(recordOf<BatchHeader>(item))
+    start = out.LastEvaluatedKey
+  } while (start)
+  return found
 }

@@ -219,6 +219,12 @@ export const keys = {
     sk: `ITEM#${String(index).padStart(3, '0')}`,
   }),
   batchPartition: (batchId: string) => `${BATCH_PREFIX}${batchId}`,
+  /** A business's batches, newest last, on gsi1 (CLI, tests). */
+  batchByBusiness: (businessId: string, createdAt: string, batchId: string) => ({
+    gsi1pk: `BATCHES#BUSINESS#${businessId}`,
+    gsi1sk: `${createdAt}#${batchId}`,
+  }),
+  batchBusinessPartition: (businessId: string) => `BATCHES#BUSINESS#${businessId}`,
 
   // ---- Audit trail (lib/audit): append-only, one item per event, never updated or deleted ----
   /**
