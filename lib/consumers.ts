@@ -1,5 +1,6 @@
 import type { QueueName } from '#lib/async/queue.ts'
 import { BATCH_PREFIX, EVENT_PREFIX, OUTBOX_PREFIX } from '#lib/db/keys.ts'
+import type { ServiceSecret } from '#lib/routes.ts'
 
 /**
  * The asynchronous consumers, as lib/routes.ts is for endpoints: the one list the CDK stack builds
@@ -21,8 +22,13 @@ interface ConsumerBase {
   timeoutSeconds: number
   /** What the function does to the table (the stack grants no more). */
   tableAccess: 'read' | 'write'
-  /** Decrypts fields sealed with the data key (webhook secrets). */
-  decrypts?: boolean
+  /**
+   * The data key's use (lib/crypto/fields.ts), by the encryption context's `record`: the stack grants
+   * kms:Decrypt / kms:Encrypt for exactly these records.
+   */
+  dataKey?: { decrypt?: string[]; encrypt?: string[] }
+  /** Service keys the function loads (the signing key, for batches of signs). */
+  secrets?: ServiceSecret[]
   /** Queues the function sends to. */
   sendsTo?: QueueName[]
   description: string
@@ -81,7 +87,7 @@ export const consumers: readonly Consumer[] = [
     visibilityTimeoutSeconds: 90,
     maxReceiveCount: 20,
     tableAccess: 'write',
-    decrypts: true,
+    dataKey: { decrypt: ['webhook-subscription'] },
     sendsTo: ['webhook-deliveries'],
     description: 'One signed webhook attempt per message; retries queued with a delay',
   },
@@ -95,9 +101,16 @@ export const consumers: readonly Consumer[] = [
     retryAttempts: 2000,
     timeoutSeconds: 300,
     tableAccess: 'write',
-    decrypts: true,
+    // As the single sign endpoint: the signing key, and invoice notes sealed.
+    secrets: ['signing-key'],
+    dataKey: { encrypt: ['invoice'] },
     description: 'A submitted batch -> each invoice validated or signed exactly once, then batch.completed',
   },
 ]
 
 export const consumerOf = (functionId: string) => consumers.find((c) => c.functionId === functionId)
+
+/** API functions (by functionId) that send to a queue: the stack grants them SendMessage on it. */
+export const QUEUE_SENDERS: Record<QueueName, string[]> = {
+  'webhook-deliveries': ['webhook-delivery-redeliver'],
+}

@@ -20,6 +20,7 @@ import type { Construct } from 'constructs'
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager'
 import { functionsOf, type Route, routes as routeTable, type ServiceSecret, UNROUTED } from '#lib/routes.ts'
 import { ApiFunction, PROJECT_ROOT } from '../constructs/api-function.ts'
+import { Consumers } from '../constructs/consumers.ts'
 import { OutboxSender } from '../constructs/outbox-sender.ts'
 import { isProtectedStage } from './data-stack.ts'
 
@@ -58,6 +59,8 @@ export class ApiStack extends Stack {
   /** By functionId, the unrouted function included. */
   readonly functions = new Map<string, ApiFunction>()
   readonly outboxSender: OutboxSender
+  /** Webhook fan-out and delivery, batches (lib/consumers.ts). */
+  readonly consumers?: Consumers
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props)
@@ -144,6 +147,16 @@ export class ApiStack extends Stack {
       logRemovalPolicy: common.logRemovalPolicy,
       sesFromAddress: props.sesFromAddress,
     })
+
+    // The consumers serve the real route table's webhooks and batches; a stack built from another
+    // table (tests of single concerns) has none.
+    if (!props.routes) {
+      this.consumers = new Consumers(this, 'Consumers', {
+        ...common,
+        apiFunctions: this.functions,
+        skip: ['outbox-sender'],
+      })
+    }
 
     const serverErrors = new Alarm(this, 'Api5xx', {
       alarmDescription: 'The API answered 5xx: a bug, or a dependency down (503)',

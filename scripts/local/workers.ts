@@ -27,8 +27,9 @@ import { type Consumer, consumers, type QueueConsumer, type StreamConsumer } fro
  *
  * Differences from AWS, on purpose: stream positions and queued messages live in this process's
  * memory (a restart reads the stream again from its start, which the consumers tolerate since they
- * are idempotent), and the queue's redelivery wait is LOCAL_VISIBILITY_SECONDS (default 1 s) rather
- * than the queue's visibility timeout, so a local failure is retried quickly.
+ * are idempotent), and the queue's redelivery wait starts at LOCAL_VISIBILITY_SECONDS (default 1 s)
+ * and doubles per receive, rather than the queue's fixed visibility timeout, so a local failure is
+ * retried quickly and a longer outage still fits in maxReceiveCount receives.
  */
 type StreamFn = (event: DynamoDBStreamEvent, context: Context) => Promise<DynamoDBBatchResponse | undefined>
 type QueueFn = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | undefined>
@@ -149,7 +150,9 @@ export async function startWorkers(options: WorkersOptions): Promise<Workers> {
         return
       }
       queued++
-      later(visibilityMs, async () => {
+      // Waits double per receive (1, 2, 4 ... 32 s): maxReceiveCount receives then span minutes, so
+      // a DynamoDB Local restart does not exhaust them as AWS's 90 s visibility timeout would not.
+      later(visibilityMs * 2 ** Math.min(receiveCount - 1, 5), async () => {
         queued--
         receive(queue, consumer, body, receiveCount + 1)
       })

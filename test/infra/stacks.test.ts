@@ -1,4 +1,5 @@
 import { App, type CfnElement } from 'aws-cdk-lib'
+import { consumers } from '#lib/consumers.ts'
 import { Match, Template } from 'aws-cdk-lib/assertions'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { tableDefinition } from '#lib/db/table.ts'
@@ -117,13 +118,16 @@ describe('DataStack', () => {
 })
 
 describe('ApiStack', () => {
-  it('deploys one function per functionId of the route table, plus the unrouted catch-all and the outbox sender', () => {
-    prod.apiTemplate.resourceCountIs('AWS::Lambda::Function', functionIds.length + 2)
+  it('deploys one function per functionId of the route table, plus the unrouted catch-all and the consumers', () => {
+    prod.apiTemplate.resourceCountIs('AWS::Lambda::Function', functionIds.length + 1 + consumers.length)
     expect([...prod.api.functions.keys()].sort()).toEqual([...functionIds, UNROUTED.functionId].sort())
   })
 
   it('runs every function on nodejs22.x, arm64, with the house settings and environment', () => {
-    const functions = Object.values(prod.apiTemplate.findResources('AWS::Lambda::Function'))
+    const consumerNames = consumers.filter((c) => c.functionId !== 'outbox-sender').map((c) => c.functionId)
+    const functions = Object.values(prod.apiTemplate.findResources('AWS::Lambda::Function')).filter(
+      (fn) => !consumerNames.some((name) => String(fn.Properties.Description).endsWith(name)),
+    )
     expect(functions).toHaveLength(functionIds.length + 2)
     for (const fn of functions) {
       // The stream consumer sends e-mail in batches: less memory, a longer timeout.
@@ -214,16 +218,19 @@ describe('ApiStack', () => {
 
   it('keeps one month of logs in an explicit log group per function', () => {
     const groups = Object.values(prod.apiTemplate.findResources('AWS::Logs::LogGroup'))
-    expect(groups).toHaveLength(functionIds.length + 2)
+    expect(groups).toHaveLength(functionIds.length + 1 + consumers.length)
     for (const group of groups) expect(group.Properties.RetentionInDays).toBe(30)
   })
 
   it('alarms on every function errors and throttles, and on API 5xx', () => {
-    const alarms = Object.values(prod.apiTemplate.findResources('AWS::CloudWatch::Alarm')).map(
-      (a) => a.Properties,
-    )
+    // The consumers' own alarms (DLQ, iterator age, backlog) are checked with the consumers below.
+    const consumerIds = consumers.filter((c) => c.functionId !== 'outbox-sender').map((c) => c.functionId)
+    const alarms = Object.entries(prod.apiTemplate.findResources('AWS::CloudWatch::Alarm'))
+      .filter(([id]) => !id.startsWith('Consumers'))
+      .map(([, a]) => a.Properties)
     const count = (metric: string) => alarms.filter((a) => a.MetricName === metric).length
     expect(count('Errors')).toBe(functionIds.length + 2)
+    expect(consumerIds.length).toBeGreaterThan(0)
     expect(count('Throttles')).toBe(functionIds.length + 1)
     expect(count('5xx')).toBe(1)
     for (const alarm of alarms) {
@@ -471,7 +478,7 @@ describe('data encryption key (issue 7)', () => {
     expect(kmsActionsOf(UNROUTED.functionId)).toEqual([])
   })
 
-  it('lets only the functions that store invoices encrypt (their notes), and none of the read ones', () => {
+  it('lets only the functions that store invoices or create webhook secrets encrypt, and none of the read ones', () => {
     const writers = ['si-validate', 'app-invoice-validate', 'app-invoice-sign'].filter((id) =>
       functionIds.includes(id),
     )
@@ -480,7 +487,9 @@ describe('data encryption key (issue 7)', () => {
       const encrypts = kmsActionsOf(functionId).filter((a) => a !== 'kms:Decrypt')
       expect(encrypts, functionId).toEqual(
         routesOf(functionId).some(
-          (r) => r.handler.startsWith('functions/invoice/') && /validate|sign/.test(r.handler),
+          (r) =>
+            (r.handler.startsWith('functions/invoice/') && /validate|sign/.test(r.handler)) ||
+            r.handler === 'functions/webhooks/subscription-create.ts',
         )
           ? ['kms:GenerateDataKey', 'kms:Encrypt']
           : [],
@@ -495,5 +504,45 @@ describe('data encryption key (issue 7)', () => {
       const env = dev.apiTemplate.findResources('AWS::Lambda::Function')[id]!.Properties.Environment.Variables
       expect(env.DATA_KEY_ARN, functionId).toBeDefined()
     }
+  })
+})
+
+describe('Consumers (lib/consumers.ts on DynamoDB Streams and SQS)', () => {
+  it('maps each stream consumer to a filtered event source with partial failures, bisect and a DLQ', () => {
+    const mappings = Object.values(prod.apiTemplate.findResources('AWS::Lambda::EventSourceMapping'))
+    const streamMappings = mappings.filter((m) => m.Properties.StartingPosition === 'TRIM_HORIZON')
+    expect(streamMappings).toHaveLength(consumers.filter((c) => c.kind === 'stream').length)
+    for (const m of streamMappings) {
+      expect(m.Properties).toMatchObject({
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+        BisectBatchOnFunctionError: true,
+      })
+      expect(JSON.stringify(m.Properties.FilterCriteria)).toContain('INSERT')
+    }
+    const withDlq = streamMappings.filter((m) => m.Properties.DestinationConfig?.OnFailure?.Destination)
+    // The outbox sender (its own construct) predates the DLQs; every consumer of lib/consumers.ts has one.
+    expect(withDlq.length).toBe(streamMappings.length - 1)
+  })
+
+  it('feeds webhook attempts from an SQS queue with a redrive policy, reporting partial failures', () => {
+    const queues = Object.values(prod.apiTemplate.findResources('AWS::SQS::Queue'))
+    const main = queues.filter((q) => q.Properties.RedrivePolicy)
+    expect(main).toHaveLength(1)
+    expect(main[0]!.Properties).toMatchObject({
+      VisibilityTimeout: 90,
+      RedrivePolicy: { maxReceiveCount: 20 },
+    })
+    const sqsMappings = Object.values(
+      prod.apiTemplate.findResources('AWS::Lambda::EventSourceMapping'),
+    ).filter((m) => m.Properties.StartingPosition === undefined)
+    expect(sqsMappings).toHaveLength(1)
+    expect(sqsMappings[0]!.Properties.FunctionResponseTypes).toEqual(['ReportBatchItemFailures'])
+  })
+
+  it('alarms on any message in a dead-letter queue', () => {
+    const alarms = Object.values(prod.apiTemplate.findResources('AWS::CloudWatch::Alarm')).filter((a) =>
+      String(a.Properties.AlarmDescription).includes('dead-letter'),
+    )
+    expect(alarms).toHaveLength(consumers.length - 1)
   })
 })
