@@ -20,6 +20,7 @@ import {
   VerifyTinRequest,
 } from '#lib/invoice/api-records.ts'
 import { invoiceComponents, invoiceSchema } from '#lib/invoice/schemas.ts'
+import { eventOperations, IntegrationEventRecord } from '#lib/events/openapi.ts'
 import { REFERENCE_LISTS } from '#lib/routes.ts'
 import { areaRecordComponents } from './area-records.ts'
 
@@ -138,9 +139,15 @@ export const operations: Record<string, OperationSpec> = {
       } satisfies OperationSpec,
     ]),
   ),
+  ...eventOperations,
 }
 
 /** Every named schema of the document's components. */
 export function componentSchemas(): Record<string, z.ZodType> {
-  return { ...invoiceComponents(), ...apiRecordComponents(), ...areaRecordComponents() }
+  return {
+    ...invoiceComponents(),
+    ...apiRecordComponents(),
+    ...areaRecordComponents(),
+    IntegrationEvent: IntegrationEventRecord,
+  }
 }
