@@ -35,6 +35,9 @@ import {
  */
 const SINGLE_ENDPOINT_ACTION: Record<BatchAction, InvoiceAction> = { validate: 'sign', sign: 'sign' }
 
+/** Items handled at once per batch. */
+const ITEM_CONCURRENCY = 8
+
 const callerOf = (h: BatchHeader): Caller => ({
   scheme: 'api-signature',
   apiKeyId: h.apiKeyId,
@@ -81,9 +84,14 @@ export async function processBatch(batchId: string): Promise<void> {
   const batch = await readBatch(batchId)
   if (!batch || batch.header.status === 'COMPLETED') return
   await markProcessing(batchId)
-  for (const item of batch.items) {
-    if (item.status === 'PENDING') await processItem(batch.header, item)
-  }
+  // A few items at a time: each is an independent request to the single endpoint's service, whose
+  // conditional writes already keep two requests for one IRN apart.
+  const pending = batch.items.filter((i) => i.status === 'PENDING')
+  await Promise.all(
+    Array.from({ length: Math.min(ITEM_CONCURRENCY, pending.length) }, async () => {
+      for (let item = pending.shift(); item; item = pending.shift()) await processItem(batch.header, item)
+    }),
+  )
   const done = await readBatch(batchId)
   if (!done) return
   const succeeded = done.items.filter((i) => i.status === 'SUCCEEDED').length
