@@ -21,7 +21,8 @@ function post(contentTypes: string[]): Promise<{ status: number; body: any }> {
   return new Promise((resolve, reject) => {
     const req = request(`${api.url}${target}`, {
       method: 'POST',
-      headers: { ...signed, 'content-type': contentTypes },
+      // Node sends each entry of an array value as its own header line (its types allow one string).
+      headers: { ...signed, 'content-type': contentTypes as unknown as string },
     })
     req.on('error', reject)
     req.on('response', (res) => {
