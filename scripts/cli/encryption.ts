@@ -24,9 +24,9 @@ Example: npm run cli -- encryption migrate --table einvoicing-prod --region eu-w
 
 const rotateHelp = `encryption rotate-local-key: replace the local data key and re-encrypt everything under it.
 
-Run it while npm start is running (its table is the one to re-encrypt), then restart the server: it
-holds the old key in memory until then, and what it encrypts meanwhile stays readable through the
-retired key (a second rotation moves it too). This:
+Run it while npm start is running (its table is the one to re-encrypt; start it with DATA_DIR for data
+that outlives it), then restart npm start: until the restart the server holds the old key in memory
+and refuses requests whose secret was re-encrypted (401). This:
   1. creates KEYS_DIR/data-key.aes256.next (an interrupted run reuses it),
   2. re-encrypts every secret, note and local key file under the new key (conditional writes),
   3. keeps the old key as KEYS_DIR/data-key.aes256.retired-<time> (still used to decrypt) and makes
