@@ -106,8 +106,6 @@ export async function usableSecrets(
 
 /** Service ids are 8 upper-case letters and digits, as the authority assigns them. */
 export const SERVICE_ID = /^[A-Z0-9]{8}$/
-/** The TIN form of CONTRACT section 8: 8 digits, hyphen, 4 digits. */
-export const TIN = /^\d{8}-\d{4}$/
 
 function newServiceId(): string {
   const alphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
