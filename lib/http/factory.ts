@@ -19,6 +19,7 @@ import {
   releaseIdempotencyKey,
 } from './idempotency.ts'
 import { errorResponse, type Reply, type ReplyContext, successResponse } from './replies.ts'
+import { observability, traceIdOf } from './observability.ts'
 import { resolveUnrouted } from './unrouted.ts'
 import { parseOrThrow } from './validation.ts'
 
@@ -92,7 +93,7 @@ const requestIdentity = (): Middleware => ({
       reply: {
         startedAt: performance.now(),
         requestId: request.event.requestContext?.requestId ?? request.context.awsRequestId ?? randomUUID(),
-        traceId: randomUUID(),
+        traceId: traceIdOf(request.event.headers),
       },
       rawBody: Buffer.alloc(0),
       caller: { scheme: 'none' },
@@ -237,6 +238,7 @@ export function apiHandler<
 ) {
   const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, ApiContext>()
     .use([
+      observability() as Middleware,
       requestIdentity(),
       httpHeaderNormalizer() as Middleware,
       httpEventNormalizer() as Middleware,
