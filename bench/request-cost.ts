@@ -164,28 +164,17 @@ const ENDPOINTS: Endpoint[] = [
     expect: 200,
     prepare: async (url) => {
       const original = transferBody()
-      const reply = await switchClient(url).post<{ providerReference: string }>(
-        '/api/v1/transactions/transfer',
-        original,
-      )
+      const reply = await switchClient(url).post('/api/v1/transactions/transfer', original)
       if (reply.status !== 200) throw new Error(`reversal's transfer answered ${reply.status}`)
-      return { original, providerReference: reply.body.providerReference }
+      return original
     },
     request: (url, prepared) => {
-      const { original, providerReference } = prepared as {
-        original: ReturnType<typeof transferBody>
-        providerReference: string
-      }
+      const original = prepared as ReturnType<typeof transferBody>
       return switchClient(url).post('/api/v1/transactions/reversal', {
         requestId: id('REV'),
         stan: '654321',
         processingCode: '400000',
         originalRequestId: original.requestId,
-        providerReference,
-        accountNumber: original.accountNumber,
-        amount: original.amount,
-        currency: 'NGN',
-        reason: 'bench',
       })
     },
   },
@@ -249,12 +238,16 @@ function typical(samples: Sample[]): string {
 }
 
 async function main() {
-  const load = () => loadavg().map((n) => n.toFixed(2)).join(' ')
+  const load = () =>
+    loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' ')
   console.log(`request cost: ${ROUNDS} requests per endpoint after ${WARMUP} warm-up, load average ${load()}`)
   const dynamo = await startDynamoDbLocal({ heapMb: 512 })
   const targets: Target[] = []
   try {
-    if (process.env.BASELINE) targets.push(await startTarget('before', resolve(process.env.BASELINE), dynamo.endpoint))
+    if (process.env.BASELINE)
+      targets.push(await startTarget('before', resolve(process.env.BASELINE), dynamo.endpoint))
     targets.push(await startTarget('now', HERE, dynamo.endpoint))
 
     const rows: string[] = []
