@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import { PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import { DecryptionFailed, decryptField, encryptField } from '#lib/crypto/fields.ts'
+import { forgetRecord } from '#lib/cache/records.ts'
 import { db, tableName } from '#lib/db/client.ts'
 import { isConditionFailed, transactionCancellationCodes } from '#lib/db/errors.ts'
 import { readRecord, recordOf } from '#lib/db/items.ts'
@@ -258,6 +259,9 @@ async function updateClient(
   } catch (error) {
     if (isConditionFailed(error)) throw new NotFound('No such credential')
     throw error
+  } finally {
+    // This container's verifiers see the change at once; others within the cache bound.
+    forgetRecord(key)
   }
 }
 
@@ -292,6 +296,8 @@ async function rotate(key: { pk: string; sk: string }, owner: SecretOwner): Prom
   } catch (error) {
     if (isConditionFailed(error)) throw new Conflict('The secrets changed during rotation: try again')
     throw error
+  } finally {
+    forgetRecord(key)
   }
   return secret
 }
