@@ -1,6 +1,7 @@
 import { App } from 'aws-cdk-lib'
 import { ApiStack } from './stacks/api-stack.ts'
 import { DataStack } from './stacks/data-stack.ts'
+import { addNagChecks } from './constructs/nag.ts'
 
 /**
  * `npx cdk synth -c stage=prod [-c domainName=api.example.com -c certificateArn=arn:...] [-c protect=true]
@@ -10,6 +11,8 @@ import { DataStack } from './stacks/data-stack.ts'
  * the account and region come from the deploying profile.
  */
 const app = new App()
+// cdk-nag (AwsSolutions, Serverless): an unacknowledged finding fails the synth.
+addNagChecks(app)
 
 const context = (key: string): string | undefined => {
   const value: unknown = app.node.tryGetContext(key)

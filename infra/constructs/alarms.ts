@@ -1,10 +1,11 @@
-import { type IAspect, Validations } from 'aws-cdk-lib'
+import type { IAspect } from 'aws-cdk-lib'
 import { Alarm } from 'aws-cdk-lib/aws-cloudwatch'
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions'
 import { type ITopic, Topic } from 'aws-cdk-lib/aws-sns'
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions'
 import type { IConstruct } from 'constructs'
 import { Construct } from 'constructs'
+import { acknowledge } from './nag.ts'
 
 export interface AlarmTopicProps {
   stage: string
@@ -23,12 +24,19 @@ export class AlarmTopic extends Construct {
       displayName: `E-invoicing ${props.stage} alarms`,
       enforceSSL: true,
     })
-    for (const email of props.emails ?? []) this.topic.addSubscription(new EmailSubscription(email))
-    Validations.of(this.topic).acknowledge({
-      id: 'AwsSolutions-SNS2',
-      reason:
-        'Alarm notifications carry alarm names and states, no customer data; CloudWatch cannot publish to a topic encrypted with the AWS-managed SNS key, and a key of its own per stage would cost more than it protects',
-    })
+    for (const email of props.emails ?? []) {
+      const subscription = this.topic.addSubscription(new EmailSubscription(email))
+      acknowledge(
+        subscription,
+        'Serverless-SNSRedrivePolicy',
+        'An e-mail that cannot be delivered is not worth redelivering later: the alarm stays in ALARM in CloudWatch and on the dashboard until someone looks',
+      )
+    }
+    acknowledge(
+      this.topic,
+      'AwsSolutions-SNS2',
+      'Alarm notifications carry alarm names and states, no customer data; CloudWatch cannot publish to a topic encrypted with the AWS-managed SNS key, and a key of its own per stage would cost more than it protects',
+    )
   }
 }
 

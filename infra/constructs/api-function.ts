@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url'
 import { Duration, type RemovalPolicy } from 'aws-cdk-lib'
 import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch'
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb'
-import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam'
+import { Effect, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam'
 import type { IKey } from 'aws-cdk-lib/aws-kms'
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda'
 import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs'
@@ -12,6 +12,7 @@ import { Construct } from 'constructs'
 import type { BuildOptions, Loader } from 'esbuild'
 import { NONCE_PREFIX, REPLAY_PREFIX } from '#lib/db/keys.ts'
 import { builtinAliases } from './builtin-shims.ts'
+import { acknowledge } from './nag.ts'
 import { grantTable } from './table-access.ts'
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager'
 import { type AuthScheme, type Route, SECRET_ENV, type ServiceSecret, type TableAccess } from '#lib/routes.ts'
@@ -173,7 +174,15 @@ export function houseFunction(
     retention: RetentionDays.ONE_MONTH,
     removalPolicy: props.logRemovalPolicy,
   })
+  // A role of its own instead of AWSLambdaBasicExecutionRole (logs:* on every log group): it may
+  // write to this function's log group only.
+  const role = new Role(scope, 'Role', {
+    assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+    description: `${props.serviceName} ${props.stage} ${props.name}`,
+  })
+  logGroup.grantWrite(role)
   const fn = new NodejsFunction(scope, 'Function', {
+    role,
     description: `${props.serviceName} ${props.stage} ${props.name}`,
     // Absolute, so synth works from any working directory.
     entry: join(PROJECT_ROOT, props.handler),
@@ -197,6 +206,20 @@ export function houseFunction(
       ...props.environment,
     },
   })
+  acknowledge(
+    scope,
+    'AwsSolutions-IAM5[Resource::*]',
+    'X-Ray (active tracing): xray:PutTraceSegments and xray:PutTelemetryRecords have no resource-level permissions',
+  )
+  const runtime =
+    'Node 22 is the version the project is tested and bundled for (package.json); moving to a newer runtime is a change of its own, with its own test run'
+  acknowledge(scope, 'AwsSolutions-L1', runtime)
+  acknowledge(scope, 'Serverless-LambdaLatestVersion', runtime)
+  acknowledge(
+    scope,
+    'Serverless-LambdaDLQ',
+    "Never invoked asynchronously: API Gateway invokes synchronously (the caller gets the error), and stream consumers send failed batches to their event source mapping's on-failure queue (StreamConsumer)",
+  )
   return { function: fn, logGroup }
 }
 

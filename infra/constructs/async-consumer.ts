@@ -1,10 +1,11 @@
-import { CfnOutput, Duration, Stack, Validations } from 'aws-cdk-lib'
+import { CfnOutput, Duration, Stack } from 'aws-cdk-lib'
 import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch'
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb'
 import { type IFunction, StartingPosition } from 'aws-cdk-lib/aws-lambda'
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources'
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs'
 import { Construct } from 'constructs'
+import { acknowledge } from './nag.ts'
 
 /**
  * Every asynchronous consumer (a stream or queue feeding a function) is built with one of the two
@@ -36,10 +37,8 @@ export class DeadLetterQueue extends Construct {
       enforceSSL: true,
     })
     const reason = 'This queue is itself a dead-letter queue: nothing follows it'
-    Validations.of(this.queue).acknowledge(
-      { id: 'AwsSolutions-SQS3', reason },
-      { id: 'Serverless-SQSRedrivePolicy', reason },
-    )
+    acknowledge(this.queue, 'AwsSolutions-SQS3', reason)
+    acknowledge(this.queue, 'Serverless-SQSRedrivePolicy', reason)
     this.depthAlarm = new Alarm(this, 'DepthAlarm', {
       alarmDescription: `${props.consumer}: work failed after its retries and waits in the dead-letter queue (docs/operations.md: redrive)`,
       metric: this.queue.metricApproximateNumberOfMessagesVisible({

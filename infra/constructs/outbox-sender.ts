@@ -8,6 +8,7 @@ import { Construct } from 'constructs'
 import { OUTBOX_PREFIX } from '#lib/db/keys.ts'
 import { houseFunction } from './api-function.ts'
 import { StreamConsumer } from './async-consumer.ts'
+import { grantTable } from './table-access.ts'
 
 export interface OutboxSenderProps {
   table: ITableV2
@@ -40,7 +41,15 @@ export class OutboxSender extends Construct {
       environment: props.sesFromAddress ? { SES_FROM_ADDRESS: props.sesFromAddress } : {},
     }).function
     // Reads the admin e-mail list and marks each outbox item SENT with a conditional update.
-    props.table.grantReadWriteData(this.function)
+    grantTable(this.function, props.table, 'read')
+    this.function.addToRolePolicy(
+      new PolicyStatement({
+        sid: 'MarkOutboxItems',
+        actions: ['dynamodb:UpdateItem'],
+        resources: [props.table.tableArn],
+        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${OUTBOX_PREFIX}*`] } },
+      }),
+    )
     // Bisect, per-item failures, an on-failure dead-letter queue and the alarms: StreamConsumer.
     this.consumer = new StreamConsumer(this, 'Stream', {
       consumer: 'outbox-sender',

@@ -30,6 +30,7 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager'
 import { functionsOf, type Route, routes as routeTable, type ServiceSecret, UNROUTED } from '#lib/routes.ts'
 import { AlarmsNotify, AlarmTopic } from '../constructs/alarms.ts'
 import { ApiFunction, PROJECT_ROOT } from '../constructs/api-function.ts'
+import { acknowledge } from '../constructs/nag.ts'
 import { ServiceDashboard } from '../constructs/dashboard.ts'
 import { OutboxSender } from '../constructs/outbox-sender.ts'
 import { isProtectedStage } from './data-stack.ts'
@@ -114,6 +115,11 @@ export class ApiStack extends Stack {
       // HttpApi's own default stage takes no throttling settings: the stage is declared below instead.
       createDefaultStage: false,
     })
+    acknowledge(
+      this.api,
+      'AwsSolutions-APIG4',
+      'Every route authenticates in its function, on the exact bytes received (HMAC request signatures, bearer keys: CONTRACT sections 2 and 6), which an API Gateway authorizer cannot check; the public routes (JWKS, OpenAPI, the 404/405 catch-all) are public by design',
+    )
 
     const domain =
       props.domainName && props.certificateArn

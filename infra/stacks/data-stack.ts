@@ -1,4 +1,4 @@
-import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib'
+import { Aspects, CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib'
 import {
   AttributeType,
   Billing,
@@ -12,7 +12,8 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager'
 import type { Construct } from 'constructs'
 import { tableDefinition } from '#lib/db/table.ts'
 import type { ServiceSecret } from '#lib/routes.ts'
-import { AlarmTopic } from '../constructs/alarms.ts'
+import { AlarmsNotify, AlarmTopic } from '../constructs/alarms.ts'
+import { acknowledge } from '../constructs/nag.ts'
 
 /** Stages whose data must survive a `cdk destroy` or a mistaken replacement. */
 export function isProtectedStage(stage: string, protect?: boolean): boolean {
@@ -89,6 +90,11 @@ export class DataStack extends Stack {
     const secret = (id: string, name: string, description: string) => {
       const created = new Secret(this, id, { secretName: `einvoicing/${props.stage}/${name}`, description })
       created.applyRemovalPolicy(protect ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY)
+      acknowledge(
+        created,
+        'AwsSolutions-SMG4',
+        'An Ed25519 or RSA private key whose public half is published (JWKS, QR verification): rotating it is a planned change with an overlap of both public keys (docs/operations.md), not a Lambda rotation schedule',
+      )
       return created
     }
     this.secrets = {
@@ -105,6 +111,7 @@ export class DataStack extends Stack {
     }
 
     this.alarmTopic = new AlarmTopic(this, 'Alarms', { stage: props.stage, emails: props.alarmEmails }).topic
+    Aspects.of(this).add(new AlarmsNotify(this.alarmTopic))
 
     const output = (name: string, value: string, description: string) =>
       new CfnOutput(this, name, { value, description })
