@@ -30,6 +30,7 @@ const MODULES = [
   './cli/transactions.ts',
   './cli/encryption.ts',
   './cli/audit.ts',
+  './cli/finance.ts',
 ]
 
 async function loadCommands(): Promise<Command[]> {

@@ -44,6 +44,8 @@ async function main() {
   process.env.DYNAMODB_ENDPOINT = dynamo.endpoint
   process.env.STAGE = 'local'
   process.env.AWS_REGION ??= 'eu-west-1'
+  // EMF metric lines (lib/metrics.ts) mean nothing without CloudWatch: off unless asked for.
+  process.env.POWERTOOLS_METRICS_DISABLED ??= 'true'
 
   let server: Awaited<ReturnType<typeof import('./local/server.ts').startServer>> | undefined
   try {
