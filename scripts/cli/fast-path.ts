@@ -27,6 +27,8 @@ export const MODULE_OF: Record<string, string> = {
   'audit invoice': './audit.ts',
   'audit business': './audit.ts',
   'reference load': './reference.ts',
+  'history export': './finance.ts',
+  'ledger reconcile': './finance.ts',
 }
 
 /** The command named by the first one or two words, from its own module; undefined if not mapped. */
