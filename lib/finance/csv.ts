@@ -67,8 +67,8 @@ export function nextPageLink(
   rawQuery: string | undefined,
   page: { number: number; size: number; totalPages: number },
 ): string | undefined {
-  // page.number is 0-based in the reply; the query's page is 1-based.
-  const next = page.number + 2
+  // page.number is the page asked for (1-based, as the query's page).
+  const next = page.number + 1
   if (next > page.totalPages) return undefined
   const params = new URLSearchParams(rawQuery ?? '')
   params.set('page', String(next))
