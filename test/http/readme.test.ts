@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -26,11 +26,11 @@ interface Block {
   skip?: string
 }
 
-function shellBlocks(markdown: string): Block[] {
+function codeBlocks(markdown: string, language: string): Block[] {
   const lines = markdown.split('\n')
   const blocks: Block[] = []
   for (let i = 0; i < lines.length; i++) {
-    if (lines[i] !== '```sh') continue
+    if (lines[i] !== `\`\`\`${language}`) continue
     const end = lines.indexOf('```', i + 1)
     const marker = /^<!-- readme-test: skip \((.+)\) -->$/.exec(lines[i - 1] ?? '')
     blocks.push({ line: i + 1, code: lines.slice(i + 1, end).join('\n'), skip: marker?.[1] })
@@ -49,7 +49,8 @@ function promisedFragments(code: string): string[] {
     .filter((fragment) => fragment.length > 2)
 }
 
-const blocks = shellBlocks(README)
+const blocks = codeBlocks(README, 'sh')
+const snippets = codeBlocks(README, 'ts')
 
 /** A 4xx or 5xx reply fails the block (with its body shown), as a person reading it would judge it. */
 const CURL_FAILS_ON_ERROR = 'curl() { command curl --fail-with-body "$@"; }'
@@ -129,6 +130,7 @@ describe('README.md, pasted as written', () => {
       'npx cdk synth                                   # offline, no AWS credentials needed',
     ])
     expect(blocks.filter((b) => !b.skip).length).toBeGreaterThanOrEqual(8)
+    expect(snippets.length).toBeGreaterThanOrEqual(1)
     const state = JSON.parse(readFileSync(serverFile(), 'utf8')) as LocalServerState
     expect(state.url).toBe(`http://127.0.0.1:${port}`)
   })
@@ -142,6 +144,27 @@ describe('README.md, pasted as written', () => {
       expect(run.status, shown).toBe(0)
       expect(run.stdout, shown).not.toMatch(/"(responseStatus|status)":"FAILED"/)
       for (const fragment of promisedFragments(code)) expect(run.stdout, shown).toContain(fragment)
+    }, 60_000)
+  }
+
+  // The TypeScript snippets, as a module beside nothing else, importing the project by absolute path;
+  // a `reply` they end with must not be a 4xx or 5xx.
+  for (const snippet of snippets) {
+    it(`TypeScript snippet at README.md line ${snippet.line}`, () => {
+      const file = join(dir, `snippet-${snippet.line}.mts`)
+      const code = snippet.code
+        .replaceAll('127.0.0.1:3000', `127.0.0.1:${port}`)
+        .replaceAll("from './", `from '${ROOT}`)
+      writeFileSync(
+        file,
+        `${code}\nif (typeof reply !== 'undefined' && reply.status >= 400) throw new Error(JSON.stringify(reply.body))\n`,
+      )
+      const run = spawnSync(join(ROOT, 'node_modules/.bin/tsx'), [file], {
+        cwd: ROOT,
+        env: terminalEnv(),
+        encoding: 'utf8',
+      })
+      expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0)
     }, 60_000)
   }
 })
