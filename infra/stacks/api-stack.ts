@@ -21,6 +21,7 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager'
 import { functionsOf, type Route, routes as routeTable, type ServiceSecret, UNROUTED } from '#lib/routes.ts'
 import { ApiFunction, PROJECT_ROOT } from '../constructs/api-function.ts'
 import { OutboxSender } from '../constructs/outbox-sender.ts'
+import { Reconciliation } from '../constructs/reconciliation.ts'
 import { isProtectedStage } from './data-stack.ts'
 
 export interface ApiStackProps extends StackProps {
@@ -58,6 +59,8 @@ export class ApiStack extends Stack {
   /** By functionId, the unrouted function included. */
   readonly functions = new Map<string, ApiFunction>()
   readonly outboxSender: OutboxSender
+  /** The daily ledger reconciliation (schedule, read-only function, alarm). */
+  readonly reconciliation: Reconciliation
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props)
@@ -143,6 +146,15 @@ export class ApiStack extends Stack {
       serviceVersion: common.serviceVersion,
       logRemovalPolicy: common.logRemovalPolicy,
       sesFromAddress: props.sesFromAddress,
+    })
+
+    this.reconciliation = new Reconciliation(this, 'Reconciliation', {
+      table: props.table,
+      stage: props.stage,
+      serviceName: common.serviceName,
+      serviceVersion: common.serviceVersion,
+      logRemovalPolicy: common.logRemovalPolicy,
+      alarmAction,
     })
 
     const serverErrors = new Alarm(this, 'Api5xx', {
