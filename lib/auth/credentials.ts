@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import { PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import { DecryptionFailed, decryptField, encryptField } from '#lib/crypto/fields.ts'
+import { forgetRecord } from '#lib/cache/records.ts'
 import { db, tableName } from '#lib/db/client.ts'
 import { isConditionFailed, transactionCancellationCodes } from '#lib/db/errors.ts'
 import { readRecord, recordOf } from '#lib/db/items.ts'
@@ -107,8 +108,6 @@ export async function usableSecrets(
 
 /** Service ids are 8 upper-case letters and digits, as the authority assigns them. */
 export const SERVICE_ID = /^[A-Z0-9]{8}$/
-/** The TIN form of CONTRACT section 8: 8 digits, hyphen, 4 digits. */
-export const TIN = /^\d{8}-\d{4}$/
 
 function newServiceId(): string {
   const alphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
@@ -261,6 +260,9 @@ async function updateClient(
   } catch (error) {
     if (isConditionFailed(error)) throw new NotFound('No such credential')
     throw error
+  } finally {
+    // This container's verifiers see the change at once; others within the cache bound.
+    forgetRecord(key)
   }
 }
 
@@ -295,6 +297,8 @@ async function rotate(key: { pk: string; sk: string }, owner: SecretOwner): Prom
   } catch (error) {
     if (isConditionFailed(error)) throw new Conflict('The secrets changed during rotation: try again')
     throw error
+  } finally {
+    forgetRecord(key)
   }
   return secret
 }

@@ -38,7 +38,7 @@ export interface TransferRecord {
   merchantReference: string
   providerReference: string
   productCode: string
-  seqAll: number
+  seqAll?: number
   seqOk?: number
   createdAt: string
   reversedBy?: string

@@ -68,6 +68,13 @@ export interface ListSource {
   source: string
 }
 
+let writesHere = 0
+/**
+ * How many lists this process has stored: a container that loads a list itself (the CLI, the local
+ * server's tests) sees it at once instead of after the code-list cache bound (lib/invoice/code-lists.ts).
+ */
+export const listWritesInThisProcess = () => writesHere
+
 /**
  * Stores a list as a new revision: chunks first, then the META item that points at them (one atomic
  * put, so a reader sees the old list or the new one, never a mixture), then the old chunks go.
@@ -91,6 +98,7 @@ export async function writeList(name: string, rows: unknown[], source: ListSourc
     loadedAt: new Date().toISOString(),
   }
   await db().send(new PutCommand({ TableName: tableName(), Item: { ...keys.referenceMeta(name), ...head } }))
+  writesHere++
   if (previous) {
     await batchWrite(
       Array.from({ length: previous.chunkCount }, (_, i) => keys.referenceChunk(name, previous.revision, i)),

@@ -148,7 +148,7 @@ describe('ApiStack', () => {
         },
         LoggingConfig: { LogGroup: { Ref: expect.any(String) } },
       })
-      expect(fn.Properties.TracingConfig).toBeUndefined()
+      expect(fn.Properties.TracingConfig).toEqual({ Mode: 'Active' })
     }
   })
 
@@ -214,13 +214,13 @@ describe('ApiStack', () => {
     ).toThrow(/together/)
   })
 
-  it('keeps one month of logs in an explicit log group per function', () => {
+  it('keeps one month of logs in an explicit log group per function, and of the access logs', () => {
     const groups = Object.values(prod.apiTemplate.findResources('AWS::Logs::LogGroup'))
-    expect(groups).toHaveLength(functionIds.length + 3)
+    expect(groups).toHaveLength(functionIds.length + 3 + 1)
     for (const group of groups) expect(group.Properties.RetentionInDays).toBe(30)
   })
 
-  it('alarms on every function errors and throttles, and on API 5xx', () => {
+  it('alarms on every function errors, throttles and p99 latency, and on the API 5xx rate', () => {
     // The daily reconciliation's alarm has its own period and rules (test/infra/reconciliation.test.ts).
     const alarms = Object.values(prod.apiTemplate.findResources('AWS::CloudWatch::Alarm'))
       .map((a) => a.Properties)
@@ -228,8 +228,16 @@ describe('ApiStack', () => {
     const count = (metric: string) => alarms.filter((a) => a.MetricName === metric).length
     expect(count('Errors')).toBe(functionIds.length + 2)
     expect(count('Throttles')).toBe(functionIds.length + 1)
-    expect(count('5xx')).toBe(1)
-    for (const alarm of alarms) {
+    expect(alarms.filter((a) => a.MetricName === 'Duration' && a.ExtendedStatistic === 'p99')).toHaveLength(
+      functionIds.length + 1,
+    )
+    const rate = alarms.find((a) => String(a.AlarmDescription).startsWith('API 5xx rate'))
+    expect(rate?.Metrics).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ Expression: 'IF(requests > 0, 100 * errors / requests, 0)' }),
+      ]),
+    )
+    for (const alarm of alarms.filter((a) => a.MetricName === 'Errors' || a.MetricName === 'Throttles')) {
       expect(alarm).toMatchObject({
         Threshold: 1,
         ComparisonOperator: 'GreaterThanOrEqualToThreshold',
