@@ -68,7 +68,11 @@ async function cpuMsAsync(
   const start = threadMs()
   const processStart = processMs()
   await fn()
-  return { cpu: threadMs() - start, processCpu: processMs() - processStart, wall: performance.now() - wallStart }
+  return {
+    cpu: threadMs() - start,
+    processCpu: processMs() - processStart,
+    wall: performance.now() - wallStart,
+  }
 }
 
 function eventOf(body: string): APIGatewayProxyEventV2 {
