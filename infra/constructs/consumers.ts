@@ -1,18 +1,19 @@
 import { Duration, type RemovalPolicy } from 'aws-cdk-lib'
-import { Alarm, ComparisonOperator, type IAlarmAction, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch'
+import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch'
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb'
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam'
 import type { IKey } from 'aws-cdk-lib/aws-kms'
-import { FilterCriteria, FilterRule, type IFunction, StartingPosition } from 'aws-cdk-lib/aws-lambda'
-import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources'
+import { FilterCriteria, FilterRule, type IFunction } from 'aws-cdk-lib/aws-lambda'
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs'
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager'
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs'
+import type { Queue } from 'aws-cdk-lib/aws-sqs'
 import { Construct } from 'constructs'
 import { QUEUE_URL_ENV, type QueueName } from '#lib/async/queue.ts'
 import { type Consumer, consumers, QUEUE_SENDERS } from '#lib/consumers.ts'
 import { SECRET_ENV, type ServiceSecret } from '#lib/routes.ts'
 import { houseFunction } from './api-function.ts'
+import { QueueConsumer, StreamConsumer } from './async-consumer.ts'
+import { grantTable } from './table-access.ts'
 
 export interface ConsumersProps {
   table: ITableV2
@@ -22,7 +23,6 @@ export interface ConsumersProps {
   serviceName: string
   serviceVersion: string
   logRemovalPolicy: RemovalPolicy
-  alarmAction?: IAlarmAction
   /** The API's functions by functionId, for the queue senders among them (QUEUE_SENDERS). */
   apiFunctions: Map<string, { function: IFunction }>
   /** Consumers built elsewhere (the outbox sender has its own construct). */
@@ -40,31 +40,25 @@ export interface ConsumersProps {
  *   `maxReceiveCount` receives. Chosen over EventBridge Scheduler (one schedule per retry, minute
  *   granularity, a second service to grant and watch) and Step Functions (a state machine per
  *   delivery for what a delayed message does).
- * Each function gets only what it uses: table read/write, SendMessage on the queues it sends to,
- * kms:Decrypt/Encrypt bound to the encryption-context records it handles, the secrets it loads.
- * Alarms: any message in a DLQ, function errors, and stream iterator age / queue message age.
+ * Each function gets only what it uses: table read/write (grantTable), SendMessage on the queues it
+ * sends to, kms:Decrypt/Encrypt bound to the encryption-context records it handles, the secrets it
+ * loads. The DLQs, bisection, partial failures and the DLQ-depth and lag alarms come from the house
+ * StreamConsumer and QueueConsumer (infra/constructs/async-consumer.ts); added here: error and
+ * backlog alarms. The stack's AlarmsNotify sends every alarm to the alarm topic.
  */
 export class Consumers extends Construct {
   readonly functions = new Map<string, NodejsFunction>()
   readonly queues = new Map<QueueName, Queue>()
-  readonly deadLetterQueues = new Map<string, Queue>()
 
   constructor(scope: Construct, id: string, props: ConsumersProps) {
     super(scope, id)
     const selected = consumers.filter((c) => !props.skip?.includes(c.functionId))
-    for (const c of selected) {
-      if (c.kind !== 'queue') continue
-      const dlq = this.deadLetterQueue(c.functionId, props)
-      const queue = new Queue(this, `${pascal(c.queue)}Queue`, {
-        visibilityTimeout: Duration.seconds(c.visibilityTimeoutSeconds),
-        retentionPeriod: Duration.days(4),
-        encryption: QueueEncryption.SQS_MANAGED,
-        enforceSSL: true,
-        deadLetterQueue: { queue: dlq, maxReceiveCount: c.maxReceiveCount },
-      })
-      this.queues.set(c.queue, queue)
-    }
-    for (const c of selected) this.consumer(c, props)
+    // Queue consumers first: the stream consumers send to their queues.
+    const ordered = [
+      ...selected.filter((c) => c.kind === 'queue'),
+      ...selected.filter((c) => c.kind === 'stream'),
+    ]
+    for (const c of ordered) this.consumer(c, props)
     for (const [queueName, senders] of Object.entries(QUEUE_SENDERS) as [QueueName, string[]][]) {
       const queue = this.queues.get(queueName)
       if (!queue) continue
@@ -77,44 +71,17 @@ export class Consumers extends Construct {
     }
   }
 
-  private deadLetterQueue(functionId: string, props: ConsumersProps): Queue {
-    const dlq = new Queue(this, `${pascal(functionId)}Dlq`, {
-      retentionPeriod: Duration.days(14),
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-    })
-    this.deadLetterQueues.set(functionId, dlq)
-    this.alarm(`${pascal(functionId)}DlqNotEmpty`, props, {
-      description: `${functionId}: work landed in its dead-letter queue (inspect, fix, redrive)`,
-      metric: dlq.metricApproximateNumberOfMessagesVisible({
-        period: Duration.minutes(5),
-        statistic: 'Maximum',
-      }),
-      threshold: 1,
-    })
-    return dlq
-  }
-
   private consumer(c: Consumer, props: ConsumersProps) {
     const scope = new Construct(this, pascal(c.functionId))
-    const environment: Record<string, string> = {}
     const fn = houseFunction(scope, {
       ...props,
       name: c.functionId,
       handler: c.handler,
       memorySize: 1024,
       timeout: Duration.seconds(c.timeoutSeconds),
-      environment,
     }).function
     this.functions.set(c.functionId, fn)
-    if (c.tableAccess === 'write') props.table.grantReadWriteData(fn)
-    else props.table.grantReadData(fn)
-    for (const queueName of c.sendsTo ?? []) {
-      const queue = this.queues.get(queueName)
-      if (!queue) throw new Error(`${c.functionId} sends to ${queueName}, which no consumer reads`)
-      queue.grantSendMessages(fn)
-      fn.addEnvironment(QUEUE_URL_ENV[queueName], queue.queueUrl)
-    }
+    grantTable(fn, props.table, c.tableAccess)
     if (props.dataKey) {
       fn.addEnvironment('DATA_KEY_ARN', props.dataKey.keyArn)
       const grant = (sid: string, actions: string[], records: string[] | undefined) => {
@@ -137,69 +104,66 @@ export class Consumers extends Construct {
       secret.grantRead(fn)
       fn.addEnvironment(SECRET_ENV[name], secret.secretArn)
     }
-    this.alarm(`${pascal(c.functionId)}Errors`, props, {
-      description: `${c.functionId}: invocations failing (${c.kind === 'stream' ? 'the stream retries them' : 'the queue delivers them again'})`,
+    new Alarm(scope, 'Errors', {
+      alarmDescription: `${c.functionId}: invocations failing (${c.kind === 'stream' ? 'the stream retries them' : 'the queue delivers them again'})`,
       metric: fn.metricErrors({ period: Duration.minutes(5), statistic: 'Sum' }),
       threshold: 1,
-    })
-
-    if (c.kind === 'stream') {
-      const dlq = this.deadLetterQueue(c.functionId, props)
-      fn.addEventSource(
-        new DynamoEventSource(props.table, {
-          startingPosition: StartingPosition.TRIM_HORIZON,
-          batchSize: c.batchSize,
-          bisectBatchOnError: true,
-          retryAttempts: c.retryAttempts,
-          reportBatchItemFailures: true,
-          onFailure: new SqsDlq(dlq),
-          filters: [
-            FilterCriteria.filter({
-              eventName: FilterRule.isEqual('INSERT'),
-              dynamodb: {
-                Keys: {
-                  pk: { S: FilterRule.beginsWith(c.prefix) },
-                  ...(c.sk ? { sk: { S: FilterRule.isEqual(c.sk) } } : {}),
-                },
-              },
-            }),
-          ],
-        }),
-      )
-      this.alarm(`${pascal(c.functionId)}IteratorAge`, props, {
-        description: `${c.functionId}: the stream is more than 5 minutes behind (events waiting)`,
-        metric: fn.metric('IteratorAge', { period: Duration.minutes(5), statistic: 'Maximum' }),
-        threshold: 5 * 60 * 1000,
-      })
-    } else {
-      const queue = this.queues.get(c.queue)!
-      fn.addEventSource(new SqsEventSource(queue, { batchSize: c.batchSize, reportBatchItemFailures: true }))
-      // Messages are delayed up to 15 minutes on purpose; older than 30 means the worker is not keeping up.
-      this.alarm(`${pascal(c.functionId)}Backlog`, props, {
-        description: `${c.functionId}: a message has waited over 30 minutes in ${c.queue}`,
-        metric: queue.metricApproximateAgeOfOldestMessage({
-          period: Duration.minutes(5),
-          statistic: 'Maximum',
-        }),
-        threshold: 30 * 60,
-      })
-    }
-  }
-
-  private alarm(
-    id: string,
-    props: ConsumersProps,
-    spec: { description: string; metric: import('aws-cdk-lib/aws-cloudwatch').IMetric; threshold: number },
-  ) {
-    const alarm = new Alarm(this, id, {
-      alarmDescription: spec.description,
-      metric: spec.metric,
-      threshold: spec.threshold,
       evaluationPeriods: 1,
       comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
       treatMissingData: TreatMissingData.NOT_BREACHING,
     })
-    if (props.alarmAction) alarm.addAlarmAction(props.alarmAction)
+
+    if (c.kind === 'queue') {
+      // Dead-letter queue, redrive policy, partial failures: the house QueueConsumer.
+      const consumer = new QueueConsumer(scope, 'Queue', {
+        consumer: c.functionId,
+        function: fn,
+        batchSize: c.batchSize,
+        maxReceiveCount: c.maxReceiveCount,
+        visibilityTimeout: Duration.seconds(c.visibilityTimeoutSeconds),
+      })
+      this.queues.set(c.queue, consumer.queue)
+      // Attempts are delayed up to 15 minutes on purpose; older than 30 means the worker is behind.
+      new Alarm(scope, 'Backlog', {
+        alarmDescription: `${c.functionId}: a message has waited over 30 minutes in ${c.queue}`,
+        metric: consumer.queue.metricApproximateAgeOfOldestMessage({
+          period: Duration.minutes(5),
+          statistic: 'Maximum',
+        }),
+        threshold: 30 * 60,
+        evaluationPeriods: 1,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      })
+    }
+    for (const queueName of c.sendsTo ?? []) {
+      const queue = this.queues.get(queueName)
+      if (!queue) throw new Error(`${c.functionId} sends to ${queueName}, which no consumer reads`)
+      queue.grantSendMessages(fn)
+      fn.addEnvironment(QUEUE_URL_ENV[queueName], queue.queueUrl)
+    }
+    if (c.kind === 'stream') {
+      // Bisect, per-item failures, on-failure DLQ, lag alarm: the house StreamConsumer.
+      new StreamConsumer(scope, 'Stream', {
+        consumer: c.functionId,
+        function: fn,
+        table: props.table,
+        batchSize: c.batchSize,
+        retryAttempts: c.retryAttempts,
+        maxLag: Duration.minutes(5),
+        filters: [
+          FilterCriteria.filter({
+            eventName: FilterRule.isEqual('INSERT'),
+            dynamodb: {
+              Keys: {
+                pk: { S: FilterRule.beginsWith(c.prefix) },
+                ...(c.sk ? { sk: { S: FilterRule.isEqual(c.sk) } } : {}),
+              },
+            },
+          }),
+        ],
+      })
+    }
   }
 }
 
