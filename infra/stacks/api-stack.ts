@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { Aspects, CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib'
+import { Aspects, CfnOutput, Duration, NestedStack, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib'
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway'
 import {
   DomainName,
@@ -74,6 +74,8 @@ export class ApiStack extends Stack {
   readonly outboxSender: OutboxSender
   /** Webhook fan-out and delivery, batches (lib/consumers.ts). */
   readonly consumers?: Consumers
+  /** The nested stack of the webhook and batch functions and the consumers (full route table only). */
+  readonly events?: NestedStack
   readonly alarmTopic: ITopic
   /** JSON access logs of the $default stage. */
   readonly accessLogs: LogGroup
@@ -150,13 +152,20 @@ export class ApiStack extends Stack {
       ...(domain ? { domainMapping: { domainName: domain } } : {}),
     })
 
+    // Webhooks and batches (their endpoints' functions and the consumers of lib/consumers.ts) live in
+    // a nested stack: with them the API stack would pass CloudFormation's 500 resources per stack.
+    // A stack built from another route table (tests of single concerns) has none of them.
+    const events = props.routes
+      ? undefined
+      : new NestedStack(this, 'Events', { description: 'Webhooks and batches' })
+    this.events = events
     for (const [functionId, served] of functionsOf(table)) {
       const handlers = new Set(served.map((r) => r.handler))
       if (handlers.size !== 1) {
         throw new Error(`${functionId} is served by several handler modules: ${[...handlers].join(', ')}`)
       }
       const id = constructId(functionId)
-      const fn = new ApiFunction(this, id, {
+      const fn = new ApiFunction(events && isEventsFunction(served) ? events : this, id, {
         ...common,
         functionId,
         handler: served[0]!.handler,
@@ -188,8 +197,8 @@ export class ApiStack extends Stack {
 
     // The consumers serve the real route table's webhooks and batches; a stack built from another
     // table (tests of single concerns) has none.
-    if (!props.routes) {
-      this.consumers = new Consumers(this, 'Consumers', {
+    if (events) {
+      this.consumers = new Consumers(events, 'Consumers', {
         ...common,
         apiFunctions: this.functions,
         skip: ['outbox-sender'],
@@ -302,6 +311,13 @@ const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
     error: '$context.error.message',
   }),
 )
+
+/** The endpoints of webhooks and batches (CONTRACT section 11), deployed in the Events nested stack. */
+function isEventsFunction(served: readonly Route[]): boolean {
+  return served.some(
+    (r) => r.handler.startsWith('functions/webhooks/') || r.handler.startsWith('functions/batches/'),
+  )
+}
 
 /** `resource-invoice-types` -> `ResourceInvoiceTypes`: readable logical ids. */
 function constructId(functionId: string): string {
