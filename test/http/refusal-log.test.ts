@@ -41,7 +41,7 @@ async function refusalsDuring(run: () => Promise<unknown>): Promise<Record<strin
 
 const A_PATH = '/api/v1/resource/states'
 const areaA = (headers: Record<string, string>) => send(`${api.url}${A_PATH}`, { headers })
-const signedA = (credentials = DEV.clients.si, timestamp?: string) =>
+const signedA = (credentials: { apiKey: string; secret: string } = DEV.clients.si, timestamp?: string) =>
   signAreaA(credentials, { method: 'GET', target: A_PATH, timestamp })
 
 const B_PATH = '/api/v1/transactions/balance-enquiry'
@@ -53,7 +53,7 @@ const B_BODY = JSON.stringify({
 })
 const areaB = (headers: Record<string, string>) =>
   send(`${api.url}${B_PATH}`, { method: 'POST', headers, body: B_BODY })
-const signedB = (secret = DEV.switch.secret, extra: { timestamp?: string; nonce?: string } = {}) =>
+const signedB = (secret: string = DEV.switch.secret, extra: { timestamp?: string; nonce?: string } = {}) =>
   signAreaB({ token: DEV.switch.token, secret }, { method: 'POST', target: B_PATH, body: B_BODY, ...extra })
 
 const stale = () => new Date(Date.now() - 400_000).toISOString()
