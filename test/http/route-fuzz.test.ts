@@ -102,6 +102,9 @@ function expectAreaRecord(kind: ReplyKind, reply: RawReply) {
   if (reply.status === 304) return expect(reply.text).toBe('')
   expect(reply.headers['content-type']).toMatch(/^application\/json/)
   const body = JSON.parse(reply.text)
+  // A request line and headers over 16 KB never reach a route: Node's parser refuses them, and the
+  // local server answers its short {message} (CONTRACT section 9), as API Gateway answers its own.
+  if (reply.status === 431) return expect(body).toEqual({ message: expect.any(String) })
   const firsError = {
     timestamp: expect.any(String),
     message: expect.any(String),
