@@ -3,8 +3,9 @@ import type { Caller } from '#lib/auth/caller.ts'
 import { getBusiness } from '#lib/auth/credentials.ts'
 import { ApiError, BadRequest, Conflict, invalid, NotFound, type Problem } from '#lib/http/errors.ts'
 import { signBytes } from '#lib/signing/signer.ts'
-import { canonicalInvoice, STORED_LIMIT, storageOf } from './canonical.ts'
+import { canonicalInvoice, STORED_LIMIT } from './canonical.ts'
 import { loadCodeLists } from './code-lists.ts'
+import { sealedStorageOf } from './notes.ts'
 import { problem } from './problems.ts'
 import { type InvoiceRecord, statusRank } from './record.ts'
 import { advanceRecord, createRecord, type InvoiceContent, readInvoiceRecord } from './repository.ts'
@@ -106,7 +107,8 @@ export async function handleInvoice(request: InvoiceRequest): Promise<InvoiceRep
   }
 
   const canonical = canonicalInvoice(invoice)
-  const storage = storageOf(invoice, canonical)
+  // Notes sealed now, so the stored copy is made (and gzipped) once.
+  const storage = await sealedStorageOf(invoice.irn, invoice, canonical)
   if (!storage) {
     throw new ApiError(413, 'The invoice is too large to store', {
       problems: [
