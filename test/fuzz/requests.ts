@@ -81,6 +81,7 @@ export const SAMPLES: Record<string, (ctx: FuzzContext) => Sample> = {
     }),
   'transactions-reversal': (ctx) => bank({ originalRequestId: ctx.transferRequestId }),
   'merchant-transactions': () => ({ query: { page: '1', size: '5', status: 'ALL' } }),
+  'merchant-statement': () => ({ query: { date: new Date().toISOString().slice(0, 10) } }),
   'notification-template-create': () => ({ body: template }),
   'notification-template-list': () => ({ query: { product: FUZZ_PRODUCT } }),
   'notification-template-replace': (ctx) => ({ params: { templateId: ctx.templateId }, body: template }),

@@ -65,8 +65,15 @@ export async function snapshot(): Promise<string> {
     // Templates of the fuzz's product, every template id, the e-mail list.
     queryAll(partition(`NTEMPLATE#${FUZZ_PRODUCT}`)),
     queryAll(partition(keys.notificationEmailPartition())),
-    // Merchant history lists and the outbox.
+    // Merchant history lists, daily totals and the outbox.
     ...merchants.map((m) => queryAll(index('gsi2', keys.historyTimePartition(m)))),
+    ...merchants.map((m) =>
+      queryAll({
+        ...partition(`MHIST#${m}`),
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :day)',
+        ExpressionAttributeValues: { ':pk': `MHIST#${m}`, ':day': 'DAY#' },
+      }),
+    ),
     ...merchants.map((m) => queryAll(index('gsi1', keys.outboxMerchantPartition(m)))),
     // Idempotency records of every caller the fuzz signs as.
     ...[
