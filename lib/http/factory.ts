@@ -9,6 +9,7 @@ import type { Caller } from '#lib/auth/caller.ts'
 import { isUnavailable } from '#lib/db/errors.ts'
 import { logger } from '#lib/log.ts'
 import { findRoute, type ReplyKind, type Route } from '#lib/routes.ts'
+import { collapseRepeatedContentType } from './content-type.ts'
 import { ApiError, BadRequest, DependencyDown } from './errors.ts'
 import {
   claimIdempotencyKey,
@@ -18,6 +19,7 @@ import {
 } from './idempotency.ts'
 import { parseEventJsonBody } from './json-body.ts'
 import { errorResponse, type Reply, type ReplyContext, successResponse } from './replies.ts'
+import { observability, traceIdOf } from './observability.ts'
 import { resolveUnrouted } from './unrouted.ts'
 import { parseOrThrow } from './validation.ts'
 
@@ -91,7 +93,7 @@ const requestIdentity = (): Middleware => ({
       reply: {
         startedAt: performance.now(),
         requestId: request.event.requestContext?.requestId ?? request.context.awsRequestId ?? randomUUID(),
-        traceId: randomUUID(),
+        traceId: traceIdOf(request.event.headers),
       },
       rawBody: Buffer.alloc(0),
       caller: { scheme: 'none' },
@@ -153,6 +155,7 @@ const jsonBody = (): Middleware => {
     name: 'json-body',
     before: async (request) => {
       if (!METHODS_WITH_BODY.has(request.event.requestContext.http.method)) return
+      collapseRepeatedContentType(request.event.headers)
       try {
         // middy's http-json-body-parser rules at a fraction of its cost (lib/http/json-body.ts).
         parseEventJsonBody(request)
@@ -235,6 +238,7 @@ export function apiHandler<
 ) {
   const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, ApiContext>()
     .use([
+      observability() as Middleware,
       requestIdentity(),
       httpHeaderNormalizer() as Middleware,
       httpEventNormalizer() as Middleware,

@@ -94,17 +94,17 @@ export async function handleInvoice(request: InvoiceRequest): Promise<InvoiceRep
     request.modeHeader,
     caller.scheme === 'api-signature' ? caller.validationMode : undefined,
   )
-  // An invoice of another business is not one this client can see: 404, before anything else.
-  const claimed = (body as { business_id?: unknown } | null)?.business_id
-  if (typeof claimed === 'string' && claimed !== businessId) {
-    throw new NotFound(
-      `Business ${claimed} was not found for this API client: business_id must be your own business's id`,
-    )
-  }
   const [lists, serviceId] = await Promise.all([loadCodeLists(), serviceIdOf(businessId)])
   const result = validateInvoice(body, { version, mode, lists, serviceId })
+  // The whole body first, every problem in one 400 (CONTRACT section 9)...
   if (!result.ok) throw invalid(result.problems, 'The invoice is invalid')
   const { invoice, warnings } = result
+  // ...and only then ownership: an invoice of another business is not one this client can see.
+  if (invoice.business_id !== businessId) {
+    throw new NotFound(
+      `Business ${invoice.business_id} was not found for this API client: business_id must be your own business's id`,
+    )
+  }
 
   const canonical = canonicalInvoice(invoice)
   // Notes sealed now, so the stored copy is made (and gzipped) once.

@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { BatchWriteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb'
+import { BatchWriteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb'
 import { db, tableName } from '#lib/db/client.ts'
 import { keys } from '#lib/db/keys.ts'
+import { queryAll } from '#lib/db/query.ts'
 
 /** A list's META item: which revision is current, and what HTTP caching needs. */
 export interface ListHead {
@@ -118,24 +119,14 @@ export async function readHead(name: string): Promise<ListHead | undefined> {
 const cache = new Map<string, StoredList>()
 
 async function readRows(head: ListHead): Promise<unknown[]> {
-  const rows: unknown[] = []
-  let startKey: Record<string, unknown> | undefined
-  do {
-    const out = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: {
-          ':pk': keys.referenceMeta(head.name).pk,
-          ':prefix': keys.referenceChunkPrefix(head.revision),
-        },
-        ExclusiveStartKey: startKey,
-      }),
-    )
-    for (const item of out.Items ?? []) rows.push(...(JSON.parse(item.data as string) as unknown[]))
-    startKey = out.LastEvaluatedKey
-  } while (startKey)
-  return rows
+  const chunks = await queryAll<{ data: string }>({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: {
+      ':pk': keys.referenceMeta(head.name).pk,
+      ':prefix': keys.referenceChunkPrefix(head.revision),
+    },
+  })
+  return chunks.flatMap((chunk) => JSON.parse(chunk.data) as unknown[])
 }
 
 /** The list with its rows, or undefined when it has never been loaded into this table. */
