@@ -11,7 +11,6 @@ import { issueMerchantToken } from '#lib/auth/credentials.ts'
 import { ApiClient } from '#lib/client/api-client.ts'
 import { db, tableName } from '#lib/db/client.ts'
 import { keys } from '#lib/db/keys.ts'
-import { RECONCILIATION_METRIC, RECONCILIATION_NAMESPACE } from '#lib/finance/reconcile-metric.ts'
 import { addMerchant, openAccount } from '#lib/ledger/repository.ts'
 import type { TransactionRecord } from '#lib/merchant-history/service.ts'
 import { startApi, type TestApi } from '../support/api.ts'
@@ -157,35 +156,5 @@ describe('npm run cli -- ledger reconcile', () => {
     // Only that account is wrong.
     const wrongAccounts = result.stdout.split('\n').filter((line) => line.startsWith('DIFFERENCE account'))
     expect(wrongAccounts).toHaveLength(1)
-  })
-
-  it('the daily function runs the same check and publishes the count of differences as its metric', async () => {
-    const written: string[] = []
-    const write = process.stdout.write.bind(process.stdout)
-    process.stdout.write = ((chunk: string | Uint8Array, ...rest: never[]) => {
-      written.push(String(chunk))
-      return write(chunk, ...rest)
-    }) as typeof process.stdout.write
-    let result: { differences: number }
-    try {
-      const { handler } = await import('../../functions/finance/reconcile-daily.ts')
-      result = await handler()
-    } finally {
-      process.stdout.write = write
-    }
-    expect(result.differences).toBeGreaterThanOrEqual(1)
-    const emf = written
-      .flatMap((chunk) => chunk.split('\n'))
-      .filter((line) => line.includes('"_aws"'))
-      .map((line) => JSON.parse(line))
-    expect(emf).toHaveLength(1)
-    expect(emf[0]).toMatchObject({
-      _aws: {
-        CloudWatchMetrics: [
-          { Namespace: RECONCILIATION_NAMESPACE, Metrics: [{ Name: RECONCILIATION_METRIC }] },
-        ],
-      },
-      [RECONCILIATION_METRIC]: result.differences,
-    })
   })
 })
