@@ -86,7 +86,7 @@ beforeAll(async () => {
     ),
   )
   expect(reversals.every((r) => r.status === 200 && r.body.responseCode === '00')).toBe(true)
-}, 180_000)
+}, 300_000)
 afterAll(async () => {
   await api?.close()
   if (dir) await rm(dir, { recursive: true, force: true })
