@@ -12,9 +12,9 @@ import { ApiClient } from '#lib/client/api-client.ts'
 import { db, tableName } from '#lib/db/client.ts'
 import { keys } from '#lib/db/keys.ts'
 import { addMerchant, openAccount } from '#lib/ledger/repository.ts'
-import type { TransactionRecord } from '#lib/merchant-history/service.ts'
 import { startApi, type TestApi } from '../support/api.ts'
 import { type DevClients, devClients } from '../support/clients.ts'
+import { wholeHistory } from '../support/finance.ts'
 
 const run = promisify(execFile)
 const MERCHANT = 'MRC-RECON'
@@ -92,19 +92,6 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true })
 })
 
-/** The merchant's whole JSON history for a filter. */
-async function jsonHistory(params: Record<string, string> = {}): Promise<TransactionRecord[]> {
-  const content: TransactionRecord[] = []
-  for (let page = 1; ; page++) {
-    const search = new URLSearchParams({ ...params, page: String(page), size: '200' })
-    const reply = await merchant.get<{
-      data: { content: TransactionRecord[]; page: { totalPages: number } }
-    }>(`/api/v1/merchant/transactions?${search}`)
-    content.push(...reply.body.data.content)
-    if (page >= reply.body.data.page.totalPages) return content
-  }
-}
-
 describe('npm run cli -- history export', () => {
   it('writes the whole period to one CSV file equal to the JSON history, with progress on stderr', async () => {
     const file = join(dir, 'export.csv')
@@ -112,7 +99,7 @@ describe('npm run cli -- history export', () => {
     expect(result.code).toBe(0)
     expect(result.stderr).toMatch(/exporting MRC-RECON 100% \(200\/200\)/)
     const rows = parse(await readFile(file, 'utf8'), { columns: true }) as Record<string, string>[]
-    const json = await jsonHistory()
+    const json = await wholeHistory(merchant)
     expect(rows.map((r) => [r.providerReference, r.status, r.amount])).toEqual(
       json.map((r) => [r.providerReference, r.status, r.amount.toFixed(2)]),
     )
