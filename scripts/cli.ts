@@ -9,6 +9,7 @@
  */
 import { parseArgs } from 'node:util'
 import type { Command } from './cli/command.ts'
+import { fastCommand } from './cli/fast-path.ts'
 import { checkFieldsPrinted, selectFields } from './cli/output.ts'
 import { applyTarget, chooseTarget, describeTarget } from './cli/target.ts'
 
@@ -67,10 +68,15 @@ function usage(commands: Command[]): string {
 }
 
 async function main(argv: string[]) {
-  const commands = await loadCommands()
   // Command names have one or two words ("client issue", "seed-transactions").
-  const command =
-    commands.find((c) => c.name === argv.slice(0, 2).join(' ')) ?? commands.find((c) => c.name === argv[0])
+  const named = async () => {
+    const commands = await loadCommands()
+    const found =
+      commands.find((c) => c.name === argv.slice(0, 2).join(' ')) ?? commands.find((c) => c.name === argv[0])
+    return { commands, command: found }
+  }
+  const fast = await fastCommand(argv)
+  const { commands, command } = fast ? { commands: [fast], command: fast } : await named()
   if (!command) {
     const asked = argv[0]
     console.log(usage(commands))

@@ -16,17 +16,19 @@ import {
  * staleness bounds").
  *
  * The SDK's cache is keyed by the encryption context, and ours differs per record (record, id,
- * field), so it would never hit. The manager below therefore asks the cache for materials under one
- * fixed context (the data key's KMS encryption context) and hands the SDK the same data key bound to
- * the value's own context. The per-record binding is kept: the message header carries the record's
- * context and is authenticated with a key derived from the data key and the message id, and
- * decryptField checks those pairs. What changes is that KMS (and CloudTrail) sees the fixed context
- * instead of each record's. Values written before this (no KEY_SCOPE pair) open as before.
+ * field), so it would never hit. The manager below therefore asks the cache for materials under the
+ * context's `record` pair alone (the data key's KMS encryption context: one data key per kind of
+ * record, api-client, switch-client or invoice) and hands the SDK that data key bound to the value's
+ * own context. The per-record binding is kept: the message header carries the whole context and is
+ * authenticated with a key derived from the data key and the message id, and decryptField checks
+ * those pairs. KMS (CloudTrail, and the key policy's conditions on kms:EncryptionContext:record in
+ * infra/constructs/api-function.ts) still sees the kind of record; no longer the id and field.
+ * Values written before this (no KEY_SCOPE pair) open as before.
  */
 
-/** The context the shared data keys are generated and unwrapped under (KMS or the local AES key). */
-const SHARED_CONTEXT = Object.freeze({ purpose: 'einvoice-field-data-key' })
-/** Marks a value whose data key was wrapped under SHARED_CONTEXT, not under the value's own context. */
+/** The context a data key is generated and unwrapped under (KMS or the local AES key). */
+const sharedContext = (context: Context) => ({ record: context.record ?? '' })
+/** Marks a value whose data key was wrapped under sharedContext, not under the value's own context. */
 export const KEY_SCOPE = 'data-key-scope'
 const SHARED = 'shared-v1'
 
@@ -75,7 +77,7 @@ class SharedDataKeyMaterialsManager extends NodeDefaultCryptographicMaterialsMan
   ): Promise<NodeEncryptionMaterial> {
     const shared = await this.#cached.getEncryptionMaterials({
       ...request,
-      encryptionContext: SHARED_CONTEXT,
+      encryptionContext: sharedContext(request.encryptionContext),
     })
     return rebind(shared, { ...request.encryptionContext, [KEY_SCOPE]: SHARED })
   }
@@ -85,7 +87,10 @@ class SharedDataKeyMaterialsManager extends NodeDefaultCryptographicMaterialsMan
   ): Promise<NodeDecryptionMaterial> {
     // Written before shared data keys: its data key is wrapped under its own context.
     if (request.encryptionContext[KEY_SCOPE] !== SHARED) return super.decryptMaterials(request)
-    const shared = await this.#cached.decryptMaterials({ ...request, encryptionContext: SHARED_CONTEXT })
+    const shared = await this.#cached.decryptMaterials({
+      ...request,
+      encryptionContext: sharedContext(request.encryptionContext),
+    })
     return rebind(shared, request.encryptionContext)
   }
 }

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -13,7 +13,7 @@ import type { LocalServerState } from '../../scripts/local/state.ts'
  * DynamoDB Local, with its own table and its own server file so that a developer's running server is
  * untouched), then every ```sh block of README.md pasted into bash in order, with only the URL's
  * port changed. A block is left out only when the line before it says
- * `<!-- readme-test: skip (why) -->`. Each block must exit 0, no HTTP reply may be 4xx/5xx (curl
+ * `<!-- readme-test: skip (why) -->` and the first test below names it. Each block must exit 0, no HTTP reply may be 4xx/5xx (curl
  * runs with --fail-with-body), no reply may report FAILED, and each `# {...}` line under a command
  * (the output the README promises, `...` standing for what varies) must match what was printed.
  */
@@ -26,11 +26,11 @@ interface Block {
   skip?: string
 }
 
-function shellBlocks(markdown: string): Block[] {
+function codeBlocks(markdown: string, language: string): Block[] {
   const lines = markdown.split('\n')
   const blocks: Block[] = []
   for (let i = 0; i < lines.length; i++) {
-    if (lines[i] !== '```sh') continue
+    if (lines[i] !== `\`\`\`${language}`) continue
     const end = lines.indexOf('```', i + 1)
     const marker = /^<!-- readme-test: skip \((.+)\) -->$/.exec(lines[i - 1] ?? '')
     blocks.push({ line: i + 1, code: lines.slice(i + 1, end).join('\n'), skip: marker?.[1] })
@@ -49,7 +49,8 @@ function promisedFragments(code: string): string[] {
     .filter((fragment) => fragment.length > 2)
 }
 
-const blocks = shellBlocks(README)
+const blocks = codeBlocks(README, 'sh')
+const snippets = codeBlocks(README, 'ts')
 
 /** A 4xx or 5xx reply fails the block (with its body shown), as a person reading it would judge it. */
 const CURL_FAILS_ON_ERROR = 'curl() { command curl --fail-with-body "$@"; }'
@@ -123,18 +124,19 @@ describe('README.md, pasted as written', () => {
   it('has shell blocks to run, and the server told the CLI where it is', () => {
     const scripts = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts
     expect(scripts.cli).toBe(CLI_SCRIPT)
+    // Leaving a block out is a decision made here, not only by a comment in the README.
+    expect(blocks.filter((b) => b.skip).map((b) => b.code.split('\n')[0])).toEqual([
+      'npm ci && npm start     # the whole API on http://127.0.0.1:3000, on DynamoDB Local',
+      'npx cdk synth                                   # offline, no AWS credentials needed',
+    ])
     expect(blocks.filter((b) => !b.skip).length).toBeGreaterThanOrEqual(8)
+    expect(snippets.length).toBeGreaterThanOrEqual(1)
     const state = JSON.parse(readFileSync(serverFile(), 'utf8')) as LocalServerState
     expect(state.url).toBe(`http://127.0.0.1:${port}`)
   })
 
-  for (const block of blocks) {
-    const title = `block at README.md line ${block.line}: ${block.code.split('\n')[0]}`
-    if (block.skip) {
-      it.skip(`${title} (${block.skip})`, () => undefined)
-      continue
-    }
-    it(title, () => {
+  for (const block of blocks.filter((b) => !b.skip)) {
+    it(`block at README.md line ${block.line}: ${block.code.split('\n')[0]}`, () => {
       const code = block.code.replaceAll('127.0.0.1:3000', `127.0.0.1:${port}`)
       const script = `set -eo pipefail\n${CURL_FAILS_ON_ERROR}\n${NPM_RUN_CLI}\n${code}\n`
       const run = spawnSync('bash', ['-c', script], { cwd: ROOT, env: terminalEnv(), encoding: 'utf8' })
@@ -142,6 +144,27 @@ describe('README.md, pasted as written', () => {
       expect(run.status, shown).toBe(0)
       expect(run.stdout, shown).not.toMatch(/"(responseStatus|status)":"FAILED"/)
       for (const fragment of promisedFragments(code)) expect(run.stdout, shown).toContain(fragment)
+    }, 60_000)
+  }
+
+  // The TypeScript snippets, as a module beside nothing else, importing the project by absolute path;
+  // a `reply` they end with must not be a 4xx or 5xx.
+  for (const snippet of snippets) {
+    it(`TypeScript snippet at README.md line ${snippet.line}`, () => {
+      const file = join(dir, `snippet-${snippet.line}.mts`)
+      const code = snippet.code
+        .replaceAll('127.0.0.1:3000', `127.0.0.1:${port}`)
+        .replaceAll("from './", `from '${ROOT}`)
+      writeFileSync(
+        file,
+        `${code}\nif (typeof reply !== 'undefined' && reply.status >= 400) throw new Error(JSON.stringify(reply.body))\n`,
+      )
+      const run = spawnSync(join(ROOT, 'node_modules/.bin/tsx'), [file], {
+        cwd: ROOT,
+        env: terminalEnv(),
+        encoding: 'utf8',
+      })
+      expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0)
     }, 60_000)
   }
 })

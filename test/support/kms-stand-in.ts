@@ -13,6 +13,8 @@ export interface KmsStandIn {
   endpoint: string
   keyArn: string
   calls: Record<string, number>
+  /** The encryption context of every call, in order (what a key policy's conditions would see). */
+  contexts: Record<string, string>[]
   close(): Promise<void>
 }
 
@@ -23,6 +25,7 @@ export async function startKmsStandIn(): Promise<KmsStandIn> {
   const master = randomBytes(32)
   const keyArn = 'arn:aws:kms:eu-west-1:111122223333:key/00000000-0000-4000-8000-000000000015'
   const calls: Record<string, number> = {}
+  const contexts: Record<string, string>[] = []
 
   const wrap = (plaintext: Buffer, context: Record<string, string> | undefined) => {
     const iv = randomBytes(12)
@@ -44,6 +47,7 @@ export async function startKmsStandIn(): Promise<KmsStandIn> {
       const operation = String(req.headers['x-amz-target'] ?? '').replace(/^TrentService\./, '')
       calls[operation] = (calls[operation] ?? 0) + 1
       const input = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}')
+      contexts.push(input.EncryptionContext ?? {})
       const reply = (status: number, body: object) => {
         res.writeHead(status, { 'content-type': 'application/x-amz-json-1.1' })
         res.end(JSON.stringify(body))
@@ -77,6 +81,7 @@ export async function startKmsStandIn(): Promise<KmsStandIn> {
     endpoint: `http://127.0.0.1:${port}`,
     keyArn,
     calls,
+    contexts,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   }
 }

@@ -85,6 +85,8 @@ describe('field encryption against KMS (a counted stand-in)', () => {
       expect(await decryptField(sealed[i]!, c, { keyring: ring })).toBe(`note ${c.id}`)
     }
     expect(kms.calls).toEqual({ GenerateDataKey: 1, Decrypt: 1 })
+    // KMS still sees the kind of record, which the functions' key grants are conditioned on.
+    expect(kms.contexts).toEqual([{ record: 'invoice' }, { record: 'invoice' }])
     // Still bound to its record: the shared data key does not make a value open under another id.
     await expect(
       decryptField(sealed[0]!, { ...contexts[0]!, id: 'IRN-1' }, { keyring: ring }),
