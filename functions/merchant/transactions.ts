@@ -23,7 +23,11 @@ export const handler = apiHandler({ auth: merchantBearer }, async ({ caller, hea
   const query = parseOrThrow(csv ? HistoryCsvQuery : HistoryQuery, event.queryStringParameters ?? {}, 'query')
   const page = await listTransactions(merchantOf(caller), query)
   if (!csv) return { data: page }
-  const link = nextPageLink(event.rawPath, event.rawQueryString, page.page)
+  const link = nextPageLink(event.rawPath, event.rawQueryString, {
+    page: query.page,
+    size: query.size,
+    totalPages: page.page.totalPages,
+  })
   return {
     raw: { contentType: CSV_CONTENT_TYPE, body: historyCsv(page.content) },
     headers: {

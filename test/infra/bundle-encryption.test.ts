@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process'
+import { execFile, spawnSync } from 'node:child_process'
 import { createRequire } from 'node:module'
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -13,9 +13,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { encryptField } from '#lib/crypto/fields.ts'
 import { localKeyring } from '#lib/crypto/keyring.ts'
 import { esbuildOptionsFor } from '../../infra/constructs/api-function.ts'
+import { startKmsStandIn } from '../support/kms-stand-in.ts'
 
 /**
- * The bundles replace two of the Encryption SDK's dependencies (bn.js, asn1.js)
+ * The bundles replace three of the Encryption SDK's dependencies (bn.js, asn1.js, the KMS client)
  * with small shims (infra/constructs/shims). Field encryption must still work inside a bundle, and a
  * signed message, the only thing the shims cannot serve, must fail as a DecryptionFailed.
  */
@@ -24,8 +25,14 @@ const file = join(outDir, 'field-encryption.mjs')
 afterAll(() => rmSync(outDir, { recursive: true, force: true }))
 beforeAll(async () => {
   const result = await build(esbuildOptionsFor('test/fixtures/bundles/field-encryption.ts', file))
-  const inputs = Object.keys(result.metafile.inputs).join('\n')
-  expect(inputs).not.toMatch(/node_modules\/(bn\.js|asn1\.js)\//)
+  // What is in the output (inputs esbuild read but tree-shook away contribute no bytes).
+  const bundled = Object.values(result.metafile.outputs)
+    .flatMap((output) => Object.entries(output.inputs))
+    .filter(([, { bytesInOutput }]) => bytesInOutput > 0)
+    .map(([input]) => input)
+    .join('\n')
+  expect(bundled).not.toMatch(/node_modules\/(bn\.js|asn1\.js)\//)
+  expect(bundled).not.toMatch(/client-kms\/dist-es\/KMS\.js/)
 }, 60_000)
 
 function inBundle(call: string): string {
@@ -51,6 +58,37 @@ describe('field encryption inside a bundle', () => {
     const sealed = await encryptField('from outside', context, localKeyring(key))
     const call = `m.open(${JSON.stringify(key.toString('base64'))}, ${JSON.stringify(sealed)}, ${JSON.stringify(context)})`
     expect(inBundle(call)).toBe('from outside')
+  })
+
+  it('encrypts and decrypts through the KMS keyring, one GenerateDataKey and one Decrypt', async () => {
+    const kms = await startKmsStandIn()
+    try {
+      const load = `const m = await import(${JSON.stringify(pathToFileURL(file).href)});`
+      const out = await new Promise<string>((resolve, reject) =>
+        execFile(
+          process.execPath,
+          [
+            '--input-type=module',
+            '-e',
+            `${load} process.stdout.write(await m.kmsRoundTrip(${JSON.stringify(kms.keyArn)}, 'note'))`,
+          ],
+          {
+            env: {
+              PATH: process.env.PATH,
+              AWS_REGION: 'eu-west-1',
+              AWS_ENDPOINT_URL_KMS: kms.endpoint,
+              AWS_ACCESS_KEY_ID: 'stand-in',
+              AWS_SECRET_ACCESS_KEY: 'stand-in',
+            },
+          },
+          (error, stdout, stderr) => (error ? reject(new Error(stderr)) : resolve(stdout)),
+        ),
+      )
+      expect(out).toBe('note')
+      expect(kms.calls).toEqual({ GenerateDataKey: 1, Decrypt: 1 })
+    } finally {
+      await kms.close()
+    }
   })
 
   it('refuses an ECDSA-signed message as DecryptionFailed, not a crash', async () => {
