@@ -31,7 +31,8 @@ export const REFUSAL_REASONS = [
 export type RefusalReason = (typeof REFUSAL_REASONS)[number]
 
 /**
- * Logs a refusal with its reason code and the masked key id, and hands the error back to be thrown.
+ * Logs a refusal with its reason code and the masked key id, and hands the error back to be thrown,
+ * carrying the reason.
  * Never the secret, the signature or the token: the key id is masked (`dev-****`), and for bearer
  * schemes it is the id the token stands for, once known, never the token itself.
  */
@@ -40,7 +41,7 @@ export function refused<E extends ApiError>(
   reason: RefusalReason,
   error: E,
   keyId?: string,
-): E {
+): E & { reason: RefusalReason } {
   logger.warn('request refused', {
     reason,
     status: error.status,
@@ -48,5 +49,6 @@ export function refused<E extends ApiError>(
     route: `${request.route.method} ${request.route.path}`,
     ...(keyId ? { keyId: mask(keyId) } : {}),
   })
-  return error
+  // Carried on the error too, so the Refusals metric (lib/http/observability.ts) counts by it.
+  return Object.assign(error, { reason })
 }

@@ -155,7 +155,7 @@ describe('EMF metrics', () => {
     const reply = await clients.anonymous.get('/api/v1/resource/states')
     expect(reply.status).toBe(401)
     expect(emf().find((m) => m.names[0] === 'Refusals')).toMatchObject({
-      dimensions: { scheme: 'api-signature', reason: '401' },
+      dimensions: { scheme: 'api-signature', reason: 'missing_credentials' },
     })
     expect(emf().find((m) => m.names[0] === 'Requests')?.dimensions.statusClass).toBe('4xx')
   })
