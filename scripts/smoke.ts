@@ -35,7 +35,9 @@ async function main(): Promise<number> {
     },
   })
   const value = (name: keyof typeof OPTIONS) =>
-    ((values as Record<string, unknown>)[name] as string | undefined) || process.env[OPTIONS[name]] || undefined
+    ((values as Record<string, unknown>)[name] as string | undefined) ||
+    process.env[OPTIONS[name]] ||
+    undefined
   const url = value('url')
   if (values.help || !url) {
     console.log(
