@@ -4,7 +4,8 @@
  * `npm run cli -- <command> --help` explains one.
  *
  * Global options (or environment): --table (TABLE_NAME), --region (AWS_REGION), --endpoint
- * (DYNAMODB_ENDPOINT, e.g. http://127.0.0.1:8000 for a DynamoDB Local started with DATA_DIR).
+ * (DYNAMODB_ENDPOINT, e.g. http://127.0.0.1:8000 for a DynamoDB Local started with DATA_DIR), --stage
+ * (a deployed stage: TABLE_NAME, DATA_KEY_ARN and API_URL from its stacks' outputs).
  */
 import { parseArgs } from 'node:util'
 import type { Command } from './cli/command.ts'
@@ -13,6 +14,8 @@ const GLOBAL_OPTIONS = {
   table: { type: 'string' },
   region: { type: 'string' },
   endpoint: { type: 'string' },
+  /** A deployed stage: table, data key and API URL from its stacks' outputs (scripts/cli/stage.ts). */
+  stage: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const
 
@@ -25,6 +28,7 @@ const MODULES = [
   './cli/transactions.ts',
   './cli/encryption.ts',
   './cli/audit.ts',
+  './cli/dead-letters.ts',
 ]
 
 async function loadCommands(): Promise<Command[]> {
@@ -53,7 +57,8 @@ function usage(commands: Command[]): string {
     ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
     'Global options: --table NAME (or TABLE_NAME), --region REGION (or AWS_REGION),',
-    '                --endpoint URL (or DYNAMODB_ENDPOINT; DynamoDB Local)',
+    '                --endpoint URL (or DYNAMODB_ENDPOINT; DynamoDB Local),',
+    '                --stage NAME (a deployed stage: table, data key and API URL from its stack outputs)',
   ].join('\n')
 }
 
@@ -82,6 +87,10 @@ async function main(argv: string[]) {
   if (values.help) {
     console.log(command.help)
     return
+  }
+  // A command with a --stage of its own (keys provision, dlq) uses it its own way.
+  if (values.stage && !('stage' in command.options)) {
+    await (await import('./cli/stage.ts')).useStage(String(values.stage))
   }
   if (values.table) process.env.TABLE_NAME = String(values.table)
   if (values.region) process.env.AWS_REGION = String(values.region)
