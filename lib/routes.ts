@@ -289,6 +289,17 @@ const areaC: Route[] = [
     reply: 'merchant',
     tableAccess: 'read',
   },
+  {
+    method: 'GET',
+    path: '/api/v1/merchant/statement',
+    functionId: 'merchant-statement',
+    handler: 'functions/merchant/statement.ts',
+    area: 'C',
+    auth: 'merchant-bearer',
+    roles: [],
+    reply: 'merchant',
+    tableAccess: 'read',
+  },
 ]
 
 const notification = (

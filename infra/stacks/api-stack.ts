@@ -33,6 +33,7 @@ import { ApiFunction, PROJECT_ROOT } from '../constructs/api-function.ts'
 import { acknowledge } from '../constructs/nag.ts'
 import { ServiceDashboard } from '../constructs/dashboard.ts'
 import { OutboxSender } from '../constructs/outbox-sender.ts'
+import { Reconciliation } from '../constructs/reconciliation.ts'
 import { isProtectedStage } from './data-stack.ts'
 
 export interface ApiStackProps extends StackProps {
@@ -73,6 +74,8 @@ export class ApiStack extends Stack {
   readonly alarmTopic: ITopic
   /** JSON access logs of the $default stage. */
   readonly accessLogs: LogGroup
+  /** The daily ledger reconciliation (schedule, read-only function, alarm). */
+  readonly reconciliation: Reconciliation
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props)
@@ -170,6 +173,14 @@ export class ApiStack extends Stack {
       serviceVersion: common.serviceVersion,
       logRemovalPolicy: common.logRemovalPolicy,
       sesFromAddress: props.sesFromAddress,
+    })
+
+    this.reconciliation = new Reconciliation(this, 'Reconciliation', {
+      table: props.table,
+      stage: props.stage,
+      serviceName: common.serviceName,
+      serviceVersion: common.serviceVersion,
+      logRemovalPolicy: common.logRemovalPolicy,
     })
 
     this.apiAlarms(props.table)

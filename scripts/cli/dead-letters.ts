@@ -155,6 +155,7 @@ export const commands: Command[] = [
 Lists the dead-letter queue of every asynchronous consumer of the stage (the API stack's
 DeadLetters* outputs) with its approximate depth. Uses your AWS profile and region.`,
     options: { stage: { type: 'string' } },
+    usesTable: false,
     async run(values) {
       const stage = String(values.stage ?? '')
       if (!stage) throw new Error('--stage is required')
@@ -185,6 +186,7 @@ than the stream's 24 hours cannot be read back and are kept, to be handled by ha
 
 Example: npm run cli -- dlq redrive --stage prod --consumer outbox-sender`,
     options: { stage: { type: 'string' }, consumer: { type: 'string' } },
+    usesTable: false,
     async run(values) {
       const stage = String(values.stage ?? '')
       if (!stage) throw new Error('--stage is required')

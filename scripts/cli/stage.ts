@@ -44,6 +44,7 @@ export async function useStage(stage: string, client = new CloudFormationClient(
   const keyArn = data.get('DataKeyArn')
   if (keyArn) process.env.DATA_KEY_ARN = keyArn
   delete process.env.DYNAMODB_ENDPOINT
+  process.env.AWS_REGION ??= await client.config.region()
   process.env.STAGE = stage
   const api = await stackOutputs(names.api, client).catch(() => [])
   const url = api.find((o) => o.key === 'ApiUrl')?.value
