@@ -186,6 +186,7 @@ export class ApiStack extends Stack {
     this.apiAlarms(props.table)
     const observed = new Map<string, IFunction>([...this.functions].map(([id, fn]) => [id, fn.function]))
     observed.set('outbox-sender', this.outboxSender.function)
+    observed.set('reconcile-daily', this.reconciliation.function)
     new ServiceDashboard(this, 'Dashboard', {
       stage: props.stage,
       serviceName: common.serviceName,

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { createServer, type IncomingMessage, STATUS_CODES, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import type { Duplex } from 'node:stream'
+import { pathToFileURL } from 'node:url'
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda'
 import { BadRequest } from '#lib/http/errors.ts'
 import { MAX_BODY_BYTES } from '#lib/http/factory.ts'
@@ -21,11 +22,20 @@ type LambdaHandler = (
 const projectRoot = new URL('../../', import.meta.url)
 const modules = new Map<string, Promise<LambdaHandler>>()
 
-function loadHandler(modulePath: string): Promise<LambdaHandler> {
-  let loaded = modules.get(modulePath)
+/**
+ * Set by startServer's `bundles` option: the Lambda bundle file of each function
+ * (scripts/local/bundles.ts), to run instead of the TypeScript handler modules.
+ */
+let bundles: Record<string, string> | undefined
+
+function loadHandler(modulePath: string, functionId: string): Promise<LambdaHandler> {
+  const bundle = bundles?.[functionId]
+  if (bundles && !bundle) throw new Error(`no bundle for ${functionId}`)
+  const url = bundle ? pathToFileURL(bundle).href : new URL(modulePath, projectRoot).href
+  let loaded = modules.get(url)
   if (!loaded) {
-    loaded = import(new URL(modulePath, projectRoot).href).then((m: { handler: LambdaHandler }) => m.handler)
-    modules.set(modulePath, loaded)
+    loaded = import(url).then((m: { handler: LambdaHandler }) => m.handler)
+    modules.set(url, loaded)
   }
   return loaded
 }
@@ -185,7 +195,7 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   const { route, params } = matched
   const target = route ?? { functionId: UNROUTED.functionId, handler: UNROUTED.handler }
   const event = toEvent(req, body, route, params)
-  const handler = await loadHandler(target.handler)
+  const handler = await loadHandler(target.handler, target.functionId)
   const result = await handler(event, lambdaContext(target.functionId, event.requestContext.requestId))
   write(res, result)
 }
@@ -250,8 +260,15 @@ export interface LocalServer {
   close(): Promise<void>
 }
 
-/** Serves the route table on 127.0.0.1. TABLE_NAME and DYNAMODB_ENDPOINT must already be set. */
-export async function startServer(port = 0): Promise<LocalServer> {
+/**
+ * Serves the route table on 127.0.0.1. TABLE_NAME and DYNAMODB_ENDPOINT must already be set.
+ * With `bundles` (functionId -> file), each request runs its function's Lambda bundle.
+ */
+export async function startServer(
+  port = 0,
+  options: { bundles?: Record<string, string> } = {},
+): Promise<LocalServer> {
+  bundles = options.bundles
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
       // Handlers map their own errors; reaching here means the handler module itself failed to load.

@@ -25,7 +25,9 @@ export async function startApi(options: { dynamoEndpoint?: string } = {}): Promi
   const { seedLocal } = await import('../../scripts/local/seed.ts')
   await seedLocal()
   const { startServer } = await import('../../scripts/local/server.ts')
-  const server = await startServer(0)
+  const bundles = inject('bundles')
+  if (bundles) (await import('../../scripts/local/bundles.ts')).lambdaEnvironment()
+  const server = await startServer(0, { bundles })
   return { url: server.url, tableName, dynamoEndpoint, close: () => server.close() }
 }
 
