@@ -24,6 +24,7 @@ async function main() {
     if (stopping) return
     stopping = true
     await server?.close()
+    await drive?.stop()
     await dynamo.stop()
     process.exit(code)
   }
@@ -37,12 +38,20 @@ async function main() {
   process.env.AWS_REGION ??= 'eu-west-1'
 
   let server: Awaited<ReturnType<typeof import('./local/server.ts').startServer>> | undefined
+  let drive: Awaited<ReturnType<typeof import('./local/stream-drive.ts').startStreamDrive>> | undefined
   try {
     await ensureTable(dynamo.endpoint, tableName)
     const { seedLocal } = await import('./local/seed.ts')
     await seedLocal()
+    const { startStreamDrive } = await import('./local/stream-drive.ts')
+    const { localStreamConsumers } = await import('./local/consumers.ts')
+    drive = await startStreamDrive({
+      endpoint: dynamo.endpoint,
+      tableName,
+      consumers: await localStreamConsumers(),
+    })
     const { startServer } = await import('./local/server.ts')
-    server = await startServer(port)
+    server = await startServer(port, { afterWrite: () => drive!.settled() })
   } catch (error) {
     console.error('Could not start the local API:', error)
     await stop(1)

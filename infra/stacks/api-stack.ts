@@ -20,6 +20,7 @@ import type { Construct } from 'constructs'
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager'
 import { functionsOf, type Route, routes as routeTable, type ServiceSecret, UNROUTED } from '#lib/routes.ts'
 import { ApiFunction, PROJECT_ROOT } from '../constructs/api-function.ts'
+import { HistoryIndexer } from '../constructs/history-indexer.ts'
 import { OutboxSender } from '../constructs/outbox-sender.ts'
 import { isProtectedStage } from './data-stack.ts'
 
@@ -58,6 +59,7 @@ export class ApiStack extends Stack {
   /** By functionId, the unrouted function included. */
   readonly functions = new Map<string, ApiFunction>()
   readonly outboxSender: OutboxSender
+  readonly historyIndexer: HistoryIndexer
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props)
@@ -143,6 +145,15 @@ export class ApiStack extends Stack {
       serviceVersion: common.serviceVersion,
       logRemovalPolicy: common.logRemovalPolicy,
       sesFromAddress: props.sesFromAddress,
+    })
+
+    this.historyIndexer = new HistoryIndexer(this, 'HistoryIndexer', {
+      table: props.table,
+      stage: props.stage,
+      serviceName: common.serviceName,
+      serviceVersion: common.serviceVersion,
+      logRemovalPolicy: common.logRemovalPolicy,
+      alarmAction,
     })
 
     const serverErrors = new Alarm(this, 'Api5xx', {

@@ -16,6 +16,8 @@ export const REPLAY_PREFIX = 'REPLAY#'
 export const NONCE_PREFIX = 'NONCE#'
 /** Outcome notifications waiting to be sent: the stream sender takes items under this prefix. */
 export const OUTBOX_PREFIX = 'OUTBOX#'
+/** Area B request records (transfers, reversals): the history indexer takes stream records under this prefix. */
+export const BANK_REQUEST_PREFIX = 'BANKREQ#'
 
 export const keys = {
   /** Reference lists: one META item and the list's JSON in ordered chunks (items stay under 400 KB). */
@@ -108,7 +110,7 @@ export const keys = {
    * and, written with attribute_not_exists, its idempotency record. Client ids never contain `#`.
    */
   bankRequest: (switchClientId: string, requestId: string): Key => ({
-    pk: `BANKREQ#${switchClientId}#${requestId}`,
+    pk: `${BANK_REQUEST_PREFIX}${switchClientId}#${requestId}`,
     sk: 'REQUEST',
   }),
   /** A providerReference (`TNX...`): unique across the bank, points to its merchant history item. */
@@ -123,6 +125,12 @@ export const keys = {
     sk: `TXN#${seqKey(seqAll)}`,
   }),
   historySeqKey: (seq: number) => `TXN#${seqKey(seq)}`,
+  /**
+   * A merchant's totals for one Lagos calendar day (of the transaction's createdAt): successful,
+   * failed and reversed counts and kobo, updated with ADD by the write that records each transaction in
+   * the history (lib/merchant-history/indexer.ts). Absent means a day of zeros.
+   */
+  historyDay: (merchantId: string, date: string): Key => ({ pk: `MHIST#${merchantId}`, sk: `DAY#${date}` }),
   /** The reversed sequence numbers (in the successful space) of one block of 16,384. */
   historyReversalBlock: (merchantId: string, block: number): Key => ({
     pk: `MHIST#${merchantId}`,

@@ -131,7 +131,18 @@ function lambdaContext(functionName: string, requestId: string): Context {
   }
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+export interface ServerOptions {
+  /**
+   * Awaited after each request that may write, before its reply goes out: the local stream drive's
+   * `settled`, so that locally what a write started asynchronously (the merchant history) is done
+   * when the client sees the reply. In AWS the history trails by the stream's delay instead.
+   */
+  afterWrite?: () => Promise<void>
+}
+
+const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
+
+async function handle(req: IncomingMessage, res: ServerResponse, options: ServerOptions): Promise<void> {
   const body = await readBody(req)
   const path = new URL(req.url ?? '/', 'http://localhost').pathname
   const { route, params } = match(req.method ?? 'GET', path)
@@ -139,6 +150,7 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   const event = toEvent(req, body, route, params)
   const handler = await loadHandler(target.handler)
   const result = await handler(event, lambdaContext(target.functionId, event.requestContext.requestId))
+  if (options.afterWrite && WRITES.has(req.method ?? 'GET')) await options.afterWrite()
   res.writeHead(result.statusCode ?? 200, result.headers as Record<string, string>)
   res.end(result.body ? Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8') : undefined)
 }
@@ -150,9 +162,9 @@ export interface LocalServer {
 }
 
 /** Serves the route table on 127.0.0.1. TABLE_NAME and DYNAMODB_ENDPOINT must already be set. */
-export async function startServer(port = 0): Promise<LocalServer> {
+export async function startServer(port = 0, options: ServerOptions = {}): Promise<LocalServer> {
   const server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
+    handle(req, res, options).catch((error: unknown) => {
       // Handlers map their own errors; reaching here means the handler module itself failed to load.
       console.error('local server: request failed', error)
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' })

@@ -117,23 +117,24 @@ describe('DataStack', () => {
 })
 
 describe('ApiStack', () => {
-  it('deploys one function per functionId of the route table, plus the unrouted catch-all and the outbox sender', () => {
-    prod.apiTemplate.resourceCountIs('AWS::Lambda::Function', functionIds.length + 2)
+  it('deploys one function per functionId of the route table, plus the unrouted catch-all, the outbox sender and the history indexer', () => {
+    prod.apiTemplate.resourceCountIs('AWS::Lambda::Function', functionIds.length + 3)
     expect([...prod.api.functions.keys()].sort()).toEqual([...functionIds, UNROUTED.functionId].sort())
   })
 
   it('runs every function on nodejs22.x, arm64, with the house settings and environment', () => {
     const functions = Object.values(prod.apiTemplate.findResources('AWS::Lambda::Function'))
-    expect(functions).toHaveLength(functionIds.length + 2)
+    expect(functions).toHaveLength(functionIds.length + 3)
     for (const fn of functions) {
-      // The stream consumer sends e-mail in batches: less memory, a longer timeout.
+      // The stream consumers work in batches: less memory, a longer timeout.
       const outbox = String(fn.Properties.Description).endsWith('outbox-sender')
+      const indexer = String(fn.Properties.Description).endsWith('history-indexer')
       expect(fn.Properties).toMatchObject({
         Runtime: 'nodejs22.x',
         Architectures: ['arm64'],
         Handler: 'index.handler',
-        MemorySize: outbox ? 512 : 1024,
-        Timeout: outbox ? 30 : 10,
+        MemorySize: outbox || indexer ? 512 : 1024,
+        Timeout: outbox ? 30 : indexer ? 60 : 10,
         Environment: {
           Variables: {
             TABLE_NAME: expect.anything(),
@@ -214,16 +215,17 @@ describe('ApiStack', () => {
 
   it('keeps one month of logs in an explicit log group per function', () => {
     const groups = Object.values(prod.apiTemplate.findResources('AWS::Logs::LogGroup'))
-    expect(groups).toHaveLength(functionIds.length + 2)
+    expect(groups).toHaveLength(functionIds.length + 3)
     for (const group of groups) expect(group.Properties.RetentionInDays).toBe(30)
   })
 
   it('alarms on every function errors and throttles, and on API 5xx', () => {
-    const alarms = Object.values(prod.apiTemplate.findResources('AWS::CloudWatch::Alarm')).map(
-      (a) => a.Properties,
-    )
+    // The history indexer's lag and dead-letter alarms are checked in their own describe below.
+    const alarms = Object.values(prod.apiTemplate.findResources('AWS::CloudWatch::Alarm'))
+      .map((a) => a.Properties)
+      .filter((a) => !['IteratorAge', 'ApproximateNumberOfMessagesVisible'].includes(a.MetricName))
     const count = (metric: string) => alarms.filter((a) => a.MetricName === metric).length
-    expect(count('Errors')).toBe(functionIds.length + 2)
+    expect(count('Errors')).toBe(functionIds.length + 3)
     expect(count('Throttles')).toBe(functionIds.length + 1)
     expect(count('5xx')).toBe(1)
     for (const alarm of alarms) {
@@ -400,6 +402,46 @@ describe('outbox sender', () => {
     expect(actionsOf(statements[0]!)).toEqual(['ses:SendEmail'])
     expect(JSON.stringify(statements[0])).toContain('identity/notify@pay.example.com')
     expect(JSON.stringify(statements[0])).not.toContain('identity/*')
+  })
+})
+
+describe('merchant history indexer', () => {
+  it('reads the table stream filtered to transfer records, splits failing batches and dead-letters what keeps failing', () => {
+    dev.apiTemplate.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      StartingPosition: 'TRIM_HORIZON',
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      BisectBatchOnFunctionError: true,
+      MaximumRetryAttempts: 10,
+      DestinationConfig: { OnFailure: { Destination: Match.anyValue() } },
+      FilterCriteria: {
+        Filters: [
+          {
+            Pattern: JSON.stringify({
+              eventName: ['INSERT', 'MODIFY'],
+              dynamodb: {
+                Keys: { pk: { S: [{ prefix: 'BANKREQ#' }] } },
+                NewImage: { kind: { S: ['TRANSFER'] } },
+              },
+            }),
+          },
+        ],
+      },
+    })
+    dev.apiTemplate.hasResourceProperties('AWS::SQS::Queue', { SqsManagedSseEnabled: true })
+  })
+
+  it('alarms when the history trails the ledger (iterator age) and when records are dead-lettered', () => {
+    dev.apiTemplate.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      MetricName: 'IteratorAge',
+      Statistic: 'Maximum',
+      Threshold: 5000,
+      ComparisonOperator: 'GreaterThanThreshold',
+    })
+    dev.apiTemplate.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Namespace: 'AWS/SQS',
+      Threshold: 1,
+    })
   })
 })
 
