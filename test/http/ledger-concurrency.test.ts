@@ -110,6 +110,24 @@ describe('Area B under concurrency', () => {
     expect(replies.filter((r) => r.status === 200 && r.body.responseCode === '00')).toHaveLength(1)
     expect(replies.filter((r) => r.status === 409 && r.body.responseCode === '12')).toHaveLength(19)
     expect((await getAccount(accountNumber))!.balanceKobo).toBe(50_000)
+    // The history indexer moved the day's totals once: the transfer now counts as reversed.
+    await api.settled()
+    const [day] = (
+      await db().send(
+        new QueryCommand({
+          TableName: tableName(),
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :day)',
+          ExpressionAttributeValues: { ':pk': keys.historyHead('MRC-CONC-2').pk, ':day': 'DAY#' },
+          ConsistentRead: true,
+        }),
+      )
+    ).Items!
+    expect(day).toMatchObject({
+      successfulCount: 0,
+      successfulKobo: 0,
+      reversedCount: 1,
+      reversedKobo: 10_000,
+    })
   })
 
   it('gives every one of 20 simultaneous copies of one reversal the same single credit', {
