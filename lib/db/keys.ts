@@ -125,12 +125,6 @@ export const keys = {
     sk: `TXN#${seqKey(seqAll)}`,
   }),
   historySeqKey: (seq: number) => `TXN#${seqKey(seq)}`,
-  /**
-   * A merchant's totals for one Lagos calendar day (of the transaction's createdAt): successful,
-   * failed and reversed counts and kobo, updated with ADD by the write that records each transaction in
-   * the history (lib/merchant-history/indexer.ts). Absent means a day of zeros.
-   */
-  historyDay: (merchantId: string, date: string): Key => ({ pk: `MHIST#${merchantId}`, sk: `DAY#${date}` }),
   /** The reversed sequence numbers (in the successful space) of one block of 16,384. */
   historyReversalBlock: (merchantId: string, block: number): Key => ({
     pk: `MHIST#${merchantId}`,
@@ -156,6 +150,12 @@ export const keys = {
   historyReferencePartition: (merchantId: string, merchantReference: string) =>
     `MHIST#${merchantId}#REF#${merchantReference}`,
   seqKey: (seq: number) => seqKey(seq),
+  /**
+   * One merchant's totals for one Lagos calendar day (the day of each transaction's createdAt), kept
+   * with ADD by the write that records the transaction in the history (lib/merchant-history/indexer.ts):
+   * a statement is this one item.
+   */
+  historyDay: (merchantId: string, date: string): Key => ({ pk: `MHIST#${merchantId}`, sk: `DAY#${date}` }),
 
   // ---- Area D notifications (lib/notifications) ----
   /** One template per (productCode, messageType): the pair is the key, so it is unique by construction. */

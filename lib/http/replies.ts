@@ -10,6 +10,8 @@ export interface Reply {
   message?: string
   data?: unknown
   headers?: Record<string, string>
+  /** A body sent as it is instead of the area's JSON record (the CSV history export). */
+  raw?: { contentType: string; body: string }
 }
 
 /** Per-request values every record may need. */
@@ -138,6 +140,10 @@ export function successResponse(kind: ReplyKind, reply: Reply, ctx: ReplyContext
   const status = reply.status ?? 200
   // 304 Not Modified carries no body, whatever the area.
   if (status === 304) return { ...response(status, undefined, ctx, reply.headers), body: '' }
+  if (reply.raw) {
+    const base = response(status, undefined, ctx, { 'content-type': reply.raw.contentType, ...reply.headers })
+    return { ...base, body: reply.raw.body }
+  }
   return response(status, successBody(kind, reply, ctx, status), ctx, reply.headers)
 }
 

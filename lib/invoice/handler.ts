@@ -1,5 +1,4 @@
 import { apiSignature } from '#lib/auth/api-signature.ts'
-import * as z from 'zod'
 import { apiHandler } from '#lib/http/factory.ts'
 import { type InvoiceAction, handleInvoice } from './service.ts'
 
@@ -9,16 +8,14 @@ import { type InvoiceAction, handleInvoice } from './service.ts'
  * by the invoice service, not the factory, so that every problem comes back in one reply.
  */
 export function invoiceHandler(action: InvoiceAction, options: { schemaVersion?: 'v1' } = {}) {
-  return apiHandler(
-    { auth: apiSignature, body: z.unknown() },
-    async ({ body, caller, version, headers }) => ({
-      data: await handleInvoice({
-        action,
-        version: options.schemaVersion ?? version ?? 'v1',
-        caller,
-        body,
-        modeHeader: headers['x-validation-mode'],
-      }),
+  return apiHandler({ auth: apiSignature }, async ({ event, caller, version, headers }) => ({
+    data: await handleInvoice({
+      action,
+      version: options.schemaVersion ?? version ?? 'v1',
+      caller,
+      // The parsed JSON as is: validateInvoice applies every rule, the text rule included.
+      body: event.body as unknown,
+      modeHeader: headers['x-validation-mode'],
     }),
-  )
+  }))
 }

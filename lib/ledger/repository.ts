@@ -9,6 +9,8 @@ export interface Account {
   name: string
   currency: 'NGN'
   balanceKobo: number
+  /** The balance the account was opened with: reconciliation checks balance = opening + transfers. */
+  openingBalanceKobo?: number
   createdAt: string
   updatedAt: string
 }
@@ -96,7 +98,13 @@ export async function openAccount(input: {
   balanceKobo: number
 }): Promise<{ account: Account; created: boolean }> {
   const now = new Date().toISOString()
-  const account: Account = { ...input, currency: 'NGN', createdAt: now, updatedAt: now }
+  const account: Account = {
+    ...input,
+    currency: 'NGN',
+    openingBalanceKobo: input.balanceKobo,
+    createdAt: now,
+    updatedAt: now,
+  }
   try {
     await db().send(
       new PutCommand({

@@ -175,10 +175,11 @@ async function addNew(merchantId: string, chunk: TransferRecord[]): Promise<'don
   const recordedAtMs = Date.now()
   for (const t of pending) {
     const status = createdAs(t)
-    // The history's time order is its numbering order: a transfer that committed after a later one was
-    // already numbered takes that one's time (milliseconds apart), so date ranges stay key ranges.
+    // The time index must sort as the numbering does (date ranges are key ranges of the numbers): a
+    // transfer committed after a later one was numbered is indexed at that one's time, milliseconds
+    // apart. Its createdAt (and so its day and completedAt) stays the ledger's.
     const atMs = Math.max(lagosMs(t.createdAt), head.lastAtMs)
-    const createdAt = atMs === lagosMs(t.createdAt) ? t.createdAt : lagosLocalIso(new Date(atMs))
+    const indexedAt = atMs === lagosMs(t.createdAt) ? t.createdAt : lagosLocalIso(new Date(atMs))
     head = { ...allocate(head, status).next, lastAtMs: atMs }
     const facts: HistoryFacts = {
       merchantId,
@@ -188,16 +189,19 @@ async function addNew(merchantId: string, chunk: TransferRecord[]): Promise<'don
       accountNumber: t.accountNumber,
       status,
       responseCode: t.responseCode,
-      createdAt,
+      createdAt: t.createdAt,
       productCode: t.productCode,
       switchClientId: t.switchClientId,
       requestId: t.requestId,
     }
-    // completedAt stays what the switch was told.
     items.push({
       Put: {
         TableName: tableName(),
-        Item: { ...historyItem(facts, head), completedAt: t.createdAt, recordedAtMs },
+        Item: {
+          ...historyItem(facts, head),
+          ...keys.historyByTime(merchantId, indexedAt, head.all),
+          recordedAtMs,
+        },
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     })
@@ -212,7 +216,7 @@ async function addNew(merchantId: string, chunk: TransferRecord[]): Promise<'don
     })
     addTo(
       days,
-      dayOf(createdAt),
+      dayOf(t.createdAt),
       status === 'SUCCESSFUL'
         ? { successfulCount: 1, successfulKobo: t.amountKobo }
         : { failedCount: 1, failedKobo: t.amountKobo },

@@ -19,6 +19,7 @@ import {
   VerifyTinApiResponse,
   VerifyTinRequest,
 } from '#lib/invoice/api-records.ts'
+import { StatementQuery, StatementRecord } from '#lib/finance/statement.ts'
 import { invoiceComponents, invoiceSchema } from '#lib/invoice/schemas.ts'
 import { REFERENCE_LISTS } from '#lib/routes.ts'
 import { areaRecordComponents } from './area-records.ts'
@@ -128,6 +129,13 @@ export const operations: Record<string, OperationSpec> = {
   'app-invoice-confirm': { summary: 'Confirm the status of an IRN', params: IrnPathParams },
   'si-get-invoice': { summary: 'Pull a signed invoice (buyer or supplier)', params: IrnPathParams },
   'health-check': { summary: 'Health of the application, its dependencies and your webhook' },
+  'merchant-statement': {
+    summary: "The merchant's totals for one Lagos calendar day",
+    description:
+      "Counts and amounts by current status of the transactions created that day (a reversal moves its transfer from successful to reversed on the transfer's day). One item read whatever the volume; it may trail the ledger by as much as the history does.",
+    query: StatementQuery,
+    response: StatementRecord,
+  },
   ...Object.fromEntries(
     REFERENCE_LISTS.map((list) => [
       `resource-${list}`,

@@ -117,24 +117,26 @@ describe('DataStack', () => {
 })
 
 describe('ApiStack', () => {
-  it('deploys one function per functionId of the route table, plus the unrouted catch-all, the outbox sender and the history indexer', () => {
-    prod.apiTemplate.resourceCountIs('AWS::Lambda::Function', functionIds.length + 3)
+  it('deploys one function per functionId of the route table, plus the unrouted catch-all, the outbox sender, the history indexer and the reconciliation', () => {
+    prod.apiTemplate.resourceCountIs('AWS::Lambda::Function', functionIds.length + 4)
     expect([...prod.api.functions.keys()].sort()).toEqual([...functionIds, UNROUTED.functionId].sort())
   })
 
   it('runs every function on nodejs22.x, arm64, with the house settings and environment', () => {
     const functions = Object.values(prod.apiTemplate.findResources('AWS::Lambda::Function'))
-    expect(functions).toHaveLength(functionIds.length + 3)
+    expect(functions).toHaveLength(functionIds.length + 4)
     for (const fn of functions) {
       // The stream consumers work in batches: less memory, a longer timeout.
       const outbox = String(fn.Properties.Description).endsWith('outbox-sender')
       const indexer = String(fn.Properties.Description).endsWith('history-indexer')
+      // The daily reconciliation scans the whole table: the most memory and time Lambda gives.
+      const reconcile = String(fn.Properties.Description).endsWith('reconcile-daily')
       expect(fn.Properties).toMatchObject({
         Runtime: 'nodejs22.x',
         Architectures: ['arm64'],
         Handler: 'index.handler',
-        MemorySize: outbox || indexer ? 512 : 1024,
-        Timeout: outbox ? 30 : indexer ? 60 : 10,
+        MemorySize: outbox || indexer ? 512 : reconcile ? 3008 : 1024,
+        Timeout: outbox ? 30 : indexer ? 60 : reconcile ? 900 : 10,
         Environment: {
           Variables: {
             TABLE_NAME: expect.anything(),
@@ -147,7 +149,7 @@ describe('ApiStack', () => {
         },
         LoggingConfig: { LogGroup: { Ref: expect.any(String) } },
       })
-      expect(fn.Properties.TracingConfig).toBeUndefined()
+      expect(fn.Properties.TracingConfig).toEqual({ Mode: 'Active' })
     }
   })
 
@@ -213,22 +215,30 @@ describe('ApiStack', () => {
     ).toThrow(/together/)
   })
 
-  it('keeps one month of logs in an explicit log group per function', () => {
+  it('keeps one month of logs in an explicit log group per function, and of the access logs', () => {
     const groups = Object.values(prod.apiTemplate.findResources('AWS::Logs::LogGroup'))
-    expect(groups).toHaveLength(functionIds.length + 3)
+    expect(groups).toHaveLength(functionIds.length + 4 + 1)
     for (const group of groups) expect(group.Properties.RetentionInDays).toBe(30)
   })
 
-  it('alarms on every function errors and throttles, and on API 5xx', () => {
-    // The history indexer's lag and dead-letter alarms are checked in their own describe below.
+  it('alarms on every function errors, throttles and p99 latency, and on the API 5xx rate', () => {
+    // The daily reconciliation's alarm has its own period and rules (test/infra/reconciliation.test.ts).
     const alarms = Object.values(prod.apiTemplate.findResources('AWS::CloudWatch::Alarm'))
       .map((a) => a.Properties)
-      .filter((a) => !['IteratorAge', 'ApproximateNumberOfMessagesVisible'].includes(a.MetricName))
+      .filter((a) => a.MetricName !== 'ReconciliationDifferences')
     const count = (metric: string) => alarms.filter((a) => a.MetricName === metric).length
     expect(count('Errors')).toBe(functionIds.length + 3)
     expect(count('Throttles')).toBe(functionIds.length + 1)
-    expect(count('5xx')).toBe(1)
-    for (const alarm of alarms) {
+    expect(alarms.filter((a) => a.MetricName === 'Duration' && a.ExtendedStatistic === 'p99')).toHaveLength(
+      functionIds.length + 1,
+    )
+    const rate = alarms.find((a) => String(a.AlarmDescription).startsWith('API 5xx rate'))
+    expect(rate?.Metrics).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ Expression: 'IF(requests > 0, 100 * errors / requests, 0)' }),
+      ]),
+    )
+    for (const alarm of alarms.filter((a) => a.MetricName === 'Errors' || a.MetricName === 'Throttles')) {
       expect(alarm).toMatchObject({
         Threshold: 1,
         ComparisonOperator: 'GreaterThanOrEqualToThreshold',
@@ -365,6 +375,42 @@ describe('service key secrets', () => {
   })
 })
 
+describe('merchant history indexer', () => {
+  it('reads the table stream filtered to transfer records, retrying, splitting and dead-lettering failing batches', () => {
+    dev.apiTemplate.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      StartingPosition: 'TRIM_HORIZON',
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      BisectBatchOnFunctionError: true,
+      MaximumRetryAttempts: 10,
+      BatchSize: 100,
+      DestinationConfig: { OnFailure: { Destination: Match.anyValue() } },
+      FilterCriteria: {
+        Filters: [
+          {
+            Pattern: JSON.stringify({
+              eventName: ['INSERT', 'MODIFY'],
+              dynamodb: {
+                Keys: { pk: { S: [{ prefix: 'BANKREQ#' }] } },
+                NewImage: { kind: { S: ['TRANSFER'] } },
+              },
+            }),
+          },
+        ],
+      },
+    })
+  })
+
+  it('pages when the history trails the ledger by more than 5 s (the stream iterator age)', () => {
+    dev.apiTemplate.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      MetricName: 'IteratorAge',
+      Statistic: 'Maximum',
+      Threshold: 5000,
+      ComparisonOperator: 'GreaterThanThreshold',
+      AlarmDescription: Match.stringLikeRegexp('^history-indexer: '),
+    })
+  })
+})
+
 describe('outbox sender', () => {
   it('reads the table stream, filtered to newly inserted outbox items', () => {
     dev.apiTemplate.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
@@ -402,46 +448,6 @@ describe('outbox sender', () => {
     expect(actionsOf(statements[0]!)).toEqual(['ses:SendEmail'])
     expect(JSON.stringify(statements[0])).toContain('identity/notify@pay.example.com')
     expect(JSON.stringify(statements[0])).not.toContain('identity/*')
-  })
-})
-
-describe('merchant history indexer', () => {
-  it('reads the table stream filtered to transfer records, splits failing batches and dead-letters what keeps failing', () => {
-    dev.apiTemplate.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
-      StartingPosition: 'TRIM_HORIZON',
-      FunctionResponseTypes: ['ReportBatchItemFailures'],
-      BisectBatchOnFunctionError: true,
-      MaximumRetryAttempts: 10,
-      DestinationConfig: { OnFailure: { Destination: Match.anyValue() } },
-      FilterCriteria: {
-        Filters: [
-          {
-            Pattern: JSON.stringify({
-              eventName: ['INSERT', 'MODIFY'],
-              dynamodb: {
-                Keys: { pk: { S: [{ prefix: 'BANKREQ#' }] } },
-                NewImage: { kind: { S: ['TRANSFER'] } },
-              },
-            }),
-          },
-        ],
-      },
-    })
-    dev.apiTemplate.hasResourceProperties('AWS::SQS::Queue', { SqsManagedSseEnabled: true })
-  })
-
-  it('alarms when the history trails the ledger (iterator age) and when records are dead-lettered', () => {
-    dev.apiTemplate.hasResourceProperties('AWS::CloudWatch::Alarm', {
-      MetricName: 'IteratorAge',
-      Statistic: 'Maximum',
-      Threshold: 5000,
-      ComparisonOperator: 'GreaterThanThreshold',
-    })
-    dev.apiTemplate.hasResourceProperties('AWS::CloudWatch::Alarm', {
-      MetricName: 'ApproximateNumberOfMessagesVisible',
-      Namespace: 'AWS/SQS',
-      Threshold: 1,
-    })
   })
 })
 
