@@ -39,6 +39,7 @@ async function main() {
     stopping = true
     removeLocalServerState()
     await server?.close()
+    await drive?.stop()
     await dynamo.stop()
     process.exit(code)
   }
@@ -54,10 +55,18 @@ async function main() {
   process.env.POWERTOOLS_METRICS_DISABLED ??= 'true'
 
   let server: Awaited<ReturnType<typeof import('./local/server.ts').startServer>> | undefined
+  let drive: Awaited<ReturnType<typeof import('./local/stream-drive.ts').startStreamDrive>> | undefined
   try {
     await ensureTable(dynamo.endpoint, tableName)
     const { seedLocal } = await import('./local/seed.ts')
     await seedLocal()
+    const { startStreamDrive } = await import('./local/stream-drive.ts')
+    const { localStreamConsumers } = await import('./local/consumers.ts')
+    drive = await startStreamDrive({
+      endpoint: dynamo.endpoint,
+      tableName,
+      consumers: await localStreamConsumers(),
+    })
     const { startServer } = await import('./local/server.ts')
     let bundles: Record<string, string> | undefined
     if (bundlesArg) {
@@ -74,7 +83,7 @@ async function main() {
       // Lambda runs them with NODE_OPTIONS=--enable-source-maps: stack traces point at the .ts lines.
       process.setSourceMapsEnabled(true)
     }
-    server = await startServer(port, { bundles })
+    server = await startServer(port, { bundles, afterWrite: () => drive!.settled() })
   } catch (error) {
     console.error('Could not start the local API:', error)
     await stop(1)

@@ -30,6 +30,7 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager'
 import { functionsOf, type Route, routes as routeTable, type ServiceSecret, UNROUTED } from '#lib/routes.ts'
 import { AlarmsNotify, AlarmTopic } from '../constructs/alarms.ts'
 import { ApiFunction, PROJECT_ROOT } from '../constructs/api-function.ts'
+import { HistoryIndexer } from '../constructs/history-indexer.ts'
 import { acknowledge } from '../constructs/nag.ts'
 import { ServiceDashboard } from '../constructs/dashboard.ts'
 import { OutboxSender } from '../constructs/outbox-sender.ts'
@@ -71,6 +72,7 @@ export class ApiStack extends Stack {
   /** By functionId, the unrouted function included. */
   readonly functions = new Map<string, ApiFunction>()
   readonly outboxSender: OutboxSender
+  readonly historyIndexer: HistoryIndexer
   readonly alarmTopic: ITopic
   /** JSON access logs of the $default stage. */
   readonly accessLogs: LogGroup
@@ -175,6 +177,14 @@ export class ApiStack extends Stack {
       sesFromAddress: props.sesFromAddress,
     })
 
+    this.historyIndexer = new HistoryIndexer(this, 'HistoryIndexer', {
+      table: props.table,
+      stage: props.stage,
+      serviceName: common.serviceName,
+      serviceVersion: common.serviceVersion,
+      logRemovalPolicy: common.logRemovalPolicy,
+    })
+
     this.reconciliation = new Reconciliation(this, 'Reconciliation', {
       table: props.table,
       stage: props.stage,
@@ -187,6 +197,7 @@ export class ApiStack extends Stack {
     const observed = new Map<string, IFunction>([...this.functions].map(([id, fn]) => [id, fn.function]))
     observed.set('outbox-sender', this.outboxSender.function)
     observed.set('reconcile-daily', this.reconciliation.function)
+    observed.set('history-indexer', this.historyIndexer.function)
     new ServiceDashboard(this, 'Dashboard', {
       stage: props.stage,
       serviceName: common.serviceName,

@@ -20,6 +20,8 @@ export const tableDefinition = {
     { indexName: 'gsi3', partitionKey: 'gsi3pk', sortKey: 'gsi3sk' },
   ] satisfies IndexDefinition[],
   ttlAttribute: TTL_ATTRIBUTE,
+  /** The stream feeds the asynchronous consumers (history indexer, outbox sender): new images only. */
+  streamViewType: 'NEW_IMAGE',
 } as const
 
 export type IndexName = (typeof tableDefinition.globalSecondaryIndexes)[number]['indexName']
@@ -34,6 +36,7 @@ export function createTableInput(tableName: string) {
   return {
     TableName: tableName,
     BillingMode: 'PAY_PER_REQUEST' as const,
+    StreamSpecification: { StreamEnabled: true, StreamViewType: tableDefinition.streamViewType },
     AttributeDefinitions: keyAttributes.map((name) => ({ AttributeName: name, AttributeType: 'S' as const })),
     KeySchema: [
       { AttributeName: tableDefinition.partitionKey, KeyType: 'HASH' as const },

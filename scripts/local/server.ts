@@ -181,7 +181,20 @@ function write(res: ServerResponse, result: APIGatewayProxyStructuredResultV2) {
   res.end(body)
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+export interface ServerOptions {
+  /** functionId -> Lambda bundle file: each request runs its function's bundle (`npm start -- --bundles`). */
+  bundles?: Record<string, string>
+  /**
+   * Awaited after each request that may write, before its reply goes out: the local stream drive's
+   * `settled`, so that locally what a write started asynchronously (the merchant history) is done
+   * when the client sees the reply. In AWS the history trails by the stream's delay instead.
+   */
+  afterWrite?: () => Promise<void>
+}
+
+const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
+
+async function handle(req: IncomingMessage, res: ServerResponse, options: ServerOptions): Promise<void> {
   const body = await readBody(req)
   const path = new URL(req.url ?? '/', 'http://localhost').pathname
   let matched: ReturnType<typeof match>
@@ -197,6 +210,7 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   const event = toEvent(req, body, route, params)
   const handler = await loadHandler(target.handler, target.functionId)
   const result = await handler(event, lambdaContext(target.functionId, event.requestContext.requestId))
+  if (options.afterWrite && WRITES.has(req.method ?? 'GET')) await options.afterWrite()
   write(res, result)
 }
 
@@ -264,13 +278,10 @@ export interface LocalServer {
  * Serves the route table on 127.0.0.1. TABLE_NAME and DYNAMODB_ENDPOINT must already be set.
  * With `bundles` (functionId -> file), each request runs its function's Lambda bundle.
  */
-export async function startServer(
-  port = 0,
-  options: { bundles?: Record<string, string> } = {},
-): Promise<LocalServer> {
+export async function startServer(port = 0, options: ServerOptions = {}): Promise<LocalServer> {
   bundles = options.bundles
   const server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
+    handle(req, res, options).catch((error: unknown) => {
       // Handlers map their own errors; reaching here means the handler module itself failed to load.
       console.error('local server: request failed', error)
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' })

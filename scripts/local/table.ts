@@ -3,6 +3,7 @@ import {
   DeleteTableCommand,
   DescribeTableCommand,
   DynamoDBClient,
+  UpdateTableCommand,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb'
 import { createTableInput, tableDefinition } from '#lib/db/table.ts'
@@ -20,7 +21,16 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
   const dynamo = client(endpoint)
   try {
     try {
-      await dynamo.send(new DescribeTableCommand({ TableName: tableName }))
+      const { Table } = await dynamo.send(new DescribeTableCommand({ TableName: tableName }))
+      // A table kept on disk from before the stream drive: give it the stream the consumers read.
+      if (!Table?.StreamSpecification?.StreamEnabled) {
+        await dynamo.send(
+          new UpdateTableCommand({
+            TableName: tableName,
+            StreamSpecification: createTableInput(tableName).StreamSpecification,
+          }),
+        )
+      }
       return
     } catch (error) {
       if ((error as Error).name !== 'ResourceNotFoundException') throw error

@@ -88,8 +88,8 @@ describe('cdk-nag', () => {
 describe('tracing and alarms', () => {
   it('traces every function actively (X-Ray)', () => {
     const functions = Object.values(apiTemplate.findResources('AWS::Lambda::Function'))
-    // Plus the outbox sender and the daily reconciliation.
-    expect(functions.length).toBe(allFunctionIds.length + 2)
+    // Plus the outbox sender, the history indexer and the daily reconciliation.
+    expect(functions.length).toBe(allFunctionIds.length + 3)
     for (const fn of functions) expect(fn.Properties.TracingConfig).toEqual({ Mode: 'Active' })
   })
 
@@ -191,6 +191,7 @@ describe('asynchronous consumers', () => {
     const outputs = apiTemplate.findOutputs('*')
     expect(Object.keys(outputs).filter((k) => k.startsWith('DeadLetters'))).toEqual([
       'DeadLettersOutboxSender',
+      'DeadLettersHistoryIndexer',
     ])
     expect(outputs.DeadLettersOutboxSender!.Description).toBe('Dead-letter queue of outbox-sender')
   })

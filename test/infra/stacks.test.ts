@@ -117,25 +117,26 @@ describe('DataStack', () => {
 })
 
 describe('ApiStack', () => {
-  it('deploys one function per functionId of the route table, plus the unrouted catch-all, the outbox sender and the reconciliation', () => {
-    prod.apiTemplate.resourceCountIs('AWS::Lambda::Function', functionIds.length + 3)
+  it('deploys one function per functionId of the route table, plus the unrouted catch-all, the outbox sender, the history indexer and the reconciliation', () => {
+    prod.apiTemplate.resourceCountIs('AWS::Lambda::Function', functionIds.length + 4)
     expect([...prod.api.functions.keys()].sort()).toEqual([...functionIds, UNROUTED.functionId].sort())
   })
 
   it('runs every function on nodejs22.x, arm64, with the house settings and environment', () => {
     const functions = Object.values(prod.apiTemplate.findResources('AWS::Lambda::Function'))
-    expect(functions).toHaveLength(functionIds.length + 3)
+    expect(functions).toHaveLength(functionIds.length + 4)
     for (const fn of functions) {
-      // The stream consumer sends e-mail in batches: less memory, a longer timeout.
+      // The stream consumers work in batches: less memory, a longer timeout.
       const outbox = String(fn.Properties.Description).endsWith('outbox-sender')
+      const indexer = String(fn.Properties.Description).endsWith('history-indexer')
       // The daily reconciliation scans the whole table: the most memory and time Lambda gives.
       const reconcile = String(fn.Properties.Description).endsWith('reconcile-daily')
       expect(fn.Properties).toMatchObject({
         Runtime: 'nodejs22.x',
         Architectures: ['arm64'],
         Handler: 'index.handler',
-        MemorySize: outbox ? 512 : reconcile ? 3008 : 1024,
-        Timeout: outbox ? 30 : reconcile ? 900 : 10,
+        MemorySize: outbox || indexer ? 512 : reconcile ? 3008 : 1024,
+        Timeout: outbox ? 30 : indexer ? 60 : reconcile ? 900 : 10,
         Environment: {
           Variables: {
             TABLE_NAME: expect.anything(),
@@ -216,7 +217,7 @@ describe('ApiStack', () => {
 
   it('keeps one month of logs in an explicit log group per function, and of the access logs', () => {
     const groups = Object.values(prod.apiTemplate.findResources('AWS::Logs::LogGroup'))
-    expect(groups).toHaveLength(functionIds.length + 3 + 1)
+    expect(groups).toHaveLength(functionIds.length + 4 + 1)
     for (const group of groups) expect(group.Properties.RetentionInDays).toBe(30)
   })
 
@@ -226,7 +227,7 @@ describe('ApiStack', () => {
       .map((a) => a.Properties)
       .filter((a) => a.MetricName !== 'ReconciliationDifferences')
     const count = (metric: string) => alarms.filter((a) => a.MetricName === metric).length
-    expect(count('Errors')).toBe(functionIds.length + 2)
+    expect(count('Errors')).toBe(functionIds.length + 3)
     expect(count('Throttles')).toBe(functionIds.length + 1)
     expect(alarms.filter((a) => a.MetricName === 'Duration' && a.ExtendedStatistic === 'p99')).toHaveLength(
       functionIds.length + 1,
@@ -371,6 +372,42 @@ describe('service key secrets', () => {
         Boolean(users.get(functionId)?.has('qr-authority-key')),
       )
     }
+  })
+})
+
+describe('merchant history indexer', () => {
+  it('reads the table stream filtered to transfer records, retrying, splitting and dead-lettering failing batches', () => {
+    dev.apiTemplate.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      StartingPosition: 'TRIM_HORIZON',
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      BisectBatchOnFunctionError: true,
+      MaximumRetryAttempts: 10,
+      BatchSize: 100,
+      DestinationConfig: { OnFailure: { Destination: Match.anyValue() } },
+      FilterCriteria: {
+        Filters: [
+          {
+            Pattern: JSON.stringify({
+              eventName: ['INSERT', 'MODIFY'],
+              dynamodb: {
+                Keys: { pk: { S: [{ prefix: 'BANKREQ#' }] } },
+                NewImage: { kind: { S: ['TRANSFER'] } },
+              },
+            }),
+          },
+        ],
+      },
+    })
+  })
+
+  it('pages when the history trails the ledger by more than 5 s (the stream iterator age)', () => {
+    dev.apiTemplate.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      MetricName: 'IteratorAge',
+      Statistic: 'Maximum',
+      Threshold: 5000,
+      ComparisonOperator: 'GreaterThanThreshold',
+      AlarmDescription: Match.stringLikeRegexp('^history-indexer: '),
+    })
   })
 })
 

@@ -4,12 +4,18 @@ import { ensureTable } from '../../scripts/local/table.ts'
 
 /**
  * A running copy of the API for one test file: the local server (the same one `npm start` runs) on a
- * free port, in front of a fresh table in the run's DynamoDB Local, seeded as `npm start` seeds it.
+ * free port, in front of a fresh table in the run's DynamoDB Local, seeded as `npm start` seeds it,
+ * with the local stream drive running the table's stream consumers as `npm start` does.
  */
 export interface TestApi {
   url: string
   tableName: string
   dynamoEndpoint: string
+  /**
+   * Waits for the stream consumers (the merchant history indexer) to catch up with every write made so
+   * far, including writes made outside the server (worker processes, direct lib calls).
+   */
+  settled(): Promise<void>
   close(): Promise<void>
 }
 
@@ -24,11 +30,27 @@ export async function startApi(options: { dynamoEndpoint?: string } = {}): Promi
   await ensureTable(dynamoEndpoint, tableName)
   const { seedLocal } = await import('../../scripts/local/seed.ts')
   await seedLocal()
+  const { startStreamDrive } = await import('../../scripts/local/stream-drive.ts')
+  const { localStreamConsumers } = await import('../../scripts/local/consumers.ts')
+  const drive = await startStreamDrive({
+    endpoint: dynamoEndpoint,
+    tableName,
+    consumers: await localStreamConsumers(),
+  })
   const { startServer } = await import('../../scripts/local/server.ts')
   const bundles = inject('bundles')
   if (bundles) (await import('../../scripts/local/bundles.ts')).lambdaEnvironment()
-  const server = await startServer(0, { bundles })
-  return { url: server.url, tableName, dynamoEndpoint, close: () => server.close() }
+  const server = await startServer(0, { bundles, afterWrite: () => drive.settled() })
+  return {
+    url: server.url,
+    tableName,
+    dynamoEndpoint,
+    settled: () => drive.settled(),
+    close: async () => {
+      await server.close()
+      await drive.stop()
+    },
+  }
 }
 
 export interface HttpReply<T = any> {
