@@ -1,9 +1,10 @@
 import { Unauthorized } from '#lib/http/errors.ts'
 import type { Verifier } from './authenticate.ts'
+import type { AdminCaller } from './caller.ts'
 import { findBearer } from './bearer.ts'
 
 /** Area D: the notification admin key. */
-export const adminBearer: Verifier = {
+export const adminBearer: Verifier<'admin-bearer', AdminCaller> = {
   scheme: 'admin-bearer',
   async verify({ headers }) {
     const token = await findBearer(headers.authorization, 'notify-admin')

@@ -1,9 +1,10 @@
 import { Forbidden, Unauthorized } from '#lib/http/errors.ts'
 import type { Verifier } from './authenticate.ts'
+import type { MerchantCaller } from './caller.ts'
 import { findBearer } from './bearer.ts'
 
 /** Area C: the merchant's token, and x-Merchant-Id naming that same merchant. */
-export const merchantBearer: Verifier = {
+export const merchantBearer: Verifier<'merchant-bearer', MerchantCaller> = {
   scheme: 'merchant-bearer',
   async verify({ headers }) {
     const token = await findBearer(headers.authorization, 'merchant')

@@ -2,7 +2,7 @@ import { ApiError, Unauthorized } from '#lib/http/errors.ts'
 import type { AuthRequest, Verifier } from './authenticate.ts'
 import { findBearer } from './bearer.ts'
 import { areaBCanonical, decodeSignature } from './canonical.ts'
-import type { Caller } from './caller.ts'
+import type { SwitchCaller } from './caller.ts'
 import { getSwitchClient, usableSecrets } from './credentials.ts'
 import { spendNonce } from './replay-store.ts'
 import { parseUtcTimestamp, withinWindow } from './timestamps.ts'
@@ -26,7 +26,7 @@ const refuse = (code: string, message: string) => new ApiError(401, message, { r
  * 92 timestamp, then the bearer token (needed to find the secret), 91 signature, and 93 nonce last,
  * so that only a request with a valid signature can spend a nonce.
  */
-export async function verifySwitchSignature(request: AuthRequest): Promise<Caller> {
+export async function verifySwitchSignature(request: AuthRequest): Promise<SwitchCaller> {
   const { headers } = request
   const signatureHeader = headers['x-signature']
   const timestampHeader = headers['x-timestamp']
@@ -98,4 +98,7 @@ export async function verifySwitchSignature(request: AuthRequest): Promise<Calle
 }
 
 /** Area B's verifier, for apiHandler. */
-export const switchSignature: Verifier = { scheme: 'switch-signature', verify: verifySwitchSignature }
+export const switchSignature: Verifier<'switch-signature', SwitchCaller> = {
+  scheme: 'switch-signature',
+  verify: verifySwitchSignature,
+}

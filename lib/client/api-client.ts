@@ -5,6 +5,8 @@ export interface ClientReply<T = unknown> {
   status: number
   headers: Headers
   body: T
+  /** The body exactly as received. */
+  text: string
 }
 
 export type Credentials =
@@ -44,7 +46,7 @@ export class ApiClient {
     } catch {
       // Not JSON: hand back the text.
     }
-    return { status: res.status, headers: res.headers, body: parsed as T }
+    return { status: res.status, headers: res.headers, body: parsed as T, text }
   }
 
   get<T = unknown>(target: string, headers?: Record<string, string>) {

@@ -10,6 +10,8 @@ export interface Reply {
   message?: string
   data?: unknown
   headers?: Record<string, string>
+  /** A body that is not JSON (the docs page), sent as is: `headers` then names its content-type. */
+  text?: string
 }
 
 /** Per-request values every record may need. */
@@ -138,6 +140,8 @@ export function successResponse(kind: ReplyKind, reply: Reply, ctx: ReplyContext
   const status = reply.status ?? 200
   // 304 Not Modified carries no body, whatever the area.
   if (status === 304) return { ...response(status, undefined, ctx, reply.headers), body: '' }
+  if (reply.text !== undefined)
+    return { ...response(status, undefined, ctx, reply.headers), body: reply.text }
   return response(status, successBody(kind, reply, ctx, status), ctx, reply.headers)
 }
 

@@ -1,5 +1,5 @@
 import type * as z from 'zod'
-import { invalid, type Problem } from './errors.ts'
+import { type ApiError, invalid, type Problem } from './errors.ts'
 
 /** `invoice_line/3/price/price_amount`: the contract's JSON-pointer-like path of an issue. */
 export function pathOf(segments: readonly PropertyKey[], prefix?: string): string {
@@ -24,6 +24,7 @@ export function parseOrThrow<S extends z.ZodType>(
   schema: S,
   value: unknown,
   where: 'body' | 'query' | 'path',
+  toError: (problems: Problem[], summary: string) => ApiError = invalid,
 ): z.output<S> {
   const result = schema.safeParse(value)
   if (result.success) return result.data
@@ -31,5 +32,5 @@ export function parseOrThrow<S extends z.ZodType>(
     where === 'body'
       ? 'The request body is invalid'
       : `The request ${where === 'query' ? 'query string' : 'path'} is invalid`
-  throw invalid(problemsFromZod(result.error, where === 'body' ? undefined : where), summary)
+  throw toError(problemsFromZod(result.error, where === 'body' ? undefined : where), summary)
 }

@@ -1,5 +1,5 @@
 import { actorOf } from '#lib/audit/trail.ts'
-import type { Caller } from '#lib/auth/caller.ts'
+import type { ApiClientCaller } from '#lib/auth/caller.ts'
 import { getBusiness } from '#lib/auth/credentials.ts'
 import { ApiError, BadRequest, Conflict, invalid, NotFound, type Problem } from '#lib/http/errors.ts'
 import { signBytes } from '#lib/signing/signer.ts'
@@ -30,7 +30,7 @@ export interface InvoiceReply {
 export interface InvoiceRequest {
   action: InvoiceAction
   version: ApiVersion
-  caller: Caller
+  caller: ApiClientCaller
   body: unknown
   /** The x-validation-mode header, as sent. */
   modeHeader: string | undefined
@@ -58,11 +58,6 @@ async function serviceIdOf(businessId: string): Promise<string> {
   return serviceId
 }
 
-function callerBusiness(caller: Caller): string {
-  if (caller.scheme !== 'api-signature') throw new ApiError(401, 'This endpoint needs an Area A API client')
-  return caller.businessId
-}
-
 const MESSAGES: Record<InvoiceAction, string> = {
   validate: 'Invoice validated successfully',
   sign: 'Invoice validated and signed successfully',
@@ -88,11 +83,8 @@ const MAX_ATTEMPTS = 5
 
 export async function handleInvoice(request: InvoiceRequest): Promise<InvoiceReply> {
   const { action, version, caller, body } = request
-  const businessId = callerBusiness(caller)
-  const mode = validationMode(
-    request.modeHeader,
-    caller.scheme === 'api-signature' ? caller.validationMode : undefined,
-  )
+  const { businessId } = caller
+  const mode = validationMode(request.modeHeader, caller.validationMode)
   // An invoice of another business is not one this client can see: 404, before anything else.
   const claimed = (body as { business_id?: unknown } | null)?.business_id
   if (typeof claimed === 'string' && claimed !== businessId) {

@@ -1,6 +1,5 @@
 import { createHash, randomInt } from 'node:crypto'
 import canonicalize from 'canonicalize'
-import type { Caller } from '#lib/auth/caller.ts'
 import { transactionCancellationCodes } from '#lib/db/errors.ts'
 import { keys } from '#lib/db/keys.ts'
 import { Conflict, NotFound } from '#lib/http/errors.ts'
@@ -42,13 +41,6 @@ import type { BalanceEnquiryRequest, ReversalRequest, TransferRequest } from './
  * (and returns its first reply) or does the whole thing.
  */
 type Reply = Record<string, unknown>
-
-/** The switch client the request was verified for (the factory has already checked the signature). */
-export function switchClientOf(caller: Caller): string {
-  if (caller.scheme !== 'switch-signature')
-    throw new Error(`Area B handler reached with a ${caller.scheme} caller`)
-  return caller.switchClientId
-}
 
 /** What identifies "the same request": its validated fields in canonical JSON (key order, spacing and unknown keys do not count). */
 const hashOf = (body: object) =>

@@ -55,6 +55,7 @@ describe('openapi.json', () => {
     expect(doc.components.schemas.PostalAddressV2.properties.postal_zone).toEqual({
       type: 'string',
       maxLength: 20,
+      description: 'postal code; in v2 length 0 to 20',
     })
   })
 
@@ -77,10 +78,23 @@ describe('GET /api/openapi.json', () => {
   })
   afterAll(() => api?.close())
 
-  it('serves the committed document without credentials', async () => {
+  it('serves the committed document without credentials, its servers the URL it was fetched from', async () => {
     const reply = await clients.anonymous.get('/api/openapi.json')
     expect(reply.status).toBe(200)
     expect(reply.headers.get('content-type')).toBe('application/json')
-    expect(reply.body).toEqual(JSON.parse(committed))
+    const origin = new URL(api.url).origin
+    expect(reply.body).toEqual({
+      ...JSON.parse(committed),
+      servers: [{ url: origin, description: 'The deployment that served this document' }],
+    })
+  })
+
+  it('names https and the forwarded host behind API Gateway', async () => {
+    const reply = await clients.anonymous.get('/api/openapi.json', {
+      'x-forwarded-proto': 'https',
+    })
+    expect((reply.body as { servers: { url: string }[] }).servers[0]!.url).toBe(
+      `https://${new URL(api.url).host}`,
+    )
   })
 })

@@ -1,0 +1,38 @@
+import * as z from 'zod'
+import { endpoint } from '#lib/http/endpoint.ts'
+import { HISTORY_STATUSES } from '#lib/merchant-history/items.ts'
+import { HistoryQuery } from '#lib/merchant-history/schemas.ts'
+
+/** Area C: the merchant's transaction history (spec C.1, CONTRACT section 7). */
+
+export const TransactionRecord = z.object({
+  amount: z.number().meta({ description: 'Naira, 2 decimals' }),
+  completedAt: z.string().nullable().meta({ description: 'Lagos local date-time; null while INITIATED' }),
+  merchantReference: z.string().meta({ description: "The merchant's own reference" }),
+  providerReference: z.string().meta({ description: "The bank's reference, TNX + digits" }),
+  queriedAccount: z.string().meta({ description: 'The debited account' }),
+  status: z.enum(HISTORY_STATUSES as [string, ...string[]]),
+  type: z.string().meta({ description: 'The transaction type' }),
+})
+
+export const HistoryPage = z.object({
+  content: z.array(TransactionRecord).meta({ description: 'Newest first' }),
+  page: z.object({
+    size: z.int().meta({ description: 'Page size' }),
+    number: z.int().meta({ description: 'This page, 0-based (the request page minus 1)' }),
+    totalElements: z.int(),
+    totalPages: z.int(),
+  }),
+})
+
+export const merchantTransactions = endpoint({
+  functionId: 'merchant-transactions',
+  summary: "The merchant's transactions",
+  description:
+    "The calling merchant's history, filtered and paged, newest first. `page` is 1-based in the request and `data.page.number` 0-based in the reply, as the samples show. fromDate/toDate are zone-less Africa/Lagos date-times (or dates).",
+  request: { query: HistoryQuery },
+  replies: {
+    200: { description: 'One page of transactions', data: HistoryPage },
+    400: 'A query parameter is invalid: every problem is listed',
+  },
+})

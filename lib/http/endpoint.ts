@@ -1,0 +1,103 @@
+import type * as z from 'zod'
+import type { ApiError, Problem } from './errors.ts'
+
+/**
+ * One endpoint's declaration (CONTRACT section 10): what it accepts and every reply it gives. The
+ * route table (lib/routes.ts) says where it is served and who may call it (method, path, auth scheme,
+ * roles, reply record); this says what goes in and out. Written once, in lib/endpoints/, and read by
+ * everything else: the handler factory validates requests with it, the OpenAPI document and the docs
+ * page are generated from it, and the tests check every reply against that document.
+ */
+
+export type ApiVersion = 'v1' | 'v2'
+
+/** One schema per API version, for the few records that differ between /api/v1 and /api/v2. */
+export interface PerVersion<T> {
+  perVersion: true
+  v1: T
+  v2: T
+}
+export type Versioned<T> = T | PerVersion<T>
+
+export const perVersion = <T>(v1: T, v2: T): PerVersion<T> => ({ perVersion: true, v1, v2 })
+
+export function forVersion<T>(value: Versioned<T>, version: ApiVersion | undefined): T {
+  if (typeof value === 'object' && value !== null && 'perVersion' in value) return value[version ?? 'v1']
+  return value as T
+}
+
+/** A request header the endpoint reads (beyond the auth scheme's own headers). */
+export interface HeaderParameter {
+  name: string
+  description: string
+  schema: z.ZodType
+  required?: boolean
+}
+
+/** A success reply: the route's record around `data` (or, for `record` routes, `data` itself). */
+export interface SuccessReply {
+  description: string
+  /** The data; absent for replies with no data (Area D's `{status, message}`), or an empty body. */
+  data?: Versioned<z.ZodType>
+  /** No body at all (304 Not Modified, 204). */
+  empty?: true
+  /** The media type when it is not JSON (the docs page's text/html); `data` is then the body as is. */
+  mediaType?: string
+  /** Headers the reply carries, by name: their description. */
+  headers?: Record<string, string>
+  /** An example of the whole reply body (validated against its schema by a test). */
+  example?: Versioned<unknown>
+}
+
+/**
+ * A reply, by HTTP status. Statuses below 400 are successes (a SuccessReply); an error status maps to
+ * a description of when it happens, and its body is always the error record of the route's area
+ * (lib/http/records.ts), so an endpoint never declares one of its own.
+ */
+export type Replies = Record<number, SuccessReply | string>
+
+export interface EndpointRequest<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType> {
+  body?: Versioned<B>
+  query?: Q
+  params?: P
+  headers?: HeaderParameter[]
+  /**
+   * Who validates the body. `factory` (default): the handler factory, before the handler runs.
+   * `service`: the domain validates with this same schema, because it reports the schema's problems
+   * and its business rules' problems together in one 400 (the invoice).
+   */
+  bodyValidation?: 'factory' | 'service'
+  /** The error for an invalid body, when the area's record needs more than a 400 (Area B's codes). */
+  invalidBody?: (problems: Problem[], summary: string) => ApiError
+  /** At least one example body (validated against its schema by a test). */
+  example?: Versioned<unknown>
+  /**
+   * An example body kept in a JSON file (relative to the project root), for bodies too large to
+   * bundle into the function: read by the document generator only.
+   */
+  exampleFile?: Versioned<string>
+}
+
+export interface Endpoint<
+  B extends z.ZodType = z.ZodType,
+  Q extends z.ZodType = z.ZodType,
+  P extends z.ZodType = z.ZodType,
+> {
+  /** The route table's functionId: the routes this function serves take this declaration. */
+  functionId: string
+  summary: string
+  description: string
+  request: EndpointRequest<B, Q, P>
+  replies: Replies
+}
+
+/** Declares an endpoint; the identity function, there for the types. */
+export const endpoint = <
+  B extends z.ZodType = z.ZodType<unknown>,
+  Q extends z.ZodType = z.ZodType<unknown>,
+  P extends z.ZodType = z.ZodType<unknown>,
+>(
+  declaration: Endpoint<B, Q, P>,
+): Endpoint<B, Q, P> => declaration
+
+export const isSuccess = (reply: SuccessReply | string): reply is SuccessReply => typeof reply !== 'string'
