@@ -10,6 +10,7 @@ import type { Caller } from '#lib/auth/caller.ts'
 import { isUnavailable } from '#lib/db/errors.ts'
 import { logger } from '#lib/log.ts'
 import { findRoute, type ReplyKind, type Route } from '#lib/routes.ts'
+import { collapseRepeatedContentType } from './content-type.ts'
 import { type Endpoint, forVersion } from './endpoint.ts'
 import { ApiError, BadRequest, DependencyDown } from './errors.ts'
 import {
@@ -150,6 +151,7 @@ const jsonBody = (): Middleware => {
     name: 'json-body',
     before: async (request) => {
       if (!METHODS_WITH_BODY.has(request.event.requestContext.http.method)) return
+      collapseRepeatedContentType(request.event.headers)
       try {
         await parser.before?.(request as never)
       } catch (error) {

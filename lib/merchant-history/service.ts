@@ -92,7 +92,9 @@ function densePage(
 }
 
 /**
- * The merchant's history page (CONTRACT section 7): newest first, `page` 1-based in, 0-based out.
+ * The merchant's history page (CONTRACT section 7): newest first. `page` is 1-based and the reply's
+ * `page.number` is the page asked for: the spec's samples disagree (request page 1, reply number 0),
+ * and a client reading the reply's number back into its next request must land on the next page.
  * Every list is read as one key range of at most `size` items; totals come from the head's counters.
  */
 export async function listTransactions(
@@ -107,7 +109,7 @@ export async function listTransactions(
     : await listPage(merchantId, query, skip, meter)
   return {
     content: items.map(toRecord),
-    page: { size, number: query.page - 1, totalElements: total, totalPages: Math.ceil(total / size) },
+    page: { size, number: query.page, totalElements: total, totalPages: Math.ceil(total / size) },
   }
 }
 
