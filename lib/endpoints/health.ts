@@ -39,6 +39,10 @@ export const healthCheck = endpoint({
   request: {},
   replies: {
     200: { description: 'UP or DEGRADED', data: HealthReport },
-    503: { description: 'DOWN', data: HealthReport },
+    503: {
+      description: 'DOWN',
+      data: HealthReport,
+      orError: 'The database is unreachable while authenticating a signed request: the error record',
+    },
   },
 })

@@ -19,7 +19,7 @@ export const HistoryPage = z.object({
   content: z.array(TransactionRecord).meta({ description: 'Newest first' }),
   page: z.object({
     size: z.int().meta({ description: 'Page size' }),
-    number: z.int().meta({ description: 'This page, 0-based (the request page minus 1)' }),
+    number: z.int().meta({ description: 'The page asked for (1-based, as the request)' }),
     totalElements: z.int(),
     totalPages: z.int(),
   }),
@@ -29,7 +29,7 @@ export const merchantTransactions = endpoint({
   functionId: 'merchant-transactions',
   summary: "The merchant's transactions",
   description:
-    "The calling merchant's history, filtered and paged, newest first. `page` is 1-based in the request and `data.page.number` 0-based in the reply, as the samples show. fromDate/toDate are zone-less Africa/Lagos date-times (or dates).",
+    "The calling merchant's history, filtered and paged, newest first. fromDate/toDate are zone-less Africa/Lagos date-times (or dates).",
   request: { query: HistoryQuery },
   replies: {
     200: { description: 'One page of transactions', data: HistoryPage },

@@ -47,6 +47,11 @@ export interface SuccessReply {
   headers?: Record<string, string>
   /** An example of the whole reply body (validated against its schema by a test). */
   example?: Versioned<unknown>
+  /**
+   * The status is also the area's error record when the factory refuses the request first (the
+   * health check's 503: DOWN from the handler, or a dependency the authentication needs is down).
+   */
+  orError?: string
 }
 
 /**

@@ -174,9 +174,10 @@ function successContent(route: Route, reply: SuccessReply, toSchema: SchemaOf): 
   const data = reply.data === undefined ? undefined : forVersion(reply.data, version)
   if (reply.mediaType) return { [reply.mediaType]: { schema: data ? toSchema(data) : {} } }
   const example = reply.example === undefined ? undefined : forVersion(reply.example, version)
+  const success = toSchema(successRecord(route.reply, data))
   return {
     'application/json': {
-      schema: toSchema(successRecord(route.reply, data)),
+      schema: reply.orError ? { anyOf: [success, toSchema(errorRecord(route.reply))] } : success,
       ...(example === undefined ? {} : { example }),
     },
   }
@@ -238,7 +239,7 @@ function operationOf(route: Route, declaration: Endpoint, operationId: string, t
           )
         : undefined
       responses[status] = {
-        description: reply.description,
+        description: reply.orError ? `${reply.description}; or: ${reply.orError}` : reply.description,
         ...(headers ? { headers } : {}),
         ...(content ? { content } : {}),
       }
