@@ -320,6 +320,3 @@ export function buildOpenApiDocument(
     components: { schemas, securitySchemes: SECURITY_SCHEMES },
   }
 }
-
-/** The document as committed: two-space JSON with a final newline. */
-export const renderOpenApiDocument = (): string => `${JSON.stringify(buildOpenApiDocument(), null, 2)}\n`

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildOpenApiDocument, renderOpenApiDocument } from '#lib/openapi/document.ts'
+import { buildOpenApiDocument } from '#lib/openapi/document.ts'
+import { renderClientTypes, renderOpenApiDocument } from '#lib/openapi/generate.ts'
 import { routes } from '#lib/routes.ts'
 import { startApi, type TestApi } from '../support/api.ts'
 import { type DevClients, devClients } from '../support/clients.ts'
@@ -13,6 +14,14 @@ describe('openapi.json', () => {
     expect(
       committed === generated,
       'openapi.json is out of date: run `npm run openapi` and commit openapi.json',
+    ).toBe(true)
+  })
+
+  it('types the client: lib/client/api-types.ts is what openapi-typescript makes of it (run `npm run openapi` if not)', async () => {
+    const types = readFileSync(new URL('../../lib/client/api-types.ts', import.meta.url), 'utf8')
+    expect(
+      types === (await renderClientTypes(JSON.parse(committed))),
+      'lib/client/api-types.ts is stale',
     ).toBe(true)
   })
 
