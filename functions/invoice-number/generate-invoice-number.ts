@@ -1,5 +1,5 @@
 import { apiSignature } from '#lib/auth/api-signature.ts'
-import { generateInvoiceNumber as declaration } from '#lib/endpoints/irn.ts'
+import { generateInvoiceNumber as declaration } from '#lib/endpoints/invoice-number.ts'
 import { apiHandler } from '#lib/http/factory.ts'
 import { generateInvoiceNumber } from '#lib/invoice-number/service.ts'
 

@@ -1,5 +1,5 @@
 import { adminBearer } from '#lib/auth/admin-bearer.ts'
-import { emailList } from '#lib/endpoints/notifications.ts'
+import { emailList } from '#lib/endpoints/email-list.ts'
 import { apiHandler } from '#lib/http/factory.ts'
 import { listEmails } from '#lib/notifications/emails.ts'
 

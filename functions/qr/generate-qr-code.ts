@@ -1,5 +1,5 @@
 import { apiSignature } from '#lib/auth/api-signature.ts'
-import { generateQrCode as declaration } from '#lib/endpoints/irn.ts'
+import { generateQrCode as declaration } from '#lib/endpoints/qr.ts'
 import { apiHandler } from '#lib/http/factory.ts'
 import { generateQrCode } from '#lib/qr/generate.ts'
 

@@ -1,5 +1,5 @@
 import { apiSignature } from '#lib/auth/api-signature.ts'
-import { verifyQr as declaration } from '#lib/endpoints/irn.ts'
+import { verifyQr as declaration } from '#lib/endpoints/qr.ts'
 import { apiHandler } from '#lib/http/factory.ts'
 import { verifyQr } from '#lib/qr/verify.ts'
 

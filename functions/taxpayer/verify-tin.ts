@@ -1,5 +1,5 @@
 import { apiSignature } from '#lib/auth/api-signature.ts'
-import { verifyTin as declaration } from '#lib/endpoints/irn.ts'
+import { verifyTin as declaration } from '#lib/endpoints/taxpayer.ts'
 import { apiHandler } from '#lib/http/factory.ts'
 import { verifyTin } from '#lib/taxpayer/service.ts'
 

@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * The API reference (HTML)
-         * @description A human-readable reference rendered from the OpenAPI document by Redoc, served by the API itself.
+         * @description A human-readable reference rendered from the OpenAPI document by Redoc, served by the API itself: nothing is fetched from elsewhere.
          */
         get: operations["docs"];
         put?: never;
@@ -533,7 +533,7 @@ export interface paths {
         };
         /**
          * Pull a signed invoice (buyer or supplier)
-         * @description The buyer (customer party TIN = your business TIN) or the supplier may pull an invoice once it is SIGNED; anyone else gets 404. The reply is the invoice as signed, with its current payment status.
+         * @description The buyer (customer party TIN = your business TIN) or the supplier may pull an invoice once it is SIGNED; anyone else gets 404. The reply is the invoice as signed (A.7 InvoiceResponse), with its current payment status: CANCELLED where it was REJECTED.
          */
         get: operations["si-get-invoice-v1"];
         put?: never;
@@ -1053,7 +1053,7 @@ export interface paths {
         };
         /**
          * Pull a signed invoice (buyer or supplier)
-         * @description The buyer (customer party TIN = your business TIN) or the supplier may pull an invoice once it is SIGNED; anyone else gets 404. The reply is the invoice as signed, with its current payment status.
+         * @description The buyer (customer party TIN = your business TIN) or the supplier may pull an invoice once it is SIGNED; anyone else gets 404. The reply is the invoice as signed (A.7 InvoiceResponse), with its current payment status: CANCELLED where it was REJECTED.
          */
         get: operations["si-get-invoice-v2"];
         put?: never;
@@ -3434,7 +3434,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
-                            /** @description Invoice type code */
+                            /** @description The code */
                             code: string;
                             /** @description Its meaning */
                             value: string;
@@ -3614,7 +3614,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
-                            /** @description Payment means code */
+                            /** @description The code */
                             code: string;
                             /** @description Its meaning */
                             value: string;
@@ -4947,7 +4947,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
-                            /** @description Invoice type code */
+                            /** @description The code */
                             code: string;
                             /** @description Its meaning */
                             value: string;
@@ -7263,7 +7263,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
-                            /** @description Invoice type code */
+                            /** @description The code */
                             code: string;
                             /** @description Its meaning */
                             value: string;
@@ -7443,7 +7443,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
-                            /** @description Payment means code */
+                            /** @description The code */
                             code: string;
                             /** @description Its meaning */
                             value: string;
@@ -8602,7 +8602,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
-                            /** @description Invoice type code */
+                            /** @description The code */
                             code: string;
                             /** @description Its meaning */
                             value: string;

@@ -1,48 +1,53 @@
 import * as z from 'zod'
-import { endpoint } from '#lib/http/endpoint.ts'
+import { type EndpointDocs, endpoint } from '#lib/http/endpoint.ts'
 
 /** GET /api/v1/health-check (CONTRACT section 5). */
 
-const Status = z.enum(['UP', 'DEGRADED', 'DOWN'])
-const Component = z.looseObject({ status: Status })
+export const healthCheck = /* @__PURE__ */ endpoint({ functionId: 'health-check', request: {} })
 
-export const HealthReport = z.object({
-  status: Status.meta({ description: 'Overall status' }),
-  execTime: z.string().meta({ description: 'Time taken, e.g. "12ms"' }),
-  components: z
-    .object({
-      application: Component,
-      dependencies: z.record(z.string(), Component).meta({
-        description: 'Each dependency; ADMIN clients also get its detail (latency, keys loaded, version)',
-      }),
-      webhook: z
-        .union([
-          z.literal('NOT_CONFIGURED'),
-          z.object({
-            status: z.string(),
-            url: z.string(),
-            httpStatus: z.int().nullable().optional(),
-            latencyMs: z.number().nullable().optional(),
-          }),
-        ])
-        .meta({ description: "Your webhook's reachability" }),
-    })
-    .optional()
-    .meta({ description: 'Authenticated callers only' }),
-})
+const Status = () => z.enum(['UP', 'DEGRADED', 'DOWN'])
 
-export const healthCheck = endpoint({
-  functionId: 'health-check',
+const HealthReport = () => {
+  const component = z.looseObject({ status: Status() })
+  return z.object({
+    status: Status().meta({ description: 'Overall status' }),
+    execTime: z.string().meta({ description: 'Time taken, e.g. "12ms"' }),
+    components: z
+      .object({
+        application: component,
+        dependencies: z.record(z.string(), component).meta({
+          description: 'Each dependency; ADMIN clients also get its detail (latency, keys loaded, version)',
+        }),
+        webhook: z
+          .union([
+            z.literal('NOT_CONFIGURED'),
+            z.object({
+              status: z.string(),
+              url: z.string(),
+              httpStatus: z.int().nullable().optional(),
+              latencyMs: z.number().nullable().optional(),
+            }),
+          ])
+          .meta({ description: "Your webhook's reachability" }),
+      })
+      .optional()
+      .meta({ description: 'Authenticated callers only' }),
+  })
+}
+
+export const healthCheckDocs = (): EndpointDocs => ({
   summary: 'Health of the application, its dependencies and your webhook',
   description:
     "Without credentials only `{status, execTime}` (for uptime probes; a wrong signature is still 401). Any authenticated client also gets `components`; an ADMIN client also gets each dependency's detail.",
-  request: {},
-  replies: {
-    200: { description: 'UP or DEGRADED', data: HealthReport },
-    503: {
-      description: 'DOWN',
-      data: HealthReport,
-      orError: 'The database is unreachable while authenticating a signed request: the error record',
-    },
+  replies: () => {
+    const report = HealthReport()
+    return {
+      200: { description: 'UP or DEGRADED', data: report },
+      503: {
+        description: 'DOWN',
+        data: report,
+        orError: 'The database is unreachable while authenticating a signed request: the error record',
+      },
+    }
   },
 })

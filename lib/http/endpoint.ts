@@ -61,11 +61,11 @@ export interface SuccessReply {
  */
 export type Replies = Record<number, SuccessReply | string>
 
+/** What the function validates a request with: the half of a declaration its bundle carries. */
 export interface EndpointRequest<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType> {
   body?: Versioned<B>
   query?: Q
   params?: P
-  headers?: HeaderParameter[]
   /**
    * Who validates the body. `factory` (default): the handler factory, before the handler runs.
    * `service`: the domain validates with this same schema, because it reports the schema's problems
@@ -74,13 +74,6 @@ export interface EndpointRequest<B extends z.ZodType, Q extends z.ZodType, P ext
   bodyValidation?: 'factory' | 'service'
   /** The error for an invalid body, when the area's record needs more than a 400 (Area B's codes). */
   invalidBody?: (problems: Problem[], summary: string) => ApiError
-  /** At least one example body (validated against its schema by a test). */
-  example?: Versioned<unknown>
-  /**
-   * An example body kept in a JSON file (relative to the project root), for bodies too large to
-   * bundle into the function: read by the document generator only.
-   */
-  exampleFile?: Versioned<string>
 }
 
 export interface Endpoint<
@@ -90,10 +83,37 @@ export interface Endpoint<
 > {
   /** The route table's functionId: the routes this function serves take this declaration. */
   functionId: string
+  request: EndpointRequest<B, Q, P>
+}
+
+/**
+ * What the document adds to an endpoint: its words, examples and every reply. Declared beside the
+ * endpoint, in the same module, by a function that builds it on demand: a function's bundle imports
+ * only the endpoint, and esbuild drops an unused function whatever it contains, so no bundle carries
+ * any of it (an unused object literal would stay if it held a spread).
+ */
+export interface EndpointDocs {
   summary: string
   description: string
-  request: EndpointRequest<B, Q, P>
+  /** Request headers the endpoint reads (beyond its auth scheme's own). */
+  headers?: () => HeaderParameter[]
+  /** At least one example body (validated against its schema by a test). */
+  example?: Versioned<unknown>
+  /** An example body kept in a JSON file (relative to the project root), for large bodies. */
+  exampleFile?: Versioned<string>
+  /** Every reply, by status. */
+  replies: () => Replies
+}
+
+/** An endpoint with its document half: what the OpenAPI document, the docs page and the tests read. */
+export interface DocumentedEndpoint extends Endpoint, Omit<EndpointDocs, 'headers' | 'replies'> {
+  headers: HeaderParameter[]
   replies: Replies
+}
+
+export function documented(endpoint: Endpoint, docsOf: () => EndpointDocs): DocumentedEndpoint {
+  const docs = docsOf()
+  return { ...endpoint, ...docs, headers: docs.headers?.() ?? [], replies: docs.replies() }
 }
 
 /** Declares an endpoint; the identity function, there for the types. */
@@ -106,3 +126,12 @@ export const endpoint = <
 ): Endpoint<B, Q, P> => declaration
 
 export const isSuccess = (reply: SuccessReply | string): reply is SuccessReply => typeof reply !== 'string'
+
+/** A schema built once, on first use (the document's schemas are never built in a function). */
+export function lazy<T>(make: () => T): () => T {
+  let made: T | undefined
+  return () => {
+    made ??= make()
+    return made
+  }
+}

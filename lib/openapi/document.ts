@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import * as z from 'zod'
 import { endpoints as declared } from '#lib/endpoints/index.ts'
-import { type Endpoint, forVersion, isSuccess, type SuccessReply } from '#lib/http/endpoint.ts'
+import { type DocumentedEndpoint, forVersion, isSuccess, type SuccessReply } from '#lib/http/endpoint.ts'
 import { errorRecord, recordComponents, successRecord } from '#lib/http/records.ts'
 import { invoiceComponents } from '#lib/invoice/schemas.ts'
 import { type Area, type AuthScheme, type Route, routes as routeTable } from '#lib/routes.ts'
@@ -150,7 +150,10 @@ function readExample(file: string): unknown {
 }
 
 /** The declaration of a route, or a clear error naming what to add. */
-export function declarationOf(route: Route, table: ReadonlyMap<string, Endpoint> = declared): Endpoint {
+export function declarationOf(
+  route: Route,
+  table: ReadonlyMap<string, DocumentedEndpoint> = declared,
+): DocumentedEndpoint {
   const declaration = table.get(route.functionId)
   if (!declaration)
     throw new Error(`${route.method} ${route.path}: no endpoint declares ${route.functionId} (lib/endpoints)`)
@@ -183,7 +186,12 @@ function successContent(route: Route, reply: SuccessReply, toSchema: SchemaOf): 
   }
 }
 
-function operationOf(route: Route, declaration: Endpoint, operationId: string, toSchema: SchemaOf): Json {
+function operationOf(
+  route: Route,
+  declaration: DocumentedEndpoint,
+  operationId: string,
+  toSchema: SchemaOf,
+): Json {
   const version = versionOf(route)
   const { request } = declaration
   const parameters: Json[] = []
@@ -202,7 +210,7 @@ function operationOf(route: Route, declaration: Endpoint, operationId: string, t
     const optional = (schema as z.ZodType).safeParse(undefined).success
     parameters.push({ name, in: 'query', required: !optional, schema: toSchema(schema as z.ZodType) })
   }
-  for (const h of request.headers ?? []) {
+  for (const h of declaration.headers) {
     parameters.push({
       name: h.name,
       in: 'header',
@@ -256,10 +264,10 @@ function operationOf(route: Route, declaration: Endpoint, operationId: string, t
   if (request.body) {
     const body = forVersion(request.body, version)
     const example =
-      request.example !== undefined
-        ? forVersion(request.example, version)
-        : request.exampleFile !== undefined
-          ? readExample(forVersion(request.exampleFile, version))
+      declaration.example !== undefined
+        ? forVersion(declaration.example, version)
+        : declaration.exampleFile !== undefined
+          ? readExample(forVersion(declaration.exampleFile, version))
           : undefined
     requestBody = {
       required: true,
@@ -287,7 +295,7 @@ function operationOf(route: Route, declaration: Endpoint, operationId: string, t
 
 export function buildOpenApiDocument(
   table: readonly Route[] = routeTable,
-  declarations: ReadonlyMap<string, Endpoint> = declared,
+  declarations: ReadonlyMap<string, DocumentedEndpoint> = declared,
 ): Json {
   const schemas = describeInvoiceFields(convertComponents())
   const toSchema = schemaConverter(new Set(Object.keys(schemas)))

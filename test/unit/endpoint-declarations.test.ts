@@ -21,7 +21,8 @@ describe('endpoint declarations', () => {
     async (functionId, served) => {
       const url = new URL(`../../${served[0]!.handler}`, import.meta.url).href
       const { handler } = (await import(url)) as { handler: { declaration: Endpoint } }
-      expect(handler.declaration).toBe(endpoints.get(functionId))
+      expect(handler.declaration.functionId).toBe(functionId)
+      expect(handler.declaration.request).toBe(endpoints.get(functionId)!.request)
       const { request } = handler.declaration
       for (const route of served) {
         const operation = doc.paths[route.path][route.method.toLowerCase()]
