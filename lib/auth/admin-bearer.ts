@@ -1,4 +1,4 @@
-import { Unauthorized } from '#lib/http/errors.ts'
+import { Unauthorized } from '#lib/errors.ts'
 import type { Verifier } from './authenticate.ts'
 import type { AdminCaller } from './caller.ts'
 import { findBearer } from './bearer.ts'

@@ -1,4 +1,4 @@
-import { Forbidden, Unauthorized } from '#lib/http/errors.ts'
+import { Forbidden, Unauthorized } from '#lib/errors.ts'
 import type { AuthRequest, Verifier } from './authenticate.ts'
 import { areaACanonical, decodeSignature } from './canonical.ts'
 import type { AnonymousCaller, ApiClientCaller } from './caller.ts'

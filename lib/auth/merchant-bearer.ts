@@ -1,4 +1,4 @@
-import { Forbidden, Unauthorized } from '#lib/http/errors.ts'
+import { Forbidden, Unauthorized } from '#lib/errors.ts'
 import type { Verifier } from './authenticate.ts'
 import type { MerchantCaller } from './caller.ts'
 import { findBearer } from './bearer.ts'

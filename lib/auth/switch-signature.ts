@@ -1,4 +1,4 @@
-import { ApiError, Unauthorized } from '#lib/http/errors.ts'
+import { Unauthorized } from '#lib/errors.ts'
 import type { AuthRequest, Verifier } from './authenticate.ts'
 import { findBearer } from './bearer.ts'
 import { areaBCanonical, decodeSignature } from './canonical.ts'
@@ -19,7 +19,7 @@ export const SIGNATURE_CODES = {
 
 const NONCE = /^[A-Za-z0-9_-]{16,64}$/
 
-const refuse = (code: string, message: string) => new ApiError(401, message, { responseCode: code })
+const refuse = (code: string, message: string) => new Unauthorized(message, { responseCode: code })
 
 /**
  * Area B verification (CONTRACT section 6), in the contract's order: 94 missing, 95 malformed,

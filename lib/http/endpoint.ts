@@ -1,5 +1,5 @@
 import type * as z from 'zod'
-import type { ApiError, Problem } from './errors.ts'
+import type { DomainError, Problem } from '#lib/errors.ts'
 
 /**
  * One endpoint's declaration (CONTRACT section 10): what it accepts and every reply it gives. The
@@ -73,7 +73,7 @@ export interface EndpointRequest<B extends z.ZodType, Q extends z.ZodType, P ext
    */
   bodyValidation?: 'factory' | 'service'
   /** The error for an invalid body, when the area's record needs more than a 400 (Area B's codes). */
-  invalidBody?: (problems: Problem[], summary: string) => ApiError
+  invalidBody?: (problems: Problem[], summary: string) => DomainError
 }
 
 export interface Endpoint<

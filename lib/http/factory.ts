@@ -12,7 +12,8 @@ import { logger } from '#lib/log.ts'
 import { findRoute, type ReplyKind, type Route } from '#lib/routes.ts'
 import { collapseRepeatedContentType } from './content-type.ts'
 import { type Endpoint, forVersion } from './endpoint.ts'
-import { ApiError, BadRequest, DependencyDown } from './errors.ts'
+import { BadRequest, DependencyDown } from '#lib/errors.ts'
+import { ApiError, toApiError } from './errors.ts'
 import {
   claimIdempotencyKey,
   completeIdempotencyKey,
@@ -195,11 +196,12 @@ function toErrorResponse(request: MiddyRequest): APIGatewayProxyStructuredResult
   const state = request.context.api
   const kind = state.route?.reply ?? state.unroutedReply ?? 'record'
   const error = request.error
-  if (error instanceof ApiError) return errorResponse(kind, error, state.reply)
+  const known = toApiError(error)
+  if (known) return errorResponse(kind, known, state.reply)
   if (isUnavailable(error)) {
     logger.error('dependency unavailable', { error })
     const down = new DependencyDown('A service this request depends on is unavailable: retry shortly')
-    return errorResponse(kind, down, state.reply)
+    return errorResponse(kind, toApiError(down)!, state.reply)
   }
   // A bug: the stack goes to the log, never to the caller.
   logger.error('unhandled error', { error })

@@ -1,5 +1,5 @@
 import type * as z from 'zod'
-import { type ApiError, invalid, type Problem } from './errors.ts'
+import { type DomainError, invalid, type Problem } from '#lib/errors.ts'
 
 /** `invoice_line/3/price/price_amount`: the contract's JSON-pointer-like path of an issue. */
 export function pathOf(segments: readonly PropertyKey[], prefix?: string): string {
@@ -24,7 +24,7 @@ export function parseOrThrow<S extends z.ZodType>(
   schema: S,
   value: unknown,
   where: 'body' | 'query' | 'path',
-  toError: (problems: Problem[], summary: string) => ApiError = invalid,
+  toError: (problems: Problem[], summary: string) => DomainError = invalid,
 ): z.output<S> {
   const result = schema.safeParse(value)
   if (result.success) return result.data

@@ -1,7 +1,7 @@
 import { actorOf } from '#lib/audit/trail.ts'
 import type { ApiClientCaller } from '#lib/auth/caller.ts'
 import { getBusiness } from '#lib/auth/credentials.ts'
-import { ApiError, BadRequest, Conflict, invalid, NotFound, type Problem } from '#lib/http/errors.ts'
+import { BadRequest, Conflict, invalid, NotFound, type Problem, TooLarge } from '#lib/errors.ts'
 import { signBytes } from '#lib/signing/signer.ts'
 import { canonicalInvoice, STORED_LIMIT, storageOf } from './canonical.ts'
 import { loadCodeLists } from './code-lists.ts'
@@ -100,7 +100,7 @@ export async function handleInvoice(request: InvoiceRequest): Promise<InvoiceRep
   const canonical = canonicalInvoice(invoice)
   const storage = storageOf(invoice, canonical)
   if (!storage) {
-    throw new ApiError(413, 'The invoice is too large to store', {
+    throw new TooLarge('The invoice is too large to store', {
       problems: [
         problem(
           '',

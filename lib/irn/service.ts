@@ -1,7 +1,7 @@
 import { actorOf } from '#lib/audit/trail.ts'
 import type { ApiClientCaller } from '#lib/auth/caller.ts'
 import { type Business, getBusiness } from '#lib/auth/credentials.ts'
-import { Conflict, invalid, NotFound } from '#lib/http/errors.ts'
+import { Conflict, invalid, NotFound } from '#lib/errors.ts'
 import type { InvoiceRecord } from '#lib/invoice/record.ts'
 import { readInvoiceRecord } from '#lib/invoice/repository.ts'
 import { createGenerated } from '#lib/lifecycle/repository.ts'

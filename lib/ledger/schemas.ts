@@ -1,5 +1,5 @@
 import * as z from 'zod'
-import { BadRequest, type Problem } from '#lib/http/errors.ts'
+import { BadRequest, type Problem } from '#lib/errors.ts'
 import { CODES } from './codes.ts'
 import { type AmountProblem, MAX_AMOUNT_NAIRA, toKobo } from './money.ts'
 

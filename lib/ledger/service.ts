@@ -2,7 +2,7 @@ import { createHash, randomInt } from 'node:crypto'
 import canonicalize from 'canonicalize'
 import { transactionCancellationCodes } from '#lib/db/errors.ts'
 import { keys } from '#lib/db/keys.ts'
-import { Conflict, NotFound } from '#lib/http/errors.ts'
+import { Conflict, NotFound } from '#lib/errors.ts'
 import {
   allocate,
   type HistoryFacts,

@@ -1,6 +1,6 @@
 import { actorOf } from '#lib/audit/trail.ts'
 import type { ApiClientCaller } from '#lib/auth/caller.ts'
-import { Conflict, NotFound } from '#lib/http/errors.ts'
+import { Conflict, NotFound } from '#lib/errors.ts'
 import type { PaymentStatus } from '#lib/invoice/record.ts'
 import { readInvoiceRecord } from '#lib/invoice/repository.ts'
 import { changePaymentStatus } from './repository.ts'

@@ -1,6 +1,6 @@
 import type { ApiClientCaller } from '#lib/auth/caller.ts'
 import { getBusiness } from '#lib/auth/credentials.ts'
-import { NotFound } from '#lib/http/errors.ts'
+import { NotFound } from '#lib/errors.ts'
 import { readInvoiceRecord } from '#lib/invoice/repository.ts'
 import { buyerTinOf, confirmView, isSigned, pulledInvoiceView } from './views.ts'
 

@@ -1,7 +1,7 @@
 import { actorOf } from '#lib/audit/trail.ts'
 import type { ApiClientCaller } from '#lib/auth/caller.ts'
 import { type Business, getBusiness, getBusinessByTin } from '#lib/auth/credentials.ts'
-import { Conflict, DependencyDown, NotFound, type Problem } from '#lib/http/errors.ts'
+import { Conflict, DependencyDown, NotFound, type Problem } from '#lib/errors.ts'
 import { readableInvoiceOf } from '#lib/invoice/notes.ts'
 import type { InvoiceRecord } from '#lib/invoice/record.ts'
 import { deliverSigned } from '#lib/webhooks/deliver.ts'

@@ -1,6 +1,6 @@
 import { actorOf } from '#lib/audit/trail.ts'
 import type { ApiClientCaller } from '#lib/auth/caller.ts'
-import { invalid } from '#lib/http/errors.ts'
+import { invalid } from '#lib/errors.ts'
 import { registerIrn, resolveIrn } from '#lib/irn/service.ts'
 import { requireAuthorityKey } from './authority-key.ts'
 import { encryptPayload, MAX_PLAINTEXT_BYTES, plaintextOf } from './cipher.ts'

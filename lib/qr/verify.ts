@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto'
 import type { ApiClientCaller } from '#lib/auth/caller.ts'
 import { getBusiness } from '#lib/auth/credentials.ts'
-import { invalid, NotFound } from '#lib/http/errors.ts'
+import { invalid, NotFound } from '#lib/errors.ts'
 import { parseIrn } from '#lib/irn/format.ts'
 import { readInvoiceRecord } from '#lib/invoice/repository.ts'
 import { requireAuthorityKey } from './authority-key.ts'

@@ -1,7 +1,7 @@
 import { apiSignature } from '#lib/auth/api-signature.ts'
 import { referenceLists } from '#lib/endpoints/reference.ts'
 import { apiHandler } from '#lib/http/factory.ts'
-import { DependencyDown } from '#lib/http/errors.ts'
+import { DependencyDown } from '#lib/errors.ts'
 import type { ReferenceListName } from '#lib/routes.ts'
 import { readHead, readList } from './store.ts'
 
