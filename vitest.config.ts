@@ -9,7 +9,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Request logs are silent unless a test turns them on to inspect them.
-    env: { LOG_LEVEL: 'SILENT' },
+    // EMF metrics too (lib/metrics.ts), unless a test turns them on.
+    env: { LOG_LEVEL: 'SILENT', POWERTOOLS_METRICS_DISABLED: 'true' },
     // Under CI also a JSON report, from which .ci/run prints its closing counts.
     reporters: process.env.CI ? ['default', ['json', { outputFile: '.ci/vitest-report.json' }]] : ['default'],
   },

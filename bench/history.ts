@@ -9,6 +9,9 @@
  * size 50. "page items" is DynamoDB's ScannedCount for the page's own Query; "other" counts the head,
  * date-boundary and reversal-block items read to place the page. Target: page items <= size + 1, and
  * the median time at 100,000 under 1.5x the median at 1,000.
+ *
+ * Then, on the same histories (issue 16): a CSV page of 1,000 against a JSON page of 1,000, and the
+ * daily statement's requests, items read and time at 1,000 and 100,000 transfers (target ratio < 1.2).
  */
 import { startDynamoDbLocal } from '../scripts/local/dynamodb-local.ts'
 import { ensureTable } from '../scripts/local/table.ts'
@@ -180,9 +183,175 @@ async function main() {
     console.log(
       `median time ratio 100,000 / 1,000 < 1.5 for every filter: ${ratioTargetMet ? 'met' : 'NOT met'}`,
     )
+
+    await financeFigures(SMALL.merchantId, LARGE.merchantId, seeded)
   } finally {
     await dynamo.stop()
   }
+}
+
+/**
+ * Issue 16's figures, in the same run and on the same seeded histories:
+ * - a CSV page of 1,000 against a JSON page of 1,000 (the same service call, then either the Area C
+ *   JSON envelope or the CSV text), alternating, with the time ratio;
+ * - the statement at 1,000 and 100,000 transfers: requests sent and items returned while reading it,
+ *   counted on the DynamoDB client itself, and its median time, with the ratio (target under 1.2).
+ */
+async function financeFigures(
+  small: string,
+  large: string,
+  seeded: Map<string, { items?: { createdAt: string; status: string; amountKobo: number }[] }>,
+) {
+  const { HistoryCsvQuery } = await import('../lib/merchant-history/schemas.ts')
+  const { listTransactions } = await import('../lib/merchant-history/service.ts')
+  const { historyCsv } = await import('../lib/finance/csv.ts')
+  const { statementOf } = await import('../lib/finance/statement.ts')
+  const { dayOf } = await import('../lib/finance/daily-totals.ts')
+  const { db, tableName } = await import('../lib/db/client.ts')
+  const { keys } = await import('../lib/db/keys.ts')
+  const { PutCommand } = await import('@aws-sdk/lib-dynamodb')
+
+  // CSV against JSON, page 1 of ALL and a deep page, 1,000 rows each.
+  const query = (page: number) => HistoryCsvQuery.parse({ size: '1000', page: String(page) })
+  const render = {
+    json: (page: Awaited<ReturnType<typeof listTransactions>>) =>
+      JSON.stringify({ responseStatus: 'SUCCESS', responseCode: '00', data: page }),
+    csv: (page: Awaited<ReturnType<typeof listTransactions>>) => historyCsv(page.content),
+  }
+  const formatRows: string[][] = []
+  for (const [label, page] of [
+    ['ALL, page 1', 1],
+    ['ALL, page 50', 50],
+  ] as const) {
+    const times = {
+      json: [] as number[],
+      csv: [] as number[],
+      jsonRender: [] as number[],
+      csvRender: [] as number[],
+    }
+    let bytes = { json: 0, csv: 0 }
+    for (let run = 0; run < WARMUP + RUNS; run++) {
+      for (const format of ['json', 'csv'] as const) {
+        const started = performance.now()
+        const result = await listTransactions(large, query(page))
+        const read = performance.now()
+        const body = render[format](result)
+        const done = performance.now()
+        if (result.content.length !== 1000)
+          throw new Error(`${label}: ${result.content.length} rows, not 1,000`)
+        if (run >= WARMUP) {
+          times[format].push(done - started)
+          times[format === 'json' ? 'jsonRender' : 'csvRender'].push(done - read)
+        }
+        bytes = { ...bytes, [format]: Buffer.byteLength(body) }
+      }
+    }
+    const [json, csv] = [median(times.json), median(times.csv)]
+    formatRows.push([
+      label,
+      json.toFixed(2),
+      csv.toFixed(2),
+      `${(csv / json).toFixed(2)}x`,
+      `${median(times.jsonRender).toFixed(2)} / ${median(times.csvRender).toFixed(2)}`,
+      `${bytes.json} / ${bytes.csv}`,
+    ])
+  }
+  const formatHeader = [
+    'page of 1,000 (100k merchant)',
+    'JSON: median ms',
+    'CSV: median ms',
+    'time ratio CSV/JSON',
+    'rendering only ms (JSON / CSV)',
+    'bytes (JSON / CSV)',
+  ]
+  console.log(`\nCSV against JSON, page size 1,000, median of ${RUNS} runs (read + render), alternating:\n`)
+  console.log(`| ${formatHeader.join(' | ')} |`)
+  console.log(`|${formatHeader.map((_, i) => (i === 0 ? '---' : '---:')).join('|')}|`)
+  for (const row of formatRows) console.log(`| ${row.join(' | ')} |`)
+
+  // The statement. The seeder writes history items only: the day's totals item, which the ledger's
+  // history write keeps with ADD, is put here from the seeded items for the busiest day.
+  const busiest = (merchantId: string) => {
+    const perDay = new Map<string, { SUCCESSFUL: number[]; FAILED: number[]; REVERSED: number[] }>()
+    for (const item of seeded.get(merchantId)!.items!) {
+      const day = perDay.get(dayOf(item.createdAt)) ?? { SUCCESSFUL: [], FAILED: [], REVERSED: [] }
+      day[item.status as 'SUCCESSFUL'].push(item.amountKobo)
+      perDay.set(dayOf(item.createdAt), day)
+    }
+    const total = (d: { SUCCESSFUL: number[]; FAILED: number[]; REVERSED: number[] }) =>
+      d.SUCCESSFUL.length + d.FAILED.length + d.REVERSED.length
+    return [...perDay.entries()].sort((a, b) => total(b[1]) - total(a[1]))[0]!
+  }
+  const sum = (list: number[]) => list.reduce((a, b) => a + b, 0)
+  const days = new Map<string, { date: string; count: number }>()
+  for (const merchantId of [small, large]) {
+    const [date, d] = busiest(merchantId)
+    await db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: {
+          ...keys.historyDay(merchantId, date),
+          successfulCount: d.SUCCESSFUL.length,
+          successfulKobo: sum(d.SUCCESSFUL),
+          failedCount: d.FAILED.length,
+          failedKobo: sum(d.FAILED),
+          reversedCount: d.REVERSED.length,
+          reversedKobo: sum(d.REVERSED),
+        },
+      }),
+    )
+    days.set(merchantId, { date, count: d.SUCCESSFUL.length + d.FAILED.length + d.REVERSED.length })
+  }
+  // Every request the client sends, and the items in the replies, counted below the service code.
+  const counter = { requests: 0, items: 0 }
+  db().middlewareStack.add(
+    (next) => async (args) => {
+      counter.requests++
+      const out = await next(args)
+      const reply = out.output as { Item?: unknown; Items?: unknown[] }
+      counter.items += reply.Item ? 1 : (reply.Items?.length ?? 0)
+      return out
+    },
+    { step: 'initialize', name: 'benchRequestCounter' },
+  )
+  const statement = Object.fromEntries(
+    [small, large].map((m) => [m, { times: [] as number[], requests: 0, items: 0, count: 0 }]),
+  )
+  for (let run = 0; run < WARMUP + RUNS * 5; run++) {
+    for (const merchantId of [small, large]) {
+      const before = { ...counter }
+      const started = performance.now()
+      const reply = await statementOf(merchantId, days.get(merchantId)!.date)
+      const elapsed = performance.now() - started
+      if (reply.count !== days.get(merchantId)!.count)
+        throw new Error(`${merchantId}: statement count differs`)
+      const s = statement[merchantId]!
+      s.requests = counter.requests - before.requests
+      s.items = counter.items - before.items
+      s.count = reply.count
+      if (run >= WARMUP) s.times.push(elapsed)
+    }
+  }
+  const [a, b] = [statement[small]!, statement[large]!]
+  const ratio = median(b.times) / median(a.times)
+  console.log(`\nstatement of the busiest day, median of ${RUNS * 5} runs, alternating:\n`)
+  console.log('| merchant | transfers in history | on that day | requests | items read | median ms |')
+  console.log('|---|---:|---:|---:|---:|---:|')
+  for (const [merchantId, s] of [
+    [small, a],
+    [large, b],
+  ] as const) {
+    const total = seeded.get(merchantId)!.items!.length
+    console.log(
+      `| ${merchantId} | ${total} | ${s.count} | ${s.requests} | ${s.items} | ${median(s.times).toFixed(2)} |`,
+    )
+  }
+  console.log(
+    `\nstatement time ratio 100,000 / 1,000: ${ratio.toFixed(2)}x (target < 1.2: ${ratio < 1.2 ? 'met' : 'NOT met'})`,
+  )
+  console.log(
+    `statement items read the same at both sizes (${a.items} and ${b.items}): ${a.items === b.items && a.requests === 1 && b.requests === 1 ? 'met' : 'NOT met'}`,
+  )
 }
 
 void main().catch((error) => {

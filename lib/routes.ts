@@ -33,9 +33,10 @@ export type ReplyKind = 'envelope' | 'record' | 'bank' | 'merchant' | 'notificat
 
 /**
  * What a function may do to the table. `read` functions may still write the short-lived replay or
- * nonce items of their auth scheme, and nothing else (the stack scopes that by key prefix).
+ * nonce items of their auth scheme, and nothing else (the stack scopes that by key prefix); `none`
+ * functions get no table permission at all (public routes that read nothing stored).
  */
-export type TableAccess = 'read' | 'write'
+export type TableAccess = 'none' | 'read' | 'write'
 
 export interface Route {
   method: HttpMethod
@@ -247,7 +248,7 @@ const areaAv1Only: AreaARoute[] = [
     handler: 'functions/resource/public-keys.ts',
     roles: ANY,
     reply: 'record',
-    tableAccess: 'read',
+    tableAccess: 'none',
     auth: 'none',
   },
   {
@@ -287,6 +288,17 @@ const areaC: Route[] = [
     path: '/api/v1/merchant/transactions',
     functionId: 'merchant-transactions',
     handler: 'functions/merchant/transactions.ts',
+    area: 'C',
+    auth: 'merchant-bearer',
+    roles: [],
+    reply: 'merchant',
+    tableAccess: 'read',
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/merchant/statement',
+    functionId: 'merchant-statement',
+    handler: 'functions/merchant/statement.ts',
     area: 'C',
     auth: 'merchant-bearer',
     roles: [],
@@ -369,7 +381,7 @@ const meta: Route[] = [
     auth: 'none',
     roles: [],
     reply: 'record',
-    tableAccess: 'read',
+    tableAccess: 'none',
   },
   {
     method: 'GET',

@@ -3,16 +3,21 @@
  * against DynamoDB Local or a real table. `npm run cli -- help` lists the commands;
  * `npm run cli -- <command> --help` explains one.
  *
- * Global options (or environment): --table (TABLE_NAME), --region (AWS_REGION), --endpoint
- * (DYNAMODB_ENDPOINT, e.g. http://127.0.0.1:8000 for a DynamoDB Local started with DATA_DIR).
+ * With `npm start` running, commands use its table with no options (scripts/cli/target.ts). Global
+ * options (or environment) choose another: --table (TABLE_NAME) with --region (AWS_REGION) for a table
+ * in AWS, --endpoint (DYNAMODB_ENDPOINT) for a DynamoDB Local of your own.
  */
 import { parseArgs } from 'node:util'
 import type { Command } from './cli/command.ts'
+import { fastCommand } from './cli/fast-path.ts'
+import { checkFieldsPrinted, selectFields } from './cli/output.ts'
+import { applyTarget, chooseTarget, describeTarget } from './cli/target.ts'
 
 const GLOBAL_OPTIONS = {
   table: { type: 'string' },
   region: { type: 'string' },
   endpoint: { type: 'string' },
+  get: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const
 
@@ -25,6 +30,7 @@ const MODULES = [
   './cli/transactions.ts',
   './cli/encryption.ts',
   './cli/audit.ts',
+  './cli/finance.ts',
 ]
 
 async function loadCommands(): Promise<Command[]> {
@@ -52,16 +58,25 @@ function usage(commands: Command[]): string {
     'Commands:',
     ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
-    'Global options: --table NAME (or TABLE_NAME), --region REGION (or AWS_REGION),',
-    '                --endpoint URL (or DYNAMODB_ENDPOINT; DynamoDB Local)',
+    'With "npm start" running in another terminal, commands use its table: no options needed.',
+    'Global options for another table:',
+    '  --table NAME --region REGION   a table in AWS (or TABLE_NAME and AWS_REGION), with your AWS credentials',
+    '  --endpoint URL [--table NAME]  a DynamoDB Local of your own (or DYNAMODB_ENDPOINT)',
+    'Output: the result as JSON on stdout, notes on stderr; --get FIELD[,FIELD] prints just those fields',
+    '  (e.g. BUSINESS=$(npm run --silent cli -- business create --name X --tin 12345678-0002 --get business_id))',
   ].join('\n')
 }
 
 async function main(argv: string[]) {
-  const commands = await loadCommands()
   // Command names have one or two words ("client issue", "seed-transactions").
-  const command =
-    commands.find((c) => c.name === argv.slice(0, 2).join(' ')) ?? commands.find((c) => c.name === argv[0])
+  const named = async () => {
+    const commands = await loadCommands()
+    const found =
+      commands.find((c) => c.name === argv.slice(0, 2).join(' ')) ?? commands.find((c) => c.name === argv[0])
+    return { commands, command: found }
+  }
+  const fast = await fastCommand(argv)
+  const { commands, command } = fast ? { commands: [fast], command: fast } : await named()
   if (!command) {
     const asked = argv[0]
     console.log(usage(commands))
@@ -83,10 +98,25 @@ async function main(argv: string[]) {
     console.log(command.help)
     return
   }
-  if (values.table) process.env.TABLE_NAME = String(values.table)
-  if (values.region) process.env.AWS_REGION = String(values.region)
-  if (values.endpoint) process.env.DYNAMODB_ENDPOINT = String(values.endpoint)
+  const option = (name: string) => (typeof values[name] === 'string' ? (values[name] as string) : undefined)
+  if (command.usesTable === false) {
+    if (option('region')) process.env.AWS_REGION = option('region')
+  } else {
+    const target = chooseTarget({
+      table: option('table'),
+      region: option('region'),
+      endpoint: option('endpoint'),
+    })
+    if (target.kind === 'none') {
+      console.error(target.message)
+      process.exit(2)
+    }
+    applyTarget(target)
+    console.error(describeTarget(target))
+  }
+  selectFields(option('get'))
   await command.run(values)
+  checkFieldsPrinted(command.name)
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {

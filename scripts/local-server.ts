@@ -1,17 +1,25 @@
 /**
  * `npm start`: the whole API on http://127.0.0.1:${PORT:-3000}, on DynamoDB Local. Data lives in
- * memory unless DATA_DIR is set. Ctrl-C stops the server and DynamoDB Local together.
+ * memory unless DATA_DIR is set. Ctrl-C stops the server and DynamoDB Local together. With
+ * DYNAMODB_ENDPOINT set it uses that (already running) DynamoDB Local instead of starting one.
+ * While it runs, .local/server.json tells the CLI where its table is (scripts/local/state.ts).
  */
+import { dataKeyDir } from '#lib/crypto/keyring.ts'
+import { keysDir } from '#lib/keys/pem-store.ts'
 import { JavaMissingError, startDynamoDbLocal } from './local/dynamodb-local.ts'
+import { removeLocalServerState, writeLocalServerState } from './local/state.ts'
 import { ensureTable } from './local/table.ts'
 
 const port = Number(process.env.PORT ?? 3000)
 const tableName = process.env.TABLE_NAME ?? 'einvoicing-local'
 
 async function main() {
-  let dynamo: Awaited<ReturnType<typeof startDynamoDbLocal>>
+  let dynamo: Pick<Awaited<ReturnType<typeof startDynamoDbLocal>>, 'endpoint' | 'stop'>
   try {
-    dynamo = await startDynamoDbLocal({ dataDir: process.env.DATA_DIR })
+    const existing = process.env.DYNAMODB_ENDPOINT
+    dynamo = existing
+      ? { endpoint: existing, stop: async () => undefined }
+      : await startDynamoDbLocal({ dataDir: process.env.DATA_DIR })
   } catch (error) {
     if (error instanceof JavaMissingError) {
       console.error(error.message)
@@ -23,6 +31,7 @@ async function main() {
   const stop = async (code: number) => {
     if (stopping) return
     stopping = true
+    removeLocalServerState()
     await server?.close()
     await dynamo.stop()
     process.exit(code)
@@ -35,6 +44,8 @@ async function main() {
   process.env.DYNAMODB_ENDPOINT = dynamo.endpoint
   process.env.STAGE = 'local'
   process.env.AWS_REGION ??= 'eu-west-1'
+  // EMF metric lines (lib/metrics.ts) mean nothing without CloudWatch: off unless asked for.
+  process.env.POWERTOOLS_METRICS_DISABLED ??= 'true'
 
   let server: Awaited<ReturnType<typeof import('./local/server.ts').startServer>> | undefined
   try {
@@ -48,6 +59,17 @@ async function main() {
     await stop(1)
     return
   }
+  await writeLocalServerState({
+    pid: process.pid,
+    url: server.url,
+    dynamoEndpoint: dynamo.endpoint,
+    tableName,
+    keysDir: keysDir(),
+    dataKeyDir: dataKeyDir(),
+    startedAt: new Date().toISOString(),
+  })
+  // Also on an exit nobody asked for (an uncaught error): a stale file would mislead the CLI.
+  process.on('exit', () => removeLocalServerState())
   const { developmentCredentialsText, tryItText } = await import('./local/banner.ts')
   console.log(
     `\nE-invoicing API listening on ${server.url}  (DynamoDB Local at ${dynamo.endpoint}, table ${tableName})`,

@@ -7,9 +7,11 @@ import document from '../../openapi.json' with { type: 'json' }
 
 /** GET /api/docs: the API reference, rendered from the same document /api/openapi.json serves. */
 export const handler = apiHandler(docs, noAuth, ({ headers, event }) => ({
-  text: docsPage(servedDocument(document, originOf(headers, event.requestContext.domainName))),
+  raw: {
+    contentType: 'text/html; charset=utf-8',
+    body: docsPage(servedDocument(document, originOf(headers, event.requestContext.domainName))),
+  },
   headers: {
-    'content-type': 'text/html; charset=utf-8',
     'content-security-policy': DOCS_CSP,
     'cache-control': 'public, max-age=300',
   },

@@ -1,9 +1,9 @@
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Duration, type RemovalPolicy } from 'aws-cdk-lib'
-import { Alarm, ComparisonOperator, type IAlarmAction, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch'
+import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch'
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb'
-import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam'
+import { Effect, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam'
 import type { IKey } from 'aws-cdk-lib/aws-kms'
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda'
 import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs'
@@ -12,6 +12,8 @@ import { Construct } from 'constructs'
 import type { BuildOptions, Loader } from 'esbuild'
 import { NONCE_PREFIX, REPLAY_PREFIX } from '#lib/db/keys.ts'
 import { builtinAliases } from './builtin-shims.ts'
+import { acknowledge } from './nag.ts'
+import { grantTable } from './table-access.ts'
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager'
 import { type AuthScheme, type Route, SECRET_ENV, type ServiceSecret, type TableAccess } from '#lib/routes.ts'
 
@@ -36,6 +38,13 @@ export function bundleAliases(): Record<string, string> {
   aliases ??= {
     ...builtinAliases(),
     '@aws-sdk/credential-provider-node': fileURLToPath(new URL('./lambda-credentials.ts', import.meta.url)),
+    // The Encryption SDK's dependencies for ECDSA-signed formats, which the project never writes
+    // (shims/*.cjs say why each is safe): about 110 KB of every function that opens a secret.
+    // (readable-stream was tried too: Node's streams differ enough that the SDK's streams hang.)
+    'bn.js': fileURLToPath(new URL('./shims/bn.cjs', import.meta.url)),
+    'asn1.js': fileURLToPath(new URL('./shims/asn1.cjs', import.meta.url)),
+    // The KMS keyring's aggregated KMS class carries every KMS command; it calls three (-40 KB).
+    '@aws-sdk/client-kms': fileURLToPath(new URL('./shims/kms-client.mjs', import.meta.url)),
   }
   return aliases
 }
@@ -131,13 +140,15 @@ export interface ApiFunctionProps {
   serviceVersion: string
   /** DESTROY for throwaway stages; production keeps its logs when the stack goes. */
   logRemovalPolicy: RemovalPolicy
-  /** Where the function's alarms notify, if anywhere. */
-  alarmAction?: IAlarmAction
 }
 
-/** The table access a function needs: write if any of its routes writes. */
+/** p99 function duration that pages: well under the 10 s timeout, far over a healthy request. */
+export const P99_LATENCY_MS = 3000
+
+/** The table access a function needs: the most any of its routes needs. */
 export function accessOf(routes: readonly Pick<Route, 'tableAccess'>[]): TableAccess {
-  return routes.some((r) => r.tableAccess === 'write') ? 'write' : 'read'
+  if (routes.some((r) => r.tableAccess === 'write')) return 'write'
+  return routes.some((r) => r.tableAccess === 'read') ? 'read' : 'none'
 }
 
 export interface HouseFunctionProps {
@@ -180,7 +191,15 @@ export function houseFunction(
     retention: RetentionDays.ONE_MONTH,
     removalPolicy: props.logRemovalPolicy,
   })
+  // A role of its own instead of AWSLambdaBasicExecutionRole (logs:* on every log group): it may
+  // write to this function's log group only.
+  const role = new Role(scope, 'Role', {
+    assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+    description: `${props.serviceName} ${props.stage} ${props.name}`,
+  })
+  logGroup.grantWrite(role)
   const fn = new NodejsFunction(scope, 'Function', {
+    role,
     description: `${props.serviceName} ${props.stage} ${props.name}`,
     // Absolute, so synth works from any working directory.
     entry: join(PROJECT_ROOT, props.handler),
@@ -191,7 +210,7 @@ export function houseFunction(
     architecture: Architecture.ARM_64,
     memorySize: props.memorySize ?? 1024,
     timeout: props.timeout ?? Duration.seconds(10),
-    tracing: Tracing.DISABLED,
+    tracing: Tracing.ACTIVE,
     logGroup,
     bundling: props.files?.length ? { ...bundling(), commandHooks: copyFiles(props.files) } : bundling(),
     environment: {
@@ -204,6 +223,20 @@ export function houseFunction(
       ...props.environment,
     },
   })
+  acknowledge(
+    scope,
+    'AwsSolutions-IAM5[Resource::*]',
+    'X-Ray (active tracing): xray:PutTraceSegments and xray:PutTelemetryRecords have no resource-level permissions',
+  )
+  const runtime =
+    'Node 22 is the version the project is tested and bundled for (package.json); moving to a newer runtime is a change of its own, with its own test run'
+  acknowledge(scope, 'AwsSolutions-L1', runtime)
+  acknowledge(scope, 'Serverless-LambdaLatestVersion', runtime)
+  acknowledge(
+    scope,
+    'Serverless-LambdaDLQ',
+    "Never invoked asynchronously: API Gateway invokes synchronously (the caller gets the error), and stream consumers send failed batches to their event source mapping's on-failure queue (StreamConsumer)",
+  )
   return { function: fn, logGroup }
 }
 
@@ -212,6 +245,7 @@ export class ApiFunction extends Construct {
   readonly function: NodejsFunction
   readonly logGroup: LogGroup
   readonly access: TableAccess
+  readonly alarms: readonly Alarm[]
 
   constructor(scope: Construct, id: string, props: ApiFunctionProps) {
     super(scope, id)
@@ -222,10 +256,8 @@ export class ApiFunction extends Construct {
     this.logGroup = made.logGroup
 
     this.access = accessOf(props.routes)
-    if (this.access === 'write') {
-      props.table.grantReadWriteData(this.function)
-    } else {
-      props.table.grantReadData(this.function)
+    grantTable(this.function, props.table, this.access)
+    if (this.access === 'read') {
       // Read endpoints still authenticate, and authenticating writes a replay or nonce item: allow
       // PutItem on those partitions only, so a bug in a read handler cannot change business data.
       const prefixes = [...new Set(props.routes.flatMap((r) => AUTH_WRITE_PREFIXES[r.auth]))]
@@ -301,7 +333,16 @@ export class ApiFunction extends Construct {
         comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
         treatMissingData: TreatMissingData.NOT_BREACHING,
       }),
+      new Alarm(this, 'LatencyP99', {
+        alarmDescription: `${props.functionId}: p99 duration above ${P99_LATENCY_MS} ms for 15 minutes (slow dependency, cold starts or a regression)`,
+        metric: this.function.metricDuration({ period, statistic: 'p99' }),
+        threshold: P99_LATENCY_MS,
+        evaluationPeriods: 3,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      }),
     ]
-    if (props.alarmAction) for (const alarm of alarms) alarm.addAlarmAction(props.alarmAction)
+    // Every alarm notifies the stage's alarm topic (AlarmsNotify, added by the stack).
+    this.alarms = alarms
   }
 }

@@ -2,12 +2,13 @@ import { Duration, Stack, type RemovalPolicy } from 'aws-cdk-lib'
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb'
 import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch'
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam'
-import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda'
-import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources'
+import { FilterCriteria, FilterRule } from 'aws-cdk-lib/aws-lambda'
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs'
 import { Construct } from 'constructs'
 import { OUTBOX_PREFIX } from '#lib/db/keys.ts'
 import { houseFunction } from './api-function.ts'
+import { StreamConsumer } from './async-consumer.ts'
+import { grantTable } from './table-access.ts'
 
 export interface OutboxSenderProps {
   table: ITableV2
@@ -26,6 +27,7 @@ export interface OutboxSenderProps {
  */
 export class OutboxSender extends Construct {
   readonly function: NodejsFunction
+  readonly consumer: StreamConsumer
 
   constructor(scope: Construct, id: string, props: OutboxSenderProps) {
     super(scope, id)
@@ -39,22 +41,29 @@ export class OutboxSender extends Construct {
       environment: props.sesFromAddress ? { SES_FROM_ADDRESS: props.sesFromAddress } : {},
     }).function
     // Reads the admin e-mail list and marks each outbox item SENT with a conditional update.
-    props.table.grantReadWriteData(this.function)
-    this.function.addEventSource(
-      new DynamoEventSource(props.table, {
-        startingPosition: StartingPosition.TRIM_HORIZON,
-        batchSize: 25,
-        bisectBatchOnError: true,
-        retryAttempts: 5,
-        reportBatchItemFailures: true,
-        filters: [
-          FilterCriteria.filter({
-            eventName: FilterRule.isEqual('INSERT'),
-            dynamodb: { Keys: { pk: { S: FilterRule.beginsWith(OUTBOX_PREFIX) } } },
-          }),
-        ],
+    grantTable(this.function, props.table, 'read')
+    this.function.addToRolePolicy(
+      new PolicyStatement({
+        sid: 'MarkOutboxItems',
+        actions: ['dynamodb:UpdateItem'],
+        resources: [props.table.tableArn],
+        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${OUTBOX_PREFIX}*`] } },
       }),
     )
+    // Bisect, per-item failures, an on-failure dead-letter queue and the alarms: StreamConsumer.
+    this.consumer = new StreamConsumer(this, 'Stream', {
+      consumer: 'outbox-sender',
+      function: this.function,
+      table: props.table,
+      batchSize: 25,
+      retryAttempts: 5,
+      filters: [
+        FilterCriteria.filter({
+          eventName: FilterRule.isEqual('INSERT'),
+          dynamodb: { Keys: { pk: { S: FilterRule.beginsWith(OUTBOX_PREFIX) } } },
+        }),
+      ],
+    })
     // A sender that keeps failing leaves notifications unsent: that must page someone.
     new Alarm(this, 'Errors', {
       alarmDescription: 'outbox-sender: notifications failing to send (the stream retries them)',

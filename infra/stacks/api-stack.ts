@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib'
+import { Aspects, CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib'
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway'
 import {
   DomainName,
   HttpApi,
+  LogGroupLogDestination,
   HttpMethod,
   type HttpStage,
   PayloadFormatVersion,
@@ -11,16 +13,27 @@ import {
 } from 'aws-cdk-lib/aws-apigatewayv2'
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations'
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager'
-import { Alarm, ComparisonOperator, type IAlarmAction, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch'
-import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions'
-import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb'
+import {
+  Alarm,
+  ComparisonOperator,
+  type IMetric,
+  MathExpression,
+  TreatMissingData,
+} from 'aws-cdk-lib/aws-cloudwatch'
+import { type ITableV2, Operation } from 'aws-cdk-lib/aws-dynamodb'
 import type { IKey } from 'aws-cdk-lib/aws-kms'
-import { Topic } from 'aws-cdk-lib/aws-sns'
+import type { IFunction } from 'aws-cdk-lib/aws-lambda'
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs'
+import type { ITopic } from 'aws-cdk-lib/aws-sns'
 import type { Construct } from 'constructs'
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager'
 import { functionsOf, type Route, routes as routeTable, type ServiceSecret, UNROUTED } from '#lib/routes.ts'
+import { AlarmsNotify, AlarmTopic } from '../constructs/alarms.ts'
 import { ApiFunction, PROJECT_ROOT } from '../constructs/api-function.ts'
+import { acknowledge } from '../constructs/nag.ts'
+import { ServiceDashboard } from '../constructs/dashboard.ts'
 import { OutboxSender } from '../constructs/outbox-sender.ts'
+import { Reconciliation } from '../constructs/reconciliation.ts'
 import { isProtectedStage } from './data-stack.ts'
 
 export interface ApiStackProps extends StackProps {
@@ -38,8 +51,8 @@ export interface ApiStackProps extends StackProps {
   /** Optional custom domain: both must be given (the certificate must be in the stack's region). */
   domainName?: string
   certificateArn?: string
-  /** An SNS topic the alarms notify; without it the alarms only show in the console. */
-  alarmTopicArn?: string
+  /** The stage's alarm topic (DataStack's); every alarm notifies it. A stack made alone makes its own. */
+  alarmTopic?: ITopic
   serviceName?: string
   serviceVersion?: string
   /** A verified SES identity for outcome notifications; without it they are only logged. */
@@ -58,6 +71,11 @@ export class ApiStack extends Stack {
   /** By functionId, the unrouted function included. */
   readonly functions = new Map<string, ApiFunction>()
   readonly outboxSender: OutboxSender
+  readonly alarmTopic: ITopic
+  /** JSON access logs of the $default stage. */
+  readonly accessLogs: LogGroup
+  /** The daily ledger reconciliation (schedule, read-only function, alarm). */
+  readonly reconciliation: Reconciliation
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props)
@@ -65,9 +83,9 @@ export class ApiStack extends Stack {
       throw new Error('domainName and certificateArn must be given together')
     }
     const table = props.routes ?? routeTable
-    const alarmAction: IAlarmAction | undefined = props.alarmTopicArn
-      ? new SnsAction(Topic.fromTopicArn(this, 'AlarmTopic', props.alarmTopicArn))
-      : undefined
+    this.alarmTopic = props.alarmTopic ?? new AlarmTopic(this, 'Alarms', { stage: props.stage }).topic
+    // Every alarm of this stack, including those other constructs add later, notifies the topic.
+    Aspects.of(this).add(new AlarmsNotify(this.alarmTopic))
     const common = {
       table: props.table,
       secrets: props.secrets,
@@ -78,7 +96,6 @@ export class ApiStack extends Stack {
       logRemovalPolicy: isProtectedStage(props.stage, props.protect)
         ? RemovalPolicy.RETAIN
         : RemovalPolicy.DESTROY,
-      alarmAction,
     }
     const integrationOf = (fn: ApiFunction, id: string) =>
       new HttpLambdaIntegration(`${id}Integration`, fn.function, {
@@ -90,7 +107,7 @@ export class ApiStack extends Stack {
       ...common,
       functionId: UNROUTED.functionId,
       handler: UNROUTED.handler,
-      routes: [{ auth: 'none', tableAccess: 'read' }],
+      routes: [{ auth: 'none', tableAccess: 'none' }],
     })
     this.functions.set(UNROUTED.functionId, unrouted)
 
@@ -101,6 +118,11 @@ export class ApiStack extends Stack {
       // HttpApi's own default stage takes no throttling settings: the stage is declared below instead.
       createDefaultStage: false,
     })
+    acknowledge(
+      this.api,
+      'AwsSolutions-APIG4',
+      'Every route authenticates in its function, on the exact bytes received (HMAC request signatures, bearer keys: CONTRACT sections 2 and 6), which an API Gateway authorizer cannot check; the public routes (JWKS, OpenAPI, the 404/405 catch-all) are public by design',
+    )
 
     const domain =
       props.domainName && props.certificateArn
@@ -110,9 +132,17 @@ export class ApiStack extends Stack {
           })
         : undefined
 
+    this.accessLogs = new LogGroup(this, 'AccessLogs', {
+      retention: RetentionDays.ONE_MONTH,
+      removalPolicy: common.logRemovalPolicy,
+    })
     this.stage = this.api.addStage('DefaultStage', {
       stageName: '$default',
       autoDeploy: true,
+      accessLogSettings: {
+        destination: new LogGroupLogDestination(this.accessLogs),
+        format: ACCESS_LOG_FORMAT,
+      },
       throttle: { rateLimit: 100, burstLimit: 200, ...props.throttle },
       ...(domain ? { domainMapping: { domainName: domain } } : {}),
     })
@@ -145,15 +175,24 @@ export class ApiStack extends Stack {
       sesFromAddress: props.sesFromAddress,
     })
 
-    const serverErrors = new Alarm(this, 'Api5xx', {
-      alarmDescription: 'The API answered 5xx: a bug, or a dependency down (503)',
-      metric: this.api.metricServerError({ period: Duration.minutes(5), statistic: 'Sum' }),
-      threshold: 1,
-      evaluationPeriods: 1,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      treatMissingData: TreatMissingData.NOT_BREACHING,
+    this.reconciliation = new Reconciliation(this, 'Reconciliation', {
+      table: props.table,
+      stage: props.stage,
+      serviceName: common.serviceName,
+      serviceVersion: common.serviceVersion,
+      logRemovalPolicy: common.logRemovalPolicy,
     })
-    if (alarmAction) serverErrors.addAlarmAction(alarmAction)
+
+    this.apiAlarms(props.table)
+    const observed = new Map<string, IFunction>([...this.functions].map(([id, fn]) => [id, fn.function]))
+    observed.set('outbox-sender', this.outboxSender.function)
+    new ServiceDashboard(this, 'Dashboard', {
+      stage: props.stage,
+      serviceName: common.serviceName,
+      api: this.api,
+      functions: observed,
+      table: props.table,
+    })
 
     new CfnOutput(this, 'ApiUrl', {
       description: 'base_url, merchant_base_url and notification_base_url',
@@ -166,7 +205,89 @@ export class ApiStack extends Stack {
       })
     }
   }
+
+  /** The stage's API and table alarms (each function has its own, in ApiFunction and the consumers). */
+  private apiAlarms(table: ITableV2): void {
+    const period = Duration.minutes(5)
+    const rate = (id: string, errors: 'metricServerError' | 'metricClientError', label: string) =>
+      new MathExpression({
+        expression: 'IF(requests > 0, 100 * errors / requests, 0)',
+        usingMetrics: {
+          errors: this.api[errors]({ period, statistic: 'Sum' }),
+          requests: this.api.metricCount({ period, statistic: 'Sum' }),
+        },
+        label: `${label} (% of requests)`,
+        period,
+      }).createAlarm(this, id, {
+        alarmDescription: `${label} above the threshold: see docs/operations.md (${id})`,
+        threshold: id === 'Api5xxRate' ? 1 : 25,
+        evaluationPeriods: id === 'Api5xxRate' ? 1 : 3,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      })
+    rate('Api5xxRate', 'metricServerError', 'API 5xx rate: a bug, or a dependency down (503)')
+    rate(
+      'Api4xxRate',
+      'metricClientError',
+      'API 4xx rate: a broken integrator, expired credentials or probing',
+    )
+    const tableAlarm = (id: string, description: string, metric: IMetric) =>
+      new Alarm(this, id, {
+        alarmDescription: description,
+        metric,
+        threshold: 1,
+        evaluationPeriods: 1,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      })
+    tableAlarm(
+      'TableThrottles',
+      'DynamoDB throttled requests on the table (hot partition or account limit)',
+      table.metricThrottledRequestsForOperations({ period, operations: SERVED_OPERATIONS }),
+    )
+    tableAlarm(
+      'TableSystemErrors',
+      'DynamoDB answered with system errors (500s on the AWS side)',
+      table.metricSystemErrorsForOperations({ period, operations: SERVED_OPERATIONS }),
+    )
+  }
 }
+
+/** The operations the service sends (a CloudWatch alarm takes at most 10 metrics: one per operation). */
+const SERVED_OPERATIONS = [
+  Operation.GET_ITEM,
+  Operation.BATCH_GET_ITEM,
+  Operation.QUERY,
+  Operation.PUT_ITEM,
+  Operation.UPDATE_ITEM,
+  Operation.DELETE_ITEM,
+  Operation.TRANSACT_WRITE_ITEMS,
+  Operation.GET_RECORDS,
+]
+
+/**
+ * The access log line of each request (JSON): API Gateway's ids, route, status, latency and any
+ * integration error. The caller's key id is not among API Gateway's variables (no authorizer): the
+ * function's own request log line carries it (masked) under the same requestId.
+ */
+const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
+  JSON.stringify({
+    requestId: '$context.requestId',
+    extendedRequestId: '$context.extendedRequestId',
+    ip: '$context.identity.sourceIp',
+    requestTime: '$context.requestTime',
+    routeKey: '$context.routeKey',
+    method: '$context.httpMethod',
+    path: '$context.path',
+    status: '$context.status',
+    responseLength: '$context.responseLength',
+    latencyMs: '$context.responseLatency',
+    integrationLatencyMs: '$context.integrationLatency',
+    integrationStatus: '$context.integrationStatus',
+    integrationError: '$context.integrationErrorMessage',
+    error: '$context.error.message',
+  }),
+)
 
 /** `resource-invoice-types` -> `ResourceInvoiceTypes`: readable logical ids. */
 function constructId(functionId: string): string {

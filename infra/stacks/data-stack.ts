@@ -1,4 +1,4 @@
-import { RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib'
+import { Aspects, CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib'
 import {
   AttributeType,
   Billing,
@@ -12,6 +12,8 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager'
 import type { Construct } from 'constructs'
 import { tableDefinition } from '#lib/db/table.ts'
 import type { ServiceSecret } from '#lib/routes.ts'
+import { AlarmsNotify, AlarmTopic } from '../constructs/alarms.ts'
+import { acknowledge } from '../constructs/nag.ts'
 
 /** Stages whose data must survive a `cdk destroy` or a mistaken replacement. */
 export function isProtectedStage(stage: string, protect?: boolean): boolean {
@@ -22,7 +24,17 @@ export interface DataStackProps extends StackProps {
   stage: string
   /** Deletion protection and RETAIN; defaults to true for `prod` only. */
   protect?: boolean
+  /** Addresses subscribed to the stage's alarm topic (context `alarmEmail`). */
+  alarmEmails?: readonly string[]
 }
+
+/** The data stack's output names: the CLI's `--stage` reads them (scripts/cli/stage.ts). */
+export const DATA_OUTPUTS = {
+  tableName: 'TableName',
+  tableArn: 'TableArn',
+  dataKeyArn: 'DataKeyArn',
+  alarmTopicArn: 'AlarmTopicArn',
+} as const
 
 /** The single table. Its shape comes from lib/db/table.ts, which local tables are created from too. */
 export class DataStack extends Stack {
@@ -37,6 +49,8 @@ export class DataStack extends Stack {
    * Ed25519 or RSA key); `npm run cli -- keys provision` fills them once after the first deploy.
    */
   readonly secrets: Record<ServiceSecret, Secret>
+  /** The stage's alarm topic: every alarm of the stage notifies it. */
+  readonly alarmTopic: AlarmTopic['topic']
 
   constructor(scope: Construct, id: string, props: DataStackProps) {
     super(scope, id, props)
@@ -76,6 +90,11 @@ export class DataStack extends Stack {
     const secret = (id: string, name: string, description: string) => {
       const created = new Secret(this, id, { secretName: `einvoicing/${props.stage}/${name}`, description })
       created.applyRemovalPolicy(protect ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY)
+      acknowledge(
+        created,
+        'AwsSolutions-SMG4',
+        'An Ed25519 or RSA private key whose public half is published (JWKS, QR verification): rotating it is a planned change with an overlap of both public keys (docs/operations.md), not a Lambda rotation schedule',
+      )
       return created
     }
     this.secrets = {
@@ -90,5 +109,15 @@ export class DataStack extends Stack {
         'RSA-2048 private key (PKCS#8 PEM) of the QR authority',
       ),
     }
+
+    this.alarmTopic = new AlarmTopic(this, 'Alarms', { stage: props.stage, emails: props.alarmEmails }).topic
+    Aspects.of(this).add(new AlarmsNotify(this.alarmTopic))
+
+    const output = (name: string, value: string, description: string) =>
+      new CfnOutput(this, name, { value, description })
+    output(DATA_OUTPUTS.tableName, this.table.tableName, 'TABLE_NAME: the one table')
+    output(DATA_OUTPUTS.tableArn, this.table.tableArn, 'The table ARN (IAM policies, backups)')
+    output(DATA_OUTPUTS.dataKeyArn, this.dataKey.keyArn, 'DATA_KEY_ARN: the field-encryption KMS key')
+    output(DATA_OUTPUTS.alarmTopicArn, this.alarmTopic.topicArn, 'The SNS topic every alarm notifies')
   }
 }

@@ -2,7 +2,6 @@ import { createHash, randomBytes } from 'node:crypto'
 import { userInfo } from 'node:os'
 import {
   PutCommand,
-  QueryCommand,
   type QueryCommandInput,
   TransactWriteCommand,
   type TransactWriteCommandInput,
@@ -12,6 +11,7 @@ import { db, tableName } from '#lib/db/client.ts'
 import { transactionCancellationCodes } from '#lib/db/errors.ts'
 import { recordOf } from '#lib/db/items.ts'
 import { keys } from '#lib/db/keys.ts'
+import { queryAll } from '#lib/db/query.ts'
 
 /**
  * The audit trail: one immutable item per state change of an invoice, credential or notification
@@ -160,21 +160,13 @@ export async function writeWithAudit(write: TransactItem, events: AuditInput[]):
   }
 }
 
-async function queryAll(input: QueryCommandInput): Promise<AuditEvent[]> {
-  const events: AuditEvent[] = []
-  let start: Record<string, unknown> | undefined
-  do {
-    const out = await db().send(new QueryCommand({ ...input, ExclusiveStartKey: start }))
-    for (const item of out.Items ?? []) events.push(recordOf<AuditEvent>(item))
-    start = out.LastEvaluatedKey
-  } while (start)
-  return events
+async function eventsOf(input: Omit<QueryCommandInput, 'TableName'>): Promise<AuditEvent[]> {
+  return (await queryAll(input)).map((item) => recordOf<AuditEvent>(item))
 }
 
 /** Every event of one subject, oldest first. */
 export function auditOfSubject(kind: AuditSubjectKind, id: string): Promise<AuditEvent[]> {
-  return queryAll({
-    TableName: tableName(),
+  return eventsOf({
     KeyConditionExpression: 'pk = :pk',
     ExpressionAttributeValues: { ':pk': keys.auditSubjectPartition(kind, id) },
     ConsistentRead: true,
@@ -186,8 +178,7 @@ export const auditOfInvoice = (irn: string) => auditOfSubject('INVOICE', irn)
 
 /** Every event concerning one business (its invoices and credentials), oldest first. */
 export function auditOfBusiness(businessId: string): Promise<AuditEvent[]> {
-  return queryAll({
-    TableName: tableName(),
+  return eventsOf({
     IndexName: 'gsi3',
     KeyConditionExpression: 'gsi3pk = :pk',
     ExpressionAttributeValues: { ':pk': keys.auditBusinessPartition(businessId) },

@@ -2,7 +2,9 @@ import { Forbidden, Unauthorized } from '#lib/errors.ts'
 import type { AuthRequest, Verifier } from './authenticate.ts'
 import { areaACanonical, decodeSignature } from './canonical.ts'
 import type { AnonymousCaller, ApiClientCaller } from './caller.ts'
-import { getApiClient, usableSecrets } from './credentials.ts'
+import { readCachedRecord, readFreshRecord } from '#lib/cache/records.ts'
+import { keys } from '#lib/db/keys.ts'
+import { type ApiClient, usableSecrets } from './credentials.ts'
 import { acceptSignatureOnce } from './replay-store.ts'
 import { parseZonedTimestamp, withinWindow } from './timestamps.ts'
 import { matchesAnySecret } from './verify-hmac.ts'
@@ -28,8 +30,11 @@ export async function verifyApiSignature(request: AuthRequest): Promise<ApiClien
   const signatureHeader = headers['x-api-signature']!
   const timestampHeader = headers['x-api-timestamp']!
 
-  const client = await getApiClient(apiKey)
-  if (!client) throw new Unauthorized('Unknown API key: check x-api-key')
+  // The client record comes from the container's cache (CREDENTIAL_CACHE_SECONDS, lib/cache/records.ts).
+  const clientKey = keys.apiClient(apiKey)
+  const found = await readCachedRecord<ApiClient>(clientKey)
+  if (!found) throw new Unauthorized('Unknown API key: check x-api-key')
+  let client = found.record
   if (!client.active) throw new Unauthorized('This API key has been revoked: ask for a new one')
 
   const timestamp = parseZonedTimestamp(timestampHeader)
@@ -53,9 +58,20 @@ export async function verifyApiSignature(request: AuthRequest): Promise<ApiClien
     timestamp: timestampHeader,
     body: request.rawBody,
   })
-  const secrets = await usableSecrets(client.secrets, { record: 'api-client', id: apiKey })
-  if (!matchesAnySecret(secrets, canonical, signature)) {
-    throw new Unauthorized(`x-api-signature does not match this request: ${HOW_TO_SIGN}`)
+  const signedBy = async (record: ApiClient) =>
+    matchesAnySecret(
+      await usableSecrets(record.secrets, { record: 'api-client', id: apiKey }),
+      canonical,
+      signature,
+    )
+  if (!(await signedBy(client))) {
+    // A cached record may predate a rotation in another container: read it again before refusing.
+    const fresh = found.cached ? await readFreshRecord<ApiClient>(clientKey) : undefined
+    if (!fresh || !(await signedBy(fresh))) {
+      throw new Unauthorized(`x-api-signature does not match this request: ${HOW_TO_SIGN}`)
+    }
+    client = fresh
+    if (!client.active) throw new Unauthorized('This API key has been revoked: ask for a new one')
   }
 
   const allowed = route.roles.some((role) => client.roles.includes(role))

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { readCachedRecord } from '#lib/cache/records.ts'
 import { readRecord } from '#lib/db/items.ts'
 import { keys } from '#lib/db/keys.ts'
 
@@ -34,7 +35,9 @@ export function bearerToken(header: string | undefined): string | undefined {
 
 /**
  * The active token record of the given kind, or undefined. The lookup is by the token's SHA-256, so
- * the comparison happens inside DynamoDB's key match on a hash, never on the secret itself.
+ * the comparison happens inside DynamoDB's key match on a hash, never on the secret itself. The
+ * record comes from the container's cache: a token revoked elsewhere stops working within
+ * CREDENTIAL_CACHE_SECONDS (lib/cache/records.ts); an unknown token is never cached.
  */
 export async function findBearer(
   header: string | undefined,
@@ -42,6 +45,6 @@ export async function findBearer(
 ): Promise<BearerToken | undefined> {
   const token = bearerToken(header)
   if (!token) return undefined
-  const record = await getBearer(token)
+  const record = (await readCachedRecord<BearerToken>(keys.bearer(hashToken(token))))?.record
   return record?.active && record.kind === kind ? record : undefined
 }

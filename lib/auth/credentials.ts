@@ -1,10 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import { PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import { DecryptionFailed, decryptField, encryptField } from '#lib/crypto/fields.ts'
+import { forgetRecord } from '#lib/cache/records.ts'
 import { db, tableName } from '#lib/db/client.ts'
 import { isConditionFailed, transactionCancellationCodes } from '#lib/db/errors.ts'
 import { readRecord, recordOf } from '#lib/db/items.ts'
 import { keys } from '#lib/db/keys.ts'
+import { queryAll } from '#lib/db/query.ts'
 import { Conflict, NotFound } from '#lib/errors.ts'
 import { logger, mask } from '#lib/log.ts'
 import type { Role } from '#lib/routes.ts'
@@ -106,8 +108,6 @@ export async function usableSecrets(
 
 /** Service ids are 8 upper-case letters and digits, as the authority assigns them. */
 export const SERVICE_ID = /^[A-Z0-9]{8}$/
-/** The TIN form of CONTRACT section 8: 8 digits, hyphen, 4 digits. */
-export const TIN = /^\d{8}-\d{4}$/
 
 function newServiceId(): string {
   const alphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
@@ -260,6 +260,9 @@ async function updateClient(
   } catch (error) {
     if (isConditionFailed(error)) throw new NotFound('No such credential')
     throw error
+  } finally {
+    // This container's verifiers see the change at once; others within the cache bound.
+    forgetRecord(key)
   }
 }
 
@@ -294,6 +297,8 @@ async function rotate(key: { pk: string; sk: string }, owner: SecretOwner): Prom
   } catch (error) {
     if (isConditionFailed(error)) throw new Conflict('The secrets changed during rotation: try again')
     throw error
+  } finally {
+    forgetRecord(key)
   }
   return secret
 }
@@ -372,23 +377,13 @@ export async function issueNotifyAdminKey(input: { adminKeyId?: string; token?: 
 
 /** Every credential of a kind, secrets left out (the CLI masks what remains). */
 export async function listCredentials(kind: string): Promise<Record<string, unknown>[]> {
-  const items: Record<string, unknown>[] = []
-  let startKey: Record<string, unknown> | undefined
-  do {
-    const out = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: 'gsi2',
-        KeyConditionExpression: 'gsi2pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.credentialListing(kind, '').gsi2pk },
-        ExclusiveStartKey: startKey,
-      }),
-    )
-    for (const item of out.Items ?? []) {
-      const { secrets, tokenHash: _t, ...rest } = recordOf<Record<string, unknown>>(item)
-      items.push({ ...rest, ...(secrets ? { secrets: (secrets as ClientSecret[]).length } : {}) })
-    }
-    startKey = out.LastEvaluatedKey
-  } while (startKey)
-  return items
+  const items = await queryAll({
+    IndexName: 'gsi2',
+    KeyConditionExpression: 'gsi2pk = :pk',
+    ExpressionAttributeValues: { ':pk': keys.credentialListing(kind, '').gsi2pk },
+  })
+  return items.map((item) => {
+    const { secrets, tokenHash: _t, ...rest } = recordOf<Record<string, unknown>>(item)
+    return { ...rest, ...(secrets ? { secrets: (secrets as ClientSecret[]).length } : {}) }
+  })
 }

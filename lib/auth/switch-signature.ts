@@ -3,7 +3,9 @@ import type { AuthRequest, Verifier } from './authenticate.ts'
 import { findBearer } from './bearer.ts'
 import { areaBCanonical, decodeSignature } from './canonical.ts'
 import type { SwitchCaller } from './caller.ts'
-import { getSwitchClient, usableSecrets } from './credentials.ts'
+import { readCachedRecord, readFreshRecord } from '#lib/cache/records.ts'
+import { keys } from '#lib/db/keys.ts'
+import { type SwitchClient, usableSecrets } from './credentials.ts'
 import { spendNonce } from './replay-store.ts'
 import { parseUtcTimestamp, withinWindow } from './timestamps.ts'
 import { matchesAnySecret } from './verify-hmac.ts'
@@ -70,9 +72,13 @@ export async function verifySwitchSignature(request: AuthRequest): Promise<Switc
   }
 
   const bearer = await findBearer(headers.authorization, 'switch')
-  const client = bearer ? await getSwitchClient(bearer.subjectId) : undefined
-  if (!client?.active)
-    throw new Unauthorized('Authorization must carry a valid switch bearer token', { responseCode: '63' })
+  // Token and client records come from the container's cache (CREDENTIAL_CACHE_SECONDS).
+  const clientKey = bearer ? keys.switchClient(bearer.subjectId) : undefined
+  const found = clientKey ? await readCachedRecord<SwitchClient>(clientKey) : undefined
+  const noToken = () =>
+    new Unauthorized('Authorization must carry a valid switch bearer token', { responseCode: '63' })
+  if (!found?.record.active) throw noToken()
+  const client = found.record
 
   const canonical = areaBCanonical({
     method: request.method,
@@ -81,12 +87,22 @@ export async function verifySwitchSignature(request: AuthRequest): Promise<Switc
     nonce: nonce!,
     body: request.rawBody,
   })
-  const secrets = await usableSecrets(client.secrets, { record: 'switch-client', id: client.clientId })
-  if (!matchesAnySecret(secrets, canonical, signature)) {
-    throw refuse(
-      SIGNATURE_CODES.invalid,
-      'X-Signature does not match this request (method, path, timestamp, nonce and body hash)',
+  const signedBy = async (record: SwitchClient) =>
+    matchesAnySecret(
+      await usableSecrets(record.secrets, { record: 'switch-client', id: record.clientId }),
+      canonical,
+      signature,
     )
+  if (!(await signedBy(client))) {
+    // A cached record may predate a rotation in another container: read it again before refusing.
+    const fresh = found.cached ? await readFreshRecord<SwitchClient>(clientKey!) : undefined
+    if (!fresh || !(await signedBy(fresh))) {
+      throw refuse(
+        SIGNATURE_CODES.invalid,
+        'X-Signature does not match this request (method, path, timestamp, nonce and body hash)',
+      )
+    }
+    if (!fresh.active) throw noToken()
   }
   if (!(await spendNonce(client.clientId, nonce!, timestamp))) {
     throw refuse(

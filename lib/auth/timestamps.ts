@@ -36,9 +36,10 @@ export const parseZonedTimestamp = (value: string) => parse(value, false)
 export const parseUtcTimestamp = (value: string) => parse(value, true)
 
 /**
- * Within 5 minutes of the server clock either way, at one-second resolution: a timestamp exactly
- * 300 s away is accepted, 301 s is not, whatever the request's own transit time in milliseconds.
+ * Within 5 minutes of the server clock either way, compared in milliseconds (CONTRACT section 9):
+ * exactly 300.000 s away is accepted, 300.001 s is not. Never rounded to whole seconds, which let a
+ * timestamp up to 300.999 s ahead through.
  */
 export function withinWindow(at: Date, now = Date.now()): boolean {
-  return Math.floor(Math.abs(now - at.getTime()) / 1000) <= WINDOW_SECONDS
+  return Math.abs(now - at.getTime()) <= WINDOW_SECONDS * 1000
 }

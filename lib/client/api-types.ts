@@ -184,6 +184,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/merchant/statement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The merchant's totals for one Lagos calendar day
+         * @description Counts and amounts by current status of the transactions created that day (a reversal moves its transfer from successful to reversed on the transfer's day). One item read whatever the volume; it may trail the ledger by as much as the history does.
+         */
+        get: operations["merchant-statement-v1"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/merchant/transactions": {
         parameters: {
             query?: never;
@@ -193,7 +213,7 @@ export interface paths {
         };
         /**
          * The merchant's transactions
-         * @description The calling merchant's history, filtered and paged, newest first. fromDate/toDate are zone-less Africa/Lagos date-times (or dates).
+         * @description The calling merchant's history, filtered and paged, newest first. fromDate/toDate are zone-less Africa/Lagos date-times (or dates). With `Accept: text/csv`, the same page as RFC 4180 CSV (size up to 1,000), the next page in a `Link` header.
          */
         get: operations["merchant-transactions-v1"];
         put?: never;
@@ -3118,6 +3138,110 @@ export interface operations {
             };
         };
     };
+    "merchant-statement-v1": {
+        parameters: {
+            query: {
+                date: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The day's statement */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description successful + failed + reversed */
+                            count: number;
+                            /** @description the Lagos calendar day, YYYY-MM-DD */
+                            date: string;
+                            failed: {
+                                /** @description naira, 2 decimals */
+                                amount: number;
+                                count: number;
+                            };
+                            merchantId: string;
+                            /** @description money that stayed with the merchant: the successful amount */
+                            net: number;
+                            reversed: {
+                                /** @description naira, 2 decimals */
+                                amount: number;
+                                count: number;
+                            };
+                            successful: {
+                                /** @description naira, 2 decimals */
+                                amount: number;
+                                count: number;
+                            };
+                        };
+                        /** @constant */
+                        responseCode: "00";
+                        responseMessage: string;
+                        /** @constant */
+                        responseStatus: "SUCCESS";
+                        /** @description YYYY-MM-DD HH:MM:SS, Lagos time */
+                        timestamp: string;
+                        /**
+                         * Format: uuid
+                         * @description Identifies this request in the service logs
+                         */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description `date` is missing or is not a YYYY-MM-DD date */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponseCodeError"];
+                };
+            };
+            /** @description The bearer token is missing or is not a valid merchant token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponseCodeError"];
+                };
+            };
+            /** @description x-Merchant-Id is not the merchant the token was issued to */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponseCodeError"];
+                };
+            };
+            /** @description A service this request depends on is unavailable: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponseCodeError"];
+                };
+            };
+            /** @description An unexpected error; the message never carries internals (logged with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponseCodeError"];
+                };
+            };
+        };
+    };
     "merchant-transactions-v1": {
         parameters: {
             query?: {
@@ -3137,6 +3261,10 @@ export interface operations {
             /** @description One page of transactions */
             200: {
                 headers: {
+                    /** @description CSV only: the next page */
+                    Link?: string;
+                    /** @description CSV only: transactions matching the filter */
+                    "X-Total-Count"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3181,6 +3309,7 @@ export interface operations {
                          */
                         traceId: string;
                     };
+                    "text/csv": string;
                 };
             };
             /** @description A query parameter is invalid: every problem is listed */

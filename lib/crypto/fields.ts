@@ -9,6 +9,7 @@ import {
   type KeyringNode,
 } from '@aws-crypto/material-management-node'
 import { keyring } from './keyring.ts'
+import { materialsFor } from './materials.ts'
 
 /**
  * Field-level envelope encryption with the AWS Encryption SDK. A stored value is
@@ -46,7 +47,7 @@ export async function encryptField(
   context: FieldContext,
   ring?: KeyringNode,
 ): Promise<string> {
-  const { result } = await encrypt(ring ?? (await keyring()), Buffer.from(plaintext, 'utf8'), {
+  const { result } = await encrypt(materialsFor(ring ?? (await keyring())), Buffer.from(plaintext, 'utf8'), {
     encryptionContext: context,
     suiteId: SUITE,
   })
@@ -91,7 +92,7 @@ export async function decryptField(
   let opened: Awaited<ReturnType<typeof decrypt>>
   try {
     opened = await decrypt(
-      options.keyring ?? (await keyring()),
+      materialsFor(options.keyring ?? (await keyring())),
       Buffer.from(stored.slice(PREFIX.length), 'base64'),
     )
   } catch (error) {

@@ -2,11 +2,12 @@ import { rename, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { gunzipSync, gzipSync } from 'node:zlib'
 import type { KeyringNode } from '@aws-crypto/material-management-node'
-import { ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import { secretContext } from '#lib/auth/credentials.ts'
 import { db, tableName } from '#lib/db/client.ts'
 import { isConditionFailed } from '#lib/db/errors.ts'
 import { keys } from '#lib/db/keys.ts'
+import { scanPages } from '#lib/db/query.ts'
 import { NOTE_FIELDS, noteContext } from '#lib/invoice/notes.ts'
 import { DecryptionFailed, decryptField, encryptField, type FieldContext, isEncrypted } from './fields.ts'
 import { keyFileContext } from './sealed-file.ts'
@@ -134,11 +135,7 @@ export async function transformAll(
     invoices: emptyCounts(),
     keyFiles: emptyCounts(),
   }
-  let startKey: Item | undefined
-  do {
-    const page = await db().send(
-      new ScanCommand({ TableName: tableName(), ExclusiveStartKey: startKey, ConsistentRead: true }),
-    )
+  for await (const page of scanPages({ ConsistentRead: true })) {
     for (const item of page.Items ?? []) {
       const found = protectedAttribute(item)
       if (!found) continue
@@ -166,8 +163,7 @@ export async function transformAll(
         counts.changedMeanwhile++
       }
     }
-    startKey = page.LastEvaluatedKey
-  } while (startKey)
+  }
 
   for (const name of keyFiles?.names ?? []) {
     const file = join(keyFiles!.dir, name)

@@ -148,6 +148,11 @@ export const keys = {
   historyReferencePartition: (merchantId: string, merchantReference: string) =>
     `MHIST#${merchantId}#REF#${merchantReference}`,
   seqKey: (seq: number) => seqKey(seq),
+  /**
+   * One merchant's totals for one Lagos calendar day (the day of each transaction's createdAt), kept
+   * with ADD by the write that records the transaction in the history: a statement is this one item.
+   */
+  historyDay: (merchantId: string, date: string): Key => ({ pk: `MHIST#${merchantId}`, sk: `DAY#${date}` }),
 
   // ---- Area D notifications (lib/notifications) ----
   /** One template per (productCode, messageType): the pair is the key, so it is unique by construction. */

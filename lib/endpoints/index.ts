@@ -7,7 +7,12 @@ import { generateInvoiceNumber, generateInvoiceNumberDocs } from './invoice-numb
 import * as irn from './irn.ts'
 import * as ledger from './ledger.ts'
 import * as lifecycle from './lifecycle.ts'
-import { merchantTransactions, merchantTransactionsDocs } from './merchant.ts'
+import {
+  merchantStatement,
+  merchantStatementDocs,
+  merchantTransactions,
+  merchantTransactionsDocs,
+} from './merchant.ts'
 import { docs, docsDocs, openapi, openapiDocs } from './meta.ts'
 import * as notifications from './notifications.ts'
 import { generateQrCode, generateQrCodeDocs, verifyQr, verifyQrDocs } from './qr.ts'
@@ -40,6 +45,7 @@ const all: DocumentedEndpoint[] = [
   documented(ledger.transfer, ledger.transferDocs),
   documented(ledger.reversal, ledger.reversalDocs),
   documented(merchantTransactions, merchantTransactionsDocs),
+  documented(merchantStatement, merchantStatementDocs),
   documented(notifications.templateCreate, notifications.templateCreateDocs),
   documented(notifications.templateList, notifications.templateListDocs),
   documented(notifications.templateReplace, notifications.templateReplaceDocs),

@@ -43,6 +43,8 @@ export interface SuccessReply {
   empty?: true
   /** The media type when it is not JSON (the docs page's text/html); `data` is then the body as is. */
   mediaType?: string
+  /** Other media types the same reply may come in (by Accept), each with its description. */
+  otherMedia?: Record<string, string>
   /** Headers the reply carries, by name: their description. */
   headers?: Record<string, string>
   /** An example of the whole reply body (validated against its schema by a test). */
@@ -72,6 +74,11 @@ export interface EndpointRequest<B extends z.ZodType, Q extends z.ZodType, P ext
    * and its business rules' problems together in one 400 (the invoice).
    */
   bodyValidation?: 'factory' | 'service'
+  /**
+   * Who validates the query. `factory` (default), or `handler`: the handler parses it with this
+   * schema, or a variant of it, because the limits depend on the reply's format (CSV pages).
+   */
+  queryValidation?: 'factory' | 'handler'
   /** The error for an invalid body, when the area's record needs more than a 400 (Area B's codes). */
   invalidBody?: (problems: Problem[], summary: string) => DomainError
 }

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto'
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
+import type { AttributeValue } from '@aws-sdk/client-dynamodb'
+import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
+import { unmarshall } from '@aws-sdk/util-dynamodb'
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda'
 import type { Caller } from '#lib/auth/caller.ts'
 import { db, tableName } from '#lib/db/client.ts'
@@ -10,8 +12,9 @@ import { BadRequest, Conflict } from '#lib/errors.ts'
 
 /**
  * `Idempotency-Key` on POST and PATCH (CONTRACT section 5): the first reply is stored and a retry
- * with the same key gets it back instead of running the request again. The key is claimed with a
- * conditional put before the handler runs, so two concurrent retries cannot both run it. Only
+ * with the same key gets it back instead of running the request again. The key is claimed with one
+ * conditional put before the handler runs, so two concurrent retries cannot both run it; a record
+ * past its expiry counts as absent (the retention is 24 hours, whatever the TTL sweeper's delay). Only
  * successful replies are kept; a failed attempt releases the key so the client can try again.
  * Read-only routes are naturally idempotent and skip this.
  */
@@ -53,28 +56,26 @@ export async function claimIdempotencyKey(
     throw new BadRequest('Idempotency-Key must be 1 to 128 visible ASCII characters')
   const key = keys.idempotency(id, `${route.method} ${event.rawPath}`, header)
   const requestHash = createHash('sha256').update(rawBody).digest('hex')
+  const now = Math.floor(Date.now() / 1000)
+  let existing: Record<string, unknown>
   try {
+    // One conditional write decides: the key is free (never used, or used but past its expiry,
+    // which DynamoDB's TTL may take days to delete), or the failed condition hands back the record
+    // that holds it. No second round trip, and no window between a put and a get.
     await db().send(
       new PutCommand({
         TableName: tableName(),
-        Item: {
-          ...key,
-          state: 'IN_PROGRESS',
-          requestHash,
-          expiresAt: Math.floor(Date.now() / 1000) + RETENTION_SECONDS,
-        },
-        ConditionExpression: 'attribute_not_exists(pk)',
+        Item: { ...key, state: 'IN_PROGRESS', requestHash, expiresAt: now + RETENTION_SECONDS },
+        ConditionExpression: 'attribute_not_exists(pk) OR expiresAt <= :now',
+        ExpressionAttributeValues: { ':now': now },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
     )
     return { claim: { key } }
   } catch (error) {
     if (!isConditionFailed(error)) throw error
+    existing = heldBy(error)
   }
-  const existing = (
-    await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))
-  ).Item
-  if (!existing)
-    throw new Conflict('This Idempotency-Key was just released by a failed attempt: retry the request')
   if (existing.requestHash !== requestHash) {
     throw new Conflict('This Idempotency-Key was already used with a different request body: use a new key')
   }
@@ -82,6 +83,19 @@ export async function claimIdempotencyKey(
     throw new Conflict('A request with this Idempotency-Key is still in progress: retry shortly')
   const response = existing.response as APIGatewayProxyStructuredResultV2
   return { replay: { ...response, headers: { ...response.headers, 'idempotent-replayed': 'true' } } }
+}
+
+/**
+ * The record a failed claim returned (ALL_OLD). The document client does not unmarshall errors, so
+ * the item arrives in DynamoDB's attribute-value form.
+ */
+function heldBy(error: unknown): Record<string, unknown> {
+  const item = (error as { Item?: Record<string, AttributeValue> }).Item
+  if (!item)
+    throw new Error(
+      'A failed idempotency claim returned no item: ReturnValuesOnConditionCheckFailure is required',
+    )
+  return unmarshall(item)
 }
 
 export async function completeIdempotencyKey(

@@ -11,8 +11,8 @@ export interface Reply {
   message?: string
   data?: unknown
   headers?: Record<string, string>
-  /** A body that is not JSON (the docs page), sent as is: `headers` then names its content-type. */
-  text?: string
+  /** A body sent as it is instead of the area's JSON record (the CSV history export). */
+  raw?: { contentType: string; body: string }
 }
 
 /** Per-request values every record may need. */
@@ -141,8 +141,10 @@ export function successResponse(kind: ReplyKind, reply: Reply, ctx: ReplyContext
   const status = reply.status ?? 200
   // 304 Not Modified carries no body, whatever the area.
   if (status === 304) return { ...response(status, undefined, ctx, reply.headers), body: '' }
-  if (reply.text !== undefined)
-    return { ...response(status, undefined, ctx, reply.headers), body: reply.text }
+  if (reply.raw) {
+    const base = response(status, undefined, ctx, { 'content-type': reply.raw.contentType, ...reply.headers })
+    return { ...base, body: reply.raw.body }
+  }
   return response(status, successBody(kind, reply, ctx, status), ctx, reply.headers)
 }
 

@@ -10,6 +10,8 @@ function replyKindForPath(path: string): ReplyKind {
   return 'record'
 }
 
+const SERVED_METHODS: ReadonlySet<string> = new Set(routes.map((r) => r.method))
+
 /** Matches an API Gateway route path (with `{param}` segments) against a concrete path. */
 export function pathMatches(routePath: string, path: string): boolean {
   const a = routePath.split('/')
@@ -23,7 +25,9 @@ export function pathMatches(routePath: string, path: string): boolean {
  */
 export function resolveUnrouted(method: string, path: string): { error: ApiError; reply: ReplyKind } {
   const reply = replyKindForPath(path)
-  const allowed = routes.filter((r) => pathMatches(r.path, path)).map((r) => r.method)
+  const allowed: string[] = routes.filter((r) => pathMatches(r.path, path)).map((r) => r.method)
+  // A method no route uses (PROPFIND, TRACE, HEAD...) is 405 on any path (CONTRACT section 9).
+  if (!allowed.length && !SERVED_METHODS.has(method)) allowed.push(...SERVED_METHODS)
   if (allowed.length) {
     const allow = [...new Set(allowed)].join(', ')
     return {

@@ -1,5 +1,6 @@
 import type * as z from 'zod'
 import { type DomainError, invalid, type Problem } from '#lib/errors.ts'
+import { loneSurrogates } from '#lib/text/well-formed.ts'
 
 /** `invoice_line/3/price/price_amount`: the contract's JSON-pointer-like path of an issue. */
 export function pathOf(segments: readonly PropertyKey[], prefix?: string): string {
@@ -17,7 +18,8 @@ export function problemsFromZod(error: z.ZodError, prefix?: string): Problem[] {
 }
 
 /**
- * Parses a value with a schema, or throws a 400 listing every problem found. `where` prefixes the
+ * Parses a value with a schema, or throws a 400 listing every problem found (lone surrogates in any
+ * string included). `where` prefixes the
  * paths of query and path parameters so a person can tell `size` in the query from a body field.
  */
 export function parseOrThrow<S extends z.ZodType>(
@@ -27,10 +29,15 @@ export function parseOrThrow<S extends z.ZodType>(
   toError: (problems: Problem[], summary: string) => DomainError = invalid,
 ): z.output<S> {
   const result = schema.safeParse(value)
-  if (result.success) return result.data
+  // The shared text rule (CONTRACT 9) holds for every string, whatever the schema says of it.
+  const text = loneSurrogates(value, where === 'body' ? '' : where)
+  if (result.success && text.length === 0) return result.data
   const summary =
     where === 'body'
       ? 'The request body is invalid'
       : `The request ${where === 'query' ? 'query string' : 'path'} is invalid`
-  throw toError(problemsFromZod(result.error, where === 'body' ? undefined : where), summary)
+  const schemaProblems = result.success
+    ? []
+    : problemsFromZod(result.error, where === 'body' ? undefined : where)
+  throw toError([...text, ...schemaProblems], summary)
 }

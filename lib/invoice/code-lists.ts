@@ -2,7 +2,7 @@ import { BatchGetCommand } from '@aws-sdk/lib-dynamodb'
 import { db, tableName } from '#lib/db/client.ts'
 import { keys } from '#lib/db/keys.ts'
 import { DependencyDown } from '#lib/errors.ts'
-import { type ListHead, readList } from '#lib/reference/store.ts'
+import { type ListHead, listWritesInThisProcess, readList } from '#lib/reference/store.ts'
 import type { ReferenceListName } from '#lib/routes.ts'
 
 /**
@@ -85,13 +85,28 @@ export function buildCodeLists(rowsOf: (name: CodeListName) => ListRows): CodeLi
 }
 
 /** The built sets, kept while every list's ETag is the one they were built from. */
-let built: { etags: string; lists: CodeLists } | undefined
+let built: { etags: string; lists: CodeLists; checkedUntil: number; writes: number } | undefined
+
+const DEFAULT_SECONDS = 60
+/**
+ * How long a container uses its code lists before checking the lists' ETags again: the staleness
+ * bound stated in the README (a list loaded with `reference load` applies within it). Env
+ * CODE_LIST_CACHE_SECONDS, default 60; 0 checks on every request.
+ */
+export function codeListCacheSeconds(env: NodeJS.ProcessEnv = process.env): number {
+  const n = Number(env.CODE_LIST_CACHE_SECONDS ?? DEFAULT_SECONDS)
+  return Number.isFinite(n) && n >= 0 ? n : DEFAULT_SECONDS
+}
 
 /**
- * The current code lists. One BatchGetItem reads the nine lists' META items (the ETag check); rows
- * are read only when a list changed since this container last read it (readList's own cache).
+ * The current code lists. Within CODE_LIST_CACHE_SECONDS of the last check, the container's built
+ * sets with no read at all; after it, one BatchGetItem reads the nine lists' META items (the ETag
+ * check), and rows are read only for a list that changed (readList's own cache).
  */
 export async function loadCodeLists(): Promise<CodeLists> {
+  const writes = listWritesInThisProcess()
+  if (built && built.checkedUntil > Date.now() && built.writes === writes) return built.lists
+  const checkedUntil = Date.now() + codeListCacheSeconds() * 1000
   const out = await db().send(
     new BatchGetCommand({
       RequestItems: { [tableName()]: { Keys: CODE_LIST_NAMES.map((name) => keys.referenceMeta(name)) } },
@@ -116,7 +131,11 @@ export async function loadCodeLists(): Promise<CodeLists> {
   const etags = CODE_LIST_NAMES.map(
     (name) => `${heads.get(name)!.etag}${heads.get(name)!.complete ? '+' : '-'}`,
   ).join(',')
-  if (built?.etags === etags) return built.lists
+  if (built?.etags === etags) {
+    built.checkedUntil = checkedUntil
+    built.writes = writes
+    return built.lists
+  }
   const read = new Map(
     await Promise.all(
       CODE_LIST_NAMES.map(async (name) => [name, await readList(name, heads.get(name))] as const),
@@ -126,6 +145,6 @@ export async function loadCodeLists(): Promise<CodeLists> {
     rows: read.get(name)?.rows ?? [],
     complete: heads.get(name)!.complete,
   }))
-  built = { etags, lists }
+  built = { etags, lists, checkedUntil, writes }
   return lists
 }

@@ -19,6 +19,7 @@ export function invoiceHandler(
       action,
       version: options.schemaVersion ?? version ?? 'v1',
       caller,
+      // The parsed JSON as is (bodyValidation 'service'): validateInvoice applies every rule, the text rule included.
       body,
       modeHeader: headers['x-validation-mode'],
     }),

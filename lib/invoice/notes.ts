@@ -3,7 +3,7 @@ import { decryptField, encryptField, isEncrypted } from '#lib/crypto/fields.ts'
 import { DependencyDown } from '#lib/errors.ts'
 import { logger } from '#lib/log.ts'
 import type { StoredInvoice } from './schemas.ts'
-import { type InvoiceStorage, invoiceOf } from './canonical.ts'
+import { type CanonicalInvoice, type InvoiceStorage, invoiceOf, storageOf } from './canonical.ts'
 import type { InvoiceRecord } from './record.ts'
 
 /**
@@ -57,9 +57,33 @@ export async function openNotes(irn: string, invoice: Invoice): Promise<Invoice>
 export const hasPlaintextNote = (invoice: Invoice | undefined): boolean =>
   !!invoice && NOTE_FIELDS.some((field) => typeof invoice[field] === 'string' && !isEncrypted(invoice[field]))
 
+/** Gzipped copies made by sealedStorageOf in this process: their notes are sealed already. */
+const sealedHere = new WeakSet<Uint8Array>()
+
+/**
+ * The storage form of a validated invoice with its notes sealed, made in one pass (one gzip, no
+ * unzip and re-parse), or undefined when it is too large to store.
+ */
+export async function sealedStorageOf(
+  irn: string,
+  invoice: StoredInvoice,
+  canonical: CanonicalInvoice,
+): Promise<InvoiceStorage | undefined> {
+  const sealed: Record<string, string> = {}
+  for (const field of NOTE_FIELDS) {
+    const value = (invoice as Invoice)[field]
+    if (typeof value === 'string' && !isEncrypted(value))
+      sealed[field] = await encryptField(value, noteContext(irn, field))
+  }
+  const storage = storageOf(invoice, canonical, sealed)
+  if (storage?.invoiceGzip) sealedHere.add(storage.invoiceGzip)
+  return storage
+}
+
 /** The storage form with notes sealed, inline or inside the gzipped JSON. */
 export async function sealStorage(irn: string, storage: InvoiceStorage): Promise<InvoiceStorage> {
   if (storage.invoice) return { invoice: await sealNotes<StoredInvoice>(irn, storage.invoice) }
+  if (sealedHere.has(storage.invoiceGzip)) return storage
   const invoice = JSON.parse(gunzipSync(storage.invoiceGzip).toString('utf8')) as Invoice
   if (!hasPlaintextNote(invoice)) return storage
   const sealed = await sealNotes(irn, invoice)

@@ -1,5 +1,6 @@
 import type * as z from 'zod'
 import type { Problem } from '#lib/errors.ts'
+import { TIN_FORMS } from '#lib/taxpayer/tin.ts'
 import type { RuleCodeId } from './rule-codes.ts'
 import { IRN_PATTERN, TELEPHONE_PATTERN, TIME_PATTERN, TIN_PATTERN } from './schemas.ts'
 
@@ -49,7 +50,7 @@ const EXPECTED: Record<string, string> = {
 
 /** Each pattern's own code and wording, so a failed pattern reads as the rule it is. */
 const PATTERNS = new Map<string, { code: RuleCodeId; wants: string }>([
-  [String(TIN_PATTERN), { code: 'NG-FM-01', wants: 'a TIN of the form NNNNNNNN-NNNN, e.g. 12345678-0001' }],
+  [String(TIN_PATTERN), { code: 'NG-FM-01', wants: `a TIN of the form ${TIN_FORMS}` }],
   [String(TELEPHONE_PATTERN), { code: 'NG-FM-02', wants: 'digits only, with an optional leading +' }],
   [String(TIME_PATTERN), { code: 'NG-FM-03', wants: 'a 24-hour time HH:MM:SS' }],
   [

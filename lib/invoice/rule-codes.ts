@@ -36,7 +36,7 @@ export const RULE_CODES = {
     lenient: false,
   },
   'NG-FM-01': {
-    meaning: 'A TIN is not of the form NNNNNNNN-NNNN',
+    meaning: 'A TIN is not of the form NNNNNNNN-NNNN or TIN- and digits',
     example: 'accounting_customer_party/tin',
     lenient: false,
   },
@@ -46,6 +46,11 @@ export const RULE_CODES = {
     lenient: false,
   },
   'NG-FM-03': { meaning: 'issue_time is not a 24-hour time', example: 'issue_time', lenient: false },
+  'NG-FM-04': {
+    meaning: 'A string holds a lone surrogate (an unpaired \\uD800-\\uDFFF escape)',
+    example: 'note',
+    lenient: false,
+  },
   'NG-DT-01': { meaning: 'A date is not YYYY-MM-DD or does not exist', example: 'due_date', lenient: false },
   'NG-DT-02': { meaning: 'due_date is before issue_date', example: 'due_date', lenient: true },
   'NG-DT-03': {

@@ -1,5 +1,5 @@
 import * as z from 'zod'
-import { TIN } from '#lib/auth/credentials.ts'
+import { TIN_PATTERN } from '#lib/taxpayer/tin.ts'
 import { PAYMENT_STATUSES, type PaymentStatus } from './record.ts'
 
 /**
@@ -22,7 +22,7 @@ export const IRN_PATTERN = /^[A-Za-z0-9]+-[A-Za-z0-9]+-\d{8}$/
 export const TELEPHONE_PATTERN = /^[+]?[0-9]*$/
 /** The reference page's reading of issue_time: 24-hour `HH:MM:SS`. */
 export const TIME_PATTERN = /^(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d$/
-export const TIN_PATTERN = TIN
+export { TIN_PATTERN }
 
 /**
  * Amounts are JSON numbers (A.1). The bounds keep every accepted value storable as a DynamoDB number

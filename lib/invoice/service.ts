@@ -3,8 +3,9 @@ import type { ApiClientCaller } from '#lib/auth/caller.ts'
 import { getBusiness } from '#lib/auth/credentials.ts'
 import { BadRequest, Conflict, invalid, NotFound, type Problem, TooLarge } from '#lib/errors.ts'
 import { signBytes } from '#lib/signing/signer.ts'
-import { canonicalInvoice, STORED_LIMIT, storageOf } from './canonical.ts'
+import { canonicalInvoice, STORED_LIMIT } from './canonical.ts'
 import { loadCodeLists } from './code-lists.ts'
+import { sealedStorageOf } from './notes.ts'
 import { problem } from './problems.ts'
 import { type InvoiceRecord, statusRank } from './record.ts'
 import { advanceRecord, createRecord, type InvoiceContent, readInvoiceRecord } from './repository.ts'
@@ -85,20 +86,21 @@ export async function handleInvoice(request: InvoiceRequest): Promise<InvoiceRep
   const { action, version, caller, body } = request
   const { businessId } = caller
   const mode = validationMode(request.modeHeader, caller.validationMode)
-  // An invoice of another business is not one this client can see: 404, before anything else.
-  const claimed = (body as { business_id?: unknown } | null)?.business_id
-  if (typeof claimed === 'string' && claimed !== businessId) {
-    throw new NotFound(
-      `Business ${claimed} was not found for this API client: business_id must be your own business's id`,
-    )
-  }
   const [lists, serviceId] = await Promise.all([loadCodeLists(), serviceIdOf(businessId)])
   const result = validateInvoice(body, { version, mode, lists, serviceId })
+  // The whole body first, every problem in one 400 (CONTRACT section 9)...
   if (!result.ok) throw invalid(result.problems, 'The invoice is invalid')
   const { invoice, warnings } = result
+  // ...and only then ownership: an invoice of another business is not one this client can see.
+  if (invoice.business_id !== businessId) {
+    throw new NotFound(
+      `Business ${invoice.business_id} was not found for this API client: business_id must be your own business's id`,
+    )
+  }
 
   const canonical = canonicalInvoice(invoice)
-  const storage = storageOf(invoice, canonical)
+  // Notes sealed now, so the stored copy is made (and gzipped) once.
+  const storage = await sealedStorageOf(invoice.irn, invoice, canonical)
   if (!storage) {
     throw new TooLarge('The invoice is too large to store', {
       problems: [

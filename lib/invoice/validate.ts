@@ -1,11 +1,12 @@
 import type { Problem } from '#lib/errors.ts'
+import { loneSurrogates } from '#lib/text/well-formed.ts'
 import type { CodeLists } from './code-lists.ts'
 import { hintMisspellings, type KeyTree, keyTreeOf, problemsFromIssues, unknownKeys } from './problems.ts'
 import { checkRules } from './rules.ts'
 import { type ApiVersion, API_VERSIONS, invoiceSchema, type StoredInvoice } from './schemas.ts'
 
 /**
- * The whole validation of an invoice, pure: schema, unknown keys, code lists, formats, IRN ownership,
+ * The whole validation of an invoice, pure: the text rule (no lone surrogates), schema, unknown keys, code lists, formats, IRN ownership,
  * billing reference and arithmetic, every problem found in one pass. Nothing here reads the database,
  * so the benchmark measures exactly this function.
  */
@@ -37,6 +38,7 @@ export function validateInvoice(input: unknown, options: ValidationOptions): Val
   const rules = checkRules(input, { lists: options.lists, serviceId: options.serviceId })
   const lenient = options.mode === 'lenient'
   const problems = [
+    ...loneSurrogates(input),
     ...(parsed.success ? [] : hintMisspellings(problemsFromIssues(parsed.error.issues, input), input, tree)),
     ...rules.errors,
     ...(lenient ? [] : rules.arithmetic),

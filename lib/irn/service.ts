@@ -1,6 +1,8 @@
 import { actorOf } from '#lib/audit/trail.ts'
 import type { ApiClientCaller } from '#lib/auth/caller.ts'
-import { type Business, getBusiness } from '#lib/auth/credentials.ts'
+import type { Business } from '#lib/auth/credentials.ts'
+import { readCachedRecord } from '#lib/cache/records.ts'
+import { keys } from '#lib/db/keys.ts'
 import { Conflict, invalid, NotFound } from '#lib/errors.ts'
 import type { InvoiceRecord } from '#lib/invoice/record.ts'
 import { readInvoiceRecord } from '#lib/invoice/repository.ts'
@@ -15,10 +17,16 @@ import type { GenerateIrnRequest, ValidateIrnRequest } from './schemas.ts'
  * the caller's own business's is a failed business rule on the caller's own data: 400 naming the field.
  */
 
-/** The caller's own business, when the request names it; 404 otherwise. */
+/**
+ * The caller's own business, when the request names it; 404 otherwise. From the container's record
+ * cache (CREDENTIAL_CACHE_SECONDS): a business record is written once, when it is registered.
+ */
 export async function ownBusiness(caller: ApiClientCaller, businessIdInRequest: string): Promise<Business> {
   const { businessId } = caller
-  const business = businessIdInRequest === businessId ? await getBusiness(businessId) : undefined
+  const business =
+    businessIdInRequest === businessId
+      ? (await readCachedRecord<Business>(keys.business(businessId)))?.record
+      : undefined
   if (!business) {
     throw new NotFound(
       `No business ${businessIdInRequest} for this API key: business_id must be your own business id`,

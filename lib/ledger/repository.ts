@@ -9,6 +9,8 @@ export interface Account {
   name: string
   currency: 'NGN'
   balanceKobo: number
+  /** The balance the account was opened with: reconciliation checks balance = opening + transfers. */
+  openingBalanceKobo?: number
   createdAt: string
   updatedAt: string
 }
@@ -36,7 +38,7 @@ export interface TransferRecord {
   merchantReference: string
   providerReference: string
   productCode: string
-  seqAll: number
+  seqAll?: number
   seqOk?: number
   createdAt: string
   reversedBy?: string
@@ -98,7 +100,13 @@ export async function openAccount(input: {
   balanceKobo: number
 }): Promise<{ account: Account; created: boolean }> {
   const now = new Date().toISOString()
-  const account: Account = { ...input, currency: 'NGN', createdAt: now, updatedAt: now }
+  const account: Account = {
+    ...input,
+    currency: 'NGN',
+    openingBalanceKobo: input.balanceKobo,
+    createdAt: now,
+    updatedAt: now,
+  }
   try {
     await db().send(
       new PutCommand({

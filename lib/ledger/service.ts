@@ -9,15 +9,19 @@ import {
   headOf,
   historyItem,
   providerReferenceItem,
-  reversalBlockOf,
-  reversalCountAttribute,
 } from '#lib/merchant-history/items.ts'
-import { outboxItem } from '#lib/notifications/outbox.ts'
 import { toTemplateItem } from '#lib/notifications/templates.ts'
 import { lagosLocalIso } from '#lib/time.ts'
-import { tableName } from '#lib/db/client.ts'
-import { CODES, MESSAGES } from './codes.ts'
-import { formatNaira, koboToNaira } from './money.ts'
+import {
+  decideReversal,
+  decideTransfer,
+  type Refusal,
+  type Replay,
+  type Reply,
+  replayOf,
+  unknownAccount,
+} from './decisions.ts'
+import { koboToNaira } from './money.ts'
 import {
   type Account,
   type BankRequestRecord,
@@ -26,21 +30,34 @@ import {
   itemAt,
   type Merchant,
   readMany,
-  type ReversalRecord,
   type TransactItem,
   type TransferRecord,
   transact,
 } from './repository.ts'
 import { AGAIN, oneAtATime, withRetries } from './retry.ts'
 import type { BalanceEnquiryRequest, ReversalRequest, TransferRequest } from './schemas.ts'
+import {
+  accountItem,
+  creditItem,
+  headItem,
+  historyReversalItems,
+  markReversedItem,
+  outboxItemOf,
+  putNew,
+  requestRecordItem,
+  reversalRecord,
+  reversalReply,
+  type TransferFacts,
+  transferRecord,
+} from './transaction-items.ts'
 
 /**
  * Area B: balance enquiry, debit transfer and reversal (CONTRACT section 6). Each transfer or
  * reversal is ONE TransactWriteItems, so a failure at any point (DynamoDB unreachable included)
  * leaves either all of it or none of it, and a retry with the same requestId either finds the record
- * (and returns its first reply) or does the whole thing.
+ * (and returns its first reply) or does the whole thing. The rules are lib/ledger/decisions.ts, the
+ * items lib/ledger/transaction-items.ts: this module reads, asks, builds and commits.
  */
-type Reply = Record<string, unknown>
 
 /** What identifies "the same request": its validated fields in canonical JSON (key order, spacing and unknown keys do not count). */
 const hashOf = (body: object) =>
@@ -54,15 +71,18 @@ export function newProviderReference(atMs: number): string {
   return `TNX${stamp}${String(randomInt(0, 100_000_000)).padStart(8, '0')}`
 }
 
-/** The first reply again, or 409 when the requestId was used for something else. */
-function replay(record: BankRequestRecord, kind: BankRequestRecord['kind'], bodyHash: string): Reply {
-  if (record.kind !== kind || record.bodyHash !== bodyHash) {
-    throw new Conflict(
-      `requestId ${record.requestId} was already used for a different ${record.kind.toLowerCase()} request: every new request needs a new requestId`,
-      { responseCode: CODES.duplicateRecord },
-    )
-  }
-  return record.reply
+/** A refusal as the error the factory answers with (HTTP status and responseCode). */
+function refused(refusal: Refusal): Error {
+  const options = { responseCode: refusal.responseCode }
+  return refusal.http === 404
+    ? new NotFound(refusal.message, options)
+    : new Conflict(refusal.message, options)
+}
+
+/** The first reply of a request already recorded, or the refusal when the requestId was reused. */
+function replayed(replay: Replay): Reply {
+  if (replay.outcome === 'refused') throw refused(replay)
+  return replay.reply
 }
 
 /**
@@ -73,7 +93,7 @@ function replay(record: BankRequestRecord, kind: BankRequestRecord['kind'], body
  * moved on, another reversal got there first): decide again on fresh reads.
  */
 async function commitOrReplay(
-  items: Parameters<typeof transact>[0],
+  items: TransactItem[],
   reply: Reply,
   request: { switchClientId: string; requestId: string; kind: BankRequestRecord['kind']; bodyHash: string },
 ): Promise<Reply | typeof AGAIN> {
@@ -85,20 +105,16 @@ async function commitOrReplay(
     if (!codes) throw error
     if (codes[1] === 'ConditionalCheckFailed') {
       const winner = await getBankRequest(request.switchClientId, request.requestId)
-      return winner ? replay(winner, request.kind, request.bodyHash) : AGAIN
+      return winner ? replayed(replayOf(winner, request.kind, request.bodyHash)) : AGAIN
     }
     if (codes.some((c) => c === 'ConditionalCheckFailed' || c === 'TransactionConflict')) return AGAIN
     throw error
   }
 }
 
-const put = (Item: Record<string, unknown>): TransactItem => ({
-  Put: { TableName: tableName(), Item, ConditionExpression: 'attribute_not_exists(pk)' },
-})
-
 export async function balanceEnquiry(body: BalanceEnquiryRequest): Promise<Reply> {
   const account = await getAccount(body.accountNumber)
-  if (!account) throw unknownAccount(body.accountNumber)
+  if (!account) throw refused(unknownAccount(body.accountNumber))
   return {
     requestId: body.requestId,
     stan: body.stan,
@@ -108,9 +124,6 @@ export async function balanceEnquiry(body: BalanceEnquiryRequest): Promise<Reply
     currency: account.currency,
   }
 }
-
-const unknownAccount = (accountNumber: string) =>
-  new NotFound(`No account has the number ${accountNumber}`, { responseCode: CODES.unknownAccount })
 
 export async function transfer(switchClientId: string, body: TransferRequest): Promise<Reply> {
   const bodyHash = hashOf(body)
@@ -126,149 +139,55 @@ export async function transfer(switchClientId: string, body: TransferRequest): P
   return withRetries(() =>
     oneAtATime(`merchant:${body.merchantId}`, async () => {
       const found = await readMany([requestKey, accountKey, merchantKey, headKey, ...templateKeys])
-      const existing = itemAt<BankRequestRecord>(found, requestKey)
-      if (existing) return replay(existing, 'TRANSFER', bodyHash)
-      const merchant = itemAt<Merchant>(found, merchantKey)
-      if (!merchant?.active) {
-        throw new NotFound(`No active merchant has the id ${body.merchantId}`, {
-          responseCode: CODES.invalidMerchant,
-        })
-      }
-      const account = itemAt<Account>(found, accountKey)
-      if (!account) throw unknownAccount(body.accountNumber)
+      const verdict = decideTransfer(
+        {
+          existing: itemAt<BankRequestRecord>(found, requestKey),
+          merchant: itemAt<Merchant>(found, merchantKey),
+          account: itemAt<Account>(found, accountKey),
+        },
+        { merchantId: body.merchantId, accountNumber: body.accountNumber, amountKobo: body.amount, bodyHash },
+      )
+      if (verdict.outcome === 'replay' || verdict.outcome === 'refused') return replayed(verdict)
 
-      // The decision is made on this read and enforced by the transaction's condition on the balance:
-      // if another transfer changed the balance meanwhile, the condition fails and we decide again.
-      const approve = account.balanceKobo >= body.amount
-      const status = approve ? 'SUCCESSFUL' : 'FAILED'
-      const headItem = itemAt<Record<string, unknown>>(found, headKey)
-      const head = headOf(headItem)
+      const storedHead = itemAt<Record<string, unknown>>(found, headKey)
+      const head = headOf(storedHead)
       // createdAt never goes backwards along a merchant's sequence, even across servers' clocks.
       const atMs = Math.max(Date.now(), head.lastAtMs)
       const createdAt = lagosLocalIso(new Date(atMs))
-      const providerReference = newProviderReference(atMs)
-      const { next } = allocate(head, status)
-      const responseCode = approve ? CODES.approved : CODES.insufficientFunds
-
-      const reply: Reply = {
-        responseCode,
-        responseMessage: approve ? MESSAGES.approved : MESSAGES.insufficientFunds,
-        responseStatus: approve ? 'SUCCESS' : 'FAILED',
-        requestId: body.requestId,
-        stan: body.stan,
-        processingCode: body.processingCode,
-        merchantId: body.merchantId,
-        merchantReference: body.merchantReference,
-        accountNumber: body.accountNumber,
-        amount: koboToNaira(body.amount),
-        currency: body.currency,
-        productCode: body.productCode,
-        ...(body.narration === undefined ? {} : { narration: body.narration }),
-        providerReference,
-        status,
-        completedAt: createdAt,
-      }
-      const facts: HistoryFacts = {
-        merchantId: body.merchantId,
-        amountKobo: body.amount,
-        merchantReference: body.merchantReference,
-        providerReference,
-        accountNumber: body.accountNumber,
-        status,
-        responseCode,
-        createdAt,
-        productCode: body.productCode,
-        switchClientId,
-        requestId: body.requestId,
-      }
+      const facts: TransferFacts = { verdict, providerReference: newProviderReference(atMs), createdAt, atMs }
+      const { next } = allocate(head, verdict.status)
       const record: TransferRecord = {
-        kind: 'TRANSFER',
+        ...transferRecord(switchClientId, body, bodyHash, facts),
+        seqAll: next.all,
+        ...(verdict.outcome === 'approved' ? { seqOk: next.ok } : {}),
+      }
+      const history: HistoryFacts = {
+        merchantId: body.merchantId,
+        amountKobo: body.amount,
+        merchantReference: body.merchantReference,
+        providerReference: facts.providerReference,
+        accountNumber: body.accountNumber,
+        status: verdict.status,
+        responseCode: verdict.responseCode,
+        createdAt,
+        productCode: body.productCode,
         switchClientId,
         requestId: body.requestId,
-        bodyHash,
-        reply,
-        status,
-        responseCode,
-        amountKobo: body.amount,
-        accountNumber: body.accountNumber,
-        merchantId: body.merchantId,
-        merchantReference: body.merchantReference,
-        providerReference,
-        productCode: body.productCode,
-        seqAll: next.all,
-        ...(approve ? { seqOk: next.ok } : {}),
-        createdAt,
       }
-      const storedTemplate = itemAt<Record<string, unknown>>(found, templateKeys[approve ? 0 : 1])
-      const template = storedTemplate ? toTemplateItem(storedTemplate) : undefined
-
+      const stored = itemAt<Record<string, unknown>>(
+        found,
+        templateKeys[verdict.outcome === 'approved' ? 0 : 1],
+      )
+      const template = stored ? toTemplateItem(stored) : undefined
       const items: TransactItem[] = [
-        approve
-          ? {
-              Update: {
-                TableName: tableName(),
-                Key: accountKey,
-                UpdateExpression: 'SET balanceKobo = balanceKobo - :amount, updatedAt = :now',
-                ConditionExpression: 'attribute_exists(pk) AND balanceKobo >= :amount',
-                ExpressionAttributeValues: { ':amount': body.amount, ':now': new Date(atMs).toISOString() },
-              },
-            }
-          : {
-              ConditionCheck: {
-                TableName: tableName(),
-                Key: accountKey,
-                ConditionExpression: 'attribute_exists(pk) AND balanceKobo < :amount',
-                ExpressionAttributeValues: { ':amount': body.amount },
-              },
-            },
-        put({ ...requestKey, entity: 'BANK_REQUEST', ...record }),
-        {
-          Update: {
-            TableName: tableName(),
-            Key: headKey,
-            UpdateExpression:
-              'SET #all = :all, ok = :ok, failed = :failed, lastAtMs = :at, reversed = if_not_exists(reversed, :zero), entity = :entity',
-            // The numbers are dense only if nobody else took them since our read.
-            ConditionExpression: headItem ? '#all = :previous' : 'attribute_not_exists(pk)',
-            ExpressionAttributeNames: { '#all': 'all' },
-            ExpressionAttributeValues: {
-              ':all': next.all,
-              ':ok': next.ok,
-              ':failed': next.failed,
-              ':at': atMs,
-              ':zero': 0,
-              ':entity': 'MERCHANT_HISTORY_HEAD',
-              ...(headItem ? { ':previous': head.all } : {}),
-            },
-          },
-        },
-        put({ ...historyItem(facts, next) }),
-        put(providerReferenceItem(facts, next.all)),
-        ...(template
-          ? [
-              put({
-                ...outboxItem(template, {
-                  merchantId: body.merchantId,
-                  requestId: body.requestId,
-                  status,
-                  productCode: body.productCode,
-                  values: {
-                    amount: formatNaira(body.amount),
-                    currency: body.currency,
-                    merchantId: body.merchantId,
-                    merchantReference: body.merchantReference,
-                    providerReference,
-                    status,
-                    completedAt: createdAt,
-                    productCode: body.productCode,
-                    responseCode,
-                  },
-                }),
-              }),
-            ]
-          : []),
+        accountItem(body.accountNumber, body.amount, facts),
+        requestRecordItem(record),
+        headItem(body.merchantId, Boolean(storedHead), head.all, next, atMs),
+        putNew({ ...historyItem(history, next) }),
+        putNew(providerReferenceItem(history, next.all)),
+        ...(template ? [outboxItemOf(template, body, facts)] : []),
       ]
-      return commitOrReplay(items, reply, {
+      return commitOrReplay(items, record.reply, {
         switchClientId,
         requestId: body.requestId,
         kind: 'TRANSFER',
@@ -285,119 +204,23 @@ export async function reversal(switchClientId: string, body: ReversalRequest): P
 
   return withRetries(async () => {
     const found = await readMany([ownKey, originalKey])
-    const existing = itemAt<BankRequestRecord>(found, ownKey)
-    if (existing) return replay(existing, 'REVERSAL', bodyHash)
-    const original = itemAt<BankRequestRecord>(found, originalKey)
-    if (original?.kind !== 'TRANSFER') {
-      throw new NotFound(`No transfer with requestId ${body.originalRequestId} was found to reverse`, {
-        responseCode: CODES.originalNotFound,
-      })
-    }
-    if (original.status === 'FAILED') {
-      throw new Conflict(
-        `Transfer ${body.originalRequestId} was declined (code ${original.responseCode}) and moved no money: there is nothing to reverse`,
-        { responseCode: CODES.invalidTransaction },
-      )
-    }
-    if (original.status === 'REVERSED') {
-      throw new Conflict(
-        `Transfer ${body.originalRequestId} was already reversed by request ${original.reversedBy} at ${original.reversedAt}: no second credit is made`,
-        { responseCode: CODES.invalidTransaction },
-      )
-    }
-    const now = new Date()
-    const at = lagosLocalIso(now)
-    const reply: Reply = {
-      responseCode: CODES.approved,
-      responseMessage: MESSAGES.approved,
-      responseStatus: 'SUCCESS',
-      requestId: body.requestId,
-      stan: body.stan,
-      processingCode: body.processingCode,
-      originalRequestId: body.originalRequestId,
-      providerReference: original.providerReference,
-      accountNumber: original.accountNumber,
-      amount: koboToNaira(original.amountKobo),
-      currency: 'NGN',
-      status: 'REVERSED',
-      reversedAt: at,
-    }
-    const record: ReversalRecord = {
-      kind: 'REVERSAL',
-      switchClientId,
-      requestId: body.requestId,
-      bodyHash,
-      reply,
-      originalRequestId: body.originalRequestId,
-      createdAt: at,
-    }
-    const seqOk = original.seqOk!
+    const decision = decideReversal(
+      {
+        existing: itemAt<BankRequestRecord>(found, ownKey),
+        original: itemAt<BankRequestRecord>(found, originalKey),
+      },
+      { originalRequestId: body.originalRequestId, bodyHash },
+    )
+    if (decision.outcome !== 'reverse') return replayed(decision)
+    const { original } = decision
+    const atMs = Date.now()
+    const reversedAt = lagosLocalIso(new Date(atMs))
+    const reply = reversalReply(body, original, reversedAt)
     const items: TransactItem[] = [
-      {
-        // Exactly once: only one transaction can see the original still SUCCESSFUL.
-        Update: {
-          TableName: tableName(),
-          Key: originalKey,
-          UpdateExpression: 'SET #status = :reversed, reversedBy = :by, reversedAt = :at',
-          ConditionExpression: '#status = :successful',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: {
-            ':reversed': 'REVERSED',
-            ':successful': 'SUCCESSFUL',
-            ':by': body.requestId,
-            ':at': at,
-          },
-        },
-      },
-      put({ ...ownKey, entity: 'BANK_REQUEST', ...record }),
-      {
-        Update: {
-          TableName: tableName(),
-          Key: keys.account(original.accountNumber),
-          UpdateExpression: 'SET balanceKobo = balanceKobo + :amount, updatedAt = :now',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':amount': original.amountKobo, ':now': now.toISOString() },
-        },
-      },
-      {
-        // The history item moves from the SUCCESSFUL to the REVERSED partition, keeping its number.
-        Update: {
-          TableName: tableName(),
-          Key: keys.historyItem(original.merchantId, original.seqAll),
-          UpdateExpression: 'SET #status = :reversed, gsi1pk = :partition, reversedAt = :at',
-          ConditionExpression: '#status = :successful',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: {
-            ':reversed': 'REVERSED',
-            ':successful': 'SUCCESSFUL',
-            ':partition': keys.historyStatusPartition(original.merchantId, 'REVERSED'),
-            ':at': at,
-          },
-        },
-      },
-      {
-        Update: {
-          TableName: tableName(),
-          Key: keys.historyHead(original.merchantId),
-          UpdateExpression: 'ADD reversed :one, #block :one',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeNames: { '#block': reversalCountAttribute(reversalBlockOf(seqOk)) },
-          ExpressionAttributeValues: { ':one': 1 },
-        },
-      },
-      {
-        Update: {
-          TableName: tableName(),
-          Key: keys.historyReversalBlock(original.merchantId, reversalBlockOf(seqOk)),
-          UpdateExpression: 'ADD seqs :seq, #count :one SET entity = :entity',
-          ExpressionAttributeNames: { '#count': 'count' },
-          ExpressionAttributeValues: {
-            ':seq': new Set([seqOk]),
-            ':one': 1,
-            ':entity': 'MERCHANT_HISTORY_REVERSALS',
-          },
-        },
-      },
+      markReversedItem(originalKey, body.requestId, reversedAt),
+      requestRecordItem(reversalRecord(switchClientId, body, bodyHash, reply, reversedAt)),
+      creditItem(original.accountNumber, original.amountKobo, atMs),
+      ...historyReversalItems(original, reversedAt),
     ]
     return commitOrReplay(items, reply, {
       switchClientId,

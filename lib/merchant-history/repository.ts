@@ -1,6 +1,7 @@
 import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb'
 import { db, tableName } from '#lib/db/client.ts'
 import { keys } from '#lib/db/keys.ts'
+import { queryPages } from '#lib/db/query.ts'
 import { type HistoryHead, type HistoryItem, headOf } from './items.ts'
 
 /**
@@ -131,23 +132,17 @@ export async function byReference(
   meter: ReadMeter,
 ): Promise<HistoryItem[]> {
   const items: HistoryItem[] = []
-  let start: Record<string, unknown> | undefined
-  do {
-    const out = await query(
-      {
-        IndexName: 'gsi3',
-        KeyConditionExpression: 'gsi3pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.historyReferencePartition(merchantId, reference) },
-        ScanIndexForward: false,
-        Limit: 100,
-        ExclusiveStartKey: start,
-      },
-      meter,
-      'page',
-    )
-    items.push(...((out.Items ?? []) as HistoryItem[]))
-    start = out.LastEvaluatedKey
-  } while (start)
+  for await (const page of queryPages({
+    IndexName: 'gsi3',
+    KeyConditionExpression: 'gsi3pk = :pk',
+    ExpressionAttributeValues: { ':pk': keys.historyReferencePartition(merchantId, reference) },
+    ScanIndexForward: false,
+    Limit: 100,
+  })) {
+    meter.requests++
+    meter.pageItems += page.ScannedCount ?? 0
+    items.push(...((page.Items ?? []) as HistoryItem[]))
+  }
   return items
 }
 

@@ -6,6 +6,8 @@ export const STATUS_FILTERS = ['ALL', 'INITIATED', 'SUCCESSFUL', 'FAILED', 'REVE
 export type StatusFilter = (typeof STATUS_FILTERS)[number]
 
 export const MAX_PAGE_SIZE = 200
+/** A CSV page may be larger: finance teams export whole periods (CONTRACT section 12). */
+export const MAX_CSV_PAGE_SIZE = 1000
 export const DEFAULT_PAGE_SIZE = 50
 
 const blankIsAbsent = (value: unknown) => (value === '' ? undefined : value)
@@ -56,3 +58,8 @@ export const HistoryQuery = z
     path: ['fromDate'],
   })
 export type HistoryQuery = z.output<typeof HistoryQuery>
+
+/** The same filters (and the date-order check) with pages of up to MAX_CSV_PAGE_SIZE, for `Accept: text/csv`. */
+export const HistoryCsvQuery = HistoryQuery.safeExtend({
+  size: z.preprocess(blankIsAbsent, integer('size', 1, MAX_CSV_PAGE_SIZE).default(DEFAULT_PAGE_SIZE)),
+})

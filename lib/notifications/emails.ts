@@ -1,8 +1,9 @@
-import { DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb'
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb'
 import { appendAudit } from '#lib/audit/trail.ts'
 import { db, tableName } from '#lib/db/client.ts'
 import { isConditionFailed } from '#lib/db/errors.ts'
 import { keys } from '#lib/db/keys.ts'
+import { queryAll } from '#lib/db/query.ts'
 import { lagosDateTime } from '#lib/time.ts'
 
 /**
@@ -95,21 +96,11 @@ export async function removeEmails(
 
 /** Every address on the list, in lower-cased alphabetical order (the key order). */
 export async function listEmails(): Promise<string[]> {
-  const emails: string[] = []
-  let start: Record<string, unknown> | undefined
-  do {
-    const out = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.notificationEmailPartition() },
-        ConsistentRead: true,
-        Limit: 500,
-        ExclusiveStartKey: start,
-      }),
-    )
-    for (const item of out.Items ?? []) emails.push(item.email as string)
-    start = out.LastEvaluatedKey
-  } while (start)
-  return emails
+  const items = await queryAll<{ email: string }>({
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': keys.notificationEmailPartition() },
+    ConsistentRead: true,
+    Limit: 500,
+  })
+  return items.map((item) => item.email)
 }

@@ -178,7 +178,12 @@ function successContent(route: Route, reply: SuccessReply, toSchema: SchemaOf): 
   if (reply.mediaType) return { [reply.mediaType]: { schema: data ? toSchema(data) : {} } }
   const example = reply.example === undefined ? undefined : forVersion(reply.example, version)
   const success = toSchema(successRecord(route.reply, data))
+  const others = Object.entries(reply.otherMedia ?? {}).map(([media, description]) => [
+    media,
+    { schema: { type: 'string', description } },
+  ])
   return {
+    ...Object.fromEntries(others),
     'application/json': {
       schema: reply.orError ? { anyOf: [success, toSchema(errorRecord(route.reply))] } : success,
       ...(example === undefined ? {} : { example }),

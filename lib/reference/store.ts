@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { BatchWriteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb'
+import { BatchWriteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb'
 import { db, tableName } from '#lib/db/client.ts'
 import { keys } from '#lib/db/keys.ts'
+import { queryAll } from '#lib/db/query.ts'
 
 /** A list's META item: which revision is current, and what HTTP caching needs. */
 export interface ListHead {
@@ -67,6 +68,13 @@ export interface ListSource {
   source: string
 }
 
+let writesHere = 0
+/**
+ * How many lists this process has stored: a container that loads a list itself (the CLI, the local
+ * server's tests) sees it at once instead of after the code-list cache bound (lib/invoice/code-lists.ts).
+ */
+export const listWritesInThisProcess = () => writesHere
+
 /**
  * Stores a list as a new revision: chunks first, then the META item that points at them (one atomic
  * put, so a reader sees the old list or the new one, never a mixture), then the old chunks go.
@@ -90,6 +98,7 @@ export async function writeList(name: string, rows: unknown[], source: ListSourc
     loadedAt: new Date().toISOString(),
   }
   await db().send(new PutCommand({ TableName: tableName(), Item: { ...keys.referenceMeta(name), ...head } }))
+  writesHere++
   if (previous) {
     await batchWrite(
       Array.from({ length: previous.chunkCount }, (_, i) => keys.referenceChunk(name, previous.revision, i)),
@@ -110,24 +119,14 @@ export async function readHead(name: string): Promise<ListHead | undefined> {
 const cache = new Map<string, StoredList>()
 
 async function readRows(head: ListHead): Promise<unknown[]> {
-  const rows: unknown[] = []
-  let startKey: Record<string, unknown> | undefined
-  do {
-    const out = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: {
-          ':pk': keys.referenceMeta(head.name).pk,
-          ':prefix': keys.referenceChunkPrefix(head.revision),
-        },
-        ExclusiveStartKey: startKey,
-      }),
-    )
-    for (const item of out.Items ?? []) rows.push(...(JSON.parse(item.data as string) as unknown[]))
-    startKey = out.LastEvaluatedKey
-  } while (startKey)
-  return rows
+  const chunks = await queryAll<{ data: string }>({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: {
+      ':pk': keys.referenceMeta(head.name).pk,
+      ':prefix': keys.referenceChunkPrefix(head.revision),
+    },
+  })
+  return chunks.flatMap((chunk) => JSON.parse(chunk.data) as unknown[])
 }
 
 /** The list with its rows, or undefined when it has never been loaded into this table. */

@@ -1,7 +1,8 @@
-import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb'
+import { PutCommand } from '@aws-sdk/lib-dynamodb'
 import { db, tableName } from '#lib/db/client.ts'
 import { isConditionFailed } from '#lib/db/errors.ts'
 import { keys } from '#lib/db/keys.ts'
+import { queryAll } from '#lib/db/query.ts'
 import type { PublicJwk } from './jwk.ts'
 
 /**
@@ -26,20 +27,10 @@ export async function publishKey(jwk: PublicJwk): Promise<void> {
 
 /** Every published key, oldest first. */
 export async function publishedKeys(): Promise<PublicJwk[]> {
-  const found: { jwk: PublicJwk; publishedAt: string }[] = []
-  let startKey: Record<string, unknown> | undefined
-  do {
-    const out = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.signingKeys() },
-        ExclusiveStartKey: startKey,
-      }),
-    )
-    for (const item of out.Items ?? []) found.push(item as { jwk: PublicJwk; publishedAt: string })
-    startKey = out.LastEvaluatedKey
-  } while (startKey)
+  const found = await queryAll<{ jwk: PublicJwk; publishedAt: string }>({
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': keys.signingKeys() },
+  })
   // Rebuilt member by member: DynamoDB keeps no order inside a map, and the JWKS reads better in RFC order.
   return found
     .sort((a, b) => a.publishedAt.localeCompare(b.publishedAt))

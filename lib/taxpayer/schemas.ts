@@ -1,9 +1,10 @@
 import * as z from 'zod'
+import { TIN_FORMS, TIN_PATTERN } from './tin.ts'
 
-/** VerifyTinRequest: the TIN in the form NNNNNNNN-NNNN. */
+/** VerifyTinRequest: the TIN in one of the authority's forms (CONTRACT section 9). */
 export const VerifyTinRequest = z.object({
   tin: z
-    .string({ error: 'tin is required, in the form NNNNNNNN-NNNN (e.g. 12345678-0001)' })
-    .regex(/^\d{8}-\d{4}$/, 'tin must be 8 digits, a hyphen and 4 digits, e.g. 12345678-0001'),
+    .string({ error: `tin is required, in the form ${TIN_FORMS}` })
+    .regex(TIN_PATTERN, `tin must be of the form ${TIN_FORMS}`),
 })
 export type VerifyTinRequest = z.output<typeof VerifyTinRequest>

@@ -16,6 +16,11 @@ function print(events: AuditEvent[], what: string, json: boolean) {
     for (const event of events) console.log(formatEvent(event))
   }
   console.log(`${events.length} event${events.length === 1 ? '' : 's'} for ${what}`)
+  // Nothing recorded is almost always a mistyped id: say so, and fail like grep finding nothing.
+  if (!events.length) {
+    console.error(`No events are recorded for ${what}: check the id (an IRN ends in its issue date).`)
+    process.exitCode = 1
+  }
 }
 
 const invoiceHelp = `audit invoice: every recorded state change of one invoice, oldest first (generated, validated,
@@ -25,7 +30,7 @@ Options:
   --irn IRN     the invoice's IRN (required)
   --json        one JSON object per event instead of a table line
 
-Example: npm run cli -- audit invoice --irn INV001-94ND90NR-20261121`
+Example: npm run cli -- audit invoice --irn INV0002-94ND90NR-20261121   (docs/examples/invoice-v2.json, once signed)`
 
 const businessHelp = `audit business: every recorded event of one business, oldest first: its invoices' state changes
 and its credentials issued, rotated or revoked.

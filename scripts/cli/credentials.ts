@@ -23,6 +23,7 @@ import { cliActor } from '#lib/audit/trail.ts'
 import { mask } from '#lib/log.ts'
 import type { Role } from '#lib/routes.ts'
 import type { Command } from './command.ts'
+import { note, printResult } from './output.ts'
 import { ONCE, optional, required } from './require.ts'
 
 const ROLES: Role[] = ['SI', 'APP', 'ADMIN']
@@ -89,18 +90,12 @@ export const commands: Command[] = [
         email: optional(v, 'email'),
       })
       await auditBusinessCreated(cliActor(), business.businessId)
-      console.log(
-        JSON.stringify(
-          {
-            business_id: business.businessId,
-            service_id: business.serviceId,
-            tin: business.tin,
-            certificate: business.certificate,
-          },
-          null,
-          2,
-        ),
-      )
+      printResult({
+        business_id: business.businessId,
+        service_id: business.serviceId,
+        tin: business.tin,
+        certificate: business.certificate,
+      })
     },
   ),
   simple(
@@ -117,14 +112,8 @@ export const commands: Command[] = [
       await auditApiClient('CREDENTIAL_ISSUED', cliActor(), issued.apiKey, {
         roles: issued.client.roles.join(','),
       })
-      console.log(
-        JSON.stringify(
-          { api_key: issued.apiKey, api_secret: issued.secret, roles: issued.client.roles },
-          null,
-          2,
-        ),
-      )
-      console.log(ONCE)
+      printResult({ api_key: issued.apiKey, api_secret: issued.secret, roles: issued.client.roles })
+      note(ONCE)
     },
   ),
   simple(
@@ -148,8 +137,8 @@ export const commands: Command[] = [
       const key = required(v, 'key', 'client rotate --key API_KEY')
       const secret = await rotateApiClientSecret(key)
       await auditApiClient('CREDENTIAL_ROTATED', cliActor(), key)
-      console.log(JSON.stringify({ api_secret: secret }, null, 2))
-      console.log(ONCE)
+      printResult({ api_secret: secret })
+      note(ONCE)
     },
   ),
   simple(
@@ -191,14 +180,8 @@ export const commands: Command[] = [
     async (v) => {
       const issued = await issueSwitchClient({ name: required(v, 'name', 'switch issue --name NAME') })
       await auditSwitchClient('CREDENTIAL_ISSUED', cliActor(), issued.clientId)
-      console.log(
-        JSON.stringify(
-          { client_id: issued.clientId, bearer_token: issued.token, hmac_secret: issued.secret },
-          null,
-          2,
-        ),
-      )
-      console.log(ONCE)
+      printResult({ client_id: issued.clientId, bearer_token: issued.token, hmac_secret: issued.secret })
+      note(ONCE)
     },
   ),
   simple(
@@ -210,8 +193,8 @@ export const commands: Command[] = [
       const clientId = required(v, 'client', 'switch rotate --client CLIENT_ID')
       const secret = await rotateSwitchSecret(clientId)
       await auditSwitchClient('CREDENTIAL_ROTATED', cliActor(), clientId)
-      console.log(JSON.stringify({ hmac_secret: secret }, null, 2))
-      console.log(ONCE)
+      printResult({ hmac_secret: secret })
+      note(ONCE)
     },
   ),
   simple(
@@ -224,8 +207,8 @@ export const commands: Command[] = [
         merchantId: required(v, 'merchant', 'merchant issue --merchant ID'),
       })
       await auditBearer('CREDENTIAL_ISSUED', cliActor(), 'merchant', issued.merchantId)
-      console.log(JSON.stringify({ merchant_id: issued.merchantId, bearer_token: issued.token }, null, 2))
-      console.log(ONCE)
+      printResult({ merchant_id: issued.merchantId, bearer_token: issued.token })
+      note(ONCE)
     },
   ),
   simple(
@@ -236,8 +219,8 @@ export const commands: Command[] = [
     async () => {
       const issued = await issueNotifyAdminKey()
       await auditBearer('CREDENTIAL_ISSUED', cliActor(), 'notify-admin', issued.adminKeyId)
-      console.log(JSON.stringify({ admin_key_id: issued.adminKeyId, bearer_key: issued.token }, null, 2))
-      console.log(ONCE)
+      printResult({ admin_key_id: issued.adminKeyId, bearer_key: issued.token })
+      note(ONCE)
     },
   ),
   simple(

@@ -20,11 +20,13 @@ Uses the keyring of the environment: DATA_KEY_ARN (the data stack's KMS key, out
 AWS, the local key file under KEYS_DIR otherwise.
 
 Example: npm run cli -- encryption migrate --table einvoicing-prod --region eu-west-1
-         DATA_KEY_ARN=arn:aws:kms:... npm run cli -- encryption migrate --table einvoicing-prod`
+         DATA_KEY_ARN=arn:aws:kms:... npm run cli -- encryption migrate --table einvoicing-prod --region eu-west-1`
 
 const rotateHelp = `encryption rotate-local-key: replace the local data key and re-encrypt everything under it.
 
-Stop the local server first (it keeps the old key in memory). Then this:
+Run it while npm start is running (its table is the one to re-encrypt; start it with DATA_DIR for data
+that outlives it), then restart npm start: until the restart the server holds the old key in memory
+and refuses requests whose secret was re-encrypted (401). This:
   1. creates KEYS_DIR/data-key.aes256.next (an interrupted run reuses it),
   2. re-encrypts every secret, note and local key file under the new key (conditional writes),
   3. keeps the old key as KEYS_DIR/data-key.aes256.retired-<time> (still used to decrypt) and makes
@@ -33,7 +35,7 @@ If an item changed during the pass nothing is switched: run the command again. O
 completed, a second run finds nothing to re-encrypt; delete the retired file when you no longer need
 to read older copies (backups, table exports). Refused when DATA_KEY_ARN is set: KMS rotates its key.
 
-Example: npm run cli -- encryption rotate-local-key --endpoint http://127.0.0.1:8000 --table einvoicing-local`
+Example: npm run cli -- encryption rotate-local-key`
 
 const printReport = (report: MigrationReport) => {
   for (const [kind, c] of Object.entries(report)) {

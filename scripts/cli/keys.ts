@@ -39,6 +39,7 @@ async function hasValue(client: SecretsManagerClient, secretId: string): Promise
 export const commands: Command[] = [
   {
     name: 'keys provision',
+    usesTable: false,
     summary: "generate the service's signing and QR keys into Secrets Manager (once per deployment)",
     help,
     options: {

@@ -18,9 +18,10 @@ const help = `reference load: load reference lists into the table.
 
 A load writes a new revision and switches to it in one step: readers never see a mixture.
 
-Examples:
-  npm run cli -- reference load --all --endpoint http://127.0.0.1:8000 --table einvoicing-local
-  npm run cli -- reference load --list lgas --file lgas-full.json --complete`
+Examples (the first two against the running npm start, the last against a table in AWS):
+  npm run cli -- reference load --list states
+  npm run cli -- reference load --list lgas --file lgas-full.json --complete
+  npm run cli -- reference load --all --table einvoicing-prod --region eu-west-1`
 
 async function fetchRows(
   url: string,

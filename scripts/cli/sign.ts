@@ -21,6 +21,7 @@ Example (against npm start):
 export const commands: Command[] = [
   {
     name: 'sign',
+    usesTable: false,
     summary: 'print signed request headers (Area A or B) for curl',
     help,
     options: {

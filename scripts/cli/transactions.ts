@@ -2,6 +2,7 @@ import { addMerchant, getAccount, openAccount } from '#lib/ledger/repository.ts'
 import { formatNaira, toKobo } from '#lib/ledger/money.ts'
 import { seedTransactions } from '#lib/merchant-history/seed.ts'
 import type { Command } from './command.ts'
+import { printResult } from './output.ts'
 import { optional, required } from './require.ts'
 
 /** Ledger and merchant-history commands: accounts, merchants and demo history (Areas B and C). */
@@ -107,19 +108,13 @@ export const commands: Command[] = [
         },
       })
       const seconds = ((Date.now() - started) / 1000).toFixed(1)
-      console.log(
-        JSON.stringify(
-          {
-            merchantId,
-            written: result.written,
-            ...result.counts,
-            totalInHistory: result.head.all,
-            seconds: Number(seconds),
-          },
-          null,
-          2,
-        ),
-      )
+      printResult({
+        merchantId,
+        written: result.written,
+        ...result.counts,
+        totalInHistory: result.head.all,
+        seconds: Number(seconds),
+      })
     },
   },
   {
@@ -147,13 +142,7 @@ export const commands: Command[] = [
         name: required(v, 'name', accountOpenHelp),
         balanceKobo: kobo.kobo,
       })
-      console.log(
-        JSON.stringify(
-          { created, accountNumber, name: account.name, balance: formatNaira(account.balanceKobo) },
-          null,
-          2,
-        ),
-      )
+      printResult({ created, accountNumber, name: account.name, balance: formatNaira(account.balanceKobo) })
     },
   },
   {
@@ -165,13 +154,7 @@ export const commands: Command[] = [
       const account = await getAccount(required(v, 'number', accountShowHelp))
       if (!account) fail('No such account.', accountShowHelp)
       const { accountNumber, name, currency, balanceKobo, createdAt, updatedAt } = account
-      console.log(
-        JSON.stringify(
-          { accountNumber, name, currency, balance: formatNaira(balanceKobo), createdAt, updatedAt },
-          null,
-          2,
-        ),
-      )
+      printResult({ accountNumber, name, currency, balance: formatNaira(balanceKobo), createdAt, updatedAt })
     },
   },
   {
@@ -187,7 +170,7 @@ export const commands: Command[] = [
         merchantId,
         name: required(v, 'name', merchantAddHelp),
       })
-      console.log(JSON.stringify({ created, ...merchant }, null, 2))
+      printResult({ created, ...merchant })
     },
   },
 ]

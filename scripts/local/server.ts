@@ -1,8 +1,12 @@
 import { randomUUID } from 'node:crypto'
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { createServer, type IncomingMessage, STATUS_CODES, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo, Socket } from 'node:net'
+import type { Duplex } from 'node:stream'
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda'
+import { BadRequest } from '#lib/errors.ts'
+import { toApiError } from '#lib/http/errors.ts'
 import { MAX_BODY_BYTES } from '#lib/http/factory.ts'
+import { errorResponse } from '#lib/http/replies.ts'
 import { pathMatches } from '#lib/http/unrouted.ts'
 import { type Route, routes, UNROUTED } from '#lib/routes.ts'
 
@@ -27,6 +31,17 @@ function loadHandler(modulePath: string): Promise<LambdaHandler> {
   return loaded
 }
 
+/** A path segment that is not valid percent-encoded UTF-8 (`%E0%A4%A`, `%`, `%C0%AF`). */
+class MalformedPath extends Error {}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    throw new MalformedPath(segment)
+  }
+}
+
 function match(method: string, path: string): { route?: Route; params: Record<string, string> } {
   for (const route of routes) {
     if (route.method === method && pathMatches(route.path, path)) {
@@ -34,12 +49,28 @@ function match(method: string, path: string): { route?: Route; params: Record<st
       const names = route.path.split('/')
       const values = path.split('/')
       names.forEach((seg, i) => {
-        if (seg.startsWith('{')) params[seg.slice(1, -1)] = decodeURIComponent(values[i]!)
+        if (seg.startsWith('{')) params[seg.slice(1, -1)] = decodeSegment(values[i]!)
       })
       return { route, params }
     }
   }
   return { params: {} }
+}
+
+/**
+ * What API Gateway answers itself, the local server answers in the area's own record: a path whose
+ * percent-encoding does not decode is the client's mistake, a 400 (CONTRACT section 9).
+ */
+function malformedPathReply(route: Route, segment: string): APIGatewayProxyStructuredResultV2 {
+  const error = new BadRequest(
+    `The path segment "${segment.slice(0, 60)}" is not valid percent-encoded UTF-8: encode each byte as %XX`,
+    { problems: [{ path: 'path', code: 'malformed_path', message: 'not valid percent-encoded UTF-8' }] },
+  )
+  return errorResponse(route.reply, toApiError(error)!, {
+    requestId: randomUUID(),
+    traceId: randomUUID(),
+    startedAt: performance.now(),
+  })
 }
 
 /** Reads at most one byte past the limit, so an oversized body is still refused by the handler. */
@@ -131,16 +162,87 @@ function lambdaContext(functionName: string, requestId: string): Context {
   }
 }
 
+function write(res: ServerResponse, result: APIGatewayProxyStructuredResultV2) {
+  const body = result.body ? Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8') : undefined
+  // A length, as API Gateway sends, rather than chunked encoding.
+  res.writeHead(result.statusCode ?? 200, {
+    ...(result.headers as Record<string, string>),
+    'content-length': String(body?.length ?? 0),
+  })
+  res.end(body)
+}
+
 async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const body = await readBody(req)
   const path = new URL(req.url ?? '/', 'http://localhost').pathname
-  const { route, params } = match(req.method ?? 'GET', path)
+  let matched: ReturnType<typeof match>
+  try {
+    matched = match(req.method ?? 'GET', path)
+  } catch (error) {
+    if (!(error instanceof MalformedPath)) throw error
+    const route = routes.find((r) => r.method === req.method && pathMatches(r.path, path))!
+    return write(res, malformedPathReply(route, error.message))
+  }
+  const { route, params } = matched
   const target = route ?? { functionId: UNROUTED.functionId, handler: UNROUTED.handler }
   const event = toEvent(req, body, route, params)
   const handler = await loadHandler(target.handler)
   const result = await handler(event, lambdaContext(target.functionId, event.requestContext.requestId))
-  res.writeHead(result.statusCode ?? 200, result.headers as Record<string, string>)
-  res.end(result.body ? Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8') : undefined)
+  write(res, result)
+}
+
+/**
+ * Requests Node's HTTP parser refuses never reach a handler: a bad request line (method `FOO` or
+ * `get`, a target without `/`), a control character in a header, a header section over 16 KB. They
+ * still get a short JSON `{message}` and a status, never an empty reply (CONTRACT section 9).
+ */
+const PARSER_ERRORS: Record<string, [number, string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'The request headers are larger than the limit of 16 KB'],
+  HPE_INVALID_METHOD: [
+    405,
+    'The request method is not one this API knows: use GET, POST, PUT, PATCH or DELETE',
+  ],
+  HPE_INVALID_URL: [400, 'The request target must be a path starting with /'],
+  HPE_INVALID_HEADER_TOKEN: [400, 'A header name or value holds a character HTTP does not allow'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'The request took too long to arrive'],
+}
+
+function rawReply(socket: Duplex, status: number, message: string, extra: Record<string, string> = {}) {
+  const body = JSON.stringify({ message })
+  const headers = {
+    'content-type': 'application/json',
+    'content-length': String(Buffer.byteLength(body)),
+    connection: 'close',
+    ...extra,
+  }
+  const head = Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}`)
+    .join('\r\n')
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\n${head}\r\n\r\n${body}`)
+}
+
+function onClientError(error: Error & { code?: string }, socket: Duplex) {
+  // Nothing to answer on a connection the client already dropped, or one a reply is being written to.
+  if (
+    error.code === 'ECONNRESET' ||
+    !socket.writable ||
+    (socket as Socket & { _httpMessage?: unknown })._httpMessage
+  ) {
+    socket.destroy()
+    return
+  }
+  const [status, message] = PARSER_ERRORS[error.code ?? ''] ?? [
+    400,
+    'The request could not be parsed as HTTP/1.1',
+  ]
+  rawReply(socket, status, message)
+}
+
+/** CONNECT asks for a tunnel, which an API does not offer: 405 and the connection closed. */
+function onConnect(_req: IncomingMessage, socket: Duplex) {
+  rawReply(socket, 405, 'CONNECT is not supported: this is an HTTP API, not a proxy', {
+    allow: 'GET, POST, PUT, PATCH, DELETE',
+  })
 }
 
 export interface LocalServer {
@@ -159,6 +261,8 @@ export async function startServer(port = 0): Promise<LocalServer> {
       res.end(JSON.stringify({ message: 'The local server could not run the handler; see its console' }))
     })
   })
+  server.on('clientError', onClientError)
+  server.on('connect', onConnect)
   server.keepAliveTimeout = 5000
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)

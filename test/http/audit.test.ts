@@ -160,10 +160,12 @@ describe('the audit trail of an invoice', () => {
     expect([...times].sort()).toEqual(times)
   }, 60_000)
 
-  it('says so when an invoice has no events', async () => {
-    expect(await cli('audit', 'invoice', '--irn', 'NONE1-94ND90NR-20261121')).toBe(
-      '0 events for invoice NONE1-94ND90NR-20261121\n',
-    )
+  it('says so when an invoice has no events, and exits 1 (a mistyped IRN must not look like success)', async () => {
+    await expect(cli('audit', 'invoice', '--irn', 'NONE1-94ND90NR-20261121')).rejects.toMatchObject({
+      code: 1,
+      stdout: '0 events for invoice NONE1-94ND90NR-20261121\n',
+      stderr: expect.stringContaining('No events are recorded for invoice NONE1-94ND90NR-20261121'),
+    })
   }, 30_000)
 })
 

@@ -6,6 +6,11 @@ import { startApi, type TestApi } from '../support/api.ts'
 
 const run = promisify(execFile)
 
+// The CLI revokes from another process, so this server sees it within its credential cache bound
+// (lib/cache/records.ts); a short bound keeps the test quick.
+const CACHE_SECONDS = 1
+process.env.CREDENTIAL_CACHE_SECONDS = String(CACHE_SECONDS)
+
 let api: TestApi
 beforeAll(async () => {
   api = await startApi()
@@ -43,6 +48,7 @@ describe('credentials CLI', () => {
     expect(listing).toContain(issued.api_key.slice(0, 4))
 
     await cli('client', 'revoke', '--key', issued.api_key)
+    await new Promise((resolve) => setTimeout(resolve, CACHE_SECONDS * 1000 + 100))
     expect((await client.get('/api/v1/resource/states')).status).toBe(401)
   }, 60_000)
 

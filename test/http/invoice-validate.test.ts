@@ -214,8 +214,8 @@ const RULE_CASES: [code: string, what: string, change: (inv: Body) => void, path
   ],
   [
     'NG-FM-01',
-    'a TIN not NNNNNNNN-NNNN',
-    (inv) => (inv.accounting_customer_party.tin = 'TIN-000001'),
+    'a TIN of neither authority form',
+    (inv) => (inv.accounting_customer_party.tin = '12345678'),
     'accounting_customer_party/tin',
   ],
   [
@@ -398,7 +398,7 @@ describe.each(VERSIONS)('the rule codes, in %s', (version) => {
       delete inv.accounting_supplier_party.email
       inv.invoice_line[0].invoiced_quantity = '10'
       inv.payment_status = 'LATE'
-      inv.accounting_customer_party.tin = 'TIN-000001'
+      inv.accounting_customer_party.tin = 'TIN000001'
       inv.accounting_supplier_party.telephone = '0803 123'
       inv.issue_time = '25:61:00'
       inv.tax_point_date = '2026-13-01'
@@ -596,9 +596,8 @@ describe("the authority's published samples", () => {
   function completed(file: string): Body {
     const body = sample(file)
     body.payment_status ??= 'PENDING'
-    const tins = ['12345678-0001', '87654321-0001']
-    for (const [i, key] of ['accounting_supplier_party', 'accounting_customer_party'].entries()) {
-      body[key].tin = tins[i]
+    // Their TINs (TIN-0099990001, TIN-000001) are the authority's own form: kept as published.
+    for (const key of ['accounting_supplier_party', 'accounting_customer_party']) {
       body[key].postal_address ??= {
         street_name: '32, owonikoko street',
         city_name: 'Gwarikpa',
@@ -621,19 +620,15 @@ describe("the authority's published samples", () => {
   const lines = (...fields: string[]) => [0, 1].flatMap((i) => fields.map((f) => `invoice_line/${i}/${f}`))
   const EXPECTED: Record<string, [string, string][]> = {
     [SAMPLES[0]!]: [
-      ['accounting_supplier_party/tin', 'NG-FM-01'],
       ['accounting_supplier_party/postal_address/lga', 'NG-SC-01'],
       ['accounting_supplier_party/postal_address/state', 'NG-SC-01'],
-      ['accounting_customer_party/tin', 'NG-FM-01'],
       ['accounting_customer_party/postal_address/lga', 'NG-SC-01'],
       ['accounting_customer_party/postal_address/state', 'NG-SC-01'],
       ...lines('hsn_code').map((p): [string, string] => [p, 'NG-CL-08']),
     ],
     [SAMPLES[1]!]: [
-      ['accounting_supplier_party/tin', 'NG-FM-01'],
       // Referenced by postal_address_id only: this service keeps no address registry.
       ['accounting_supplier_party/postal_address', 'NG-SC-01'],
-      ['accounting_customer_party/tin', 'NG-FM-01'],
       ['accounting_customer_party/postal_address/lga', 'NG-SC-01'],
       ['accounting_customer_party/postal_address/state', 'NG-SC-01'],
       // Sent as dicount_rate / dicount_amount.
@@ -642,10 +637,7 @@ describe("the authority's published samples", () => {
     ],
     [SAMPLES[2]!]: [
       ['payment_status', 'NG-SC-01'],
-      ...parties('tin', 'postal_address/lga', 'postal_address/state').map((p): [string, string] => [
-        p,
-        p.endsWith('tin') ? 'NG-FM-01' : 'NG-SC-01',
-      ]),
+      ...parties('postal_address/lga', 'postal_address/state').map((p): [string, string] => [p, 'NG-SC-01']),
       ...lines('discount_rate', 'discount_amount').map((p): [string, string] => [p, 'NG-SC-01']),
       ...lines('hsn_code').map((p): [string, string] => [p, 'NG-CL-08']),
     ],

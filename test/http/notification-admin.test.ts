@@ -282,6 +282,19 @@ describe('/notification/email', () => {
     expect(listed.body.data).not.toContain('remove.me@example.com')
   })
 
+  it('lists every address when the list is longer than one DynamoDB page (500 items)', async () => {
+    const many = Array.from({ length: 600 }, (_, i) => `bulk${String(i).padStart(3, '0')}@example.com`)
+    for (let i = 0; i < many.length; i += 100) {
+      const added = await clients.notify.post('/notification/email', { email: many.slice(i, i + 100) })
+      expect(added.status).toBe(201)
+    }
+    const listed = await clients.notify.get<{ data: string[] }>('/notification/email')
+    expect(listed.body.data.filter((e) => e.startsWith('bulk'))).toEqual(many)
+    expect(listed.body.data).toEqual([...listed.body.data].sort((a, b) => a.localeCompare(b)))
+    for (let i = 0; i < many.length; i += 100)
+      await del('/notification/email', { email: many.slice(i, i + 100) })
+  })
+
   it.each([
     ['an invalid address', { email: ['not-an-email'] }, 'email/0'],
     ['an empty list', { email: [] }, 'email'],

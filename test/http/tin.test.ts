@@ -57,7 +57,7 @@ describe.each(['v1', 'v2'])('POST /api/%s/resource/verify-tin', (version) => {
 
   it.each([
     ['without the branch suffix', '12345678'],
-    ['with letters', 'TIN-000001'],
+    ['with letters', 'TIN-00A001'],
     ['with 9 digits first', '123456789-0001'],
     ['with spaces', ' 12345678-0001'],
   ])('answers 400 for a TIN %s', async (_, tin) => {
@@ -68,7 +68,8 @@ describe.each(['v1', 'v2'])('POST /api/%s/resource/verify-tin', (version) => {
         {
           path: 'tin',
           code: 'invalid_format',
-          message: 'tin must be 8 digits, a hyphen and 4 digits, e.g. 12345678-0001',
+          message:
+            'tin must be of the form NNNNNNNN-NNNN (e.g. 12345678-0001) or TIN- and digits (e.g. TIN-0099990001)',
         },
       ]),
     )

@@ -117,23 +117,25 @@ describe('DataStack', () => {
 })
 
 describe('ApiStack', () => {
-  it('deploys one function per functionId of the route table, plus the unrouted catch-all and the outbox sender', () => {
-    prod.apiTemplate.resourceCountIs('AWS::Lambda::Function', functionIds.length + 2)
+  it('deploys one function per functionId of the route table, plus the unrouted catch-all, the outbox sender and the reconciliation', () => {
+    prod.apiTemplate.resourceCountIs('AWS::Lambda::Function', functionIds.length + 3)
     expect([...prod.api.functions.keys()].sort()).toEqual([...functionIds, UNROUTED.functionId].sort())
   })
 
   it('runs every function on nodejs22.x, arm64, with the house settings and environment', () => {
     const functions = Object.values(prod.apiTemplate.findResources('AWS::Lambda::Function'))
-    expect(functions).toHaveLength(functionIds.length + 2)
+    expect(functions).toHaveLength(functionIds.length + 3)
     for (const fn of functions) {
       // The stream consumer sends e-mail in batches: less memory, a longer timeout.
       const outbox = String(fn.Properties.Description).endsWith('outbox-sender')
+      // The daily reconciliation scans the whole table: the most memory and time Lambda gives.
+      const reconcile = String(fn.Properties.Description).endsWith('reconcile-daily')
       expect(fn.Properties).toMatchObject({
         Runtime: 'nodejs22.x',
         Architectures: ['arm64'],
         Handler: 'index.handler',
-        MemorySize: outbox ? 512 : 1024,
-        Timeout: outbox ? 30 : 10,
+        MemorySize: outbox ? 512 : reconcile ? 3008 : 1024,
+        Timeout: outbox ? 30 : reconcile ? 900 : 10,
         Environment: {
           Variables: {
             TABLE_NAME: expect.anything(),
@@ -146,7 +148,7 @@ describe('ApiStack', () => {
         },
         LoggingConfig: { LogGroup: { Ref: expect.any(String) } },
       })
-      expect(fn.Properties.TracingConfig).toBeUndefined()
+      expect(fn.Properties.TracingConfig).toEqual({ Mode: 'Active' })
     }
   })
 
@@ -212,21 +214,30 @@ describe('ApiStack', () => {
     ).toThrow(/together/)
   })
 
-  it('keeps one month of logs in an explicit log group per function', () => {
+  it('keeps one month of logs in an explicit log group per function, and of the access logs', () => {
     const groups = Object.values(prod.apiTemplate.findResources('AWS::Logs::LogGroup'))
-    expect(groups).toHaveLength(functionIds.length + 2)
+    expect(groups).toHaveLength(functionIds.length + 3 + 1)
     for (const group of groups) expect(group.Properties.RetentionInDays).toBe(30)
   })
 
-  it('alarms on every function errors and throttles, and on API 5xx', () => {
-    const alarms = Object.values(prod.apiTemplate.findResources('AWS::CloudWatch::Alarm')).map(
-      (a) => a.Properties,
-    )
+  it('alarms on every function errors, throttles and p99 latency, and on the API 5xx rate', () => {
+    // The daily reconciliation's alarm has its own period and rules (test/infra/reconciliation.test.ts).
+    const alarms = Object.values(prod.apiTemplate.findResources('AWS::CloudWatch::Alarm'))
+      .map((a) => a.Properties)
+      .filter((a) => a.MetricName !== 'ReconciliationDifferences')
     const count = (metric: string) => alarms.filter((a) => a.MetricName === metric).length
     expect(count('Errors')).toBe(functionIds.length + 2)
     expect(count('Throttles')).toBe(functionIds.length + 1)
-    expect(count('5xx')).toBe(1)
-    for (const alarm of alarms) {
+    expect(alarms.filter((a) => a.MetricName === 'Duration' && a.ExtendedStatistic === 'p99')).toHaveLength(
+      functionIds.length + 1,
+    )
+    const rate = alarms.find((a) => String(a.AlarmDescription).startsWith('API 5xx rate'))
+    expect(rate?.Metrics).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ Expression: 'IF(requests > 0, 100 * errors / requests, 0)' }),
+      ]),
+    )
+    for (const alarm of alarms.filter((a) => a.MetricName === 'Errors' || a.MetricName === 'Throttles')) {
       expect(alarm).toMatchObject({
         Threshold: 1,
         ComparisonOperator: 'GreaterThanOrEqualToThreshold',

@@ -1,7 +1,11 @@
 import { randomBytes } from 'node:crypto'
-import { describe, expect, it } from 'vitest'
+import { buildEncrypt } from '@aws-crypto/encrypt-node'
+import { KmsKeyringNode } from '@aws-crypto/kms-keyring-node'
+import { AlgorithmSuiteIdentifier, CommitmentPolicy } from '@aws-crypto/material-management-node'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DecryptionFailed, decryptField, encryptField, isEncrypted } from '#lib/crypto/fields.ts'
 import { localKeyring, rotatingKeyring } from '#lib/crypto/keyring.ts'
+import { type KmsStandIn, startKmsStandIn } from '../support/kms-stand-in.ts'
 
 const context = { record: 'api-client', id: 'ak_one', field: 'secret' }
 
@@ -52,5 +56,52 @@ describe('field encryption', () => {
     const damaged = `${stored.slice(0, -8)}AAAAAAA=`
     await expect(decryptField(damaged, context)).rejects.toBeInstanceOf(DecryptionFailed)
     await expect(decryptField('enc:v1:not-base64-at-all', context)).rejects.toBeInstanceOf(DecryptionFailed)
+  })
+})
+
+describe('field encryption against KMS (a counted stand-in)', () => {
+  let kms: KmsStandIn
+  beforeAll(async () => {
+    kms = await startKmsStandIn()
+    Object.assign(process.env, {
+      AWS_ENDPOINT_URL_KMS: kms.endpoint,
+      AWS_ACCESS_KEY_ID: 'stand-in',
+      AWS_SECRET_ACCESS_KEY: 'stand-in',
+      AWS_REGION: 'eu-west-1',
+    })
+  })
+  afterAll(() => kms?.close())
+
+  it('makes one GenerateDataKey and one Decrypt for many values of different records', async () => {
+    const ring = new KmsKeyringNode({ generatorKeyId: kms.keyArn })
+    const contexts = Array.from({ length: 50 }, (_, i) => ({
+      record: 'invoice',
+      id: `IRN-${i}`,
+      field: 'note',
+    }))
+    const sealed = []
+    for (const c of contexts) sealed.push(await encryptField(`note ${c.id}`, c, ring))
+    for (const [i, c] of contexts.entries()) {
+      expect(await decryptField(sealed[i]!, c, { keyring: ring })).toBe(`note ${c.id}`)
+    }
+    expect(kms.calls).toEqual({ GenerateDataKey: 1, Decrypt: 1 })
+    // KMS still sees the kind of record, which the functions' key grants are conditioned on.
+    expect(kms.contexts).toEqual([{ record: 'invoice' }, { record: 'invoice' }])
+    // Still bound to its record: the shared data key does not make a value open under another id.
+    await expect(
+      decryptField(sealed[0]!, { ...contexts[0]!, id: 'IRN-1' }, { keyring: ring }),
+    ).rejects.toBeInstanceOf(DecryptionFailed)
+  })
+
+  it('opens values written before shared data keys (data key wrapped under their own context)', async () => {
+    const ring = new KmsKeyringNode({ generatorKeyId: kms.keyArn })
+    const { encrypt } = buildEncrypt(CommitmentPolicy.REQUIRE_ENCRYPT_REQUIRE_DECRYPT)
+    const { result } = await encrypt(ring, Buffer.from('old value'), {
+      encryptionContext: context,
+      suiteId: AlgorithmSuiteIdentifier.ALG_AES256_GCM_IV12_TAG16_HKDF_SHA512_COMMIT_KEY,
+    })
+    expect(await decryptField(`enc:v1:${result.toString('base64')}`, context, { keyring: ring })).toBe(
+      'old value',
+    )
   })
 })

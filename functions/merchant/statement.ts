@@ -1,0 +1,9 @@
+import { merchantBearer } from '#lib/auth/merchant-bearer.ts'
+import { merchantStatement } from '#lib/endpoints/merchant.ts'
+import { statementOf } from '#lib/finance/statement.ts'
+import { apiHandler } from '#lib/http/factory.ts'
+
+/** GET /api/v1/merchant/statement: the calling merchant's totals for one Lagos calendar day. */
+export const handler = apiHandler(merchantStatement, merchantBearer, async ({ query, caller }) => ({
+  data: await statementOf(caller.merchantId, query.date),
+}))

@@ -1,0 +1,77 @@
+import { stringify } from 'csv-stringify/sync'
+import { Decimal } from 'decimal.js'
+import type { TransactionRecord } from '#lib/merchant-history/service.ts'
+
+/**
+ * The merchant history as RFC 4180 CSV (CONTRACT section 12): a header row, one row per
+ * transaction, CRLF line ends, UTF-8. Built with csv-stringify, which quotes what needs quoting and,
+ * with `escape_formulas`, neutralises text cells a spreadsheet would run as a formula (OWASP "CSV
+ * injection"): a cell starting with = + - @, a tab or a carriage return gets a leading `'`.
+ */
+export const CSV_CONTENT_TYPE = 'text/csv; charset=utf-8; header=present'
+
+/** The columns, in order: the JSON record's fields (spec C.1), named as in JSON. */
+export const CSV_COLUMNS = [
+  'completedAt',
+  'providerReference',
+  'merchantReference',
+  'queriedAccount',
+  'type',
+  'status',
+  'amount',
+] as const satisfies readonly (keyof TransactionRecord)[]
+
+/** Amounts with exactly two decimals (`1500.00`), from the JSON number's exact decimal form. */
+const twoDecimals = (naira: number) => new Decimal(String(naira)).toFixed(2)
+
+function row(record: TransactionRecord): string[] {
+  return CSV_COLUMNS.map((column) =>
+    column === 'amount' ? twoDecimals(record.amount) : (record[column] ?? '').toString(),
+  )
+}
+
+/** One page of history as CSV text; `header: false` for the pages after the first of a file. */
+export function historyCsv(records: TransactionRecord[], { header = true } = {}): string {
+  return stringify(records.map(row), {
+    header,
+    columns: [...CSV_COLUMNS],
+    record_delimiter: 'windows',
+    escape_formulas: true,
+  })
+}
+
+/**
+ * Whether the caller asked for CSV: the media range with the highest q-value (the first listed
+ * among equals) is text/csv or text/*. Anything else, or no Accept header, keeps the JSON record.
+ */
+export function prefersCsv(accept: string | undefined): boolean {
+  if (!accept) return false
+  let best: { type: string; q: number } | undefined
+  for (const range of accept.split(',')) {
+    const [type = '', ...params] = range.split(';').map((part) => part.trim().toLowerCase())
+    const qParam = params.find((p) => p.startsWith('q='))
+    const q = qParam ? Number(qParam.slice(2)) : 1
+    if (!type || !Number.isFinite(q) || q <= 0) continue
+    if (!best || q > best.q) best = { type, q }
+  }
+  return best?.type === 'text/csv' || best?.type === 'text/*'
+}
+
+/**
+ * The `Link` header pointing at the next page (RFC 8288), or undefined on the last page: the same
+ * query as received, with `page` moved on and `size` made explicit. A relative reference, resolved
+ * against the request's own URL.
+ */
+export function nextPageLink(
+  path: string,
+  rawQuery: string | undefined,
+  page: { number: number; size: number; totalPages: number },
+): string | undefined {
+  // page.number is the page asked for (1-based, as the query's page).
+  const next = page.number + 1
+  if (next > page.totalPages) return undefined
+  const params = new URLSearchParams(rawQuery ?? '')
+  params.set('page', String(next))
+  params.set('size', String(page.size))
+  return `<${path}?${params.toString()}>; rel="next"`
+}

@@ -1,0 +1,284 @@
+import { formatNaira } from '#lib/ledger/money.ts'
+import { scanPages } from '#lib/db/query.ts'
+import { DAILY_TOTAL_FIELDS, type DailyTotals, dayOf, totalsOf, ZERO_TOTALS } from './daily-totals.ts'
+
+/**
+ * Reconciliation (CONTRACT section 12): proves that the ledger, the merchants' histories and their
+ * daily totals agree, from one consistent scan of the table (read-only):
+ * - every account: balance = opening balance + its recorded transfers (a SUCCESSFUL transfer debits,
+ *   a REVERSED one debited and was credited back, a FAILED one moved nothing);
+ * - every merchant: exactly one history item per ledger transfer to it, with the same amount,
+ *   account, status and createdAt, and no other item; and every day's totals item equal to that
+ *   day's transfers grouped by current status (an absent item is a day of zeros).
+ * `npm run cli -- ledger reconcile` and the daily scheduled function both run `reconcile()`.
+ */
+export interface Difference {
+  /** What disagrees, e.g. `account 0123456789`, `merchant MRC0001`, `merchant MRC0001 day 2026-01-15`. */
+  subject: string
+  /** A sentence a person can act on, with the figures on both sides. */
+  message: string
+  /** Stays the same while the difference does (traffic moving balances does not change it). */
+  key: string
+}
+
+export interface ReconcileReport {
+  accounts: number
+  merchants: number
+  transfers: number
+  historyItems: number
+  days: number
+  differences: Difference[]
+}
+
+type Item = Record<string, unknown>
+type Status = 'SUCCESSFUL' | 'FAILED' | 'REVERSED'
+
+interface Transfer {
+  merchantId: string
+  accountNumber: string
+  amountKobo: number
+  status: Status
+  providerReference: string
+  createdAt: string
+  requestId: string
+}
+
+/** Everything the checks read, gathered in one pass over the table. */
+interface Snapshot {
+  accounts: Item[]
+  merchants: Set<string>
+  transfers: Transfer[]
+  history: Item[]
+  days: Item[]
+}
+
+const str = (v: unknown) => (typeof v === 'string' ? v : '')
+const num = (v: unknown) => (typeof v === 'number' ? v : 0)
+
+/** One strongly consistent parallel scan keeping only the items reconciliation looks at. */
+async function snapshot(segments: number): Promise<Snapshot> {
+  const found: Snapshot = { accounts: [], merchants: new Set(), transfers: [], history: [], days: [] }
+  await Promise.all(
+    Array.from({ length: segments }, async (_, segment) => {
+      for await (const page of scanPages({
+        ConsistentRead: true,
+        Segment: segment,
+        TotalSegments: segments,
+        FilterExpression:
+          'entity IN (:account, :merchant, :request, :txn) OR (begins_with(pk, :mhist) AND begins_with(sk, :day))',
+        ExpressionAttributeValues: {
+          ':account': 'ACCOUNT',
+          ':merchant': 'MERCHANT',
+          ':request': 'BANK_REQUEST',
+          ':txn': 'MERCHANT_TXN',
+          ':mhist': 'MHIST#',
+          ':day': 'DAY#',
+        },
+      })) {
+        for (const item of page.Items ?? []) {
+          switch (item.entity) {
+            case 'ACCOUNT':
+              found.accounts.push(item)
+              break
+            case 'MERCHANT':
+              found.merchants.add(str(item.merchantId))
+              break
+            case 'BANK_REQUEST':
+              if (item.kind === 'TRANSFER') found.transfers.push(item as unknown as Transfer)
+              break
+            case 'MERCHANT_TXN':
+              found.history.push(item)
+              break
+            default:
+              found.days.push(item)
+          }
+        }
+      }
+    }),
+  )
+  return found
+}
+
+const naira = (kobo: number) => `${kobo < 0 ? '-' : ''}${formatNaira(Math.abs(kobo))}`
+
+/** What a transfer did to its account: only a transfer that is still SUCCESSFUL kept the money. */
+const debitOf = (t: Transfer) => (t.status === 'SUCCESSFUL' ? t.amountKobo : 0)
+
+function checkAccounts(s: Snapshot): Difference[] {
+  const debits = new Map<string, number>()
+  for (const t of s.transfers) debits.set(t.accountNumber, (debits.get(t.accountNumber) ?? 0) + debitOf(t))
+  const differences: Difference[] = []
+  for (const account of s.accounts) {
+    const number = str(account.accountNumber)
+    const subject = `account ${number}`
+    if (typeof account.openingBalanceKobo !== 'number') {
+      differences.push({
+        subject,
+        key: `${subject}:no-opening`,
+        message: `${subject}: no opening balance is recorded (opened before reconciliation existed), so its balance ${naira(num(account.balanceKobo))} cannot be proved`,
+      })
+      continue
+    }
+    const moved = -(debits.get(number) ?? 0)
+    const expected = account.openingBalanceKobo + moved
+    const balance = num(account.balanceKobo)
+    if (balance !== expected) {
+      differences.push({
+        subject,
+        key: `${subject}:off:${balance - expected}`,
+        message: `${subject}: balance ${naira(balance)} but opening ${naira(account.openingBalanceKobo)} + transactions ${naira(moved)} = ${naira(expected)} (off by ${naira(balance - expected)})`,
+      })
+    }
+  }
+  const known = new Set(s.accounts.map((a) => str(a.accountNumber)))
+  for (const number of new Set(s.transfers.map((t) => t.accountNumber))) {
+    if (!known.has(number)) {
+      differences.push({
+        subject: `account ${number}`,
+        key: `account ${number}:missing`,
+        message: `account ${number}: transfers are recorded against it but the account does not exist`,
+      })
+    }
+  }
+  return differences
+}
+
+function checkHistory(merchantId: string, transfers: Transfer[], history: Item[]): Difference[] {
+  const subject = `merchant ${merchantId}`
+  const differences: Difference[] = []
+  const items = new Map<string, Item[]>()
+  for (const item of history) {
+    const ref = str(item.providerReference)
+    items.set(ref, [...(items.get(ref) ?? []), item])
+  }
+  for (const t of transfers) {
+    const found = items.get(t.providerReference) ?? []
+    items.delete(t.providerReference)
+    const what = `transfer ${t.providerReference} (requestId ${t.requestId})`
+    if (found.length === 0) {
+      differences.push({
+        subject,
+        key: `${subject}:missing:${t.providerReference}`,
+        message: `${subject}: ${what} of ${naira(t.amountKobo)} is not in the history`,
+      })
+      continue
+    }
+    if (found.length > 1) {
+      differences.push({
+        subject,
+        key: `${subject}:duplicate:${t.providerReference}`,
+        message: `${subject}: ${what} is in the history ${found.length} times`,
+      })
+    }
+    const item = found[0]!
+    const wrong = (
+      [
+        ['amount', naira(t.amountKobo), naira(num(item.amountKobo))],
+        ['status', t.status, str(item.status)],
+        ['account', t.accountNumber, str(item.accountNumber)],
+        ['createdAt', t.createdAt, str(item.createdAt)],
+      ] as const
+    ).filter(([, ledger, shown]) => ledger !== shown)
+    for (const [field, ledger, shown] of wrong) {
+      differences.push({
+        subject,
+        key: `${subject}:${field}:${t.providerReference}:${shown}`,
+        message: `${subject}: ${what} has ${field} ${ledger} in the ledger but ${shown} in the history`,
+      })
+    }
+  }
+  for (const [ref, extra] of items) {
+    differences.push({
+      subject,
+      key: `${subject}:extra:${ref}`,
+      message: `${subject}: history item ${ref} (${naira(num(extra[0]!.amountKobo))}, ${str(extra[0]!.status)}) has no transfer in the ledger${extra[0]!.requestId ? '' : ' (seeded demo data has none)'}`,
+    })
+  }
+  return differences
+}
+
+const TOTAL_NAMES: Record<Status, ['successfulCount' | 'failedCount' | 'reversedCount', keyof DailyTotals]> =
+  {
+    SUCCESSFUL: ['successfulCount', 'successfulKobo'],
+    FAILED: ['failedCount', 'failedKobo'],
+    REVERSED: ['reversedCount', 'reversedKobo'],
+  }
+
+function checkDays(merchantId: string, transfers: Transfer[], dayItems: Item[]): Difference[] {
+  const expected = new Map<string, DailyTotals>()
+  for (const t of transfers) {
+    const day = dayOf(t.createdAt)
+    const totals = expected.get(day) ?? { ...ZERO_TOTALS }
+    const [count, amount] = TOTAL_NAMES[t.status]
+    totals[count] += 1
+    totals[amount] += t.amountKobo
+    expected.set(day, totals)
+  }
+  const stored = new Map(dayItems.map((item) => [str(item.sk).slice('DAY#'.length), totalsOf(item)]))
+  const differences: Difference[] = []
+  for (const day of [...new Set([...expected.keys(), ...stored.keys()])].sort()) {
+    const want = expected.get(day) ?? ZERO_TOTALS
+    const have = stored.get(day) ?? ZERO_TOTALS
+    const off = DAILY_TOTAL_FIELDS.filter((field) => want[field] !== have[field])
+    if (off.length === 0) continue
+    const subject = `merchant ${merchantId} day ${day}`
+    differences.push({
+      subject,
+      key: `${subject}:${off.map((f) => `${f}=${have[f]}/${want[f]}`).join(',')}`,
+      message: `${subject}: daily totals ${off.map((f) => `${f} ${have[f]}`).join(', ')} but the ledger's transfers give ${off.map((f) => `${f} ${want[f]}`).join(', ')}`,
+    })
+  }
+  return differences
+}
+
+function check(s: Snapshot): ReconcileReport {
+  const byMerchant = <T>(list: T[], idOf: (x: T) => string) => {
+    const map = new Map<string, T[]>()
+    for (const x of list) map.set(idOf(x), [...(map.get(idOf(x)) ?? []), x])
+    return map
+  }
+  const transfers = byMerchant(s.transfers, (t) => t.merchantId)
+  const history = byMerchant(s.history, (i) => str(i.merchantId))
+  const days = byMerchant(s.days, (i) => str(i.pk).slice('MHIST#'.length))
+  const merchants = [
+    ...new Set([...s.merchants, ...transfers.keys(), ...history.keys(), ...days.keys()]),
+  ].sort()
+  const differences = [
+    ...checkAccounts(s),
+    ...merchants.flatMap((m) => [
+      ...checkHistory(m, transfers.get(m) ?? [], history.get(m) ?? []),
+      ...checkDays(m, transfers.get(m) ?? [], days.get(m) ?? []),
+    ]),
+  ]
+  return {
+    accounts: s.accounts.length,
+    merchants: merchants.length,
+    transfers: s.transfers.length,
+    historyItems: s.history.length,
+    days: s.days.length,
+    differences,
+  }
+}
+
+export interface ReconcileOptions {
+  /** Parallel scan segments (more for big tables in AWS). */
+  segments?: number
+  /**
+   * The history and daily totals may trail the ledger by seconds, and a scan is not a snapshot: a
+   * transfer committing mid-scan can look like a difference. So a run that finds differences waits
+   * this long, checks again, and reports only the differences found both times.
+   */
+  settleMs?: number
+}
+
+export async function reconcile({
+  segments = 4,
+  settleMs = 3_000,
+}: ReconcileOptions = {}): Promise<ReconcileReport> {
+  const first = check(await snapshot(segments))
+  if (first.differences.length === 0) return first
+  await new Promise((resolve) => setTimeout(resolve, settleMs))
+  const second = check(await snapshot(segments))
+  const before = new Set(first.differences.map((d) => d.key))
+  return { ...second, differences: second.differences.filter((d) => before.has(d.key)) }
+}

@@ -1,0 +1,45 @@
+import * as z from 'zod'
+import { koboToNaira } from '#lib/ledger/money.ts'
+import { parseLagosLocal } from '#lib/time.ts'
+import { type DailyTotals, readDailyTotals } from './daily-totals.ts'
+
+/** `GET /api/v1/merchant/statement?date=YYYY-MM-DD` (CONTRACT section 12). */
+export const StatementQuery = z.object({
+  date: z
+    .string({ error: 'date is required: a Lagos calendar day as YYYY-MM-DD, e.g. 2026-01-15' })
+    .refine((value) => /^\d{4}-\d{2}-\d{2}$/.test(value) && parseLagosLocal(`${value}T00:00`) !== undefined, {
+      message: 'date must be a calendar day that exists, as YYYY-MM-DD, e.g. 2026-01-15',
+    }),
+})
+export type StatementQuery = z.output<typeof StatementQuery>
+
+const CountAndAmount = z.object({ count: z.int(), amount: z.number().describe('naira, 2 decimals') })
+
+/** The statement record (the `data` of the Area C envelope). */
+export const StatementRecord = z.object({
+  merchantId: z.string(),
+  date: z.string().describe('the Lagos calendar day, YYYY-MM-DD'),
+  count: z.int().describe('successful + failed + reversed'),
+  successful: CountAndAmount,
+  failed: CountAndAmount,
+  reversed: CountAndAmount,
+  net: z.number().describe('money that stayed with the merchant: the successful amount'),
+})
+export type Statement = z.output<typeof StatementRecord>
+
+export function statementFrom(merchantId: string, date: string, totals: DailyTotals): Statement {
+  return {
+    merchantId,
+    date,
+    count: totals.successfulCount + totals.failedCount + totals.reversedCount,
+    successful: { count: totals.successfulCount, amount: koboToNaira(totals.successfulKobo) },
+    failed: { count: totals.failedCount, amount: koboToNaira(totals.failedKobo) },
+    reversed: { count: totals.reversedCount, amount: koboToNaira(totals.reversedKobo) },
+    net: koboToNaira(totals.successfulKobo),
+  }
+}
+
+/** One merchant's statement for one Lagos calendar day: one item read, whatever the volume. */
+export async function statementOf(merchantId: string, date: string): Promise<Statement> {
+  return statementFrom(merchantId, date, await readDailyTotals(merchantId, date))
+}

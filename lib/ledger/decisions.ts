@@ -1,0 +1,130 @@
+import { CODES, MESSAGES } from './codes.ts'
+import type { Account, BankRequestRecord, Merchant, TransferRecord } from './repository.ts'
+
+/**
+ * The rules of Area B (CONTRACT section 6) as pure functions: what was read in, what the request comes
+ * to out, with its response code. No I/O here: lib/ledger/service.ts reads, asks these, builds the
+ * transaction's items (lib/ledger/transaction-items.ts) and commits; the transaction's conditions hold
+ * the decision, and a failed condition means deciding again on fresh reads.
+ */
+export type Reply = Record<string, unknown>
+
+/** A request answered without moving anything, as the HTTP status and response code it gets. */
+export interface Refusal {
+  outcome: 'refused'
+  http: 404 | 409
+  responseCode: string
+  message: string
+}
+
+/** The same requestId again: the first reply, or 409 (code 26) when it came with another request. */
+export type Replay = { outcome: 'replay'; reply: Reply } | Refusal
+
+export function replayOf(
+  record: BankRequestRecord,
+  kind: BankRequestRecord['kind'],
+  bodyHash: string,
+): Replay {
+  if (record.kind !== kind || record.bodyHash !== bodyHash) {
+    return {
+      outcome: 'refused',
+      http: 409,
+      responseCode: CODES.duplicateRecord,
+      message: `requestId ${record.requestId} was already used for a different ${record.kind.toLowerCase()} request: every new request needs a new requestId`,
+    }
+  }
+  return { outcome: 'replay', reply: record.reply }
+}
+
+export interface Verdict {
+  outcome: 'approved' | 'declined'
+  status: 'SUCCESSFUL' | 'FAILED'
+  responseCode: string
+  responseMessage: string
+  responseStatus: 'SUCCESS' | 'FAILED'
+}
+
+export type TransferDecision = Replay | Verdict
+
+/**
+ * A transfer: the same requestId replays; an unknown or inactive merchant is 03, an unknown account
+ * 14; otherwise approved (00) when the balance covers the amount (balance >= amount), declined (51)
+ * when it does not. A decline is recorded too: it answers the same way when the requestId returns.
+ */
+export function decideTransfer(
+  read: { existing?: BankRequestRecord; merchant?: Merchant; account?: Account },
+  request: { merchantId: string; accountNumber: string; amountKobo: number; bodyHash: string },
+): TransferDecision {
+  if (read.existing) return replayOf(read.existing, 'TRANSFER', request.bodyHash)
+  if (!read.merchant?.active) {
+    return {
+      outcome: 'refused',
+      http: 404,
+      responseCode: CODES.invalidMerchant,
+      message: `No active merchant has the id ${request.merchantId}`,
+    }
+  }
+  if (!read.account) return unknownAccount(request.accountNumber)
+  return read.account.balanceKobo >= request.amountKobo
+    ? {
+        outcome: 'approved',
+        status: 'SUCCESSFUL',
+        responseCode: CODES.approved,
+        responseMessage: MESSAGES.approved,
+        responseStatus: 'SUCCESS',
+      }
+    : {
+        outcome: 'declined',
+        status: 'FAILED',
+        responseCode: CODES.insufficientFunds,
+        responseMessage: MESSAGES.insufficientFunds,
+        responseStatus: 'FAILED',
+      }
+}
+
+export const unknownAccount = (accountNumber: string): Refusal => ({
+  outcome: 'refused',
+  http: 404,
+  responseCode: CODES.unknownAccount,
+  message: `No account has the number ${accountNumber}`,
+})
+
+export type ReversalDecision = Replay | { outcome: 'reverse'; original: TransferRecord }
+
+/**
+ * A reversal of an earlier transfer of the same switch client: 25 when there is no such transfer
+ * (a reversal cannot be reversed), 12 when it was declined (it moved no money) or already reversed
+ * (no second credit); otherwise it is credited back.
+ */
+export function decideReversal(
+  read: { existing?: BankRequestRecord; original?: BankRequestRecord },
+  request: { originalRequestId: string; bodyHash: string },
+): ReversalDecision {
+  if (read.existing) return replayOf(read.existing, 'REVERSAL', request.bodyHash)
+  const { original } = read
+  if (original?.kind !== 'TRANSFER') {
+    return {
+      outcome: 'refused',
+      http: 404,
+      responseCode: CODES.originalNotFound,
+      message: `No transfer with requestId ${request.originalRequestId} was found to reverse`,
+    }
+  }
+  if (original.status === 'FAILED') {
+    return {
+      outcome: 'refused',
+      http: 409,
+      responseCode: CODES.invalidTransaction,
+      message: `Transfer ${request.originalRequestId} was declined (code ${original.responseCode}) and moved no money: there is nothing to reverse`,
+    }
+  }
+  if (original.status === 'REVERSED') {
+    return {
+      outcome: 'refused',
+      http: 409,
+      responseCode: CODES.invalidTransaction,
+      message: `Transfer ${request.originalRequestId} was already reversed by request ${original.reversedBy} at ${original.reversedAt}: no second credit is made`,
+    }
+  }
+  return { outcome: 'reverse', original }
+}

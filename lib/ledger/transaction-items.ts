@@ -1,0 +1,278 @@
+import { tableName } from '#lib/db/client.ts'
+import { type Key, keys } from '#lib/db/keys.ts'
+import { type HistoryHead, reversalBlockOf, reversalCountAttribute } from '#lib/merchant-history/items.ts'
+import { outboxItem } from '#lib/notifications/outbox.ts'
+import type { toTemplateItem } from '#lib/notifications/templates.ts'
+import type { Reply, Verdict } from './decisions.ts'
+import { formatNaira, koboToNaira } from './money.ts'
+import type { ReversalRecord, TransactItem, TransferRecord } from './repository.ts'
+import type { ReversalRequest, TransferRequest } from './schemas.ts'
+
+/**
+ * Builders of the replies, records and TransactWriteItems elements of a transfer and a reversal:
+ * given a decision, each returns data and nothing else (no I/O). The order of a transaction's items is
+ * part of its meaning: items[1] is always the request record (see commitOrReplay in service.ts).
+ */
+
+/** Puts a new item: it must not exist yet. */
+export const putNew = (Item: Record<string, unknown>): TransactItem => ({
+  Put: { TableName: tableName(), Item, ConditionExpression: 'attribute_not_exists(pk)' },
+})
+
+/** What a transfer's decision settled, beyond the request itself. */
+export interface TransferFacts {
+  verdict: Verdict
+  providerReference: string
+  /** Lagos local time of the decision: the reply's completedAt and the record's createdAt. */
+  createdAt: string
+  atMs: number
+}
+
+export function transferReply(body: TransferRequest, facts: TransferFacts): Reply {
+  const { verdict } = facts
+  return {
+    responseCode: verdict.responseCode,
+    responseMessage: verdict.responseMessage,
+    responseStatus: verdict.responseStatus,
+    requestId: body.requestId,
+    stan: body.stan,
+    processingCode: body.processingCode,
+    merchantId: body.merchantId,
+    merchantReference: body.merchantReference,
+    accountNumber: body.accountNumber,
+    amount: koboToNaira(body.amount),
+    currency: body.currency,
+    productCode: body.productCode,
+    ...(body.narration === undefined ? {} : { narration: body.narration }),
+    providerReference: facts.providerReference,
+    status: verdict.status,
+    completedAt: facts.createdAt,
+  }
+}
+
+export function transferRecord(
+  switchClientId: string,
+  body: TransferRequest,
+  bodyHash: string,
+  facts: TransferFacts,
+): TransferRecord {
+  return {
+    kind: 'TRANSFER',
+    switchClientId,
+    requestId: body.requestId,
+    bodyHash,
+    reply: transferReply(body, facts),
+    status: facts.verdict.status,
+    responseCode: facts.verdict.responseCode,
+    amountKobo: body.amount,
+    accountNumber: body.accountNumber,
+    merchantId: body.merchantId,
+    merchantReference: body.merchantReference,
+    providerReference: facts.providerReference,
+    productCode: body.productCode,
+    createdAt: facts.createdAt,
+  }
+}
+
+/**
+ * The account's part: an approval debits with the condition that the balance still covers the
+ * amount; a decline only checks that it still does not. Either way the decision holds or the
+ * transaction fails and the transfer is decided again.
+ */
+export function accountItem(accountNumber: string, amountKobo: number, facts: TransferFacts): TransactItem {
+  const Key = keys.account(accountNumber)
+  return facts.verdict.outcome === 'approved'
+    ? {
+        Update: {
+          TableName: tableName(),
+          Key,
+          UpdateExpression: 'SET balanceKobo = balanceKobo - :amount, updatedAt = :now',
+          ConditionExpression: 'attribute_exists(pk) AND balanceKobo >= :amount',
+          ExpressionAttributeValues: { ':amount': amountKobo, ':now': new Date(facts.atMs).toISOString() },
+        },
+      }
+    : {
+        ConditionCheck: {
+          TableName: tableName(),
+          Key,
+          ConditionExpression: 'attribute_exists(pk) AND balanceKobo < :amount',
+          ExpressionAttributeValues: { ':amount': amountKobo },
+        },
+      }
+}
+
+/** The request record: the transaction record and, by `attribute_not_exists`, its idempotency record. */
+export const requestRecordItem = (record: TransferRecord | ReversalRecord): TransactItem =>
+  putNew({ ...keys.bankRequest(record.switchClientId, record.requestId), entity: 'BANK_REQUEST', ...record })
+
+/** The rendered outcome notification, when the product has a template for the outcome. */
+export function outboxItemOf(
+  template: ReturnType<typeof toTemplateItem>,
+  body: TransferRequest,
+  facts: TransferFacts,
+): TransactItem {
+  const { status, responseCode } = facts.verdict
+  return putNew({
+    ...outboxItem(template, {
+      merchantId: body.merchantId,
+      requestId: body.requestId,
+      status,
+      productCode: body.productCode,
+      values: {
+        amount: formatNaira(body.amount),
+        currency: body.currency,
+        merchantId: body.merchantId,
+        merchantReference: body.merchantReference,
+        providerReference: facts.providerReference,
+        status,
+        completedAt: facts.createdAt,
+        productCode: body.productCode,
+        responseCode,
+      },
+    }),
+  })
+}
+
+export function reversalReply(body: ReversalRequest, original: TransferRecord, reversedAt: string): Reply {
+  return {
+    responseCode: '00',
+    responseMessage: 'Approved',
+    responseStatus: 'SUCCESS',
+    requestId: body.requestId,
+    stan: body.stan,
+    processingCode: body.processingCode,
+    originalRequestId: body.originalRequestId,
+    providerReference: original.providerReference,
+    accountNumber: original.accountNumber,
+    amount: koboToNaira(original.amountKobo),
+    currency: 'NGN',
+    status: 'REVERSED',
+    reversedAt,
+  }
+}
+
+export function reversalRecord(
+  switchClientId: string,
+  body: ReversalRequest,
+  bodyHash: string,
+  reply: Reply,
+  reversedAt: string,
+): ReversalRecord {
+  return {
+    kind: 'REVERSAL',
+    switchClientId,
+    requestId: body.requestId,
+    bodyHash,
+    reply,
+    originalRequestId: body.originalRequestId,
+    createdAt: reversedAt,
+  }
+}
+
+/** Exactly once: only one transaction can see the original still SUCCESSFUL. */
+export function markReversedItem(originalKey: Key, byRequestId: string, reversedAt: string): TransactItem {
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: originalKey,
+      UpdateExpression: 'SET #status = :reversed, reversedBy = :by, reversedAt = :at',
+      ConditionExpression: '#status = :successful',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: {
+        ':reversed': 'REVERSED',
+        ':successful': 'SUCCESSFUL',
+        ':by': byRequestId,
+        ':at': reversedAt,
+      },
+    },
+  }
+}
+
+export function creditItem(accountNumber: string, amountKobo: number, atMs: number): TransactItem {
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: keys.account(accountNumber),
+      UpdateExpression: 'SET balanceKobo = balanceKobo + :amount, updatedAt = :now',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':amount': amountKobo, ':now': new Date(atMs).toISOString() },
+    },
+  }
+}
+
+// ---- The merchant's history, written inside the transfer's own transaction ----
+
+/** The head's numbers for this transfer, with the condition that nobody took them since the read. */
+export function headItem(
+  merchantId: string,
+  headRead: boolean,
+  previousAll: number,
+  next: HistoryHead,
+  atMs: number,
+): TransactItem {
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: keys.historyHead(merchantId),
+      UpdateExpression:
+        'SET #all = :all, ok = :ok, failed = :failed, lastAtMs = :at, reversed = if_not_exists(reversed, :zero), entity = :entity',
+      // The numbers are dense only if nobody else took them since our read.
+      ConditionExpression: headRead ? '#all = :previous' : 'attribute_not_exists(pk)',
+      ExpressionAttributeNames: { '#all': 'all' },
+      ExpressionAttributeValues: {
+        ':all': next.all,
+        ':ok': next.ok,
+        ':failed': next.failed,
+        ':at': atMs,
+        ':zero': 0,
+        ':entity': 'MERCHANT_HISTORY_HEAD',
+        ...(headRead ? { ':previous': previousAll } : {}),
+      },
+    },
+  }
+}
+
+/** A reversal's history part: the item moves from SUCCESSFUL to REVERSED keeping its number. */
+export function historyReversalItems(original: TransferRecord, reversedAt: string): TransactItem[] {
+  const seqOk = original.seqOk!
+  return [
+    {
+      Update: {
+        TableName: tableName(),
+        Key: keys.historyItem(original.merchantId, original.seqAll!),
+        UpdateExpression: 'SET #status = :reversed, gsi1pk = :partition, reversedAt = :at',
+        ConditionExpression: '#status = :successful',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':reversed': 'REVERSED',
+          ':successful': 'SUCCESSFUL',
+          ':partition': keys.historyStatusPartition(original.merchantId, 'REVERSED'),
+          ':at': reversedAt,
+        },
+      },
+    },
+    {
+      Update: {
+        TableName: tableName(),
+        Key: keys.historyHead(original.merchantId),
+        UpdateExpression: 'ADD reversed :one, #block :one',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: { '#block': reversalCountAttribute(reversalBlockOf(seqOk)) },
+        ExpressionAttributeValues: { ':one': 1 },
+      },
+    },
+    {
+      Update: {
+        TableName: tableName(),
+        Key: keys.historyReversalBlock(original.merchantId, reversalBlockOf(seqOk)),
+        UpdateExpression: 'ADD seqs :seq, #count :one SET entity = :entity',
+        ExpressionAttributeNames: { '#count': 'count' },
+        ExpressionAttributeValues: {
+          ':seq': new Set([seqOk]),
+          ':one': 1,
+          ':entity': 'MERCHANT_HISTORY_REVERSALS',
+        },
+      },
+    },
+  ]
+}

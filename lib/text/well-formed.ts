@@ -1,0 +1,64 @@
+/**
+ * The text rule shared by every string a client sends (CONTRACT section 9): any Unicode text is
+ * welcome, but a lone UTF-16 surrogate (`"\ud800"`, which JSON's escapes can express and UTF-8
+ * cannot) is refused with the field's path. Such a string cannot be signed canonically (RFC 8785
+ * refuses it), stored faithfully (DynamoDB stores UTF-8, so it would silently become U+FFFD) or
+ * hashed the same way twice; refusing it at the edge is the only honest answer.
+ */
+
+/** The code of the problem, one of the invoice format codes (README "Invoice rule codes"). */
+export const LONE_SURROGATE_CODE = 'NG-FM-04'
+
+export interface TextProblem {
+  path: string
+  code: typeof LONE_SURROGATE_CODE
+  message: string
+}
+
+const problemAt = (path: string, what: 'value' | 'key'): TextProblem => ({
+  path,
+  code: LONE_SURROGATE_CODE,
+  message:
+    what === 'value'
+      ? 'must be well-formed Unicode text: it contains a lone surrogate (an unpaired \\uD800-\\uDFFF escape)'
+      : 'this key contains a lone surrogate (an unpaired \\uD800-\\uDFFF escape): keys must be well-formed Unicode text',
+})
+
+const join = (base: string, segment: string) => (base ? `${base}/${segment}` : segment)
+
+/** A high surrogate not followed by a low one, or a low one not preceded by a high one. */
+const LONE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g
+
+/** String.prototype.isWellFormed, which the project's ES2023 lib does not declare. */
+export const isWellFormed = (text: string): boolean => !text.match(LONE)
+
+/** The text with each lone surrogate replaced by U+FFFD, so it can be shown in a path. */
+const printable = (text: string) => text.replace(LONE, '\uFFFD')
+
+/**
+ * Every string value or object key in a parsed JSON value that is not well-formed UTF-16, with its
+ * JSON-pointer-like path (`invoice_line/3/item/name`). Iterative, not recursive: JSON.parse accepts
+ * nesting far deeper than the call stack, and a deep body must be a 400, never a stack overflow.
+ */
+export function loneSurrogates(value: unknown, prefix = ''): TextProblem[] {
+  const found: TextProblem[] = []
+  const stack: [unknown, string][] = [[value, prefix]]
+  while (stack.length) {
+    const [v, path] = stack.pop()!
+    if (typeof v === 'string') {
+      if (!isWellFormed(v)) found.push(problemAt(path, 'value'))
+    } else if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], join(path, String(i))])
+    } else if (typeof v === 'object' && v !== null) {
+      const entries = Object.entries(v)
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, child] = entries[i]!
+        // The key's own path is shown with the key replaced, so the path itself stays printable.
+        const shown = join(path, printable(key))
+        if (shown !== join(path, key)) found.push(problemAt(shown, 'key'))
+        stack.push([child, shown])
+      }
+    }
+  }
+  return found
+}

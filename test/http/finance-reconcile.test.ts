@@ -1,0 +1,191 @@
+import { execFile } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb'
+import { parse } from 'csv-parse/sync'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { issueMerchantToken } from '#lib/auth/credentials.ts'
+import { ApiClient } from '#lib/client/api-client.ts'
+import { db, tableName } from '#lib/db/client.ts'
+import { keys } from '#lib/db/keys.ts'
+import { RECONCILIATION_METRIC, RECONCILIATION_NAMESPACE } from '#lib/finance/reconcile-metric.ts'
+import { addMerchant, openAccount } from '#lib/ledger/repository.ts'
+import type { TransactionRecord } from '#lib/merchant-history/service.ts'
+import { startApi, type TestApi } from '../support/api.ts'
+import { type DevClients, devClients } from '../support/clients.ts'
+
+const run = promisify(execFile)
+const MERCHANT = 'MRC-RECON'
+/** Ten payers; the last one can afford only a few transfers, so some of the burst is declined. */
+const ACCOUNTS = Array.from({ length: 10 }, (_, i) => `74000000${String(i).padStart(2, '0')}`)
+
+let api: TestApi
+let clients: DevClients
+let merchant: ApiClient
+let dir: string
+const transfers: { requestId: string; responseCode: string }[] = []
+
+/** `npm run cli -- ...` against this file's table; resolves with the exit code instead of throwing. */
+async function cli(...args: string[]) {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'scripts/cli.ts', ...args], {
+      env: { ...process.env, TABLE_NAME: api.tableName, DYNAMODB_ENDPOINT: api.dynamoEndpoint },
+    })
+    return { code: 0, stdout, stderr }
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string }
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr }
+  }
+}
+
+beforeAll(async () => {
+  api = await startApi()
+  clients = devClients(api.url)
+  dir = await mkdtemp(join(tmpdir(), 'finance-'))
+  await addMerchant({ merchantId: MERCHANT, name: 'Reconciled merchant' })
+  await Promise.all(
+    ACCOUNTS.map((accountNumber, i) =>
+      openAccount({ accountNumber, name: `Payer ${i}`, balanceKobo: i === 9 ? 30_000 : 10_000_000 }),
+    ),
+  )
+  const { token } = await issueMerchantToken({ merchantId: MERCHANT })
+  merchant = new ApiClient(api.url, { area: 'bearer', token, headers: { 'x-merchant-id': MERCHANT } })
+
+  // 200 transfers at once for one merchant, then 20 reversals at once.
+  const replies = await Promise.all(
+    Array.from({ length: 200 }, async (_, i) => {
+      const requestId = `RECON-${i}-${randomUUID()}`
+      const reply = await clients.switch.post<{ responseCode: string }>('/api/v1/transactions/transfer', {
+        requestId,
+        stan: String(200000 + i),
+        processingCode: '400000',
+        merchantId: MERCHANT,
+        merchantReference: `RECON-ORDER-${i}`,
+        accountNumber: ACCOUNTS[i % ACCOUNTS.length],
+        amount: (2_500 + (i % 13) * 735) / 100,
+        currency: 'NGN',
+        productCode: 'RECON',
+      })
+      expect(reply.status).toBe(200)
+      return { requestId, responseCode: reply.body.responseCode }
+    }),
+  )
+  transfers.push(...replies)
+  expect(transfers.filter((t) => t.responseCode === '51').length).toBeGreaterThan(0)
+  const toReverse = transfers.filter((t) => t.responseCode === '00').slice(0, 20)
+  const reversals = await Promise.all(
+    toReverse.map((t, i) =>
+      clients.switch.post<{ responseCode: string }>('/api/v1/transactions/reversal', {
+        requestId: `RECON-REV-${i}-${randomUUID()}`,
+        stan: String(300000 + i),
+        processingCode: '400000',
+        originalRequestId: t.requestId,
+      }),
+    ),
+  )
+  expect(reversals.every((r) => r.status === 200 && r.body.responseCode === '00')).toBe(true)
+}, 180_000)
+afterAll(async () => {
+  await api?.close()
+  if (dir) await rm(dir, { recursive: true, force: true })
+})
+
+/** The merchant's whole JSON history for a filter. */
+async function jsonHistory(params: Record<string, string> = {}): Promise<TransactionRecord[]> {
+  const content: TransactionRecord[] = []
+  for (let page = 1; ; page++) {
+    const search = new URLSearchParams({ ...params, page: String(page), size: '200' })
+    const reply = await merchant.get<{
+      data: { content: TransactionRecord[]; page: { totalPages: number } }
+    }>(`/api/v1/merchant/transactions?${search}`)
+    content.push(...reply.body.data.content)
+    if (page >= reply.body.data.page.totalPages) return content
+  }
+}
+
+describe('npm run cli -- history export', () => {
+  it('writes the whole period to one CSV file equal to the JSON history, with progress on stderr', async () => {
+    const file = join(dir, 'export.csv')
+    const result = await cli('history', 'export', '--merchant', MERCHANT, '--out', file)
+    expect(result.code).toBe(0)
+    expect(result.stderr).toMatch(/exporting MRC-RECON 100% \(200\/200\)/)
+    const rows = parse(await readFile(file, 'utf8'), { columns: true }) as Record<string, string>[]
+    const json = await jsonHistory()
+    expect(rows.map((r) => [r.providerReference, r.status, r.amount])).toEqual(
+      json.map((r) => [r.providerReference, r.status, r.amount.toFixed(2)]),
+    )
+    expect(JSON.parse(result.stdout.slice(result.stdout.indexOf('{')))).toMatchObject({ rows: 200, pages: 1 })
+  })
+
+  it('refuses a bad filter, saying which', async () => {
+    const result = await cli(
+      'history',
+      'export',
+      '--merchant',
+      MERCHANT,
+      '--out',
+      join(dir, 'x.csv'),
+      '--status',
+      'LOST',
+    )
+    expect(result.code).not.toBe(0)
+    expect(result.stderr).toMatch(/status must be one of/)
+  })
+})
+
+describe('npm run cli -- ledger reconcile', () => {
+  it('fails, naming the account and the amount, after a balance is changed directly in the table', async () => {
+    const victim = ACCOUNTS[3]!
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.account(victim),
+        UpdateExpression: 'SET balanceKobo = balanceKobo + :stolen',
+        ExpressionAttributeValues: { ':stolen': 12_345 },
+      }),
+    )
+    const result = await cli('ledger', 'reconcile', '--settle-ms', '100')
+    expect(result.code).toBe(1)
+    expect(result.stdout).toMatch(
+      new RegExp(
+        `DIFFERENCE account ${victim}: balance [\\d.]+ but opening 100000\\.00 \\+ transactions -[\\d.]+ = [\\d.]+ \\(off by 123\\.45\\)`,
+      ),
+    )
+    // Only that account is wrong.
+    const wrongAccounts = result.stdout.split('\n').filter((line) => line.startsWith('DIFFERENCE account'))
+    expect(wrongAccounts).toHaveLength(1)
+  })
+
+  it('the daily function runs the same check and publishes the count of differences as its metric', async () => {
+    const written: string[] = []
+    const write = process.stdout.write.bind(process.stdout)
+    process.stdout.write = ((chunk: string | Uint8Array, ...rest: never[]) => {
+      written.push(String(chunk))
+      return write(chunk, ...rest)
+    }) as typeof process.stdout.write
+    let result: { differences: number }
+    try {
+      const { handler } = await import('../../functions/finance/reconcile-daily.ts')
+      result = await handler()
+    } finally {
+      process.stdout.write = write
+    }
+    expect(result.differences).toBeGreaterThanOrEqual(1)
+    const emf = written
+      .flatMap((chunk) => chunk.split('\n'))
+      .filter((line) => line.includes('"_aws"'))
+      .map((line) => JSON.parse(line))
+    expect(emf).toHaveLength(1)
+    expect(emf[0]).toMatchObject({
+      _aws: {
+        CloudWatchMetrics: [
+          { Namespace: RECONCILIATION_NAMESPACE, Metrics: [{ Name: RECONCILIATION_METRIC }] },
+        ],
+      },
+      [RECONCILIATION_METRIC]: result.differences,
+    })
+  })
+})

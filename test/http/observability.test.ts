@@ -1,0 +1,174 @@
+import { randomUUID } from 'node:crypto'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { startApi, type TestApi } from '../support/api.ts'
+import { type DevClients, devClients } from '../support/clients.ts'
+
+// This file turns request logs and EMF metrics on (the suite keeps both off) and reads what is written.
+process.env.LOG_LEVEL = 'INFO'
+process.env.POWERTOOLS_METRICS_DISABLED = 'false'
+// Lambda sets this; Powertools reports cold starts only for on-demand initialisation.
+process.env.AWS_LAMBDA_INITIALIZATION_TYPE = 'on-demand'
+let lines: string[] = []
+/** Everything written in this file, across tests. */
+const allLines: string[] = []
+const originalOut = process.stdout.write.bind(process.stdout)
+
+let api: TestApi
+let clients: DevClients
+beforeAll(async () => {
+  process.stdout.write = ((chunk: unknown) => {
+    const written = String(chunk).split('\n').filter(Boolean)
+    lines.push(...written)
+    allLines.push(...written)
+    return true
+  }) as typeof process.stdout.write
+  api = await startApi()
+  clients = devClients(api.url)
+})
+afterAll(async () => {
+  process.stdout.write = originalOut
+  await api?.close()
+})
+beforeEach(() => {
+  lines = []
+})
+
+const json = (from = lines) =>
+  from.flatMap((line) => {
+    try {
+      return [JSON.parse(line) as Record<string, any>]
+    } catch {
+      return []
+    }
+  })
+const requestLogs = () => json().filter((l) => l.message === 'request')
+/** EMF documents: the metric names and dimensions of each, and its values. */
+const emf = (from = lines) =>
+  json(from)
+    .filter((l) => l._aws?.CloudWatchMetrics)
+    .map((l) => {
+      const directive = l._aws.CloudWatchMetrics[0]
+      const names = directive.Metrics.map((m: { Name: string }) => m.Name) as string[]
+      const dimensions = Object.fromEntries(
+        (directive.Dimensions.flat() as string[]).map((d) => [d, l[d] as string]),
+      )
+      return { namespace: directive.Namespace as string, names, dimensions, values: names.map((n) => l[n]) }
+    })
+
+const transfer = (overrides: Record<string, unknown> = {}) => ({
+  requestId: `REQ-${randomUUID()}`,
+  stan: '123456',
+  processingCode: '400000',
+  merchantId: 'MRC0001',
+  merchantReference: `ORD-${randomUUID()}`,
+  accountNumber: '0123456789',
+  amount: 10,
+  currency: 'NGN',
+  productCode: 'AIRTIME',
+  ...overrides,
+})
+
+describe('request log lines', () => {
+  it('carry the Lambda context (cold_start, function_request_id) and the caller x-request-id as correlation_id', async () => {
+    const correlation = `ops-${randomUUID()}`
+    const reply = await clients.si.get('/api/v1/resource/states', { 'x-request-id': correlation })
+    expect(reply.status).toBe(200)
+    const [log] = requestLogs()
+    expect(log).toMatchObject({
+      level: 'INFO',
+      // The file's first request: this process is a fresh container.
+      cold_start: true,
+      function_name: 'resource-states',
+      function_request_id: expect.any(String),
+      correlation_id: correlation,
+      route: 'GET /api/v1/resource/{list}'.replace('{list}', 'states'),
+      status: 200,
+    })
+    expect(log!.function_request_id).toBe(reply.headers.get('x-request-id'))
+  })
+
+  it('take the trace id of a W3C traceparent first, and answer with it as the reply traceId', async () => {
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736'
+    const reply = await clients.switch.post(
+      '/api/v1/transactions/balance-enquiry',
+      {
+        requestId: `REQ-${randomUUID()}`,
+        stan: '000001',
+        processingCode: '310000',
+        accountNumber: '0987654321',
+      },
+      { traceparent: `00-${traceId}-00f067aa0ba902b7-01`, 'x-request-id': 'not-this-one' },
+    )
+    expect(reply.status).toBe(200)
+    expect((reply.body as { traceId: string }).traceId).toBe('4bf92f35-77b3-4da6-a3ce-929d0e0e4736')
+    expect(requestLogs()[0]).toMatchObject({ correlation_id: traceId })
+  })
+
+  it('carry no correlation_id when none was sent, and not one that was sent before', async () => {
+    await clients.si.get('/api/v1/resource/states', { 'x-request-id': 'first' })
+    await clients.si.get('/api/v1/resource/states')
+    const [first, second] = requestLogs()
+    expect(first!.correlation_id).toBe('first')
+    expect(second).not.toHaveProperty('correlation_id')
+    // A second request in the same container is not a cold start.
+    expect(second!.cold_start).toBe(false)
+  })
+
+  it('ignore a correlation id that is not a short printable token (no log forging)', async () => {
+    await clients.si.get('/api/v1/resource/states', { 'x-request-id': `x${'y'.repeat(200)}` })
+    expect(requestLogs()[0]).not.toHaveProperty('correlation_id')
+  })
+})
+
+describe('EMF metrics', () => {
+  it('a transfer emits Requests by route and status class and Transactions by response code, in namespace Einvoicing', async () => {
+    const reply = await clients.switch.post('/api/v1/transactions/transfer', transfer())
+    expect(reply.status).toBe(200)
+    const metrics = emf().filter((m) => m.names[0] !== 'ColdStart')
+    expect(metrics).toEqual([
+      {
+        namespace: 'Einvoicing',
+        names: ['Requests'],
+        dimensions: {
+          service: 'einvoicing-api',
+          route: 'POST /api/v1/transactions/transfer',
+          statusClass: '2xx',
+        },
+        values: [1],
+      },
+      {
+        namespace: 'Einvoicing',
+        names: ['Transactions'],
+        dimensions: { service: 'einvoicing-api', operation: 'transfer', responseCode: '00' },
+        values: [1],
+      },
+    ])
+  })
+
+  it('a declined transfer is counted under its response code (51: insufficient funds)', async () => {
+    const reply = await clients.switch.post('/api/v1/transactions/transfer', transfer({ amount: 1e9 }))
+    expect((reply.body as { responseCode: string }).responseCode).toBe('51')
+    expect(emf().find((m) => m.names[0] === 'Transactions')?.dimensions.responseCode).toBe('51')
+  })
+
+  it('a refused request counts a Refusal with its scheme and reason', async () => {
+    const reply = await clients.anonymous.get('/api/v1/resource/states')
+    expect(reply.status).toBe(401)
+    expect(emf().find((m) => m.names[0] === 'Refusals')).toMatchObject({
+      dimensions: { scheme: 'api-signature', reason: '401' },
+    })
+    expect(emf().find((m) => m.names[0] === 'Requests')?.dimensions.statusClass).toBe('4xx')
+  })
+
+  it('ColdStart is emitted once per container (here the test process), with the function name', () => {
+    const coldStarts = emf(allLines).filter((m) => m.names[0] === 'ColdStart')
+    expect(coldStarts).toEqual([
+      {
+        namespace: 'Einvoicing',
+        names: ['ColdStart'],
+        dimensions: { service: 'einvoicing-api', function_name: 'resource-states' },
+        values: [1],
+      },
+    ])
+  })
+})

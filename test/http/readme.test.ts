@@ -1,0 +1,170 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { freePort } from '../../scripts/local/dynamodb-local.ts'
+import type { LocalServerState } from '../../scripts/local/state.ts'
+
+/**
+ * The README's commands, run as a new user runs them: `npm start` (on a free port, on this run's
+ * DynamoDB Local, with its own table and its own server file so that a developer's running server is
+ * untouched), then every ```sh block of README.md pasted into bash in order, with only the URL's
+ * port changed. A block is left out only when the line before it says
+ * `<!-- readme-test: skip (why) -->` and the first test below names it. Each block must exit 0, no HTTP reply may be 4xx/5xx (curl
+ * runs with --fail-with-body), no reply may report FAILED, and each `# {...}` line under a command
+ * (the output the README promises, `...` standing for what varies) must match what was printed.
+ */
+const ROOT = fileURLToPath(new URL('../../', import.meta.url))
+const README = readFileSync(join(ROOT, 'README.md'), 'utf8')
+
+interface Block {
+  line: number
+  code: string
+  skip?: string
+}
+
+function codeBlocks(markdown: string, language: string): Block[] {
+  const lines = markdown.split('\n')
+  const blocks: Block[] = []
+  for (let i = 0; i < lines.length; i++) {
+    if (lines[i] !== `\`\`\`${language}`) continue
+    const end = lines.indexOf('```', i + 1)
+    const marker = /^<!-- readme-test: skip \((.+)\) -->$/.exec(lines[i - 1] ?? '')
+    blocks.push({ line: i + 1, code: lines.slice(i + 1, end).join('\n'), skip: marker?.[1] })
+    i = end
+  }
+  return blocks
+}
+
+/** The fragments of each promised output line (`# {...}`), split where the README writes `...`. */
+function promisedFragments(code: string): string[] {
+  return code
+    .split('\n')
+    .filter((line) => /^# [{[]/.test(line))
+    .flatMap((line) => line.slice(2).split('...'))
+    .map((fragment) => fragment.replace(/^[{[,]+|[}\],]+$/g, ''))
+    .filter((fragment) => fragment.length > 2)
+}
+
+const blocks = codeBlocks(README, 'sh')
+const snippets = codeBlocks(README, 'ts')
+
+/** A 4xx or 5xx reply fails the block (with its body shown), as a person reading it would judge it. */
+const CURL_FAILS_ON_ERROR = 'curl() { command curl --fail-with-body "$@"; }'
+
+/**
+ * `npm run [--silent] cli -- ARGS` is `tsx scripts/cli.ts ARGS` (package.json, checked below) less
+ * npm's own start-up, which would double the time of the two dozen CLI calls; any other npm use goes
+ * to npm itself.
+ */
+const CLI_SCRIPT = 'tsx scripts/cli.ts'
+const NPM_RUN_CLI = `npm() {
+  if [ "$1" = run ] && { [ "$2" = cli ] || { [ "$2" = --silent ] && [ "$3" = cli ]; }; }; then
+    [ "$2" = --silent ] && shift; shift 2; [ "$1" = -- ] && shift
+    node_modules/.bin/${CLI_SCRIPT} "$@"
+  else
+    command npm "$@"
+  fi
+}`
+
+let server: ChildProcess | undefined
+let port: number
+let dir: string
+let serverOutput = ''
+const serverFile = () => join(dir, 'server.json')
+
+/** The environment of a new terminal: nothing names a table, so the CLI must find the server. */
+function terminalEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, LOCAL_SERVER_FILE: serverFile() }
+  for (const name of ['TABLE_NAME', 'DYNAMODB_ENDPOINT', 'AWS_REGION', 'STAGE', 'PORT']) delete env[name]
+  return env
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'readme-test-'))
+  port = await freePort()
+  server = spawn('npm', ['start'], {
+    cwd: ROOT,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...terminalEnv(),
+      PORT: String(port),
+      DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
+      TABLE_NAME: `readme-${randomUUID()}`,
+    },
+  })
+  const keep = (chunk: Buffer) => {
+    serverOutput = (serverOutput + chunk.toString()).slice(-4000)
+  }
+  server.stdout?.on('data', keep)
+  server.stderr?.on('data', keep)
+  const deadline = Date.now() + 90_000
+  while (!existsSync(serverFile())) {
+    if (server.exitCode !== null) throw new Error(`npm start exited:\n${serverOutput}`)
+    if (Date.now() > deadline) throw new Error(`npm start did not come up within 90 s:\n${serverOutput}`)
+    await new Promise((resolve) => setTimeout(resolve, 200))
+  }
+}, 120_000)
+
+afterAll(async () => {
+  if (server?.pid && server.exitCode === null) {
+    const exited = new Promise((resolve) => server!.once('exit', resolve))
+    // The whole group: npm, its shell and the server under it.
+    process.kill(-server.pid, 'SIGTERM')
+    await exited
+  }
+  if (dir) rmSync(dir, { recursive: true, force: true })
+})
+
+describe('README.md, pasted as written', () => {
+  it('has shell blocks to run, and the server told the CLI where it is', () => {
+    const scripts = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts
+    expect(scripts.cli).toBe(CLI_SCRIPT)
+    // Leaving a block out is a decision made here, not only by a comment in the README.
+    expect(blocks.filter((b) => b.skip).map((b) => b.code.split('\n')[0])).toEqual([
+      'npm ci && npm start     # the whole API on http://127.0.0.1:3000, on DynamoDB Local',
+      'npx cdk synth                                   # offline, no AWS credentials needed',
+    ])
+    expect(blocks.filter((b) => !b.skip).length).toBeGreaterThanOrEqual(8)
+    expect(snippets.length).toBeGreaterThanOrEqual(1)
+    const state = JSON.parse(readFileSync(serverFile(), 'utf8')) as LocalServerState
+    expect(state.url).toBe(`http://127.0.0.1:${port}`)
+  })
+
+  for (const block of blocks.filter((b) => !b.skip)) {
+    it(`block at README.md line ${block.line}: ${block.code.split('\n')[0]}`, () => {
+      const code = block.code.replaceAll('127.0.0.1:3000', `127.0.0.1:${port}`)
+      const script = `set -eo pipefail\n${CURL_FAILS_ON_ERROR}\n${NPM_RUN_CLI}\n${code}\n`
+      const run = spawnSync('bash', ['-c', script], { cwd: ROOT, env: terminalEnv(), encoding: 'utf8' })
+      const shown = `exit ${run.status}\n--- stdout\n${run.stdout}\n--- stderr\n${run.stderr}`
+      expect(run.status, shown).toBe(0)
+      expect(run.stdout, shown).not.toMatch(/"(responseStatus|status)":"FAILED"/)
+      for (const fragment of promisedFragments(code)) expect(run.stdout, shown).toContain(fragment)
+    }, 60_000)
+  }
+
+  // The TypeScript snippets, as a module beside nothing else, importing the project by absolute path;
+  // a `reply` they end with must not be a 4xx or 5xx.
+  for (const snippet of snippets) {
+    it(`TypeScript snippet at README.md line ${snippet.line}`, () => {
+      const file = join(dir, `snippet-${snippet.line}.mts`)
+      const code = snippet.code
+        .replaceAll('127.0.0.1:3000', `127.0.0.1:${port}`)
+        .replaceAll("from './", `from '${ROOT}`)
+      writeFileSync(
+        file,
+        `${code}\nif (typeof reply !== 'undefined' && reply.status >= 400) throw new Error(JSON.stringify(reply.body))\n`,
+      )
+      const run = spawnSync(join(ROOT, 'node_modules/.bin/tsx'), [file], {
+        cwd: ROOT,
+        env: terminalEnv(),
+        encoding: 'utf8',
+      })
+      expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0)
+    }, 60_000)
+  }
+})

@@ -1,0 +1,249 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { App, type CfnElement } from 'aws-cdk-lib'
+import { Template } from 'aws-cdk-lib/assertions'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { functionsOf, routes, UNROUTED } from '#lib/routes.ts'
+import { AUTH_WRITE_PREFIXES, accessOf } from '../../infra/constructs/api-function.ts'
+import { addNagChecks } from '../../infra/constructs/nag.ts'
+import { TABLE_ACTIONS } from '../../infra/constructs/table-access.ts'
+import { ApiStack } from '../../infra/stacks/api-stack.ts'
+import { DATA_OUTPUTS, DataStack } from '../../infra/stacks/data-stack.ts'
+
+/**
+ * What operations relies on, read from the synthesized templates of one stage (bundling skipped):
+ * tracing, alarms and their topic, dashboard, access logs, dead-letter queues, least privilege, outputs,
+ * and cdk-nag (AwsSolutions and Serverless) with no unacknowledged finding.
+ */
+
+const outdir = mkdtempSync(join(tmpdir(), 'cdk-nag-'))
+afterAll(() => rmSync(outdir, { recursive: true, force: true }))
+
+let api: ApiStack
+let apiTemplate: Template
+let dataTemplate: Template
+let topicRef: unknown
+let synthError: unknown
+beforeAll(() => {
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] }, outdir })
+  addNagChecks(app)
+  const data = new DataStack(app, 'Ops-prod-Data', { stage: 'prod', alarmEmails: ['oncall@example.com'] })
+  api = new ApiStack(app, 'Ops-prod-Api', {
+    stage: 'prod',
+    table: data.table,
+    secrets: data.secrets,
+    dataKey: data.dataKey,
+    alarmTopic: data.alarmTopic,
+  })
+  try {
+    app.synth()
+  } catch (error) {
+    synthError = error
+  }
+  // From the cloud assembly: written before the validation, so a nag finding fails only its own test.
+  const templateOf = (stack: { artifactId: string }) =>
+    Template.fromJSON(JSON.parse(readFileSync(join(outdir, `${stack.artifactId}.template.json`), 'utf8')))
+  apiTemplate = templateOf(api)
+  dataTemplate = templateOf(data)
+  topicRef = data.resolve(data.alarmTopic.topicArn)
+}, 120_000)
+
+type Statement = { Effect: string; Action: string | string[]; Resource: unknown; Condition?: unknown }
+const actionsOf = (s: Statement): string[] => (Array.isArray(s.Action) ? s.Action : [s.Action])
+
+function statementsOf(functionId: string): Statement[] {
+  const fn = api.functions.get(functionId)!
+  const roleId = api.getLogicalId(fn.function.role!.node.defaultChild as CfnElement)
+  return Object.values(apiTemplate.findResources('AWS::IAM::Policy'))
+    .filter((p) => (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === roleId))
+    .flatMap((p) => p.Properties.PolicyDocument.Statement as Statement[])
+}
+const tableActionsOf = (functionId: string) =>
+  statementsOf(functionId)
+    .flatMap(actionsOf)
+    .filter((a) => a.startsWith('dynamodb:'))
+
+const allFunctionIds = [...functionsOf(routes).keys(), UNROUTED.functionId]
+
+describe('cdk-nag', () => {
+  it('finds nothing unacknowledged in either stack (AwsSolutions and Serverless packs)', () => {
+    if (synthError) {
+      const report = readFileSync(join(outdir, 'validation-report.json'), 'utf8')
+      const violations = (
+        JSON.parse(report) as {
+          pluginReports: {
+            violations: { ruleName: string; violatingConstructs: { constructPath: string }[] }[]
+          }[]
+        }
+      ).pluginReports.flatMap((r) =>
+        r.violations.flatMap((v) => v.violatingConstructs.map((c) => `${v.ruleName} ${c.constructPath}`)),
+      )
+      expect(violations).toEqual([])
+    }
+    expect(synthError).toBeUndefined()
+  })
+})
+
+describe('tracing and alarms', () => {
+  it('traces every function actively (X-Ray)', () => {
+    const functions = Object.values(apiTemplate.findResources('AWS::Lambda::Function'))
+    // Plus the outbox sender and the daily reconciliation.
+    expect(functions.length).toBe(allFunctionIds.length + 2)
+    for (const fn of functions) expect(fn.Properties.TracingConfig).toEqual({ Mode: 'Active' })
+  })
+
+  it('gives every alarm of both stacks the stage alarm topic, and only it, as its action', () => {
+    const alarms = [
+      ...Object.values(apiTemplate.findResources('AWS::CloudWatch::Alarm')),
+      ...Object.values(dataTemplate.findResources('AWS::CloudWatch::Alarm')),
+    ]
+    expect(alarms.length).toBeGreaterThan(allFunctionIds.length * 3)
+    const apiTopic = api.resolve(api.alarmTopic.topicArn)
+    for (const alarm of alarms) expect(alarm.Properties.AlarmActions).toEqual([apiTopic])
+    // The API stack's reference is the data stack's topic, imported.
+    expect(JSON.stringify(apiTopic)).toContain('Fn::ImportValue')
+    expect(JSON.stringify(topicRef)).toContain('Ref')
+  })
+
+  it('creates the stage topic with the e-mail subscription given in context', () => {
+    dataTemplate.hasResourceProperties('AWS::SNS::Topic', { TopicName: 'einvoicing-prod-alarms' })
+    dataTemplate.hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'email',
+      Endpoint: 'oncall@example.com',
+    })
+  })
+
+  it('alarms on the 5xx and 4xx rates, p99 latency, errors and throttles, table throttles and system errors, lag and dead letters', () => {
+    const descriptions = Object.values(apiTemplate.findResources('AWS::CloudWatch::Alarm')).map((a) =>
+      String(a.Properties.AlarmDescription),
+    )
+    for (const expected of [
+      /^API 5xx rate/,
+      /^API 4xx rate/,
+      /^DynamoDB throttled requests/,
+      /^DynamoDB answered with system errors/,
+      /^outbox-sender: the stream's oldest record waits/,
+      /^outbox-sender: work failed after its retries/,
+    ]) {
+      expect(
+        descriptions.filter((d) => expected.test(d)),
+        String(expected),
+      ).toHaveLength(1)
+    }
+    for (const id of allFunctionIds) {
+      const mine = descriptions.filter((d) => d.startsWith(`${id}: `))
+      expect(
+        mine.some((d) => d.includes('p99 duration')),
+        id,
+      ).toBe(true)
+      expect(
+        mine.some((d) => d.includes('unhandled errors')),
+        id,
+      ).toBe(true)
+      expect(
+        mine.some((d) => d.includes('throttled')),
+        id,
+      ).toBe(true)
+    }
+  })
+
+  it('has one dashboard for the stage', () => {
+    apiTemplate.resourceCountIs('AWS::CloudWatch::Dashboard', 1)
+    apiTemplate.hasResourceProperties('AWS::CloudWatch::Dashboard', { DashboardName: 'einvoicing-prod' })
+    const body = JSON.stringify(Object.values(apiTemplate.findResources('AWS::CloudWatch::Dashboard'))[0])
+    for (const metric of ['Requests', 'Refusals', 'Invoices', 'Transactions', 'ColdStart', 'Duration']) {
+      expect(body, metric).toContain(metric)
+    }
+  })
+
+  it('writes JSON access logs of the $default stage to their own log group', () => {
+    const [stage] = Object.values(apiTemplate.findResources('AWS::ApiGatewayV2::Stage'))
+    const settings = stage!.Properties.AccessLogSettings
+    expect(settings.DestinationArn).toEqual({ 'Fn::GetAtt': [expect.stringMatching(/^AccessLogs/), 'Arn'] })
+    expect(JSON.parse(settings.Format)).toMatchObject({
+      requestId: '$context.requestId',
+      routeKey: '$context.routeKey',
+      status: '$context.status',
+      latencyMs: '$context.responseLatency',
+      integrationError: '$context.integrationErrorMessage',
+    })
+  })
+})
+
+describe('asynchronous consumers', () => {
+  it('give every event source mapping an on-failure SQS destination, bisect on error and per-item failures', () => {
+    const mappings = Object.values(apiTemplate.findResources('AWS::Lambda::EventSourceMapping'))
+    expect(mappings.length).toBeGreaterThan(0)
+    const queues = apiTemplate.findResources('AWS::SQS::Queue')
+    for (const mapping of mappings) {
+      const destination = mapping.Properties.DestinationConfig?.OnFailure?.Destination
+      expect(destination?.['Fn::GetAtt']?.[1]).toBe('Arn')
+      expect(queues[destination['Fn::GetAtt'][0]]).toBeDefined()
+      expect(mapping.Properties).toMatchObject({
+        BisectBatchOnFunctionError: true,
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+      })
+    }
+  })
+
+  it('outputs each dead-letter queue for the redrive command', () => {
+    const outputs = apiTemplate.findOutputs('*')
+    expect(Object.keys(outputs).filter((k) => k.startsWith('DeadLetters'))).toEqual([
+      'DeadLettersOutboxSender',
+    ])
+    expect(outputs.DeadLettersOutboxSender!.Description).toBe('Dead-letter queue of outbox-sender')
+  })
+})
+
+describe('least privilege from the route table', () => {
+  it('gives each function exactly the table actions of its routes: none, read or write', () => {
+    const table = functionsOf(routes)
+    table.set(UNROUTED.functionId, [{ auth: 'none', tableAccess: 'none' } as never])
+    for (const [functionId, served] of table) {
+      const access = accessOf(served)
+      const prefixes = served.flatMap((r) => AUTH_WRITE_PREFIXES[r.auth])
+      const expected =
+        access === 'none'
+          ? []
+          : [...TABLE_ACTIONS[access], ...(access === 'read' && prefixes.length ? ['dynamodb:PutItem'] : [])]
+      expect(tableActionsOf(functionId).sort(), functionId).toEqual([...expected].sort())
+    }
+  })
+
+  it('gives openapi, resource-public-keys and unrouted no table permission at all', () => {
+    for (const functionId of ['openapi', 'resource-public-keys', UNROUTED.functionId]) {
+      expect(tableActionsOf(functionId), functionId).toEqual([])
+    }
+  })
+
+  it('gives no API function Scan, BatchWriteItem or any stream action', () => {
+    for (const functionId of allFunctionIds) {
+      const actions = tableActionsOf(functionId)
+      for (const forbidden of [
+        'dynamodb:Scan',
+        'dynamodb:BatchWriteItem',
+        'dynamodb:GetRecords',
+        'dynamodb:GetShardIterator',
+        'dynamodb:DescribeStream',
+        'dynamodb:ListStreams',
+        'dynamodb:*',
+      ]) {
+        expect(actions, functionId).not.toContain(forbidden)
+      }
+    }
+  })
+
+  it('names each index in table grants instead of index/*', () => {
+    const resources = allFunctionIds.flatMap((id) => statementsOf(id).map((s) => JSON.stringify(s.Resource)))
+    expect(resources.some((r) => r.includes('/index/*'))).toBe(false)
+  })
+})
+
+describe('data stack outputs', () => {
+  it('outputs the table name and ARN, the data key ARN and the alarm topic', () => {
+    const outputs = dataTemplate.findOutputs('*')
+    for (const name of Object.values(DATA_OUTPUTS)) expect(Object.keys(outputs), name).toContain(name)
+    expect(outputs[DATA_OUTPUTS.alarmTopicArn]!.Value).toEqual(topicRef)
+  })
+})

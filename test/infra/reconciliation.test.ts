@@ -1,0 +1,105 @@
+import { App, type CfnElement } from 'aws-cdk-lib'
+import { Match, Template } from 'aws-cdk-lib/assertions'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { RECONCILIATION_METRIC, RECONCILIATION_NAMESPACE } from '#lib/finance/reconcile-metric.ts'
+import { ApiStack } from '../../infra/stacks/api-stack.ts'
+import { DataStack } from '../../infra/stacks/data-stack.ts'
+
+let api: ApiStack
+let template: Template
+beforeAll(() => {
+  // NodejsFunction bundling skipped: the assertions are about resources, not bundles.
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } })
+  const data = new DataStack(app, 'Recon-Data', { stage: 'prod' })
+  api = new ApiStack(app, 'Recon-Api', {
+    stage: 'prod',
+    table: data.table,
+    secrets: data.secrets,
+    dataKey: data.dataKey,
+  })
+  template = Template.fromStack(api)
+})
+
+const logicalId = (construct: { node: { defaultChild?: unknown } }) =>
+  api.getLogicalId(construct.node.defaultChild as CfnElement)
+
+describe('the daily reconciliation', () => {
+  it('is invoked by an EventBridge Scheduler schedule every day at 02:00 Lagos time', () => {
+    const fnId = logicalId(api.reconciliation.function)
+    template.hasResourceProperties('AWS::Scheduler::Schedule', {
+      ScheduleExpression: 'cron(0 2 * * ? *)',
+      ScheduleExpressionTimezone: 'Africa/Lagos',
+      State: 'ENABLED',
+      Target: Match.objectLike({
+        Arn: { 'Fn::GetAtt': [fnId, 'Arn'] },
+        RetryPolicy: Match.objectLike({ MaximumRetryAttempts: 0 }),
+      }),
+    })
+  })
+
+  it('alarms on any difference, and on a day without the figure, notifying the alarm topic', () => {
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: RECONCILIATION_NAMESPACE,
+      MetricName: RECONCILIATION_METRIC,
+      Dimensions: [{ Name: 'service', Value: 'einvoicing-api' }],
+      Statistic: 'Maximum',
+      Period: 86_400,
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      TreatMissingData: 'breaching',
+      AlarmActions: [{ Ref: api.getLogicalId(api.alarmTopic.node.defaultChild as CfnElement) }],
+    })
+  })
+
+  it('lets the function scan the table and nothing else: no write, no index, no key, no secret', () => {
+    const roleId = logicalId(api.reconciliation.function.role!)
+    const statements = Object.values(template.findResources('AWS::IAM::Policy'))
+      .filter((p) => (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === roleId))
+      .flatMap(
+        (p) =>
+          p.Properties.PolicyDocument.Statement as {
+            Effect: string
+            Action: string | string[]
+            Resource: unknown
+          }[],
+      )
+    const actionsOf = (s: { Action: string | string[] }) => (Array.isArray(s.Action) ? s.Action : [s.Action])
+    expect(statements.every((s) => s.Effect === 'Allow')).toBe(true)
+    const table = statements.filter((s) => actionsOf(s).some((a) => a.startsWith('dynamodb:')))
+    expect(table).toEqual([
+      expect.objectContaining({
+        Action: 'dynamodb:Scan',
+        Resource: {
+          'Fn::ImportValue': expect.stringMatching(/^Recon-Data:ExportsOutputFnGetAttTable\w+Arn\w+$/),
+        },
+      }),
+    ])
+    // Besides: its own log group and X-Ray traces, as every function (the metric goes out in the log).
+    const others = statements.filter((s) => !table.includes(s)).flatMap(actionsOf)
+    for (const action of others) expect(action).toMatch(/^(logs:(CreateLogStream|PutLogEvents)|xray:Put\w+)$/)
+  })
+
+  it('lets the scheduler invoke only this function', () => {
+    const fnId = logicalId(api.reconciliation.function)
+    const roles = template.findResources('AWS::IAM::Role', {
+      Properties: {
+        AssumeRolePolicyDocument: Match.objectLike({
+          Statement: Match.arrayWith([
+            Match.objectLike({ Principal: { Service: 'scheduler.amazonaws.com' } }),
+          ]),
+        }),
+      },
+    })
+    expect(Object.keys(roles)).toHaveLength(1)
+    const roleId = Object.keys(roles)[0]!
+    const statements = Object.values(template.findResources('AWS::IAM::Policy'))
+      .filter((p) => (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === roleId))
+      .flatMap((p) => p.Properties.PolicyDocument.Statement)
+    expect(statements).toEqual([
+      expect.objectContaining({
+        Action: 'lambda:InvokeFunction',
+        Resource: expect.arrayContaining([{ 'Fn::GetAtt': [fnId, 'Arn'] }]),
+      }),
+    ])
+  })
+})

@@ -1,0 +1,55 @@
+import canonicalize from 'canonicalize'
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { canonicalInvoice, canonicalJson } from '#lib/invoice/canonical.ts'
+import type { StoredInvoice } from '#lib/invoice/schemas.ts'
+import { buildInvoice } from '../fixtures/invoices/build.ts'
+
+/** Reverses every object's member order, arrays kept as they are. */
+function reversed(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value
+  if (Array.isArray(value)) return value.map(reversed)
+  return Object.fromEntries(
+    Object.entries(value)
+      .reverse()
+      .map(([k, v]) => [k, reversed(v)]),
+  )
+}
+
+describe('canonical JSON (RFC 8785)', () => {
+  it('is what the canonicalize package writes, for any JSON value', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        expect(canonicalJson(value)).toBe(canonicalize(value))
+      }),
+      { numRuns: 500 },
+    )
+  })
+
+  it('is the same bytes whatever the key order', () => {
+    const invoice = buildInvoice() as StoredInvoice
+    const a = canonicalInvoice(invoice)
+    const b = canonicalInvoice(reversed(invoice) as StoredInvoice)
+    expect(b.json).toBe(a.json)
+    expect(b.contentHash).toBe(a.contentHash)
+    expect(a.json).toBe(canonicalize(invoice))
+    expect(JSON.stringify(reversed(invoice))).not.toBe(JSON.stringify(invoice))
+  })
+
+  it('sorts index-like member names as strings, as RFC 8785 does, not as JavaScript enumerates them', () => {
+    const value = { b: 1, '10': 2, '9': 3, a: { '2': true, '1': false } }
+    expect(canonicalJson(value)).toBe('{"10":2,"9":3,"a":{"1":false,"2":true},"b":1}')
+  })
+
+  it('keeps a member named __proto__ (an own property from JSON.parse) as a member', () => {
+    const value = JSON.parse('{"z":1,"__proto__":{"x":1}}')
+    expect(canonicalJson(value)).toBe('{"__proto__":{"x":1},"z":1}')
+  })
+
+  it('writes numbers and strings as RFC 8785 says', () => {
+    expect(canonicalJson({ n: [-0, 1e21, 1e-7, 0.1, 333333333.3333333] })).toBe(
+      '{"n":[0,1e+21,1e-7,0.1,333333333.3333333]}',
+    )
+    expect(canonicalJson({ s: '\u20ac\n"\\\u0001\ud800' })).toBe('{"s":"€\\n\\"\\\\\\u0001\\ud800"}')
+  })
+})
