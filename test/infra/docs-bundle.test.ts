@@ -45,7 +45,7 @@ function invoke(functionId: string, path: string, host: string) {
   }
   const snippet = `const m = await import(${JSON.stringify(pathToFileURL(bundles[functionId]!.file).href)});
     const reply = await m.handler(${JSON.stringify(event)}, { awsRequestId: 'r-1' });
-    process.stdout.write(JSON.stringify(reply))`
+    process.stdout.write('\\n@@REPLY@@' + JSON.stringify(reply))`
   const run = spawnSync(process.execPath, ['--input-type=module', '-e', snippet], {
     env: {
       PATH: process.env.PATH,
@@ -57,7 +57,12 @@ function invoke(functionId: string, path: string, host: string) {
     maxBuffer: 64 * 1024 * 1024,
   })
   expect(run.stderr).toBe('')
-  return JSON.parse(run.stdout) as { statusCode: number; headers: Record<string, string>; body: string }
+  // The function's own log lines come first; the reply is after the marker.
+  return JSON.parse(run.stdout.split('@@REPLY@@')[1]!) as {
+    statusCode: number
+    headers: Record<string, string>
+    body: string
+  }
 }
 
 beforeAll(async () => {

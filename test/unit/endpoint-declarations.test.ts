@@ -58,11 +58,10 @@ describe('endpoint declarations', () => {
         for (const [status, response] of Object.entries<any>(operation.responses)) {
           if (status === '304') continue
           const media = Object.values<any>(response.content ?? {})
-          expect(media.length, `${where} ${status} has a schema`).toBe(1)
-          expect(
-            Object.keys(media[0].schema).length,
-            `${where} ${status}: not an empty schema`,
-          ).toBeGreaterThan(0)
+          expect(media.length, `${where} ${status} has a schema`).toBeGreaterThan(0)
+          for (const { schema } of media) {
+            expect(Object.keys(schema).length, `${where} ${status}: not an empty schema`).toBeGreaterThan(0)
+          }
         }
       }
     }
