@@ -24,7 +24,11 @@ export const handler = apiHandler(
     )
     const page = await listTransactions(caller.merchantId, query)
     if (!csv) return { data: page }
-    const link = nextPageLink(event.rawPath, event.rawQueryString, page.page)
+    const link = nextPageLink(event.rawPath, event.rawQueryString, {
+      page: query.page,
+      size: query.size,
+      totalPages: page.page.totalPages,
+    })
     return {
       raw: { contentType: CSV_CONTENT_TYPE, body: historyCsv(page.content) },
       headers: {

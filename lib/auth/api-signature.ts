@@ -5,6 +5,7 @@ import type { AnonymousCaller, ApiClientCaller } from './caller.ts'
 import { readCachedRecord, readFreshRecord } from '#lib/cache/records.ts'
 import { keys } from '#lib/db/keys.ts'
 import { type ApiClient, usableSecrets } from './credentials.ts'
+import { refused } from './refusal.ts'
 import { acceptSignatureOnce } from './replay-store.ts'
 import { parseZonedTimestamp, withinWindow } from './timestamps.ts'
 import { matchesAnySecret } from './verify-hmac.ts'
@@ -23,8 +24,13 @@ export async function verifyApiSignature(request: AuthRequest): Promise<ApiClien
   const { headers, route } = request
   const missing = HEADERS.filter((name) => !headers[name])
   if (missing.length)
-    throw new Unauthorized(
-      `Missing authentication header${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`,
+    throw refused(
+      request,
+      'missing_credentials',
+      new Unauthorized(
+        `Missing authentication header${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`,
+      ),
+      headers['x-api-key'],
     )
   const apiKey = headers['x-api-key']!
   const signatureHeader = headers['x-api-signature']!
@@ -33,25 +39,48 @@ export async function verifyApiSignature(request: AuthRequest): Promise<ApiClien
   // The client record comes from the container's cache (CREDENTIAL_CACHE_SECONDS, lib/cache/records.ts).
   const clientKey = keys.apiClient(apiKey)
   const found = await readCachedRecord<ApiClient>(clientKey)
-  if (!found) throw new Unauthorized('Unknown API key: check x-api-key')
+  if (!found)
+    throw refused(request, 'unknown_key', new Unauthorized('Unknown API key: check x-api-key'), apiKey)
   let client = found.record
-  if (!client.active) throw new Unauthorized('This API key has been revoked: ask for a new one')
+  const revoked = () =>
+    refused(
+      request,
+      'revoked_key',
+      new Unauthorized('This API key has been revoked: ask for a new one'),
+      apiKey,
+    )
+  if (!client.active) throw revoked()
 
   const timestamp = parseZonedTimestamp(timestampHeader)
   if (!timestamp) {
-    throw new Unauthorized(
-      'x-api-timestamp must be an ISO 8601 date-time with a zone, e.g. 2026-11-21T10:15:30Z',
+    throw refused(
+      request,
+      'malformed_timestamp',
+      new Unauthorized(
+        'x-api-timestamp must be an ISO 8601 date-time with a zone, e.g. 2026-11-21T10:15:30Z',
+      ),
+      apiKey,
     )
   }
   if (!withinWindow(timestamp)) {
-    throw new Unauthorized(
-      `x-api-timestamp is more than 5 minutes from the server time (${new Date().toISOString()}): check your clock`,
+    throw refused(
+      request,
+      'timestamp_out_of_window',
+      new Unauthorized(
+        `x-api-timestamp is more than 5 minutes from the server time (${new Date().toISOString()}): check your clock`,
+      ),
+      apiKey,
     )
   }
 
   const signature = decodeSignature(signatureHeader)
   if (!signature)
-    throw new Unauthorized('x-api-signature must be standard padded Base64 of the 32-byte HMAC-SHA256')
+    throw refused(
+      request,
+      'malformed_signature',
+      new Unauthorized('x-api-signature must be standard padded Base64 of the 32-byte HMAC-SHA256'),
+      apiKey,
+    )
   const canonical = areaACanonical({
     method: request.method,
     target: request.target,
@@ -68,20 +97,35 @@ export async function verifyApiSignature(request: AuthRequest): Promise<ApiClien
     // A cached record may predate a rotation in another container: read it again before refusing.
     const fresh = found.cached ? await readFreshRecord<ApiClient>(clientKey) : undefined
     if (!fresh || !(await signedBy(fresh))) {
-      throw new Unauthorized(`x-api-signature does not match this request: ${HOW_TO_SIGN}`)
+      throw refused(
+        request,
+        'signature_mismatch',
+        new Unauthorized(`x-api-signature does not match this request: ${HOW_TO_SIGN}`),
+        apiKey,
+      )
     }
     client = fresh
-    if (!client.active) throw new Unauthorized('This API key has been revoked: ask for a new one')
+    if (!client.active) throw revoked()
   }
 
   const allowed = route.roles.some((role) => client.roles.includes(role))
   if (!allowed) {
-    throw new Forbidden(
-      `This API key's roles (${client.roles.join(', ')}) may not call ${route.method} ${route.path}`,
+    throw refused(
+      request,
+      'role_forbidden',
+      new Forbidden(
+        `This API key's roles (${client.roles.join(', ')}) may not call ${route.method} ${route.path}`,
+      ),
+      apiKey,
     )
   }
   if (!(await acceptSignatureOnce(apiKey, signatureHeader, timestamp))) {
-    throw new Unauthorized('This signed request was already received (replay): sign every request afresh')
+    throw refused(
+      request,
+      'replay',
+      new Unauthorized('This signed request was already received (replay): sign every request afresh'),
+      apiKey,
+    )
   }
   return {
     scheme: 'api-signature',

@@ -6,6 +6,7 @@ import type { SwitchCaller } from './caller.ts'
 import { readCachedRecord, readFreshRecord } from '#lib/cache/records.ts'
 import { keys } from '#lib/db/keys.ts'
 import { type SwitchClient, usableSecrets } from './credentials.ts'
+import { type RefusalReason, refused } from './refusal.ts'
 import { spendNonce } from './replay-store.ts'
 import { parseUtcTimestamp, withinWindow } from './timestamps.ts'
 import { matchesAnySecret } from './verify-hmac.ts'
@@ -21,7 +22,8 @@ export const SIGNATURE_CODES = {
 
 const NONCE = /^[A-Za-z0-9_-]{16,64}$/
 
-const refuse = (code: string, message: string) => new Unauthorized(message, { responseCode: code })
+const refuse = (request: AuthRequest, reason: RefusalReason, code: string, message: string, keyId?: string) =>
+  refused(request, reason, new Unauthorized(message, { responseCode: code }), keyId)
 
 /**
  * Area B verification (CONTRACT section 6), in the contract's order: 94 missing, 95 malformed,
@@ -44,6 +46,8 @@ export async function verifySwitchSignature(request: AuthRequest): Promise<Switc
     .map(([name]) => name)
   if (missing.length)
     throw refuse(
+      request,
+      'missing_credentials',
       SIGNATURE_CODES.missing,
       `Missing signature header${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`,
     )
@@ -51,21 +55,32 @@ export async function verifySwitchSignature(request: AuthRequest): Promise<Switc
   const signature = decodeSignature(signatureHeader!)
   if (!signature) {
     throw refuse(
+      request,
+      'malformed_signature',
       SIGNATURE_CODES.malformed,
       'X-Signature must be standard padded Base64 of the 32-byte HMAC-SHA256 (44 characters)',
     )
   }
   if (!NONCE.test(nonce!))
-    throw refuse(SIGNATURE_CODES.malformed, 'X-Nonce must be 16 to 64 characters of A-Z, a-z, 0-9, _ and -')
+    throw refuse(
+      request,
+      'malformed_signature',
+      SIGNATURE_CODES.malformed,
+      'X-Nonce must be 16 to 64 characters of A-Z, a-z, 0-9, _ and -',
+    )
 
   const timestamp = parseUtcTimestamp(timestampHeader!)
   if (!timestamp)
     throw refuse(
+      request,
+      'malformed_timestamp',
       SIGNATURE_CODES.expired,
       'X-Timestamp must be UTC ISO 8601 ending in Z, e.g. 2026-01-23T11:00:00Z',
     )
   if (!withinWindow(timestamp)) {
     throw refuse(
+      request,
+      'timestamp_out_of_window',
       SIGNATURE_CODES.expired,
       `X-Timestamp is more than 5 minutes from the server time (${new Date().toISOString()})`,
     )
@@ -76,7 +91,12 @@ export async function verifySwitchSignature(request: AuthRequest): Promise<Switc
   const clientKey = bearer ? keys.switchClient(bearer.subjectId) : undefined
   const found = clientKey ? await readCachedRecord<SwitchClient>(clientKey) : undefined
   const noToken = () =>
-    new Unauthorized('Authorization must carry a valid switch bearer token', { responseCode: '63' })
+    refused(
+      request,
+      found ? 'revoked_key' : 'unknown_key',
+      new Unauthorized('Authorization must carry a valid switch bearer token', { responseCode: '63' }),
+      bearer?.subjectId,
+    )
   if (!found?.record.active) throw noToken()
   const client = found.record
 
@@ -98,16 +118,22 @@ export async function verifySwitchSignature(request: AuthRequest): Promise<Switc
     const fresh = found.cached ? await readFreshRecord<SwitchClient>(clientKey!) : undefined
     if (!fresh || !(await signedBy(fresh))) {
       throw refuse(
+        request,
+        'signature_mismatch',
         SIGNATURE_CODES.invalid,
         'X-Signature does not match this request (method, path, timestamp, nonce and body hash)',
+        client.clientId,
       )
     }
     if (!fresh.active) throw noToken()
   }
   if (!(await spendNonce(client.clientId, nonce!, timestamp))) {
     throw refuse(
+      request,
+      'replay',
       SIGNATURE_CODES.duplicateNonce,
       'X-Nonce was already used: every request needs a fresh nonce',
+      client.clientId,
     )
   }
   return { scheme: 'switch-signature', switchClientId: client.clientId }

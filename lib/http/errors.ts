@@ -38,6 +38,9 @@ const STATUS: Record<ErrorKind, number> = {
   unavailable: 503,
 }
 
+/** The HTTP status a domain error is sent with. */
+export const statusOf = (error: DomainError): number => STATUS[error.kind]
+
 /** A domain error as the edge sends it, or undefined for anything else (a bug: a 500). */
 export function toApiError(error: unknown): ApiError | undefined {
   if (error instanceof ApiError) return error
