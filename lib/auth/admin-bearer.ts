@@ -1,10 +1,11 @@
-import { Unauthorized } from '#lib/http/errors.ts'
+import { Unauthorized } from '#lib/errors.ts'
 import type { Verifier } from './authenticate.ts'
+import type { AdminCaller } from './caller.ts'
 import { findBearer } from './bearer.ts'
 import { refused } from './refusal.ts'
 
 /** Area D: the notification admin key. */
-export const adminBearer: Verifier = {
+export const adminBearer: Verifier<'admin-bearer', AdminCaller> = {
   scheme: 'admin-bearer',
   async verify(request) {
     const token = await findBearer(request.headers.authorization, 'notify-admin')

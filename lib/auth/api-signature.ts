@@ -1,7 +1,7 @@
-import { Forbidden, Unauthorized } from '#lib/http/errors.ts'
+import { Forbidden, Unauthorized } from '#lib/errors.ts'
 import type { AuthRequest, Verifier } from './authenticate.ts'
 import { areaACanonical, decodeSignature } from './canonical.ts'
-import type { Caller } from './caller.ts'
+import type { AnonymousCaller, ApiClientCaller } from './caller.ts'
 import { readCachedRecord, readFreshRecord } from '#lib/cache/records.ts'
 import { keys } from '#lib/db/keys.ts'
 import { type ApiClient, usableSecrets } from './credentials.ts'
@@ -20,10 +20,9 @@ const HOW_TO_SIGN =
  * the window, signature valid under one of the client's secrets, role allowed on the route, and the
  * (key, signature) pair not seen before. Each failure names its reason.
  */
-export async function verifyApiSignature(request: AuthRequest): Promise<Caller> {
+export async function verifyApiSignature(request: AuthRequest): Promise<ApiClientCaller> {
   const { headers, route } = request
   const missing = HEADERS.filter((name) => !headers[name])
-  if (route.allowAnonymous && missing.length === HEADERS.length) return { scheme: 'anonymous' }
   if (missing.length)
     throw refused(
       request,
@@ -139,4 +138,21 @@ export async function verifyApiSignature(request: AuthRequest): Promise<Caller> 
 }
 
 /** Area A's verifier, for apiHandler. */
-export const apiSignature: Verifier = { scheme: 'api-signature', verify: verifyApiSignature }
+export const apiSignature: Verifier<'api-signature', ApiClientCaller> = {
+  scheme: 'api-signature',
+  verify: verifyApiSignature,
+}
+
+/**
+ * Area A's verifier for the routes that also answer callers without credentials (the health check,
+ * `allowAnonymous` in the route table): no header at all is an anonymous caller; anything else is
+ * checked exactly as apiSignature checks it (a wrong signature is still 401).
+ */
+export const apiSignatureOrAnonymous: Verifier<'api-signature', ApiClientCaller | AnonymousCaller> = {
+  scheme: 'api-signature',
+  async verify(request) {
+    const none = HEADERS.every((name) => !request.headers[name])
+    if (request.route.allowAnonymous && none) return { scheme: 'anonymous' }
+    return verifyApiSignature(request)
+  },
+}

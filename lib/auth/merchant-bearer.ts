@@ -1,10 +1,11 @@
-import { Forbidden, Unauthorized } from '#lib/http/errors.ts'
+import { Forbidden, Unauthorized } from '#lib/errors.ts'
 import type { Verifier } from './authenticate.ts'
+import type { MerchantCaller } from './caller.ts'
 import { findBearer } from './bearer.ts'
 import { refused } from './refusal.ts'
 
 /** Area C: the merchant's token, and x-Merchant-Id naming that same merchant. */
-export const merchantBearer: Verifier = {
+export const merchantBearer: Verifier<'merchant-bearer', MerchantCaller> = {
   scheme: 'merchant-bearer',
   async verify(request) {
     const { headers } = request

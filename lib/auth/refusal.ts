@@ -1,4 +1,5 @@
-import type { ApiError } from '#lib/http/errors.ts'
+import type { DomainError } from '#lib/errors.ts'
+import { statusOf } from '#lib/http/errors.ts'
 import { logger, mask } from '#lib/log.ts'
 import type { AuthRequest } from './authenticate.ts'
 
@@ -36,7 +37,7 @@ export type RefusalReason = (typeof REFUSAL_REASONS)[number]
  * Never the secret, the signature or the token: the key id is masked (`dev-****`), and for bearer
  * schemes it is the id the token stands for, once known, never the token itself.
  */
-export function refused<E extends ApiError>(
+export function refused<E extends DomainError>(
   request: Pick<AuthRequest, 'route'>,
   reason: RefusalReason,
   error: E,
@@ -44,7 +45,7 @@ export function refused<E extends ApiError>(
 ): E & { reason: RefusalReason } {
   logger.warn('request refused', {
     reason,
-    status: error.status,
+    status: statusOf(error),
     scheme: request.route.auth,
     route: `${request.route.method} ${request.route.path}`,
     ...(keyId ? { keyId: mask(keyId) } : {}),

@@ -1,8 +1,8 @@
-import { ApiError, Unauthorized } from '#lib/http/errors.ts'
+import { Unauthorized } from '#lib/errors.ts'
 import type { AuthRequest, Verifier } from './authenticate.ts'
 import { findBearer } from './bearer.ts'
 import { areaBCanonical, decodeSignature } from './canonical.ts'
-import type { Caller } from './caller.ts'
+import type { SwitchCaller } from './caller.ts'
 import { readCachedRecord, readFreshRecord } from '#lib/cache/records.ts'
 import { keys } from '#lib/db/keys.ts'
 import { type SwitchClient, usableSecrets } from './credentials.ts'
@@ -23,14 +23,14 @@ export const SIGNATURE_CODES = {
 const NONCE = /^[A-Za-z0-9_-]{16,64}$/
 
 const refuse = (request: AuthRequest, reason: RefusalReason, code: string, message: string, keyId?: string) =>
-  refused(request, reason, new ApiError(401, message, { responseCode: code }), keyId)
+  refused(request, reason, new Unauthorized(message, { responseCode: code }), keyId)
 
 /**
  * Area B verification (CONTRACT section 6), in the contract's order: 94 missing, 95 malformed,
  * 92 timestamp, then the bearer token (needed to find the secret), 91 signature, and 93 nonce last,
  * so that only a request with a valid signature can spend a nonce.
  */
-export async function verifySwitchSignature(request: AuthRequest): Promise<Caller> {
+export async function verifySwitchSignature(request: AuthRequest): Promise<SwitchCaller> {
   const { headers } = request
   const signatureHeader = headers['x-signature']
   const timestampHeader = headers['x-timestamp']
@@ -140,4 +140,7 @@ export async function verifySwitchSignature(request: AuthRequest): Promise<Calle
 }
 
 /** Area B's verifier, for apiHandler. */
-export const switchSignature: Verifier = { scheme: 'switch-signature', verify: verifySwitchSignature }
+export const switchSignature: Verifier<'switch-signature', SwitchCaller> = {
+  scheme: 'switch-signature',
+  verify: verifySwitchSignature,
+}

@@ -8,7 +8,7 @@ import { db, tableName } from '#lib/db/client.ts'
 import { isConditionFailed } from '#lib/db/errors.ts'
 import { keys } from '#lib/db/keys.ts'
 import type { Route } from '#lib/routes.ts'
-import { BadRequest, Conflict } from './errors.ts'
+import { BadRequest, Conflict } from '#lib/errors.ts'
 
 /**
  * `Idempotency-Key` on POST and PATCH (CONTRACT section 5): the first reply is stored and a retry

@@ -1,9 +1,8 @@
 import { createHash, randomInt } from 'node:crypto'
 import canonicalize from 'canonicalize'
-import type { Caller } from '#lib/auth/caller.ts'
 import { transactionCancellationCodes } from '#lib/db/errors.ts'
 import { keys } from '#lib/db/keys.ts'
-import { Conflict, NotFound } from '#lib/http/errors.ts'
+import { Conflict, NotFound } from '#lib/errors.ts'
 import { toTemplateItem } from '#lib/notifications/templates.ts'
 import { lagosLocalIso } from '#lib/time.ts'
 import {
@@ -49,13 +48,6 @@ import {
  * (and returns its first reply) or does the whole thing. The rules are lib/ledger/decisions.ts, the
  * items lib/ledger/transaction-items.ts: this module reads, asks, builds and commits.
  */
-
-/** The switch client the request was verified for (the factory has already checked the signature). */
-export function switchClientOf(caller: Caller): string {
-  if (caller.scheme !== 'switch-signature')
-    throw new Error(`Area B handler reached with a ${caller.scheme} caller`)
-  return caller.switchClientId
-}
 
 /** What identifies "the same request": its validated fields in canonical JSON (key order, spacing and unknown keys do not count). */
 const hashOf = (body: object) =>

@@ -4,7 +4,8 @@ import type { AddressInfo, Socket } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { pathToFileURL } from 'node:url'
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda'
-import { BadRequest } from '#lib/http/errors.ts'
+import { BadRequest } from '#lib/errors.ts'
+import { toApiError } from '#lib/http/errors.ts'
 import { MAX_BODY_BYTES } from '#lib/http/factory.ts'
 import { errorResponse } from '#lib/http/replies.ts'
 import { pathMatches } from '#lib/http/unrouted.ts'
@@ -75,7 +76,7 @@ function malformedPathReply(route: Route, segment: string): APIGatewayProxyStruc
     `The path segment "${segment.slice(0, 60)}" is not valid percent-encoded UTF-8: encode each byte as %XX`,
     { problems: [{ path: 'path', code: 'malformed_path', message: 'not valid percent-encoded UTF-8' }] },
   )
-  return errorResponse(route.reply, error, {
+  return errorResponse(route.reply, toApiError(error)!, {
     requestId: randomUUID(),
     traceId: randomUUID(),
     startedAt: performance.now(),

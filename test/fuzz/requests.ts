@@ -89,6 +89,7 @@ export const SAMPLES: Record<string, (ctx: FuzzContext) => Sample> = {
   'notification-email-remove': () => ({ body: { email: ['fuzz@example.com'] } }),
   'notification-email-list': none,
   openapi: none,
+  docs: none,
 }
 
 // Hostile values ----------------------------------------------------------------------------------

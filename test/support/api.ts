@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { inject } from 'vitest'
 import { ensureTable } from '../../scripts/local/table.ts'
+import { checkReply } from './contract.ts'
 
 /**
  * A running copy of the API for one test file: the local server (the same one `npm start` runs) on a
@@ -60,12 +61,17 @@ export interface HttpReply<T = any> {
   text: string
 }
 
-/** Sends a request and reads the reply as JSON when there is any. */
+/**
+ * Sends a request and reads the reply as JSON when there is any. Every reply is held to the OpenAPI
+ * document (test/support/contract.ts): one it does not describe fails the test. `unchecked` is for
+ * the few tests whose point is a reply outside any route's contract (requests Node's parser refuses).
+ */
 export async function send<T = any>(
   url: string,
-  init: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
+  init: { method?: string; headers?: Record<string, string>; body?: string | Buffer; unchecked?: true } = {},
 ): Promise<HttpReply<T>> {
-  const res = await fetch(url, { method: init.method ?? 'GET', headers: init.headers, body: init.body })
+  const method = init.method ?? 'GET'
+  const res = await fetch(url, { method, headers: init.headers, body: init.body })
   const text = await res.text()
   let body: unknown = text
   try {
@@ -73,5 +79,7 @@ export async function send<T = any>(
   } catch {
     // Not JSON: the test sees the raw text.
   }
-  return { status: res.status, headers: res.headers, body: body as T, text }
+  const reply = { status: res.status, headers: res.headers, body: body as T, text }
+  if (!init.unchecked) checkReply(method, url, reply)
+  return reply
 }
