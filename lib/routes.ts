@@ -56,6 +56,11 @@ export interface Route {
   allowAnonymous?: boolean
   /** Service keys the function loads (from Secrets Manager in AWS): the stack grants read on just these. */
   secrets?: ServiceSecret[]
+  /**
+   * Files of npm packages the function reads at run time (not code it imports), by module path:
+   * copied beside the function's bundle in AWS, read from node_modules locally.
+   */
+  files?: string[]
 }
 
 /** The service's own private keys: the invoice signing key (Ed25519) and the QR authority key (RSA). */
@@ -407,7 +412,7 @@ const areaD: Route[] = [
   ),
 ]
 
-/** The OpenAPI document of this API, public like any API reference. */
+/** The OpenAPI document of this API and the docs page rendered from it, public like any API reference. */
 const meta: Route[] = [
   {
     method: 'GET',
@@ -419,6 +424,18 @@ const meta: Route[] = [
     roles: [],
     reply: 'record',
     tableAccess: 'none',
+  },
+  {
+    method: 'GET',
+    path: '/api/docs',
+    functionId: 'docs',
+    handler: 'functions/meta/docs.ts',
+    area: 'A',
+    auth: 'none',
+    roles: [],
+    reply: 'record',
+    tableAccess: 'read',
+    files: ['redoc/bundles/redoc.standalone.js'],
   },
 ]
 

@@ -5,7 +5,8 @@
  *
  * With `npm start` running, commands use its table with no options (scripts/cli/target.ts). Global
  * options (or environment) choose another: --table (TABLE_NAME) with --region (AWS_REGION) for a table
- * in AWS, --endpoint (DYNAMODB_ENDPOINT) for a DynamoDB Local of your own.
+ * in AWS, --endpoint (DYNAMODB_ENDPOINT) for a DynamoDB Local of your own, --stage for a deployed
+ * stage (its table, data key and API URL from the stacks' outputs: scripts/cli/stage.ts).
  */
 import { parseArgs } from 'node:util'
 import type { Command } from './cli/command.ts'
@@ -17,6 +18,8 @@ const GLOBAL_OPTIONS = {
   table: { type: 'string' },
   region: { type: 'string' },
   endpoint: { type: 'string' },
+  /** A deployed stage: table, data key and API URL from its stacks' outputs (scripts/cli/stage.ts). */
+  stage: { type: 'string' },
   get: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const
@@ -32,6 +35,7 @@ const MODULES = [
   './cli/audit.ts',
   './cli/webhooks.ts',
   './cli/finance.ts',
+  './cli/dead-letters.ts',
 ]
 
 async function loadCommands(): Promise<Command[]> {
@@ -63,6 +67,7 @@ function usage(commands: Command[]): string {
     'Global options for another table:',
     '  --table NAME --region REGION   a table in AWS (or TABLE_NAME and AWS_REGION), with your AWS credentials',
     '  --endpoint URL [--table NAME]  a DynamoDB Local of your own (or DYNAMODB_ENDPOINT)',
+    '  --stage NAME                   a deployed stage: table, data key and API URL from its stack outputs',
     'Output: the result as JSON on stdout, notes on stderr; --get FIELD[,FIELD] prints just those fields',
     '  (e.g. BUSINESS=$(npm run --silent cli -- business create --name X --tin 12345678-0002 --get business_id))',
   ].join('\n')
@@ -100,6 +105,10 @@ async function main(argv: string[]) {
     return
   }
   const option = (name: string) => (typeof values[name] === 'string' ? (values[name] as string) : undefined)
+  // --stage: the deployed stage's table, key and URL (a command with a --stage of its own uses it itself).
+  if (option('stage') && !('stage' in command.options)) {
+    await (await import('./cli/stage.ts')).useStage(option('stage')!)
+  }
   if (command.usesTable === false) {
     if (option('region')) process.env.AWS_REGION = option('region')
   } else {

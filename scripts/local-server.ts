@@ -3,6 +3,9 @@
  * memory unless DATA_DIR is set. Ctrl-C stops the server and DynamoDB Local together. With
  * DYNAMODB_ENDPOINT set it uses that (already running) DynamoDB Local instead of starting one.
  * While it runs, .local/server.json tells the CLI where its table is (scripts/local/state.ts).
+ *
+ * `npm start -- --bundles`: the same API served by the Lambda bundles `cdk synth` builds (built into
+ * .bundles/ first, scripts/local/bundles.ts), with Lambda's environment: what deploys, run locally.
  */
 import { dataKeyDir } from '#lib/crypto/keyring.ts'
 import { keysDir } from '#lib/keys/pem-store.ts'
@@ -12,6 +15,9 @@ import { ensureTable } from './local/table.ts'
 
 const port = Number(process.env.PORT ?? 3000)
 const tableName = process.env.TABLE_NAME ?? 'einvoicing-local'
+/** `--bundles` builds them as cdk synth does; `--bundles=cdk.out` takes those a `cdk synth` wrote. */
+const bundlesArg = process.argv.find((a) => a === '--bundles' || a.startsWith('--bundles='))
+const fromBundles = bundlesArg !== undefined
 
 async function main() {
   let dynamo: Pick<Awaited<ReturnType<typeof startDynamoDbLocal>>, 'endpoint' | 'stop'>
@@ -54,11 +60,27 @@ async function main() {
     await ensureTable(dynamo.endpoint, tableName)
     const { seedLocal } = await import('./local/seed.ts')
     await seedLocal()
-    const { startServer } = await import('./local/server.ts')
-    server = await startServer(port)
-    // The stream and queue consumers of lib/consumers.ts (webhooks, batches, notifications), in-process.
+    // The stream consumers (history indexer, webhooks, batches, notifications) on the one local stream
+    // drive, and the queues of lib/consumers.ts, in-process.
     const { startWorkers } = await import('./local/workers.ts')
     workers = await startWorkers({ endpoint: dynamo.endpoint, tableName })
+    const { startServer } = await import('./local/server.ts')
+    let bundles: Record<string, string> | undefined
+    if (bundlesArg) {
+      const { buildBundles, bundlesFromCloudAssembly, lambdaEnvironment } = await import('./local/bundles.ts')
+      const cdkOut = bundlesArg.split('=')[1]
+      if (cdkOut) {
+        bundles = bundlesFromCloudAssembly(cdkOut)
+      } else {
+        const dir = new URL('../.bundles/', import.meta.url).pathname
+        console.log(`Building the Lambda bundles into ${dir} as cdk synth builds them ...`)
+        bundles = await buildBundles(dir)
+      }
+      lambdaEnvironment()
+      // Lambda runs them with NODE_OPTIONS=--enable-source-maps: stack traces point at the .ts lines.
+      process.setSourceMapsEnabled(true)
+    }
+    server = await startServer(port, { bundles, afterWrite: () => workers!.settled() })
   } catch (error) {
     console.error('Could not start the local API:', error)
     await stop(1)
@@ -77,7 +99,7 @@ async function main() {
   process.on('exit', () => removeLocalServerState())
   const { developmentCredentialsText, tryItText } = await import('./local/banner.ts')
   console.log(
-    `\nE-invoicing API listening on ${server.url}  (DynamoDB Local at ${dynamo.endpoint}, table ${tableName})`,
+    `\nE-invoicing API listening on ${server.url}${fromBundles ? ' from the Lambda bundles' : ''}  (DynamoDB Local at ${dynamo.endpoint}, table ${tableName})`,
   )
   console.log(developmentCredentialsText())
   console.log(`${tryItText(server.url)}\nPress Ctrl-C to stop.`)

@@ -1,11 +1,34 @@
-import { writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { renderOpenApiDocument } from '#lib/openapi/document.ts'
+import { renderClientTypes, renderOpenApiDocument } from '#lib/openapi/generate.ts'
 
 /**
- * `npm run openapi`: writes openapi.json at the project root from the route table and the zod
- * schemas. Commit the result: a test fails whenever the committed file and the code disagree.
+ * `npm run openapi`: writes openapi.json (from the route table and the endpoint declarations) and
+ * lib/client/api-types.ts (openapi-typescript's types of that document, which type the project's
+ * client). Commit both. `npm run openapi:check` (in .ci/run) and a test fail when either is stale.
  */
-const target = fileURLToPath(new URL('../openapi.json', import.meta.url))
-writeFileSync(target, renderOpenApiDocument())
-console.log(`wrote ${target}`)
+const outputs = [
+  {
+    file: fileURLToPath(new URL('../openapi.json', import.meta.url)),
+    render: async () => renderOpenApiDocument(),
+  },
+  {
+    file: fileURLToPath(new URL('../lib/client/api-types.ts', import.meta.url)),
+    render: () => renderClientTypes(JSON.parse(renderOpenApiDocument())),
+  },
+]
+
+const check = process.argv.includes('--check')
+let stale = 0
+for (const { file, render } of outputs) {
+  const text = await render()
+  if (!check) {
+    writeFileSync(file, text)
+    console.log(`wrote ${file}`)
+  } else if (readFileSync(file, 'utf8') !== text) {
+    console.error(`${file} is out of date: run \`npm run openapi\` and commit it`)
+    stale++
+  }
+}
+if (check && stale === 0) console.log('openapi.json and lib/client/api-types.ts are current')
+process.exitCode = stale ? 1 : 0

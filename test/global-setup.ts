@@ -1,17 +1,38 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { TestProject } from 'vitest/node'
 import { startDynamoDbLocal } from '../scripts/local/dynamodb-local.ts'
 
 declare module 'vitest' {
   interface ProvidedContext {
     dynamoEndpoint: string
+    /** With API_BUNDLES: the Lambda bundle of each function, which the test API serves instead of the sources. */
+    bundles: Record<string, string> | undefined
   }
 }
 
 /** One DynamoDB Local for the whole test run (about 3 s to start), stopped when the run ends. */
 export default async function setup(project: TestProject) {
+  // API_BUNDLES=cdk.out: the bundles a `cdk synth` wrote there (CI); API_BUNDLES=1: built once for
+  // the run as cdk synth builds them (scripts/local/bundles.ts).
+  let bundlesDir: string | undefined
+  let bundles: Record<string, string> | undefined
+  const wanted = process.env.API_BUNDLES
+  if (wanted) {
+    const { buildBundles, bundlesFromCloudAssembly } = await import('../scripts/local/bundles.ts')
+    if (wanted === '1') {
+      bundlesDir = mkdtempSync(join(tmpdir(), 'api-bundles-'))
+      bundles = await buildBundles(bundlesDir)
+    } else {
+      bundles = bundlesFromCloudAssembly(wanted)
+    }
+  }
+  project.provide('bundles', bundles)
   const dynamo = await startDynamoDbLocal({ heapMb: 768 })
   project.provide('dynamoEndpoint', dynamo.endpoint)
   return async () => {
     await dynamo.stop()
+    if (bundlesDir) rmSync(bundlesDir, { recursive: true, force: true })
   }
 }

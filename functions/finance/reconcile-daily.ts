@@ -1,10 +1,7 @@
-import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics'
 import { reconcile } from '#lib/finance/reconcile.ts'
-import { RECONCILIATION_METRIC, RECONCILIATION_NAMESPACE } from '#lib/finance/reconcile-metric.ts'
+import { RECONCILIATION_METRIC } from '#lib/finance/reconcile-metric.ts'
 import { logger } from '#lib/log.ts'
-
-// The `service` dimension is the stack's service name, which the alarm's metric names too.
-const metrics = new Metrics({ namespace: RECONCILIATION_NAMESPACE, serviceName: process.env.SERVICE_NAME })
+import { countMetric } from '#lib/metrics.ts'
 
 /**
  * Run daily by EventBridge Scheduler (infra/constructs/reconciliation.ts): the same reconcile() as
@@ -14,10 +11,10 @@ const metrics = new Metrics({ namespace: RECONCILIATION_NAMESPACE, serviceName: 
 export async function handler(): Promise<{ differences: number }> {
   const report = await reconcile({ segments: 8 })
   const { differences, ...counts } = report
-  for (const d of differences)
+  for (const d of differences) {
     logger.error('reconciliation difference', { subject: d.subject, difference: d.message })
+  }
   logger.info('reconciliation finished', { ...counts, differences: differences.length })
-  metrics.addMetric(RECONCILIATION_METRIC, MetricUnit.Count, differences.length)
-  metrics.publishStoredMetrics()
+  countMetric(RECONCILIATION_METRIC, {}, differences.length)
   return { differences: differences.length }
 }

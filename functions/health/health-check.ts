@@ -1,4 +1,5 @@
-import { apiSignature } from '#lib/auth/api-signature.ts'
+import { apiSignatureOrAnonymous } from '#lib/auth/api-signature.ts'
+import { healthCheck } from '#lib/endpoints/health.ts'
 import { apiHandler } from '#lib/http/factory.ts'
 import { healthReport } from '#lib/health/report.ts'
 
@@ -7,7 +8,7 @@ import { healthReport } from '#lib/health/report.ts'
  * status only; authenticated clients also get each component's status and their webhook's; ADMIN
  * clients get the detail.
  */
-export const handler = apiHandler({ auth: apiSignature }, async ({ caller }) => {
+export const handler = apiHandler(healthCheck, apiSignatureOrAnonymous, async ({ caller }) => {
   const { httpStatus, body } = await healthReport(caller)
   return { status: httpStatus, data: body }
 })

@@ -1,3 +1,4 @@
+import { appSign } from '#lib/endpoints/invoice.ts'
 import { invoiceHandler } from '#lib/invoice/handler.ts'
 
 /**
@@ -5,4 +6,4 @@ import { invoiceHandler } from '#lib/invoice/handler.ts'
  * service's Ed25519 key and records it as SIGNED. Identical content again is the first reply again;
  * different content under a signed IRN is 409.
  */
-export const handler = invoiceHandler('sign')
+export const handler = invoiceHandler(appSign, 'sign')

@@ -1,7 +1,8 @@
+import { appValidate } from '#lib/endpoints/invoice.ts'
 import { invoiceHandler } from '#lib/invoice/handler.ts'
 
 /**
  * POST /api/{v}/app/invoice/validate: validates, then signs and reports the invoice (spec endpoint
  * behaviour 2): the same as sign, recorded as SIGNED, with the path version's schema.
  */
-export const handler = invoiceHandler('sign')
+export const handler = invoiceHandler(appValidate, 'sign')

@@ -1,3 +1,4 @@
+import { siValidate } from '#lib/endpoints/invoice.ts'
 import { invoiceHandler } from '#lib/invoice/handler.ts'
 
 /**
@@ -5,4 +6,4 @@ import { invoiceHandler } from '#lib/invoice/handler.ts'
  * VALIDATED; it does not sign. The spec's endpoint table gives ValidateInvoiceRequest for both
  * versions (only the App endpoints take the V2 record), so v2 validates with the v1 schema too.
  */
-export const handler = invoiceHandler('validate', { schemaVersion: 'v1' })
+export const handler = invoiceHandler(siValidate, 'validate', { schemaVersion: 'v1' })

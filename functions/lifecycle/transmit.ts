@@ -1,10 +1,10 @@
 import { apiSignature } from '#lib/auth/api-signature.ts'
+import { transmit as declaration } from '#lib/endpoints/lifecycle.ts'
 import { apiHandler } from '#lib/http/factory.ts'
-import { TransmitRequest } from '#lib/lifecycle/schemas.ts'
 import { transmit } from '#lib/lifecycle/transmit.ts'
 
 /** POST /api/{v}/app/invoice/transmit: Envelope, data = `{message: [one line per party and step]}`. */
-export const handler = apiHandler({ auth: apiSignature, body: TransmitRequest }, async ({ body, caller }) => {
+export const handler = apiHandler(declaration, apiSignature, async ({ body, caller }) => {
   const result = await transmit(caller, body)
   return {
     message: result.alreadyTransmitted

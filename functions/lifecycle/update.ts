@@ -1,16 +1,13 @@
 import { apiSignature } from '#lib/auth/api-signature.ts'
+import { update } from '#lib/endpoints/lifecycle.ts'
 import { apiHandler } from '#lib/http/factory.ts'
 import { updatePaymentStatus } from '#lib/lifecycle/payment.ts'
-import { IrnPath, UpdateRequest } from '#lib/lifecycle/schemas.ts'
 
 /** PATCH /api/{v}/app/invoice/update/{irn}: Envelope, data = DataResponse `{message}`. */
-export const handler = apiHandler(
-  { auth: apiSignature, body: UpdateRequest, params: IrnPath },
-  async ({ body, params, caller }) => {
-    const result = await updatePaymentStatus(caller, params.irn, body.payment_status)
-    return {
-      message: result.changed ? 'Payment status updated' : 'Payment status unchanged',
-      data: { message: result.message },
-    }
-  },
-)
+export const handler = apiHandler(update, apiSignature, async ({ body, params, caller }) => {
+  const result = await updatePaymentStatus(caller, params.irn, body.payment_status)
+  return {
+    message: result.changed ? 'Payment status updated' : 'Payment status unchanged',
+    data: { message: result.message },
+  }
+})

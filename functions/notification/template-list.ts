@@ -1,10 +1,10 @@
 import { adminBearer } from '#lib/auth/admin-bearer.ts'
+import { templateList } from '#lib/endpoints/notifications.ts'
 import { apiHandler } from '#lib/http/factory.ts'
-import { TemplateListQuery } from '#lib/notifications/schemas.ts'
 import { listTemplates } from '#lib/notifications/templates.ts'
 
 /** GET /notification/template?product=<code>[&tempID=<id>]: the product's templates. */
-export const handler = apiHandler({ auth: adminBearer, query: TemplateListQuery }, async ({ query }) => {
+export const handler = apiHandler(templateList, adminBearer, async ({ query }) => {
   const templates = await listTemplates(query.product, query.tempID)
   return {
     message: `${templates.length} template${templates.length === 1 ? '' : 's'} found for product ${query.product}`,

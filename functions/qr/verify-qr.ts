@@ -1,10 +1,10 @@
 import { apiSignature } from '#lib/auth/api-signature.ts'
+import { verifyQr as declaration } from '#lib/endpoints/qr.ts'
 import { apiHandler } from '#lib/http/factory.ts'
-import { VerifyQrRequest } from '#lib/qr/schemas.ts'
 import { verifyQr } from '#lib/qr/verify.ts'
 
 /** POST /api/v1/resource/verify-qr: what a QR text says and whether it checks out. */
-export const handler = apiHandler({ auth: apiSignature, body: VerifyQrRequest }, async ({ body, caller }) => {
+export const handler = apiHandler(declaration, apiSignature, async ({ body, caller }) => {
   const data = await verifyQr(caller, body)
   return {
     message: data.certificate_valid

@@ -1,4 +1,5 @@
 import { noAuth } from '#lib/auth/authenticate.ts'
+import { publicKeys } from '#lib/endpoints/reference.ts'
 import { apiHandler } from '#lib/http/factory.ts'
 import { jwks } from '#lib/signing/signer.ts'
 
@@ -6,7 +7,7 @@ import { jwks } from '#lib/signing/signer.ts'
  * GET /api/v1/resource/public-keys: the JWKS of every key that has signed invoices, public so that
  * anyone holding a signed invoice can verify it.
  */
-export const handler = apiHandler({ auth: noAuth }, async () => ({
+export const handler = apiHandler(publicKeys, noAuth, async () => ({
   data: await jwks(),
   headers: { 'cache-control': 'public, max-age=300' },
 }))

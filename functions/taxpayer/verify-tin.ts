@@ -1,10 +1,10 @@
 import { apiSignature } from '#lib/auth/api-signature.ts'
+import { verifyTin as declaration } from '#lib/endpoints/taxpayer.ts'
 import { apiHandler } from '#lib/http/factory.ts'
-import { VerifyTinRequest } from '#lib/taxpayer/schemas.ts'
 import { verifyTin } from '#lib/taxpayer/service.ts'
 
 /** POST /api/{v}/resource/verify-tin: Envelope, data = VerifyTinApiResponse; unknown TIN 404. */
-export const handler = apiHandler({ auth: apiSignature, body: VerifyTinRequest }, async ({ body }) => ({
+export const handler = apiHandler(declaration, apiSignature, async ({ body }) => ({
   message: 'TIN verified',
   data: await verifyTin(body.tin),
 }))

@@ -131,7 +131,7 @@ export interface ApiFunctionProps {
   /** The module exporting `handler`, relative to the project root. */
   handler: string
   /** The routes this function serves: they decide its table access. */
-  routes: readonly Pick<Route, 'auth' | 'tableAccess' | 'secrets'>[]
+  routes: readonly Pick<Route, 'auth' | 'tableAccess' | 'secrets' | 'files'>[]
   /** The service's key secrets; the function is granted read on those its routes name. */
   secrets?: Partial<Record<ServiceSecret, ISecret>>
   table: ITableV2
@@ -167,7 +167,17 @@ export interface HouseFunctionProps {
   timeout?: Duration
   /** Added to the environment every function gets. */
   environment?: Record<string, string>
+  /** Files of npm packages to copy beside the bundle (the route table's `files`). */
+  files?: readonly string[]
 }
+
+/** Copies each package file beside the bundle, where the function reads it at run time. */
+const copyFiles = (files: readonly string[]): BundlingOptions['commandHooks'] => ({
+  beforeBundling: () => [],
+  beforeInstall: () => [],
+  afterBundling: (inputDir, outputDir) =>
+    files.map((file) => `cp "${join(inputDir, 'node_modules', file)}" "${outputDir}/"`),
+})
 
 /**
  * A NodejsFunction with the house defaults (Node 22 on ARM64, the shared bundling, the common
@@ -204,7 +214,7 @@ export function houseFunction(
     timeout: props.timeout ?? Duration.seconds(10),
     tracing: Tracing.ACTIVE,
     logGroup,
-    bundling: bundling(),
+    bundling: props.files?.length ? { ...bundling(), commandHooks: copyFiles(props.files) } : bundling(),
     environment: {
       TABLE_NAME: props.table.tableName,
       STAGE: props.stage,
@@ -242,7 +252,8 @@ export class ApiFunction extends Construct {
   constructor(scope: Construct, id: string, props: ApiFunctionProps) {
     super(scope, id)
 
-    const made = houseFunction(this, { ...props, name: props.functionId })
+    const files = [...new Set(props.routes.flatMap((r) => r.files ?? []))]
+    const made = houseFunction(this, { ...props, name: props.functionId, files })
     this.function = made.function
     this.logGroup = made.logGroup
 

@@ -31,6 +31,7 @@ import { functionsOf, type Route, routes as routeTable, type ServiceSecret, UNRO
 import { AlarmsNotify, AlarmTopic } from '../constructs/alarms.ts'
 import { ApiFunction, PROJECT_ROOT } from '../constructs/api-function.ts'
 import { Consumers } from '../constructs/consumers.ts'
+import { HistoryIndexer } from '../constructs/history-indexer.ts'
 import { acknowledge } from '../constructs/nag.ts'
 import { ServiceDashboard } from '../constructs/dashboard.ts'
 import { OutboxSender } from '../constructs/outbox-sender.ts'
@@ -76,6 +77,7 @@ export class ApiStack extends Stack {
   readonly consumers?: Consumers
   /** The nested stack of the webhook and batch functions and the consumers (full route table only). */
   readonly events?: NestedStack
+  readonly historyIndexer: HistoryIndexer
   readonly alarmTopic: ITopic
   /** JSON access logs of the $default stage. */
   readonly accessLogs: LogGroup
@@ -152,8 +154,9 @@ export class ApiStack extends Stack {
       ...(domain ? { domainMapping: { domainName: domain } } : {}),
     })
 
-    // Webhooks and batches (their endpoints' functions and the consumers of lib/consumers.ts) live in
-    // a nested stack: with them the API stack would pass CloudFormation's 500 resources per stack.
+    // Webhooks and batches (their endpoints' functions and the consumers of lib/consumers.ts) and the
+    // history indexer live in a nested stack: with them the API stack would pass CloudFormation's 500
+    // resources per stack.
     // A stack built from another route table (tests of single concerns) has none of them.
     const events = props.routes
       ? undefined
@@ -187,6 +190,15 @@ export class ApiStack extends Stack {
       sesFromAddress: props.sesFromAddress,
     })
 
+    // In the nested stack too when there is one: the API stack alone is near CloudFormation's 500.
+    this.historyIndexer = new HistoryIndexer(events ?? this, 'HistoryIndexer', {
+      table: props.table,
+      stage: props.stage,
+      serviceName: common.serviceName,
+      serviceVersion: common.serviceVersion,
+      logRemovalPolicy: common.logRemovalPolicy,
+    })
+
     this.reconciliation = new Reconciliation(this, 'Reconciliation', {
       table: props.table,
       stage: props.stage,
@@ -209,6 +221,8 @@ export class ApiStack extends Stack {
     const observed = new Map<string, IFunction>([...this.functions].map(([id, fn]) => [id, fn.function]))
     observed.set('outbox-sender', this.outboxSender.function)
     for (const [id, fn] of this.consumers?.functions ?? []) observed.set(id, fn)
+    observed.set('reconcile-daily', this.reconciliation.function)
+    observed.set('history-indexer', this.historyIndexer.function)
     new ServiceDashboard(this, 'Dashboard', {
       stage: props.stage,
       serviceName: common.serviceName,

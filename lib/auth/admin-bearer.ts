@@ -1,14 +1,21 @@
-import { Unauthorized } from '#lib/http/errors.ts'
+import { Unauthorized } from '#lib/errors.ts'
 import type { Verifier } from './authenticate.ts'
+import type { AdminCaller } from './caller.ts'
 import { findBearer } from './bearer.ts'
+import { refused } from './refusal.ts'
 
 /** Area D: the notification admin key. */
-export const adminBearer: Verifier = {
+export const adminBearer: Verifier<'admin-bearer', AdminCaller> = {
   scheme: 'admin-bearer',
-  async verify({ headers }) {
-    const token = await findBearer(headers.authorization, 'notify-admin')
+  async verify(request) {
+    const token = await findBearer(request.headers.authorization, 'notify-admin')
     if (!token) {
-      throw new Unauthorized('Authorization must carry a valid notification admin key as a bearer token')
+      const reason = request.headers.authorization ? 'unknown_key' : 'missing_credentials'
+      throw refused(
+        request,
+        reason,
+        new Unauthorized('Authorization must carry a valid notification admin key as a bearer token'),
+      )
     }
     return { scheme: 'admin-bearer', adminKeyId: token.subjectId }
   },

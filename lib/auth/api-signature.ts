@@ -1,10 +1,11 @@
-import { Forbidden, Unauthorized } from '#lib/http/errors.ts'
+import { Forbidden, Unauthorized } from '#lib/errors.ts'
 import type { AuthRequest, Verifier } from './authenticate.ts'
 import { areaACanonical, decodeSignature } from './canonical.ts'
-import type { Caller } from './caller.ts'
+import type { AnonymousCaller, ApiClientCaller } from './caller.ts'
 import { readCachedRecord, readFreshRecord } from '#lib/cache/records.ts'
 import { keys } from '#lib/db/keys.ts'
 import { type ApiClient, usableSecrets } from './credentials.ts'
+import { refused } from './refusal.ts'
 import { acceptSignatureOnce } from './replay-store.ts'
 import { parseZonedTimestamp, withinWindow } from './timestamps.ts'
 import { matchesAnySecret } from './verify-hmac.ts'
@@ -19,13 +20,17 @@ const HOW_TO_SIGN =
  * the window, signature valid under one of the client's secrets, role allowed on the route, and the
  * (key, signature) pair not seen before. Each failure names its reason.
  */
-export async function verifyApiSignature(request: AuthRequest): Promise<Caller> {
+export async function verifyApiSignature(request: AuthRequest): Promise<ApiClientCaller> {
   const { headers, route } = request
   const missing = HEADERS.filter((name) => !headers[name])
-  if (route.allowAnonymous && missing.length === HEADERS.length) return { scheme: 'anonymous' }
   if (missing.length)
-    throw new Unauthorized(
-      `Missing authentication header${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`,
+    throw refused(
+      request,
+      'missing_credentials',
+      new Unauthorized(
+        `Missing authentication header${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`,
+      ),
+      headers['x-api-key'],
     )
   const apiKey = headers['x-api-key']!
   const signatureHeader = headers['x-api-signature']!
@@ -34,25 +39,48 @@ export async function verifyApiSignature(request: AuthRequest): Promise<Caller> 
   // The client record comes from the container's cache (CREDENTIAL_CACHE_SECONDS, lib/cache/records.ts).
   const clientKey = keys.apiClient(apiKey)
   const found = await readCachedRecord<ApiClient>(clientKey)
-  if (!found) throw new Unauthorized('Unknown API key: check x-api-key')
+  if (!found)
+    throw refused(request, 'unknown_key', new Unauthorized('Unknown API key: check x-api-key'), apiKey)
   let client = found.record
-  if (!client.active) throw new Unauthorized('This API key has been revoked: ask for a new one')
+  const revoked = () =>
+    refused(
+      request,
+      'revoked_key',
+      new Unauthorized('This API key has been revoked: ask for a new one'),
+      apiKey,
+    )
+  if (!client.active) throw revoked()
 
   const timestamp = parseZonedTimestamp(timestampHeader)
   if (!timestamp) {
-    throw new Unauthorized(
-      'x-api-timestamp must be an ISO 8601 date-time with a zone, e.g. 2026-11-21T10:15:30Z',
+    throw refused(
+      request,
+      'malformed_timestamp',
+      new Unauthorized(
+        'x-api-timestamp must be an ISO 8601 date-time with a zone, e.g. 2026-11-21T10:15:30Z',
+      ),
+      apiKey,
     )
   }
   if (!withinWindow(timestamp)) {
-    throw new Unauthorized(
-      `x-api-timestamp is more than 5 minutes from the server time (${new Date().toISOString()}): check your clock`,
+    throw refused(
+      request,
+      'timestamp_out_of_window',
+      new Unauthorized(
+        `x-api-timestamp is more than 5 minutes from the server time (${new Date().toISOString()}): check your clock`,
+      ),
+      apiKey,
     )
   }
 
   const signature = decodeSignature(signatureHeader)
   if (!signature)
-    throw new Unauthorized('x-api-signature must be standard padded Base64 of the 32-byte HMAC-SHA256')
+    throw refused(
+      request,
+      'malformed_signature',
+      new Unauthorized('x-api-signature must be standard padded Base64 of the 32-byte HMAC-SHA256'),
+      apiKey,
+    )
   const canonical = areaACanonical({
     method: request.method,
     target: request.target,
@@ -69,20 +97,35 @@ export async function verifyApiSignature(request: AuthRequest): Promise<Caller> 
     // A cached record may predate a rotation in another container: read it again before refusing.
     const fresh = found.cached ? await readFreshRecord<ApiClient>(clientKey) : undefined
     if (!fresh || !(await signedBy(fresh))) {
-      throw new Unauthorized(`x-api-signature does not match this request: ${HOW_TO_SIGN}`)
+      throw refused(
+        request,
+        'signature_mismatch',
+        new Unauthorized(`x-api-signature does not match this request: ${HOW_TO_SIGN}`),
+        apiKey,
+      )
     }
     client = fresh
-    if (!client.active) throw new Unauthorized('This API key has been revoked: ask for a new one')
+    if (!client.active) throw revoked()
   }
 
   const allowed = route.roles.some((role) => client.roles.includes(role))
   if (!allowed) {
-    throw new Forbidden(
-      `This API key's roles (${client.roles.join(', ')}) may not call ${route.method} ${route.path}`,
+    throw refused(
+      request,
+      'role_forbidden',
+      new Forbidden(
+        `This API key's roles (${client.roles.join(', ')}) may not call ${route.method} ${route.path}`,
+      ),
+      apiKey,
     )
   }
   if (!(await acceptSignatureOnce(apiKey, signatureHeader, timestamp))) {
-    throw new Unauthorized('This signed request was already received (replay): sign every request afresh')
+    throw refused(
+      request,
+      'replay',
+      new Unauthorized('This signed request was already received (replay): sign every request afresh'),
+      apiKey,
+    )
   }
   return {
     scheme: 'api-signature',
@@ -95,4 +138,21 @@ export async function verifyApiSignature(request: AuthRequest): Promise<Caller> 
 }
 
 /** Area A's verifier, for apiHandler. */
-export const apiSignature: Verifier = { scheme: 'api-signature', verify: verifyApiSignature }
+export const apiSignature: Verifier<'api-signature', ApiClientCaller> = {
+  scheme: 'api-signature',
+  verify: verifyApiSignature,
+}
+
+/**
+ * Area A's verifier for the routes that also answer callers without credentials (the health check,
+ * `allowAnonymous` in the route table): no header at all is an anonymous caller; anything else is
+ * checked exactly as apiSignature checks it (a wrong signature is still 401).
+ */
+export const apiSignatureOrAnonymous: Verifier<'api-signature', ApiClientCaller | AnonymousCaller> = {
+  scheme: 'api-signature',
+  async verify(request) {
+    const none = HEADERS.every((name) => !request.headers[name])
+    if (request.route.allowAnonymous && none) return { scheme: 'anonymous' }
+    return verifyApiSignature(request)
+  },
+}

@@ -1,19 +1,49 @@
 import type { Role } from '#lib/routes.ts'
 
+/** An Area A client, established by its signature (CONTRACT section 2). */
+export interface ApiClientCaller {
+  scheme: 'api-signature'
+  apiKeyId: string
+  businessId: string
+  roles: Role[]
+  webhookUrl?: string
+  /** The client's default invoice validation mode, when it has one. */
+  validationMode?: 'strict' | 'lenient'
+}
+
+/** The health check without credentials. */
+export interface AnonymousCaller {
+  scheme: 'anonymous'
+}
+
+/** The payment switch, established by its signature (CONTRACT section 6). */
+export interface SwitchCaller {
+  scheme: 'switch-signature'
+  switchClientId: string
+}
+
+/** A merchant, by its bearer token and x-Merchant-Id (CONTRACT section 7). */
+export interface MerchantCaller {
+  scheme: 'merchant-bearer'
+  merchantId: string
+}
+
+/** The notification administrator, by its bearer key. */
+export interface AdminCaller {
+  scheme: 'admin-bearer'
+  adminKeyId: string
+}
+
+/** Routes anyone may call. */
+export interface PublicCaller {
+  scheme: 'none'
+}
+
 /** Who is calling, as established by the route's auth scheme. */
 export type Caller =
-  | { scheme: 'none' }
-  /** The health check without credentials. */
-  | { scheme: 'anonymous' }
-  | {
-      scheme: 'api-signature'
-      apiKeyId: string
-      businessId: string
-      roles: Role[]
-      webhookUrl?: string
-      /** The client's default invoice validation mode, when it has one. */
-      validationMode?: 'strict' | 'lenient'
-    }
-  | { scheme: 'switch-signature'; switchClientId: string }
-  | { scheme: 'merchant-bearer'; merchantId: string }
-  | { scheme: 'admin-bearer'; adminKeyId: string }
+  | PublicCaller
+  | AnonymousCaller
+  | ApiClientCaller
+  | SwitchCaller
+  | MerchantCaller
+  | AdminCaller

@@ -7,7 +7,7 @@ import { isConditionFailed, transactionCancellationCodes } from '#lib/db/errors.
 import { readRecord, recordOf } from '#lib/db/items.ts'
 import { keys } from '#lib/db/keys.ts'
 import { queryAll } from '#lib/db/query.ts'
-import { Conflict, NotFound } from '#lib/http/errors.ts'
+import { Conflict, NotFound } from '#lib/errors.ts'
 import { logger, mask } from '#lib/log.ts'
 import type { Role } from '#lib/routes.ts'
 import { type BearerKind, type BearerToken, hashToken } from './bearer.ts'

@@ -1,15 +1,30 @@
-import { Forbidden, Unauthorized } from '#lib/http/errors.ts'
+import { Forbidden, Unauthorized } from '#lib/errors.ts'
 import type { Verifier } from './authenticate.ts'
+import type { MerchantCaller } from './caller.ts'
 import { findBearer } from './bearer.ts'
+import { refused } from './refusal.ts'
 
 /** Area C: the merchant's token, and x-Merchant-Id naming that same merchant. */
-export const merchantBearer: Verifier = {
+export const merchantBearer: Verifier<'merchant-bearer', MerchantCaller> = {
   scheme: 'merchant-bearer',
-  async verify({ headers }) {
+  async verify(request) {
+    const { headers } = request
     const token = await findBearer(headers.authorization, 'merchant')
-    if (!token) throw new Unauthorized('Authorization must carry a valid merchant bearer token')
+    if (!token) {
+      const reason = headers.authorization ? 'unknown_key' : 'missing_credentials'
+      throw refused(
+        request,
+        reason,
+        new Unauthorized('Authorization must carry a valid merchant bearer token'),
+      )
+    }
     if (headers['x-merchant-id'] !== token.subjectId) {
-      throw new Forbidden('x-Merchant-Id must name the merchant this token was issued to')
+      throw refused(
+        request,
+        'merchant_mismatch',
+        new Forbidden('x-Merchant-Id must name the merchant this token was issued to'),
+        token.subjectId,
+      )
     }
     return { scheme: 'merchant-bearer', merchantId: token.subjectId }
   },

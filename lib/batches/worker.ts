@@ -1,10 +1,10 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb'
-import type { Caller } from '#lib/auth/caller.ts'
+import type { ApiClientCaller } from '#lib/auth/caller.ts'
 import { tableName } from '#lib/db/client.ts'
 import { transactionCancellationCodes } from '#lib/db/errors.ts'
 import { keys } from '#lib/db/keys.ts'
 import { eventPut, newEvent } from '#lib/events/event.ts'
-import { ApiError } from '#lib/http/errors.ts'
+import { toApiError } from '#lib/http/errors.ts'
 import { firsErrorDetails } from '#lib/http/replies.ts'
 import { handleInvoice, type InvoiceAction } from '#lib/invoice/service.ts'
 import { logger } from '#lib/log.ts'
@@ -38,7 +38,7 @@ const SINGLE_ENDPOINT_ACTION: Record<BatchAction, InvoiceAction> = { validate: '
 /** Items handled at once per batch. */
 const ITEM_CONCURRENCY = 8
 
-const callerOf = (h: BatchHeader): Caller => ({
+const callerOf = (h: BatchHeader): ApiClientCaller => ({
   scheme: 'api-signature',
   apiKeyId: h.apiKeyId,
   businessId: h.businessId,
@@ -63,11 +63,13 @@ async function processItem(header: BatchHeader, item: BatchItem): Promise<void> 
     // No-op when the write above already recorded it.
     await recordItemResult(item, { status: 'SUCCEEDED', httpStatus: 200, reply: { ...reply } })
   } catch (error) {
-    if (error instanceof ApiError) {
-      const details = firsErrorDetails(error)
+    // A domain error is the reply the single endpoint would have given: the item's result.
+    const refused = toApiError(error)
+    if (refused) {
+      const details = firsErrorDetails(refused)
       await recordItemResult(item, {
         status: 'FAILED',
-        httpStatus: error.status,
+        httpStatus: refused.status,
         message: details.message,
         errors: details.errors,
       })

@@ -1,10 +1,48 @@
+import type { paths } from './api-types.ts'
 import { type AreaACredentials, type AreaBCredentials, signAreaA, signAreaB } from './signing.ts'
+
+/**
+ * Types of the published contract, generated from openapi.json by openapi-typescript
+ * (lib/client/api-types.ts): a path, its methods, each one's request and every reply it can give.
+ */
+export type ApiPath = keyof paths
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete'
+export type MethodOf<P extends ApiPath> = {
+  [M in Method]: paths[P][M] extends { responses: unknown } ? M : never
+}[Method]
+type Operation<P extends ApiPath, M extends MethodOf<P>> = paths[P][M]
+type Responses<O> = O extends { responses: infer R } ? R : never
+type JsonOf<T> = T extends { content: { 'application/json': infer B } } ? B : undefined
+
+/** The request an operation takes: its path and query parameters and its JSON body, as declared. */
+export type RequestOf<P extends ApiPath, M extends MethodOf<P>> = (Operation<P, M> extends {
+  parameters: { path: infer Params }
+}
+  ? Params extends Record<string, unknown>
+    ? { params: Params }
+    : { params?: never }
+  : { params?: never }) &
+  (Operation<P, M> extends { parameters: { query?: infer Q } }
+    ? { query?: Q extends Record<string, unknown> ? { [K in keyof Q]?: Q[K] | number } : never }
+    : { query?: never }) &
+  (Operation<P, M> extends { requestBody: { content: { 'application/json': infer B } } }
+    ? { body: B }
+    : { body?: never }) & { headers?: Record<string, string> }
+
+/** Every reply an operation can give, as a union discriminated by the HTTP status. */
+export type ReplyOf<P extends ApiPath, M extends MethodOf<P>> = {
+  [S in keyof Responses<Operation<P, M>>]: S extends number
+    ? ClientReply<JsonOf<Responses<Operation<P, M>>[S]>> & { status: S }
+    : never
+}[keyof Responses<Operation<P, M>>]
 
 /** A reply as the client sees it: status, headers and the parsed JSON body (or the raw text). */
 export interface ClientReply<T = unknown> {
   status: number
   headers: Headers
   body: T
+  /** The body exactly as received. */
+  text: string
 }
 
 export type Credentials =
@@ -44,7 +82,35 @@ export class ApiClient {
     } catch {
       // Not JSON: hand back the text.
     }
-    return { status: res.status, headers: res.headers, body: parsed as T }
+    return { status: res.status, headers: res.headers, body: parsed as T, text }
+  }
+
+  /**
+   * Calls an operation of the published contract: `path` is the document's path template, filled
+   * from `params`; the body and the reply are typed by the generated types, so a change of contract
+   * is a compile error here and in every caller.
+   */
+  async call<P extends ApiPath, M extends MethodOf<P>>(
+    method: M,
+    path: P,
+    request: RequestOf<P, M>,
+  ): Promise<ReplyOf<P, M>> {
+    const { params, query, body, headers } = request as {
+      params?: Record<string, string | number>
+      query?: Record<string, string | number | undefined>
+      body?: unknown
+      headers?: Record<string, string>
+    }
+    let target = (path as string).replace(/\{(\w+)\}/g, (_, name: string) =>
+      encodeURIComponent(String(params?.[name] ?? '')),
+    )
+    const search = new URLSearchParams()
+    for (const [name, value] of Object.entries(query ?? {})) {
+      if (value !== undefined) search.set(name, String(value))
+    }
+    if (search.size) target += `?${search}`
+    const reply = await this.request(method.toUpperCase(), target, body, headers)
+    return reply as ReplyOf<P, M>
   }
 
   get<T = unknown>(target: string, headers?: Record<string, string>) {

@@ -20,6 +20,8 @@ export const OUTBOX_PREFIX = 'OUTBOX#'
 export const EVENT_PREFIX = 'EVENT#'
 /** Batch submissions: the stream starts a batch's worker when its header item is inserted. */
 export const BATCH_PREFIX = 'BATCH#'
+/** Area B request records (transfers, reversals): the history indexer takes stream records under this prefix. */
+export const BANK_REQUEST_PREFIX = 'BANKREQ#'
 
 export const keys = {
   /** Reference lists: one META item and the list's JSON in ordered chunks (items stay under 400 KB). */
@@ -112,7 +114,7 @@ export const keys = {
    * and, written with attribute_not_exists, its idempotency record. Client ids never contain `#`.
    */
   bankRequest: (switchClientId: string, requestId: string): Key => ({
-    pk: `BANKREQ#${switchClientId}#${requestId}`,
+    pk: `${BANK_REQUEST_PREFIX}${switchClientId}#${requestId}`,
     sk: 'REQUEST',
   }),
   /** A providerReference (`TNX...`): unique across the bank, points to its merchant history item. */
@@ -154,7 +156,8 @@ export const keys = {
   seqKey: (seq: number) => seqKey(seq),
   /**
    * One merchant's totals for one Lagos calendar day (the day of each transaction's createdAt), kept
-   * with ADD by the write that records the transaction in the history: a statement is this one item.
+   * with ADD by the write that records the transaction in the history (lib/merchant-history/indexer.ts):
+   * a statement is this one item.
    */
   historyDay: (merchantId: string, date: string): Key => ({ pk: `MHIST#${merchantId}`, sk: `DAY#${date}` }),
 

@@ -65,13 +65,13 @@ export function prefersCsv(accept: string | undefined): boolean {
 export function nextPageLink(
   path: string,
   rawQuery: string | undefined,
-  page: { number: number; size: number; totalPages: number },
+  { page, size, totalPages }: { page: number; size: number; totalPages: number },
 ): string | undefined {
-  // page.number is the page asked for (1-based, as the query's page).
-  const next = page.number + 1
-  if (next > page.totalPages) return undefined
+  // `page` is the request's (1-based), whatever numbering the reply's record uses.
+  const next = page + 1
+  if (next > totalPages) return undefined
   const params = new URLSearchParams(rawQuery ?? '')
   params.set('page', String(next))
-  params.set('size', String(page.size))
+  params.set('size', String(size))
   return `<${path}?${params.toString()}>; rel="next"`
 }

@@ -1,7 +1,9 @@
+import { METRICS_NAMESPACE } from '#lib/metrics.ts'
+
 /**
- * The metric the daily reconciliation publishes (CloudWatch embedded metric format, through
- * Powertools Metrics) and the stack alarms on: the number of differences found, 0 on a good day.
+ * The metric the daily reconciliation publishes (lib/metrics.ts: EMF, namespace `Einvoicing`,
+ * dimension `service`) and the stack alarms on: the number of differences found, 0 on a good day.
  * Shared by the function and the CDK construct so the two cannot name different metrics.
  */
-export const RECONCILIATION_NAMESPACE = 'Einvoicing/Finance'
+export const RECONCILIATION_NAMESPACE = METRICS_NAMESPACE
 export const RECONCILIATION_METRIC = 'ReconciliationDifferences'

@@ -8,7 +8,7 @@ import { DAILY_TOTAL_FIELDS, type DailyTotals, dayOf, totalsOf, ZERO_TOTALS } fr
  * - every account: balance = opening balance + its recorded transfers (a SUCCESSFUL transfer debits,
  *   a REVERSED one debited and was credited back, a FAILED one moved nothing);
  * - every merchant: exactly one history item per ledger transfer to it, with the same amount,
- *   account, status and createdAt, and no other item; and every day's totals item equal to that
+ *   account, status and time, and no other item; and every day's totals item equal to that
  *   day's transfers grouped by current status (an absent item is a day of zeros).
  * `npm run cli -- ledger reconcile` and the daily scheduled function both run `reconcile()`.
  */
@@ -176,7 +176,9 @@ function checkHistory(merchantId: string, transfers: Transfer[], history: Item[]
         ['amount', naira(t.amountKobo), naira(num(item.amountKobo))],
         ['status', t.status, str(item.status)],
         ['account', t.accountNumber, str(item.accountNumber)],
-        ['createdAt', t.createdAt, str(item.createdAt)],
+        // The ledger's time is the item's completedAt; its createdAt may be later (the history keeps
+        // createdAt in numbering order when an indexer records transfers after newer ones).
+        ['time', t.createdAt, str(item.completedAt ?? item.createdAt)],
       ] as const
     ).filter(([, ledger, shown]) => ledger !== shown)
     for (const [field, ledger, shown] of wrong) {
@@ -204,10 +206,20 @@ const TOTAL_NAMES: Record<Status, ['successfulCount' | 'failedCount' | 'reversed
     REVERSED: ['reversedCount', 'reversedKobo'],
   }
 
-function checkDays(merchantId: string, transfers: Transfer[], dayItems: Item[]): Difference[] {
+/**
+ * Each transfer counts on the day of its history item's createdAt (the day the history's write added
+ * it to), or of its own createdAt while it has no item (a missing item is reported anyway).
+ */
+function checkDays(
+  merchantId: string,
+  transfers: Transfer[],
+  history: Item[],
+  dayItems: Item[],
+): Difference[] {
+  const historyDay = new Map(history.map((item) => [str(item.providerReference), dayOf(str(item.createdAt))]))
   const expected = new Map<string, DailyTotals>()
   for (const t of transfers) {
-    const day = dayOf(t.createdAt)
+    const day = historyDay.get(t.providerReference) ?? dayOf(t.createdAt)
     const totals = expected.get(day) ?? { ...ZERO_TOTALS }
     const [count, amount] = TOTAL_NAMES[t.status]
     totals[count] += 1
@@ -247,7 +259,7 @@ function check(s: Snapshot): ReconcileReport {
     ...checkAccounts(s),
     ...merchants.flatMap((m) => [
       ...checkHistory(m, transfers.get(m) ?? [], history.get(m) ?? []),
-      ...checkDays(m, transfers.get(m) ?? [], days.get(m) ?? []),
+      ...checkDays(m, transfers.get(m) ?? [], history.get(m) ?? [], days.get(m) ?? []),
     ]),
   ]
   return {

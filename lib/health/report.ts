@@ -1,4 +1,4 @@
-import type { Caller } from '#lib/auth/caller.ts'
+import type { AnonymousCaller, ApiClientCaller } from '#lib/auth/caller.ts'
 import { probeWebhook } from '#lib/webhooks/probe.ts'
 import { applicationDetail, checkDependencies, overallStatus } from './checks.ts'
 
@@ -9,7 +9,7 @@ import { applicationDetail, checkDependencies, overallStatus } from './checks.ts
  * detail too. HTTP 200 unless DOWN (503).
  */
 export async function healthReport(
-  caller: Caller,
+  caller: ApiClientCaller | AnonymousCaller,
 ): Promise<{ httpStatus: number; body: Record<string, unknown> }> {
   const started = performance.now()
   const webhookUrl = caller.scheme === 'api-signature' ? caller.webhookUrl : undefined

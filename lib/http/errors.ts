@@ -1,23 +1,12 @@
+import { DomainError, type ErrorKind, type Problem } from '#lib/errors.ts'
+
 /**
- * Domain errors. Services throw these; the handler factory's error middleware turns each into the
- * error record of the route's area. Anything else that escapes a handler is a bug and becomes a 500
- * with a generic message.
+ * The edge: an error as the reply records carry it (status, problems, response code, headers). The
+ * factory's own refusals (size, media type, method, the generic 500) are made here; every domain
+ * error (lib/errors.ts) is mapped here, once, by its kind.
  */
-
-/** One problem found in a request: where, a stable code, and what a person should do about it. */
-export interface Problem {
-  path: string
-  code: string
-  message: string
-}
-
 export interface ApiErrorOptions {
-  /** Every problem found, for validation failures. */
   problems?: Problem[]
-  /**
-   * The response code for the areas whose records carry one (B and C: `responseCode`, e.g. "91").
-   * Defaults per HTTP status in replies.ts.
-   */
   responseCode?: string
   headers?: Record<string, string>
   cause?: unknown
@@ -39,44 +28,32 @@ export class ApiError extends Error {
   }
 }
 
-export class BadRequest extends ApiError {
-  constructor(message: string, options?: ApiErrorOptions) {
-    super(400, message, options)
-  }
+const STATUS: Record<ErrorKind, number> = {
+  invalid: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  'not-found': 404,
+  conflict: 409,
+  'too-large': 413,
+  unavailable: 503,
 }
 
-export class Unauthorized extends ApiError {
-  constructor(message: string, options?: ApiErrorOptions) {
-    super(401, message, options)
+/** The HTTP status a domain error is sent with. */
+export const statusOf = (error: DomainError): number => STATUS[error.kind]
+
+/** A domain error as the edge sends it, or undefined for anything else (a bug: a 500). */
+export function toApiError(error: unknown): ApiError | undefined {
+  if (error instanceof ApiError) return error
+  if (error instanceof DomainError) {
+    return new ApiError(STATUS[error.kind], error.message, {
+      problems: error.problems,
+      ...(error.responseCode === undefined ? {} : { responseCode: error.responseCode }),
+      ...(error.retryAfterSeconds === undefined
+        ? {}
+        : { headers: { 'retry-after': String(error.retryAfterSeconds) } }),
+    })
   }
+  return undefined
 }
 
-export class Forbidden extends ApiError {
-  constructor(message: string, options?: ApiErrorOptions) {
-    super(403, message, options)
-  }
-}
-
-export class NotFound extends ApiError {
-  constructor(message: string, options?: ApiErrorOptions) {
-    super(404, message, options)
-  }
-}
-
-export class Conflict extends ApiError {
-  constructor(message: string, options?: ApiErrorOptions) {
-    super(409, message, options)
-  }
-}
-
-export class DependencyDown extends ApiError {
-  constructor(message: string, options?: ApiErrorOptions) {
-    super(503, message, options)
-  }
-}
-
-/** Validation failures: one problem per issue found, reported together. */
-export function invalid(problems: Problem[], summary = 'The request is invalid'): BadRequest {
-  const count = problems.length
-  return new BadRequest(`${summary}: ${count} problem${count === 1 ? '' : 's'} found`, { problems })
-}
+export type { Problem }

@@ -10,7 +10,9 @@ import { isUnavailable } from '#lib/db/errors.ts'
 import { logger } from '#lib/log.ts'
 import { findRoute, type ReplyKind, type Route } from '#lib/routes.ts'
 import { collapseRepeatedContentType } from './content-type.ts'
-import { ApiError, BadRequest, DependencyDown } from './errors.ts'
+import { type Endpoint, forVersion } from './endpoint.ts'
+import { BadRequest, DependencyDown } from '#lib/errors.ts'
+import { ApiError, toApiError } from './errors.ts'
 import {
   claimIdempotencyKey,
   completeIdempotencyKey,
@@ -28,26 +30,15 @@ export const MAX_BODY_BYTES = 1024 * 1024
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 
-export interface HandlerOptions<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType> {
-  /**
-   * The verifier of the auth scheme the route table gives this function's routes. Named here, not
-   * looked up from the table, so the function bundles that one scheme's code (test/unit/
-   * route-verifiers.test.ts keeps the two in step).
-   */
-  auth: Verifier
-  body?: B
-  query?: Q
-  params?: P
-}
-
 /** What a handler is given: the validated request and who sent it. */
-export interface HandlerContext<B = unknown, Q = unknown, P = unknown> {
+export interface HandlerContext<B = unknown, Q = unknown, P = unknown, C extends Caller = Caller> {
   body: B
   query: Q
   params: P
   /** `v1` or `v2` for Area A routes, from the path. */
   version: 'v1' | 'v2' | undefined
-  caller: Caller
+  /** Who is calling, as the function's verifier established it (already narrowed to its scheme). */
+  caller: C
   route: Route
   headers: Record<string, string | undefined>
   requestId: string
@@ -121,12 +112,18 @@ const routeResolution = (): Middleware => ({
 })
 
 /** The size limit and the auth scheme both work on the exact bytes received, before any parsing. */
-const authentication = (verifier: Verifier): Middleware => ({
+const authentication = (verifier: Verifier, declaration: Endpoint): Middleware => ({
   name: 'authentication',
   before: async (request) => {
     const { event } = request
     const state = request.context.api
     const route = state.route!
+    if (route.functionId !== declaration.functionId) {
+      // A build mistake, as below: the handler module was built from another endpoint's declaration.
+      throw new Error(
+        `${route.functionId} serves ${route.method} ${route.path} but was built from the ${declaration.functionId} declaration`,
+      )
+    }
     if (route.auth !== verifier.scheme) {
       // A build mistake (the handler module names another scheme than the route table): a 500 that
       // is logged, never a request let through under the wrong check.
@@ -203,11 +200,12 @@ function toErrorResponse(request: MiddyRequest): APIGatewayProxyStructuredResult
   const state = request.context.api
   const kind = state.route?.reply ?? state.unroutedReply ?? 'record'
   const error = request.error
-  if (error instanceof ApiError) return errorResponse(kind, error, state.reply)
+  const known = toApiError(error)
+  if (known) return errorResponse(kind, known, state.reply)
   if (isUnavailable(error)) {
     logger.error('dependency unavailable', { error })
     const down = new DependencyDown('A service this request depends on is unavailable: retry shortly')
-    return errorResponse(kind, down, state.reply)
+    return errorResponse(kind, toApiError(down)!, state.reply)
   }
   // A bug: the stack goes to the log, never to the caller.
   logger.error('unhandled error', { error })
@@ -227,18 +225,19 @@ function logCompletion(request: MiddyRequest) {
 }
 
 /**
- * Builds a Lambda handler for an HTTP API (payload 2.0) route. Every function is made with this, so
- * every endpoint shares one order of checks: identity, route, size, authentication, JSON parsing,
- * schema validation, then the handler, with one error mapping into the route's area record.
+ * Builds a Lambda handler for an HTTP API (payload 2.0) route from the endpoint's declaration and the
+ * verifier of its auth scheme. Every function is made with this, so every endpoint shares one order
+ * of checks: identity, route, size, authentication, JSON parsing, validation of the declared
+ * request schemas, then the handler, with one error mapping into the route's area record.
  */
-export function apiHandler<
-  B extends z.ZodType = z.ZodType<unknown>,
-  Q extends z.ZodType = z.ZodType<unknown>,
-  P extends z.ZodType = z.ZodType<unknown>,
->(
-  options: HandlerOptions<B, Q, P>,
-  fn: (ctx: HandlerContext<z.output<B>, z.output<Q>, z.output<P>>) => Promise<Reply> | Reply,
+export function apiHandler<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType, V extends Verifier>(
+  declaration: Endpoint<B, Q, P>,
+  verifier: V,
+  fn: (
+    ctx: HandlerContext<z.output<B>, z.output<Q>, z.output<P>, Awaited<ReturnType<V['verify']>>>,
+  ) => Promise<Reply> | Reply,
 ) {
+  const { request: declared } = declaration
   const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, ApiContext>()
     .use([
       observability() as Middleware,
@@ -246,23 +245,30 @@ export function apiHandler<
       httpHeaderNormalizer() as Middleware,
       httpEventNormalizer() as Middleware,
       routeResolution(),
-      authentication(options.auth),
+      authentication(verifier, declaration as Endpoint),
       jsonBody(),
       idempotency(),
     ])
     .handler(async (event, context) => {
       const state = context.api
       const route = state.route!
+      const version = /^\/api\/(v[12])\//.exec(route.path)?.[1] as 'v1' | 'v2' | undefined
+      const bodySchema =
+        declared.body && declared.bodyValidation !== 'service'
+          ? forVersion(declared.body, version)
+          : undefined
       const reply = await fn({
-        body: (options.body ? parseOrThrow(options.body, event.body, 'body') : undefined) as z.output<B>,
-        query: (options.query
-          ? parseOrThrow(options.query, event.queryStringParameters ?? {}, 'query')
+        body: (bodySchema
+          ? parseOrThrow(bodySchema, event.body, 'body', declared.invalidBody)
+          : event.body) as z.output<B>,
+        query: (declared.query && declared.queryValidation !== 'handler'
+          ? parseOrThrow(declared.query, event.queryStringParameters ?? {}, 'query')
           : event.queryStringParameters) as z.output<Q>,
-        params: (options.params
-          ? parseOrThrow(options.params, event.pathParameters ?? {}, 'path')
+        params: (declared.params
+          ? parseOrThrow(declared.params, event.pathParameters ?? {}, 'path')
           : event.pathParameters) as z.output<P>,
-        version: /^\/api\/(v[12])\//.exec(route.path)?.[1] as 'v1' | 'v2' | undefined,
-        caller: state.caller,
+        version,
+        caller: state.caller as Awaited<ReturnType<V['verify']>>,
         route,
         headers: event.headers,
         requestId: state.reply.requestId,
@@ -271,6 +277,6 @@ export function apiHandler<
       })
       return successResponse(route.reply, reply, state.reply)
     })
-  // The scheme this function was built for, for the route-table consistency test.
-  return Object.assign(handler, { authScheme: options.auth.scheme })
+  // The scheme and the declaration this function was built with, for the route-table consistency tests.
+  return Object.assign(handler, { authScheme: verifier.scheme, declaration: declaration as Endpoint })
 }

@@ -8,7 +8,7 @@ import { db, tableName } from '#lib/db/client.ts'
 import { isConditionFailed } from '#lib/db/errors.ts'
 import { keys } from '#lib/db/keys.ts'
 import type { Route } from '#lib/routes.ts'
-import { BadRequest, Conflict } from './errors.ts'
+import { BadRequest, Conflict } from '#lib/errors.ts'
 
 /**
  * `Idempotency-Key` on POST and PATCH (CONTRACT section 5): the first reply is stored and a retry
@@ -54,7 +54,10 @@ export async function claimIdempotencyKey(
   if (!id) return undefined
   if (!KEY_FORM.test(header))
     throw new BadRequest('Idempotency-Key must be 1 to 128 visible ASCII characters')
-  const key = keys.idempotency(id, `${route.method} ${event.rawPath}`, header)
+  // The route plus the SHA-256 of the concrete path: a path of any length (a hostile 4 KB path
+  // parameter) still fits DynamoDB's 1 KB sort key, and two resources never share a key.
+  const pathHash = createHash('sha256').update(event.rawPath).digest('hex')
+  const key = keys.idempotency(id, `${route.method} ${route.path}#${pathHash}`, header)
   const requestHash = createHash('sha256').update(rawBody).digest('hex')
   const now = Math.floor(Date.now() / 1000)
   let existing: Record<string, unknown>

@@ -1,7 +1,8 @@
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda'
 import type { ReplyKind } from '#lib/routes.ts'
 import { lagosDateTime } from '#lib/time.ts'
-import type { ApiError, Problem } from './errors.ts'
+import type { Problem } from '#lib/errors.ts'
+import type { ApiError } from './errors.ts'
 import { statusLine } from './status.ts'
 
 /** What a handler returns: the data, and optionally a status, message and headers. */

@@ -1,6 +1,6 @@
 import { routes } from '#lib/routes.ts'
 import type { ReplyKind } from '#lib/routes.ts'
-import { ApiError, NotFound } from './errors.ts'
+import { ApiError } from './errors.ts'
 
 /** The area a path belongs to, so an unknown path still gets that area's error record. */
 function replyKindForPath(path: string): ReplyKind {
@@ -39,8 +39,9 @@ export function resolveUnrouted(method: string, path: string): { error: ApiError
   }
   return {
     reply,
-    error: new NotFound(
-      `No endpoint ${method} ${path}: check the path and version against the API reference`,
+    error: new ApiError(
+      404,
+      `No endpoint ${method} ${path}: check the path and version against the API reference (/api/docs)`,
     ),
   }
 }

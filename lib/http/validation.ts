@@ -1,6 +1,6 @@
 import type * as z from 'zod'
+import { type DomainError, invalid, type Problem } from '#lib/errors.ts'
 import { loneSurrogates } from '#lib/text/well-formed.ts'
-import { invalid, type Problem } from './errors.ts'
 
 /** `invoice_line/3/price/price_amount`: the contract's JSON-pointer-like path of an issue. */
 export function pathOf(segments: readonly PropertyKey[], prefix?: string): string {
@@ -26,6 +26,7 @@ export function parseOrThrow<S extends z.ZodType>(
   schema: S,
   value: unknown,
   where: 'body' | 'query' | 'path',
+  toError: (problems: Problem[], summary: string) => DomainError = invalid,
 ): z.output<S> {
   const result = schema.safeParse(value)
   // The shared text rule (CONTRACT 9) holds for every string, whatever the schema says of it.
@@ -38,5 +39,5 @@ export function parseOrThrow<S extends z.ZodType>(
   const schemaProblems = result.success
     ? []
     : problemsFromZod(result.error, where === 'body' ? undefined : where)
-  throw invalid([...text, ...schemaProblems], summary)
+  throw toError([...text, ...schemaProblems], summary)
 }

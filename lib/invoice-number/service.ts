@@ -1,5 +1,4 @@
-import type { Caller } from '#lib/auth/caller.ts'
-import { businessOf } from '#lib/lifecycle/access.ts'
+import type { ApiClientCaller } from '#lib/auth/caller.ts'
 import { nextSerial } from './repository.ts'
 import type { GenerateInvoiceNumberRequest } from './schemas.ts'
 
@@ -12,10 +11,10 @@ export const formatInvoiceNumber = (code: string, serial: number): string =>
  * the counter; without one, the business's counter for the code gives the next number.
  */
 export async function generateInvoiceNumber(
-  caller: Caller,
+  caller: ApiClientCaller,
   body: GenerateInvoiceNumberRequest,
 ): Promise<{ invoice_number: string }> {
-  const { businessId } = businessOf(caller)
+  const { businessId } = caller
   const serial = body.serial_number ?? (await nextSerial(businessId, body.code))
   return { invoice_number: formatInvoiceNumber(body.code, serial) }
 }

@@ -1,6 +1,6 @@
 import { gunzipSync, gzipSync } from 'node:zlib'
 import { decryptField, encryptField, isEncrypted } from '#lib/crypto/fields.ts'
-import { DependencyDown } from '#lib/http/errors.ts'
+import { DependencyDown } from '#lib/errors.ts'
 import { logger } from '#lib/log.ts'
 import type { StoredInvoice } from './schemas.ts'
 import { type CanonicalInvoice, type InvoiceStorage, invoiceOf, storageOf } from './canonical.ts'

@@ -1,7 +1,7 @@
 import { actorOf, type TransactItem } from '#lib/audit/trail.ts'
-import type { Caller } from '#lib/auth/caller.ts'
+import type { ApiClientCaller } from '#lib/auth/caller.ts'
 import { getBusiness } from '#lib/auth/credentials.ts'
-import { ApiError, BadRequest, Conflict, invalid, NotFound, type Problem } from '#lib/http/errors.ts'
+import { BadRequest, Conflict, invalid, NotFound, type Problem, TooLarge } from '#lib/errors.ts'
 import { signBytes } from '#lib/signing/signer.ts'
 import { canonicalInvoice, STORED_LIMIT } from './canonical.ts'
 import { loadCodeLists } from './code-lists.ts'
@@ -31,7 +31,7 @@ export interface InvoiceReply {
 export interface InvoiceRequest {
   action: InvoiceAction
   version: ApiVersion
-  caller: Caller
+  caller: ApiClientCaller
   body: unknown
   /** The x-validation-mode header, as sent. */
   modeHeader: string | undefined
@@ -57,11 +57,6 @@ async function serviceIdOf(businessId: string): Promise<string> {
     serviceIds.set(businessId, serviceId)
   }
   return serviceId
-}
-
-function callerBusiness(caller: Caller): string {
-  if (caller.scheme !== 'api-signature') throw new ApiError(401, 'This endpoint needs an Area A API client')
-  return caller.businessId
 }
 
 const MESSAGES: Record<InvoiceAction, string> = {
@@ -97,11 +92,8 @@ export async function handleInvoice(
   recordWith?: (reply: InvoiceReply) => TransactItem[],
 ): Promise<InvoiceReply> {
   const { action, version, caller, body } = request
-  const businessId = callerBusiness(caller)
-  const mode = validationMode(
-    request.modeHeader,
-    caller.scheme === 'api-signature' ? caller.validationMode : undefined,
-  )
+  const { businessId } = caller
+  const mode = validationMode(request.modeHeader, caller.validationMode)
   const [lists, serviceId] = await Promise.all([loadCodeLists(), serviceIdOf(businessId)])
   const result = validateInvoice(body, { version, mode, lists, serviceId })
   // The whole body first, every problem in one 400 (CONTRACT section 9)...
@@ -118,7 +110,7 @@ export async function handleInvoice(
   // Notes sealed now, so the stored copy is made (and gzipped) once.
   const storage = await sealedStorageOf(invoice.irn, invoice, canonical)
   if (!storage) {
-    throw new ApiError(413, 'The invoice is too large to store', {
+    throw new TooLarge('The invoice is too large to store', {
       problems: [
         problem(
           '',

@@ -1,4 +1,4 @@
-import type { Problem } from '#lib/http/errors.ts'
+import type { Problem } from '#lib/errors.ts'
 import { loneSurrogates } from '#lib/text/well-formed.ts'
 import type { CodeLists } from './code-lists.ts'
 import { hintMisspellings, type KeyTree, keyTreeOf, problemsFromIssues, unknownKeys } from './problems.ts'

@@ -1,11 +1,10 @@
 import { actorOf } from '#lib/audit/trail.ts'
-import type { Caller } from '#lib/auth/caller.ts'
+import type { ApiClientCaller } from '#lib/auth/caller.ts'
 import type { Business } from '#lib/auth/credentials.ts'
 import { readCachedRecord } from '#lib/cache/records.ts'
 import { keys } from '#lib/db/keys.ts'
-import { Conflict, invalid, NotFound } from '#lib/http/errors.ts'
+import { Conflict, invalid, NotFound } from '#lib/errors.ts'
 import type { InvoiceRecord } from '#lib/invoice/record.ts'
-import { businessOf } from '#lib/lifecycle/access.ts'
 import { readInvoiceRecord } from '#lib/invoice/repository.ts'
 import { createGenerated } from '#lib/invoice/repository.ts'
 import { lagosDateStamp } from '#lib/time.ts'
@@ -22,8 +21,8 @@ import type { GenerateIrnRequest, ValidateIrnRequest } from './schemas.ts'
  * The caller's own business, when the request names it; 404 otherwise. From the container's record
  * cache (CREDENTIAL_CACHE_SECONDS): a business record is written once, when it is registered.
  */
-export async function ownBusiness(caller: Caller, businessIdInRequest: string): Promise<Business> {
-  const { businessId } = businessOf(caller)
+export async function ownBusiness(caller: ApiClientCaller, businessIdInRequest: string): Promise<Business> {
+  const { businessId } = caller
   const business =
     businessIdInRequest === businessId
       ? (await readCachedRecord<Business>(keys.business(businessId)))?.record
@@ -42,7 +41,7 @@ export interface ResolvedIrn {
 }
 
 /** Checks the request against the caller's business and composes the IRN; writes nothing. */
-export async function resolveIrn(caller: Caller, body: GenerateIrnRequest): Promise<ResolvedIrn> {
+export async function resolveIrn(caller: ApiClientCaller, body: GenerateIrnRequest): Promise<ResolvedIrn> {
   const business = await ownBusiness(caller, body.business_id)
   if (body.service_id !== business.serviceId) {
     throw invalid([
@@ -74,14 +73,20 @@ export async function registerIrn({ irn, business }: ResolvedIrn, actor: string)
 }
 
 /** generate-irn: the same request again gives the same IRN (idempotent). */
-export async function generateIrn(caller: Caller, body: GenerateIrnRequest): Promise<{ irn: string }> {
+export async function generateIrn(
+  caller: ApiClientCaller,
+  body: GenerateIrnRequest,
+): Promise<{ irn: string }> {
   const resolved = await resolveIrn(caller, body)
   await registerIrn(resolved, actorOf(caller))
   return { irn: resolved.irn }
 }
 
 /** 200 `{irn}` when the IRN is registered for the caller's business; 400 otherwise. */
-export async function validateIrn(caller: Caller, body: ValidateIrnRequest): Promise<{ irn: string }> {
+export async function validateIrn(
+  caller: ApiClientCaller,
+  body: ValidateIrnRequest,
+): Promise<{ irn: string }> {
   const business = await ownBusiness(caller, body.business_id)
   const record = await readInvoiceRecord(body.irn)
   if (!record || record.businessId !== business.businessId) {

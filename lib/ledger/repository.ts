@@ -38,8 +38,6 @@ export interface TransferRecord {
   merchantReference: string
   providerReference: string
   productCode: string
-  seqAll?: number
-  seqOk?: number
   createdAt: string
   reversedBy?: string
   reversedAt?: string

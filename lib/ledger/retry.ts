@@ -1,4 +1,4 @@
-import { DependencyDown } from '#lib/http/errors.ts'
+import { DependencyDown } from '#lib/errors.ts'
 
 /**
  * Optimistic concurrency: an attempt reads, decides and writes one conditional transaction; when a
@@ -26,7 +26,7 @@ export async function withRetries<T>(
     if (Date.now() > deadline) {
       throw new DependencyDown(
         'The account or merchant is busy with other transactions: retry with the same requestId',
-        { headers: { 'retry-after': '1' } },
+        { retryAfterSeconds: 1 },
       )
     }
     const ceiling = Math.min(capMs, baseMs * 2 ** Math.min(n, 16))

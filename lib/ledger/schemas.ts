@@ -1,13 +1,11 @@
 import * as z from 'zod'
-import { BadRequest, type Problem } from '#lib/http/errors.ts'
-import { problemsFromZod } from '#lib/http/validation.ts'
+import { BadRequest, type Problem } from '#lib/errors.ts'
 import { CODES } from './codes.ts'
 import { type AmountProblem, MAX_AMOUNT_NAIRA, toKobo } from './money.ts'
 
 /**
- * Area B bodies (CONTRACT section 6). They are parsed here rather than by the handler factory so
- * that an amount problem answers with code 13 (invalid amount) and any other problem with 30
- * (format error), each listing every problem found.
+ * Area B bodies (CONTRACT section 6). An amount problem answers with code 13 (invalid amount) and
+ * any other problem with 30 (format error), each listing every problem found (bankBodyError).
  */
 const RequestId = z
   .string()
@@ -66,22 +64,13 @@ export const ReversalRequest = z.object({ ...Common, originalRequestId: RequestI
 export type ReversalRequest = z.output<typeof ReversalRequest>
 
 /**
- * The handlers give the factory this (any JSON) and parse with parseBankBody themselves, so that the
- * response code can depend on which field is at fault.
+ * The error for an invalid Area B body (the declarations' `invalidBody`): a 400 with code 13 when the
+ * amount is at fault and 30 (format error) otherwise, listing every problem found.
  */
-export const AnyJson = z.unknown()
-
-/** Parses an Area B body, or throws a 400 with code 13 when the amount is at fault and 30 otherwise. */
-export function parseBankBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw new BadRequest('The request body must be a JSON object', { responseCode: CODES.formatError })
-  }
-  const result = schema.safeParse(body)
-  if (result.success) return result.data
-  const problems: Problem[] = problemsFromZod(result.error)
+export function bankBodyError(problems: Problem[]): BadRequest {
   const amountAtFault = problems.some((p) => p.path === 'amount')
   const count = problems.length
-  throw new BadRequest(`The request body is invalid: ${count} problem${count === 1 ? '' : 's'} found`, {
+  return new BadRequest(`The request body is invalid: ${count} problem${count === 1 ? '' : 's'} found`, {
     problems,
     responseCode: amountAtFault ? CODES.invalidAmount : CODES.formatError,
   })

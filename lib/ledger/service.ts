@@ -1,16 +1,8 @@
 import { createHash, randomInt } from 'node:crypto'
 import canonicalize from 'canonicalize'
-import type { Caller } from '#lib/auth/caller.ts'
 import { transactionCancellationCodes } from '#lib/db/errors.ts'
 import { keys } from '#lib/db/keys.ts'
-import { Conflict, NotFound } from '#lib/http/errors.ts'
-import {
-  allocate,
-  type HistoryFacts,
-  headOf,
-  historyItem,
-  providerReferenceItem,
-} from '#lib/merchant-history/items.ts'
+import { Conflict, NotFound } from '#lib/errors.ts'
 import { toTemplateItem } from '#lib/notifications/templates.ts'
 import { lagosLocalIso } from '#lib/time.ts'
 import {
@@ -32,7 +24,6 @@ import {
   type Merchant,
   readMany,
   type TransactItem,
-  type TransferRecord,
   transact,
 } from './repository.ts'
 import { AGAIN, oneAtATime, withRetries } from './retry.ts'
@@ -40,11 +31,9 @@ import type { BalanceEnquiryRequest, ReversalRequest, TransferRequest } from './
 import {
   accountItem,
   creditItem,
-  headItem,
-  historyReversalItems,
   markReversedItem,
   outboxItemOf,
-  putNew,
+  providerReferencePointerItem,
   requestRecordItem,
   reversalRecord,
   reversalReply,
@@ -59,13 +48,6 @@ import {
  * (and returns its first reply) or does the whole thing. The rules are lib/ledger/decisions.ts, the
  * items lib/ledger/transaction-items.ts: this module reads, asks, builds and commits.
  */
-
-/** The switch client the request was verified for (the factory has already checked the signature). */
-export function switchClientOf(caller: Caller): string {
-  if (caller.scheme !== 'switch-signature')
-    throw new Error(`Area B handler reached with a ${caller.scheme} caller`)
-  return caller.switchClientId
-}
 
 /** What identifies "the same request": its validated fields in canonical JSON (key order, spacing and unknown keys do not count). */
 const hashOf = (body: object) =>
@@ -138,15 +120,16 @@ export async function transfer(switchClientId: string, body: TransferRequest): P
   const requestKey = keys.bankRequest(switchClientId, body.requestId)
   const accountKey = keys.account(body.accountNumber)
   const merchantKey = keys.merchant(body.merchantId)
-  const headKey = keys.historyHead(body.merchantId)
   const templateKeys = [
     keys.notificationTemplate(body.productCode, 0),
     keys.notificationTemplate(body.productCode, 1),
   ] as const
 
+  // Only the account is contended (the merchant's history is recorded afterwards, by the indexer):
+  // in one process, attempts on one account queue instead of failing each other's conditions.
   return withRetries(() =>
-    oneAtATime(`merchant:${body.merchantId}`, async () => {
-      const found = await readMany([requestKey, accountKey, merchantKey, headKey, ...templateKeys])
+    oneAtATime(`account:${body.accountNumber}`, async () => {
+      const found = await readMany([requestKey, accountKey, merchantKey, ...templateKeys])
       const verdict = decideTransfer(
         {
           existing: itemAt<BankRequestRecord>(found, requestKey),
@@ -157,31 +140,14 @@ export async function transfer(switchClientId: string, body: TransferRequest): P
       )
       if (verdict.outcome === 'replay' || verdict.outcome === 'refused') return replayed(verdict)
 
-      const storedHead = itemAt<Record<string, unknown>>(found, headKey)
-      const head = headOf(storedHead)
-      // createdAt never goes backwards along a merchant's sequence, even across servers' clocks.
-      const atMs = Math.max(Date.now(), head.lastAtMs)
-      const createdAt = lagosLocalIso(new Date(atMs))
-      const facts: TransferFacts = { verdict, providerReference: newProviderReference(atMs), createdAt, atMs }
-      const { next } = allocate(head, verdict.status)
-      const record: TransferRecord = {
-        ...transferRecord(switchClientId, body, bodyHash, facts),
-        seqAll: next.all,
-        ...(verdict.outcome === 'approved' ? { seqOk: next.ok } : {}),
+      const atMs = Date.now()
+      const facts: TransferFacts = {
+        verdict,
+        providerReference: newProviderReference(atMs),
+        createdAt: lagosLocalIso(new Date(atMs)),
+        atMs,
       }
-      const history: HistoryFacts = {
-        merchantId: body.merchantId,
-        amountKobo: body.amount,
-        merchantReference: body.merchantReference,
-        providerReference: facts.providerReference,
-        accountNumber: body.accountNumber,
-        status: verdict.status,
-        responseCode: verdict.responseCode,
-        createdAt,
-        productCode: body.productCode,
-        switchClientId,
-        requestId: body.requestId,
-      }
+      const record = transferRecord(switchClientId, body, bodyHash, facts)
       const stored = itemAt<Record<string, unknown>>(
         found,
         templateKeys[verdict.outcome === 'approved' ? 0 : 1],
@@ -190,9 +156,7 @@ export async function transfer(switchClientId: string, body: TransferRequest): P
       const items: TransactItem[] = [
         accountItem(body.accountNumber, body.amount, facts),
         requestRecordItem(record),
-        headItem(body.merchantId, Boolean(storedHead), head.all, next, atMs),
-        putNew({ ...historyItem(history, next) }),
-        putNew(providerReferenceItem(history, next.all)),
+        providerReferencePointerItem(switchClientId, body, facts),
         ...(template ? [outboxItemOf(template, body, facts)] : []),
       ]
       return commitOrReplay(items, record.reply, {
@@ -228,7 +192,6 @@ export async function reversal(switchClientId: string, body: ReversalRequest): P
       markReversedItem(originalKey, body.requestId, reversedAt),
       requestRecordItem(reversalRecord(switchClientId, body, bodyHash, reply, reversedAt)),
       creditItem(original.accountNumber, original.amountKobo, atMs),
-      ...historyReversalItems(original, reversedAt),
     ]
     return commitOrReplay(items, reply, {
       switchClientId,

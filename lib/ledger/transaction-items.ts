@@ -1,6 +1,5 @@
 import { tableName } from '#lib/db/client.ts'
 import { type Key, keys } from '#lib/db/keys.ts'
-import { type HistoryHead, reversalBlockOf, reversalCountAttribute } from '#lib/merchant-history/items.ts'
 import { outboxItem } from '#lib/notifications/outbox.ts'
 import type { toTemplateItem } from '#lib/notifications/templates.ts'
 import type { Reply, Verdict } from './decisions.ts'
@@ -105,6 +104,24 @@ export function accountItem(accountNumber: string, amountKobo: number, facts: Tr
 export const requestRecordItem = (record: TransferRecord | ReversalRecord): TransactItem =>
   putNew({ ...keys.bankRequest(record.switchClientId, record.requestId), entity: 'BANK_REQUEST', ...record })
 
+/**
+ * The providerReference's pointer: written with `attribute_not_exists`, it makes the reference unique
+ * across the bank. The history indexer adds the transfer's seqAll once it is in the merchant's history.
+ */
+export function providerReferencePointerItem(
+  switchClientId: string,
+  body: TransferRequest,
+  facts: TransferFacts,
+): TransactItem {
+  return putNew({
+    ...keys.providerReference(facts.providerReference),
+    entity: 'PROVIDER_REFERENCE',
+    merchantId: body.merchantId,
+    switchClientId,
+    requestId: body.requestId,
+  })
+}
+
 /** The rendered outcome notification, when the product has a template for the outcome. */
 export function outboxItemOf(
   template: ReturnType<typeof toTemplateItem>,
@@ -198,81 +215,4 @@ export function creditItem(accountNumber: string, amountKobo: number, atMs: numb
       ExpressionAttributeValues: { ':amount': amountKobo, ':now': new Date(atMs).toISOString() },
     },
   }
-}
-
-// ---- The merchant's history, written inside the transfer's own transaction ----
-
-/** The head's numbers for this transfer, with the condition that nobody took them since the read. */
-export function headItem(
-  merchantId: string,
-  headRead: boolean,
-  previousAll: number,
-  next: HistoryHead,
-  atMs: number,
-): TransactItem {
-  return {
-    Update: {
-      TableName: tableName(),
-      Key: keys.historyHead(merchantId),
-      UpdateExpression:
-        'SET #all = :all, ok = :ok, failed = :failed, lastAtMs = :at, reversed = if_not_exists(reversed, :zero), entity = :entity',
-      // The numbers are dense only if nobody else took them since our read.
-      ConditionExpression: headRead ? '#all = :previous' : 'attribute_not_exists(pk)',
-      ExpressionAttributeNames: { '#all': 'all' },
-      ExpressionAttributeValues: {
-        ':all': next.all,
-        ':ok': next.ok,
-        ':failed': next.failed,
-        ':at': atMs,
-        ':zero': 0,
-        ':entity': 'MERCHANT_HISTORY_HEAD',
-        ...(headRead ? { ':previous': previousAll } : {}),
-      },
-    },
-  }
-}
-
-/** A reversal's history part: the item moves from SUCCESSFUL to REVERSED keeping its number. */
-export function historyReversalItems(original: TransferRecord, reversedAt: string): TransactItem[] {
-  const seqOk = original.seqOk!
-  return [
-    {
-      Update: {
-        TableName: tableName(),
-        Key: keys.historyItem(original.merchantId, original.seqAll!),
-        UpdateExpression: 'SET #status = :reversed, gsi1pk = :partition, reversedAt = :at',
-        ConditionExpression: '#status = :successful',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: {
-          ':reversed': 'REVERSED',
-          ':successful': 'SUCCESSFUL',
-          ':partition': keys.historyStatusPartition(original.merchantId, 'REVERSED'),
-          ':at': reversedAt,
-        },
-      },
-    },
-    {
-      Update: {
-        TableName: tableName(),
-        Key: keys.historyHead(original.merchantId),
-        UpdateExpression: 'ADD reversed :one, #block :one',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeNames: { '#block': reversalCountAttribute(reversalBlockOf(seqOk)) },
-        ExpressionAttributeValues: { ':one': 1 },
-      },
-    },
-    {
-      Update: {
-        TableName: tableName(),
-        Key: keys.historyReversalBlock(original.merchantId, reversalBlockOf(seqOk)),
-        UpdateExpression: 'ADD seqs :seq, #count :one SET entity = :entity',
-        ExpressionAttributeNames: { '#count': 'count' },
-        ExpressionAttributeValues: {
-          ':seq': new Set([seqOk]),
-          ':one': 1,
-          ':entity': 'MERCHANT_HISTORY_REVERSALS',
-        },
-      },
-    },
-  ]
 }

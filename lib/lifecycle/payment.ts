@@ -1,8 +1,7 @@
 import { actorOf } from '#lib/audit/trail.ts'
-import type { Caller } from '#lib/auth/caller.ts'
-import { Conflict, NotFound } from '#lib/http/errors.ts'
+import type { ApiClientCaller } from '#lib/auth/caller.ts'
+import { Conflict, NotFound } from '#lib/errors.ts'
 import type { PaymentStatus } from '#lib/invoice/record.ts'
-import { businessOf } from './access.ts'
 import { changePaymentStatus, readInvoiceRecord } from '#lib/invoice/repository.ts'
 
 /**
@@ -17,11 +16,11 @@ export interface PaymentUpdate {
 }
 
 export async function updatePaymentStatus(
-  caller: Caller,
+  caller: ApiClientCaller,
   irn: string,
   target: PaymentStatus,
 ): Promise<PaymentUpdate> {
-  const { businessId } = businessOf(caller)
+  const { businessId } = caller
   const record = await readInvoiceRecord(irn)
   if (!record || record.businessId !== businessId) throw new NotFound(`No invoice ${irn} for your business`)
   const decide = (current: PaymentStatus): PaymentUpdate | undefined => {

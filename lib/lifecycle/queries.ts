@@ -1,13 +1,12 @@
-import type { Caller } from '#lib/auth/caller.ts'
+import type { ApiClientCaller } from '#lib/auth/caller.ts'
 import { getBusiness } from '#lib/auth/credentials.ts'
-import { NotFound } from '#lib/http/errors.ts'
-import { businessOf } from './access.ts'
+import { NotFound } from '#lib/errors.ts'
 import { readInvoiceRecord } from '#lib/invoice/repository.ts'
 import { buyerTinOf, confirmView, isSigned, pulledInvoiceView } from './views.ts'
 
 /** confirm: the lifecycle of an invoice of the caller's business; 404 for any other IRN. */
-export async function confirmInvoice(caller: Caller, irn: string) {
-  const { businessId } = businessOf(caller)
+export async function confirmInvoice(caller: ApiClientCaller, irn: string) {
+  const { businessId } = caller
   const record = await readInvoiceRecord(irn)
   if (!record || record.businessId !== businessId) throw new NotFound(`No invoice ${irn} for your business`)
   return confirmView(record)
@@ -18,8 +17,8 @@ export async function confirmInvoice(caller: Caller, irn: string) {
  * SIGNED (or TRANSMITTED) invoice. Anyone else, and the buyer of an invoice not signed yet, gets the
  * same 404, so the reply tells a stranger nothing about whether the IRN exists.
  */
-export async function pullInvoice(caller: Caller, irn: string) {
-  const { businessId } = businessOf(caller)
+export async function pullInvoice(caller: ApiClientCaller, irn: string) {
+  const { businessId } = caller
   const record = await readInvoiceRecord(irn)
   const unavailable = new NotFound(`No invoice ${irn} is available to your business`)
   if (!record) throw unavailable

@@ -1,13 +1,12 @@
 import { actorOf } from '#lib/audit/trail.ts'
-import type { Caller } from '#lib/auth/caller.ts'
+import type { ApiClientCaller } from '#lib/auth/caller.ts'
 import { type Business, getBusiness, getBusinessByTin } from '#lib/auth/credentials.ts'
-import { Conflict, DependencyDown, NotFound, type Problem } from '#lib/http/errors.ts'
+import { Conflict, DependencyDown, NotFound, type Problem } from '#lib/errors.ts'
 import { readableInvoiceOf } from '#lib/invoice/notes.ts'
 import type { InvoiceRecord } from '#lib/invoice/record.ts'
 import { deliverSigned } from '#lib/webhooks/deliver.ts'
 import { type PartyWebhook, webhooksOf } from '#lib/webhooks/parties.ts'
 import { probeWebhook, WEBHOOK_TIMEOUT_MS } from '#lib/webhooks/probe.ts'
-import { businessOf } from './access.ts'
 import { markTransmitted, readInvoiceRecord } from '#lib/invoice/repository.ts'
 import type { TransmitRequest } from './schemas.ts'
 import { buyerTinOf } from './views.ts'
@@ -138,8 +137,8 @@ function refuse(problems: Problem[], irn: string): never {
   )
 }
 
-export async function transmit(caller: Caller, body: TransmitRequest): Promise<TransmitResult> {
-  const { businessId } = businessOf(caller)
+export async function transmit(caller: ApiClientCaller, body: TransmitRequest): Promise<TransmitResult> {
+  const { businessId } = caller
   const record = await readInvoiceRecord(body.irn)
   if (!record || record.businessId !== businessId)
     throw new NotFound(`No invoice ${body.irn} for your business`)

@@ -164,7 +164,8 @@ export async function byProviderReference(
   meter.requests++
   if (!pointer) return undefined
   meter.otherItems++
-  if (pointer.merchantId !== merchantId) return undefined
+  // Not this merchant's, or not in the history yet (the indexer adds seqAll within moments).
+  if (pointer.merchantId !== merchantId || typeof pointer.seqAll !== 'number') return undefined
   const item = (
     await db().send(
       new GetCommand({

@@ -3,7 +3,7 @@ import { auditPut } from '#lib/audit/trail.ts'
 import { db, tableName } from '#lib/db/client.ts'
 import { transactionCancellationCodes } from '#lib/db/errors.ts'
 import { keys } from '#lib/db/keys.ts'
-import { Conflict, NotFound } from '#lib/http/errors.ts'
+import { Conflict, NotFound } from '#lib/errors.ts'
 import { lagosDateTime } from '#lib/time.ts'
 import type { MessageType, TemplateReplaceRequest, TemplateRequest } from './schemas.ts'
 

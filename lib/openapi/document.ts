@@ -1,33 +1,32 @@
+import { existsSync, readFileSync } from 'node:fs'
 import * as z from 'zod'
-import { envelopeOf, FailedEnvelope, FirsErrorDetails } from '#lib/invoice/api-records.ts'
+import { endpoints as declared } from '#lib/endpoints/index.ts'
+import { type DocumentedEndpoint, forVersion, isSuccess, type SuccessReply } from '#lib/http/endpoint.ts'
+import { errorRecord, recordComponents, successRecord } from '#lib/http/records.ts'
+import { invoiceComponents } from '#lib/invoice/schemas.ts'
 import { type Area, type AuthScheme, type Route, routes as routeTable } from '#lib/routes.ts'
-import {
-  BankRecord,
-  GenericObject,
-  merchantEnvelopeOf,
-  NotificationError,
-  notificationReplyOf,
-  ResponseCodeError,
-} from './area-records.ts'
-import { componentSchemas, type OperationSpec, operations, type Versioned } from './registry.ts'
+import { commonReplies, takesIdempotencyKey } from './common-replies.ts'
+import { describeInvoiceFields } from './field-notes.ts'
 
 /**
- * The OpenAPI 3.1 document, generated from the route table (every route, its security and its area's
- * reply and error records) and the zod schemas of the registry. Deterministic: the same code gives
- * the same bytes, which is what lets a test hold the committed openapi.json to it.
+ * The OpenAPI 3.1 document, generated from the route table (where each route is served and who may
+ * call it) and the endpoint declarations of lib/endpoints (what each accepts and replies). Nothing
+ * here declares a schema of its own. Deterministic: the same code gives the same bytes, which is what
+ * lets a test hold the committed openapi.json to it.
  */
 
 type Json = Record<string, unknown>
 
 const COMPONENT_REF = '#/components/schemas/'
+const PROJECT_ROOT = new URL('../../', import.meta.url)
 
 /**
- * The components, converted once per document: each named schema becomes a `$ref` wherever used.
- * The ids go into zod's global registry, which also holds the `.meta()` descriptions the schemas
- * carry; only this generator reads it.
+ * The components: every schema registered with an `id` (the invoice parts, the area records, and the
+ * records the declarations name with `.meta({ id })`) becomes one component, and every use a `$ref`.
  */
-function convertComponents(components: Record<string, z.ZodType>) {
-  for (const [id, schema] of Object.entries(components)) {
+function convertComponents() {
+  const named = { ...invoiceComponents(), ...recordComponents() }
+  for (const [id, schema] of Object.entries(named)) {
     const existing = z.globalRegistry.get(schema)
     if (existing?.id !== id) z.globalRegistry.add(schema, { ...existing, id })
   }
@@ -38,8 +37,8 @@ function convertComponents(components: Record<string, z.ZodType>) {
     uri: (id) => `${COMPONENT_REF}${id}`,
   }) as { schemas: Record<string, Json> }
   const out: Record<string, Json> = {}
-  for (const id of Object.keys(components).sort()) {
-    const { $schema: _s, $id: _i, ...rest } = schemas[id]!
+  for (const id of Object.keys(schemas).sort()) {
+    const { $schema: _s, $id: _i, id: _id, ...rest } = schemas[id]!
     out[id] = rest
   }
   return out
@@ -51,7 +50,7 @@ function toComponentRefs(value: unknown, known: Set<string>): unknown {
   if (typeof value !== 'object' || value === null) return value
   const out: Json = {}
   for (const [key, v] of Object.entries(value)) {
-    if (key === '$defs' || key === '$schema') continue
+    if (key === '$defs' || key === '$schema' || key === 'id') continue
     if (key === '$ref' && typeof v === 'string' && v.startsWith('#/$defs/')) {
       const id = v.slice('#/$defs/'.length)
       if (!known.has(id)) throw new Error(`OpenAPI: ${id} is referenced but is not a registered component`)
@@ -65,16 +64,23 @@ function toComponentRefs(value: unknown, known: Set<string>): unknown {
 
 const versionOf = (route: Route) => /^\/api\/(v[12])\//.exec(route.path)?.[1] as 'v1' | 'v2' | undefined
 
-function pick<T>(value: Versioned<T> | undefined, version: 'v1' | 'v2' | undefined): T | undefined {
-  if (value && typeof value === 'object' && 'v1' in value && 'v2' in value) return value[version ?? 'v1']
-  return value as T | undefined
-}
-
 const AREA_TAGS: Record<Area, string> = {
   A: 'A: e-invoicing',
   B: 'B: bank transactions',
   C: 'C: merchant transactions',
   D: 'D: notification administration',
+}
+const META_TAG = 'API reference'
+
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  [AREA_TAGS.A]:
+    'Invoices, IRNs, QR codes, reference lists and the invoice lifecycle, under /api/v1 and /api/v2. Signed with x-api-key, x-api-signature and x-api-timestamp.',
+  [AREA_TAGS.B]:
+    'Signed bank transactions from the payment switch: bearer token plus X-Signature, X-Timestamp, X-Nonce.',
+  [AREA_TAGS.C]: "A merchant's transaction history: the merchant's bearer token plus x-Merchant-Id.",
+  [AREA_TAGS.D]:
+    'Notification templates and the admin e-mail list: the notification admin key as a bearer token.',
+  [META_TAG]: 'This document and the docs page rendered from it.',
 }
 
 const SECURITY: Record<AuthScheme, Json[]> = {
@@ -96,7 +102,7 @@ const SECURITY_SCHEMES: Json = {
   apiKey: header('x-api-key', 'Area A: the API key issued to the client (CONTRACT section 2).'),
   apiSignature: header(
     'x-api-signature',
-    'Area A: Base64(HMAC-SHA256(api_secret, METHOD \\n PATH \\n x-api-timestamp \\n hex(SHA-256(body)))). Sent together with x-api-key and x-api-timestamp.',
+    'Area A: Base64(HMAC-SHA256(api_secret, METHOD \\n PATH \\n x-api-timestamp \\n hex(SHA-256(body)))). PATH is the raw path plus `?` and the raw query. Sent together with x-api-key and x-api-timestamp.',
   ),
   apiTimestamp: header(
     'x-api-timestamp',
@@ -118,159 +124,212 @@ const SECURITY_SCHEMES: Json = {
   },
 }
 
-const STATUS_TEXT: Record<number, string> = {
-  200: 'Success',
-  201: 'Created',
-  304: 'Not modified: the If-None-Match ETag is current',
-  400: 'The request is invalid: every problem is listed',
-  401: 'Authentication failed: the message names the reason',
-  403: 'The client is not allowed this endpoint',
-  404: "Not found (including a business or invoice that is not the caller's)",
-  409: 'A state conflict (e.g. an IRN signed with different content)',
-  413: 'The body is too large',
-  503: 'A dependency is unavailable: retry shortly',
-}
-
-function errorStatuses(route: Route): number[] {
-  const hasBody = ['POST', 'PUT', 'PATCH', 'DELETE'].includes(route.method)
-  const codes = route.auth === 'none' ? [] : [400, 401]
-  if (route.area === 'A' && route.auth !== 'none') codes.push(403)
-  if (route.area === 'C') codes.push(403)
-  if (route.auth !== 'none') codes.push(404)
-  if (route.tableAccess === 'write') codes.push(409)
-  if (hasBody) codes.push(413)
-  codes.push(503)
-  return [...new Set(codes)].sort((a, b) => a - b)
-}
-
-function errorRecord(route: Route): z.ZodType {
-  switch (route.area) {
-    case 'A':
-      return route.reply === 'envelope' ? FailedEnvelope : FirsErrorDetails
-    case 'B':
-    case 'C':
-      return ResponseCodeError
-    case 'D':
-      return NotificationError
+/** operationIds: the functionId and version, or the path where one function serves several paths. */
+function operationIds(table: readonly Route[]): Map<Route, string> {
+  const ids = new Map<Route, string>()
+  const key = (r: Route) => `${r.functionId} ${versionOf(r) ?? ''}`
+  const count = new Map<string, number>()
+  for (const r of table) count.set(key(r), (count.get(key(r)) ?? 0) + 1)
+  for (const r of table) {
+    const version = versionOf(r)
+    const base =
+      (count.get(key(r)) ?? 0) > 1
+        ? r.path
+            .replace(/^\/api\/(v[12]\/)?/, '')
+            .replace(/[{}]/g, '')
+            .replaceAll('/', '-')
+        : r.functionId
+    ids.set(r, version ? `${base}-${version}` : base)
   }
+  return ids
 }
 
-function successRecord(route: Route, data: z.ZodType | undefined): z.ZodType {
-  switch (route.reply) {
-    case 'record':
-      return data ?? GenericObject
-    case 'envelope':
-      return envelopeOf(data ?? GenericObject)
-    case 'bank':
-      return data ?? BankRecord
-    case 'merchant':
-      return merchantEnvelopeOf(data ?? GenericObject)
-    case 'notification':
-      return notificationReplyOf(data ?? GenericObject)
-  }
+function readExample(file: string): unknown {
+  const url = new URL(file, PROJECT_ROOT)
+  return existsSync(url) ? JSON.parse(readFileSync(url, 'utf8')) : undefined
 }
 
-export function buildOpenApiDocument(table: readonly Route[] = routeTable): Json {
-  const schemas = convertComponents(componentSchemas())
-  const known = new Set(Object.keys(schemas))
-  const toSchema = (schema: z.ZodType): unknown =>
+/** The declaration of a route, or a clear error naming what to add. */
+export function declarationOf(
+  route: Route,
+  table: ReadonlyMap<string, DocumentedEndpoint> = declared,
+): DocumentedEndpoint {
+  const declaration = table.get(route.functionId)
+  if (!declaration)
+    throw new Error(`${route.method} ${route.path}: no endpoint declares ${route.functionId} (lib/endpoints)`)
+  return declaration
+}
+
+/** JSON Schema of a zod schema as the document holds it (input side, components as $refs). */
+export type SchemaOf = (schema: z.ZodType) => unknown
+
+export function schemaConverter(known: Set<string>): SchemaOf {
+  return (schema) =>
     toComponentRefs(
       z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }),
       known,
     )
-  const content = (schema: z.ZodType) => ({ 'application/json': { schema: toSchema(schema) } })
+}
 
-  const paths: Record<string, Json> = {}
-  for (const route of table) {
-    const version = versionOf(route)
-    const spec: OperationSpec | undefined = operations[route.functionId]
-    const parameters: Json[] = []
-    for (const name of route.path.match(/\{(\w+)\}/g)?.map((p) => p.slice(1, -1)) ?? []) {
-      const schema = spec?.params?.shape[name] as z.ZodType | undefined
-      parameters.push({
-        name,
-        in: 'path',
-        required: true,
-        schema: schema ? toSchema(schema) : { type: 'string' },
-      })
-    }
-    for (const [name, schema] of Object.entries(spec?.query?.shape ?? {})) {
-      const optional = (schema as z.ZodType).safeParse(undefined).success
-      parameters.push({ name, in: 'query', required: !optional, schema: toSchema(schema as z.ZodType) })
-    }
-    for (const h of spec?.headers ?? []) {
-      parameters.push({
-        name: h.name,
-        in: 'header',
-        required: h.required ?? false,
-        description: h.description,
-        schema: toSchema(h.schema),
-      })
-    }
-    const writes =
-      ['POST', 'PATCH'].includes(route.method) && route.tableAccess === 'write' && route.auth !== 'none'
-    if (writes) {
-      parameters.push({
-        name: 'Idempotency-Key',
-        in: 'header',
-        required: false,
-        description:
-          'A retry with the same key (1 to 128 visible ASCII characters) gets the first reply back.',
-        schema: { type: 'string', pattern: '^[\\x21-\\x7e]{1,128}$' },
-      })
-    }
+function successContent(route: Route, reply: SuccessReply, toSchema: SchemaOf): Json | undefined {
+  if (reply.empty) return undefined
+  const version = versionOf(route)
+  const data = reply.data === undefined ? undefined : forVersion(reply.data, version)
+  if (reply.mediaType) return { [reply.mediaType]: { schema: data ? toSchema(data) : {} } }
+  const example = reply.example === undefined ? undefined : forVersion(reply.example, version)
+  const success = toSchema(successRecord(route.reply, data))
+  const others = Object.entries(reply.otherMedia ?? {}).map(([media, description]) => [
+    media,
+    { schema: { type: 'string', description } },
+  ])
+  return {
+    ...Object.fromEntries(others),
+    'application/json': {
+      schema: reply.orError ? { anyOf: [success, toSchema(errorRecord(route.reply))] } : success,
+      ...(example === undefined ? {} : { example }),
+    },
+  }
+}
 
-    const success = spec?.successStatus ?? (route.area === 'D' && route.method === 'POST' ? 201 : 200)
-    const responses: Json = {
-      [success]: {
-        description: STATUS_TEXT[success],
-        content: content(successRecord(route, pick(spec?.response, version))),
-      },
-    }
-    if (route.functionId.startsWith('resource-') && route.method === 'GET' && route.reply === 'envelope') {
-      responses['304'] = { description: STATUS_TEXT[304] }
-    }
-    const error = errorRecord(route)
-    for (const status of errorStatuses(route)) {
-      responses[status] = { description: STATUS_TEXT[status], content: content(error) }
-    }
-    responses.default = {
-      description: 'An unexpected error; the message never carries internals',
-      content: content(error),
-    }
-
-    const body = pick(spec?.body, version)
-    const hasBody = ['POST', 'PUT', 'PATCH', 'DELETE'].includes(route.method)
-    const security =
-      route.allowAnonymous && route.auth !== 'none' ? [...SECURITY[route.auth], {}] : SECURITY[route.auth]
-    const operation: Json = {
-      operationId: version ? `${route.functionId}-${version}` : route.functionId,
-      tags: [route.path === '/api/openapi.json' ? 'meta' : AREA_TAGS[route.area]],
-      summary: spec?.summary ?? `${route.method} ${route.path}`,
-      ...(spec?.description ? { description: spec.description } : {}),
-      ...(route.roles.length ? { 'x-roles': route.roles } : {}),
-      security,
-      ...(parameters.length ? { parameters } : {}),
-      ...(hasBody ? { requestBody: { required: true, content: content(body ?? GenericObject) } } : {}),
-      responses,
-    }
-    paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operation }
+function operationOf(
+  route: Route,
+  declaration: DocumentedEndpoint,
+  operationId: string,
+  toSchema: SchemaOf,
+): Json {
+  const version = versionOf(route)
+  const { request } = declaration
+  const parameters: Json[] = []
+  const params = request.params as z.ZodObject | undefined
+  for (const name of route.path.match(/\{(\w+)\}/g)?.map((p) => p.slice(1, -1)) ?? []) {
+    const schema = params?.shape[name] as z.ZodType | undefined
+    parameters.push({
+      name,
+      in: 'path',
+      required: true,
+      schema: schema ? toSchema(schema) : { type: 'string' },
+    })
+  }
+  const query = request.query as z.ZodObject | undefined
+  for (const [name, schema] of Object.entries(query?.shape ?? {})) {
+    const optional = (schema as z.ZodType).safeParse(undefined).success
+    parameters.push({ name, in: 'query', required: !optional, schema: toSchema(schema as z.ZodType) })
+  }
+  for (const h of declaration.headers) {
+    parameters.push({
+      name: h.name,
+      in: 'header',
+      required: h.required ?? false,
+      description: h.description,
+      schema: toSchema(h.schema),
+    })
+  }
+  if (takesIdempotencyKey(route)) {
+    parameters.push({
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      description: 'A retry with the same key (1 to 128 visible ASCII characters) gets the first reply back.',
+      schema: { type: 'string', pattern: '^[\\x21-\\x7e]{1,128}$' },
+    })
   }
 
+  const replies = { ...commonReplies(route, declaration), ...declaration.replies }
+  const error = toSchema(errorRecord(route.reply))
+  const responses: Json = {}
+  for (const status of Object.keys(replies)
+    .map(Number)
+    .sort((a, b) => a - b)) {
+    const reply = replies[status]!
+    if (isSuccess(reply)) {
+      const content = successContent(route, reply, toSchema)
+      const headers = reply.headers
+        ? Object.fromEntries(
+            Object.entries(reply.headers).map(([name, description]) => [
+              name,
+              { description, schema: { type: 'string' } },
+            ]),
+          )
+        : undefined
+      responses[status] = {
+        description: reply.orError ? `${reply.description}; or: ${reply.orError}` : reply.description,
+        ...(headers ? { headers } : {}),
+        ...(content ? { content } : {}),
+      }
+    } else {
+      responses[status] = { description: reply, content: { 'application/json': { schema: error } } }
+    }
+  }
+  responses.default = {
+    description: 'An unexpected error; the message never carries internals (logged with the request id)',
+    content: { 'application/json': { schema: error } },
+  }
+
+  let requestBody: Json | undefined
+  if (request.body) {
+    const body = forVersion(request.body, version)
+    const example =
+      declaration.example !== undefined
+        ? forVersion(declaration.example, version)
+        : declaration.exampleFile !== undefined
+          ? readExample(forVersion(declaration.exampleFile, version))
+          : undefined
+    requestBody = {
+      required: true,
+      content: {
+        'application/json': { schema: toSchema(body), ...(example === undefined ? {} : { example }) },
+      },
+    }
+  }
+
+  const security =
+    route.allowAnonymous && route.auth !== 'none' ? [...SECURITY[route.auth], {}] : SECURITY[route.auth]
+  const isMeta = route.functionId === 'openapi' || route.functionId === 'docs'
+  return {
+    operationId,
+    tags: [isMeta ? META_TAG : AREA_TAGS[route.area]],
+    summary: declaration.summary,
+    description: declaration.description,
+    ...(route.roles.length ? { 'x-roles': route.roles } : {}),
+    security,
+    ...(parameters.length ? { parameters } : {}),
+    ...(requestBody ? { requestBody } : {}),
+    responses,
+  }
+}
+
+export function buildOpenApiDocument(
+  table: readonly Route[] = routeTable,
+  declarations: ReadonlyMap<string, DocumentedEndpoint> = declared,
+): Json {
+  const schemas = describeInvoiceFields(convertComponents())
+  const toSchema = schemaConverter(new Set(Object.keys(schemas)))
+  const ids = operationIds(table)
+  const paths: Record<string, Json> = {}
+  for (const route of table) {
+    const operation = operationOf(route, declarationOf(route, declarations), ids.get(route)!, toSchema)
+    paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operation }
+  }
   return {
     openapi: '3.1.0',
     info: {
       title: 'E-invoicing, signed bank transactions, merchant history and notification administration API',
       version: '3.1.0',
       description:
-        'Area A: e-invoicing under /api/v1 and /api/v2 (FIRS/NRS MBS style). Area B: HMAC-signed bank transactions. Area C: merchant transaction history. Area D: notification templates and e-mails. Generated from the route table and the zod schemas by `npm run openapi`.',
+        'Area A: e-invoicing under /api/v1 and /api/v2 (FIRS/NRS MBS style). Area B: HMAC-signed bank transactions. Area C: merchant transaction history. Area D: notification templates and e-mails. Generated from the route table and the endpoint declarations by `npm run openapi`; the human-readable reference is at /api/docs.',
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
-    servers: [{ url: 'http://127.0.0.1:3000', description: 'The local server (npm start)' }],
-    tags: [...Object.values(AREA_TAGS).map((name) => ({ name })), { name: 'meta' }],
+    servers: [
+      {
+        url: 'http://127.0.0.1:3000',
+        description: 'The local server (npm start); a served copy names the URL it was fetched from',
+      },
+    ],
+    tags: [...Object.values(AREA_TAGS), META_TAG].map((name) => ({
+      name,
+      description: TAG_DESCRIPTIONS[name],
+    })),
     paths,
     components: { schemas, securitySchemes: SECURITY_SCHEMES },
   }
 }
-
-/** The document as committed: two-space JSON with a final newline. */
-export const renderOpenApiDocument = (): string => `${JSON.stringify(buildOpenApiDocument(), null, 2)}\n`

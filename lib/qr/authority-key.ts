@@ -3,7 +3,7 @@ import { promisify } from 'node:util'
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager'
 import { readOrCreateSealedPemFile } from '#lib/crypto/sealed-file.ts'
 import { keysDir, pemFromSecretText, readPemSecret } from '#lib/keys/pem-store.ts'
-import { DependencyDown } from '#lib/http/errors.ts'
+import { DependencyDown } from '#lib/errors.ts'
 import { logger } from '#lib/log.ts'
 
 /**

@@ -1,6 +1,6 @@
 import { actorOf } from '#lib/audit/trail.ts'
-import type { Caller } from '#lib/auth/caller.ts'
-import { invalid } from '#lib/http/errors.ts'
+import type { ApiClientCaller } from '#lib/auth/caller.ts'
+import { invalid } from '#lib/errors.ts'
 import { registerIrn, resolveIrn } from '#lib/irn/service.ts'
 import { requireAuthorityKey } from './authority-key.ts'
 import { encryptPayload, MAX_PLAINTEXT_BYTES, plaintextOf } from './cipher.ts'
@@ -12,7 +12,7 @@ import type { GenerateQrCodeRequest } from './schemas.ts'
  * certificate (the business's unless the request gives one), encrypted for the authority key, as a PNG.
  * Everything that can refuse the request is checked before the IRN is registered.
  */
-export async function generateQrCode(caller: Caller, body: GenerateQrCodeRequest) {
+export async function generateQrCode(caller: ApiClientCaller, body: GenerateQrCodeRequest) {
   const resolved = await resolveIrn(caller, body)
   const certificate = body.certificate ?? resolved.business.certificate
   const plaintext = plaintextOf({ irn: resolved.irn, timestamp: Math.floor(Date.now() / 1000), certificate })

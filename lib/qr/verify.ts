@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto'
-import type { Caller } from '#lib/auth/caller.ts'
+import type { ApiClientCaller } from '#lib/auth/caller.ts'
 import { getBusiness } from '#lib/auth/credentials.ts'
-import { invalid, NotFound } from '#lib/http/errors.ts'
+import { invalid, NotFound } from '#lib/errors.ts'
 import { parseIrn } from '#lib/irn/format.ts'
 import { readInvoiceRecord } from '#lib/invoice/repository.ts'
 import { requireAuthorityKey } from './authority-key.ts'
@@ -21,7 +21,7 @@ const sameText = (a: string, b: string) => {
  * verify-qr: decrypts a QR text and reports the IRN, when the QR was made, whether its certificate is
  * the IRN's business's, and the invoice's status. The certificate itself is never echoed.
  */
-export async function verifyQr(_caller: Caller, body: VerifyQrRequest) {
+export async function verifyQr(_caller: ApiClientCaller, body: VerifyQrRequest) {
   const key = await requireAuthorityKey()
   const plaintext = decryptQrText(key.privateKey, body.qr)
   const payload = plaintext ? parsePlaintext(plaintext) : undefined

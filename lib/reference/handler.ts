@@ -1,6 +1,7 @@
 import { apiSignature } from '#lib/auth/api-signature.ts'
+import { referenceLists } from '#lib/endpoints/reference.ts'
 import { apiHandler } from '#lib/http/factory.ts'
-import { DependencyDown } from '#lib/http/errors.ts'
+import { DependencyDown } from '#lib/errors.ts'
 import type { ReferenceListName } from '#lib/routes.ts'
 import { readHead, readList } from './store.ts'
 
@@ -9,7 +10,7 @@ import { readHead, readList } from './store.ts'
  * so clients can cache it, and 304 for a matching If-None-Match (no rows read at all then).
  */
 export function referenceListHandler(name: ReferenceListName) {
-  return apiHandler({ auth: apiSignature }, async ({ headers }) => {
+  return apiHandler(referenceLists[name], apiSignature, async ({ headers }) => {
     const head = await readHead(name)
     if (!head) {
       throw new DependencyDown(

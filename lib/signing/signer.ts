@@ -1,5 +1,5 @@
 import { sign } from 'node:crypto'
-import { DependencyDown } from '#lib/http/errors.ts'
+import { DependencyDown } from '#lib/errors.ts'
 import { logger } from '#lib/log.ts'
 import { keySourceKind, type SigningKey, signingKey } from './key-source.ts'
 import { publishedKeys, publishKey } from './published-keys.ts'

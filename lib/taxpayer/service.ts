@@ -1,4 +1,4 @@
-import { NotFound } from '#lib/http/errors.ts'
+import { NotFound } from '#lib/errors.ts'
 import { dynamoTaxpayerRegistry } from './dynamo-registry.ts'
 import type { TaxpayerRegistry } from './registry.ts'
 

@@ -4,7 +4,7 @@ import { db, tableName } from '#lib/db/client.ts'
 import { transactionCancellationCodes } from '#lib/db/errors.ts'
 import { keys } from '#lib/db/keys.ts'
 import type { IntegrationEvent } from '#lib/events/event.ts'
-import { NotFound } from '#lib/http/errors.ts'
+import { NotFound } from '#lib/errors.ts'
 import { logger } from '#lib/log.ts'
 import { adminNoticeItem } from '#lib/notifications/outbox.ts'
 import {

@@ -7,7 +7,7 @@ import { isConditionFailed } from '#lib/db/errors.ts'
 import { readRecord, recordOf } from '#lib/db/items.ts'
 import { keys } from '#lib/db/keys.ts'
 import type { EventType } from '#lib/events/event.ts'
-import { BadRequest, NotFound } from '#lib/http/errors.ts'
+import { BadRequest, NotFound } from '#lib/errors.ts'
 import { newWebhookSecret } from './signature.ts'
 
 /**

@@ -2,8 +2,10 @@ import { randomUUID } from 'node:crypto'
 import { createServer, type IncomingMessage, STATUS_CODES, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import type { Duplex } from 'node:stream'
+import { pathToFileURL } from 'node:url'
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda'
-import { BadRequest } from '#lib/http/errors.ts'
+import { BadRequest } from '#lib/errors.ts'
+import { toApiError } from '#lib/http/errors.ts'
 import { MAX_BODY_BYTES } from '#lib/http/factory.ts'
 import { errorResponse } from '#lib/http/replies.ts'
 import { pathMatches } from '#lib/http/unrouted.ts'
@@ -21,11 +23,20 @@ type LambdaHandler = (
 const projectRoot = new URL('../../', import.meta.url)
 const modules = new Map<string, Promise<LambdaHandler>>()
 
-function loadHandler(modulePath: string): Promise<LambdaHandler> {
-  let loaded = modules.get(modulePath)
+/**
+ * Set by startServer's `bundles` option: the Lambda bundle file of each function
+ * (scripts/local/bundles.ts), to run instead of the TypeScript handler modules.
+ */
+let bundles: Record<string, string> | undefined
+
+function loadHandler(modulePath: string, functionId: string): Promise<LambdaHandler> {
+  const bundle = bundles?.[functionId]
+  if (bundles && !bundle) throw new Error(`no bundle for ${functionId}`)
+  const url = bundle ? pathToFileURL(bundle).href : new URL(modulePath, projectRoot).href
+  let loaded = modules.get(url)
   if (!loaded) {
-    loaded = import(new URL(modulePath, projectRoot).href).then((m: { handler: LambdaHandler }) => m.handler)
-    modules.set(modulePath, loaded)
+    loaded = import(url).then((m: { handler: LambdaHandler }) => m.handler)
+    modules.set(url, loaded)
   }
   return loaded
 }
@@ -65,7 +76,7 @@ function malformedPathReply(route: Route, segment: string): APIGatewayProxyStruc
     `The path segment "${segment.slice(0, 60)}" is not valid percent-encoded UTF-8: encode each byte as %XX`,
     { problems: [{ path: 'path', code: 'malformed_path', message: 'not valid percent-encoded UTF-8' }] },
   )
-  return errorResponse(route.reply, error, {
+  return errorResponse(route.reply, toApiError(error)!, {
     requestId: randomUUID(),
     traceId: randomUUID(),
     startedAt: performance.now(),
@@ -171,7 +182,20 @@ function write(res: ServerResponse, result: APIGatewayProxyStructuredResultV2) {
   res.end(body)
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+export interface ServerOptions {
+  /** functionId -> Lambda bundle file: each request runs its function's bundle (`npm start -- --bundles`). */
+  bundles?: Record<string, string>
+  /**
+   * Awaited after each request that may write, before its reply goes out: the local stream drive's
+   * `settled`, so that locally what a write started asynchronously (the merchant history) is done
+   * when the client sees the reply. In AWS the history trails by the stream's delay instead.
+   */
+  afterWrite?: () => Promise<void>
+}
+
+const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
+
+async function handle(req: IncomingMessage, res: ServerResponse, options: ServerOptions): Promise<void> {
   const body = await readBody(req)
   const path = new URL(req.url ?? '/', 'http://localhost').pathname
   let matched: ReturnType<typeof match>
@@ -185,8 +209,9 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   const { route, params } = matched
   const target = route ?? { functionId: UNROUTED.functionId, handler: UNROUTED.handler }
   const event = toEvent(req, body, route, params)
-  const handler = await loadHandler(target.handler)
+  const handler = await loadHandler(target.handler, target.functionId)
   const result = await handler(event, lambdaContext(target.functionId, event.requestContext.requestId))
+  if (options.afterWrite && WRITES.has(req.method ?? 'GET')) await options.afterWrite()
   write(res, result)
 }
 
@@ -250,10 +275,14 @@ export interface LocalServer {
   close(): Promise<void>
 }
 
-/** Serves the route table on 127.0.0.1. TABLE_NAME and DYNAMODB_ENDPOINT must already be set. */
-export async function startServer(port = 0): Promise<LocalServer> {
+/**
+ * Serves the route table on 127.0.0.1. TABLE_NAME and DYNAMODB_ENDPOINT must already be set.
+ * With `bundles` (functionId -> file), each request runs its function's Lambda bundle.
+ */
+export async function startServer(port = 0, options: ServerOptions = {}): Promise<LocalServer> {
+  bundles = options.bundles
   const server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
+    handle(req, res, options).catch((error: unknown) => {
       // Handlers map their own errors; reaching here means the handler module itself failed to load.
       console.error('local server: request failed', error)
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' })

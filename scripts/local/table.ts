@@ -22,12 +22,12 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
   try {
     try {
       const { Table } = await dynamo.send(new DescribeTableCommand({ TableName: tableName }))
-      // A table kept in DATA_DIR from before the stream existed: give it the stream the consumers read.
+      // A table kept on disk from before the stream drive: give it the stream the consumers read.
       if (!Table?.StreamSpecification?.StreamEnabled) {
         await dynamo.send(
           new UpdateTableCommand({
             TableName: tableName,
-            StreamSpecification: { StreamEnabled: true, StreamViewType: tableDefinition.streamViewType },
+            StreamSpecification: createTableInput(tableName).StreamSpecification,
           }),
         )
       }

@@ -12,8 +12,9 @@ afterAll(() => api?.close())
 const concrete = (path: string) =>
   path.replace('{irn}', 'INV001-94ND90NR-20261121').replace('{templateId}', '1')
 
-// Public by design, and only these: the JWKS, the OpenAPI document and (anonymous detail only) the health check.
-const PUBLIC = ['GET /api/v1/resource/public-keys', 'GET /api/openapi.json']
+// Public by design, and only these: the JWKS, the OpenAPI document, the docs page rendered from it and
+// (anonymous detail only) the health check.
+const PUBLIC = ['GET /api/v1/resource/public-keys', 'GET /api/openapi.json', 'GET /api/docs']
 const ANONYMOUS_ALLOWED = ['GET /api/v1/health-check']
 
 describe('every route in the route table', () => {

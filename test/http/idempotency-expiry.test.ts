@@ -76,6 +76,17 @@ describe('Idempotency-Key', () => {
     expect(again.headers.get('idempotent-replayed')).toBe('true')
   })
 
+  it('is a 400, not a 500, on a path too long for a DynamoDB key (found by the route fuzz test)', async () => {
+    const reply = await clients.app.request<any>(
+      'PATCH',
+      `/api/v1/app/invoice/update/${'p'.repeat(3000)}`,
+      { payment_status: 'PAID' },
+      { 'idempotency-key': `long-path-${Date.now()}` },
+    )
+    expect(reply.status).toBe(400)
+    expect(reply.body.error.errors[0]).toMatchObject({ path: 'path/irn' })
+  })
+
   it('decides a retry with one conditional write, no read', async () => {
     const key = { 'idempotency-key': `one-write-${Date.now()}` }
     const body = { code: 'ONE', serial_number: 7 }

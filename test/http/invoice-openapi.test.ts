@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildOpenApiDocument, renderOpenApiDocument } from '#lib/openapi/document.ts'
+import { buildOpenApiDocument } from '#lib/openapi/document.ts'
+import { renderClientTypes, renderOpenApiDocument } from '#lib/openapi/generate.ts'
 import { routes } from '#lib/routes.ts'
 import { startApi, type TestApi } from '../support/api.ts'
 import { type DevClients, devClients } from '../support/clients.ts'
@@ -13,6 +14,14 @@ describe('openapi.json', () => {
     expect(
       committed === generated,
       'openapi.json is out of date: run `npm run openapi` and commit openapi.json',
+    ).toBe(true)
+  })
+
+  it('types the client: lib/client/api-types.ts is what openapi-typescript makes of it (run `npm run openapi` if not)', async () => {
+    const types = readFileSync(new URL('../../lib/client/api-types.ts', import.meta.url), 'utf8')
+    expect(
+      types === (await renderClientTypes(JSON.parse(committed))),
+      'lib/client/api-types.ts is stale',
     ).toBe(true)
   })
 
@@ -55,6 +64,7 @@ describe('openapi.json', () => {
     expect(doc.components.schemas.PostalAddressV2.properties.postal_zone).toEqual({
       type: 'string',
       maxLength: 20,
+      description: 'postal code; in v2 length 0 to 20',
     })
   })
 
@@ -77,10 +87,23 @@ describe('GET /api/openapi.json', () => {
   })
   afterAll(() => api?.close())
 
-  it('serves the committed document without credentials', async () => {
+  it('serves the committed document without credentials, its servers the URL it was fetched from', async () => {
     const reply = await clients.anonymous.get('/api/openapi.json')
     expect(reply.status).toBe(200)
     expect(reply.headers.get('content-type')).toBe('application/json')
-    expect(reply.body).toEqual(JSON.parse(committed))
+    const origin = new URL(api.url).origin
+    expect(reply.body).toEqual({
+      ...JSON.parse(committed),
+      servers: [{ url: origin, description: 'The deployment that served this document' }],
+    })
+  })
+
+  it('names https and the forwarded host behind API Gateway', async () => {
+    const reply = await clients.anonymous.get('/api/openapi.json', {
+      'x-forwarded-proto': 'https',
+    })
+    expect((reply.body as { servers: { url: string }[] }).servers[0]!.url).toBe(
+      `https://${new URL(api.url).host}`,
+    )
   })
 })

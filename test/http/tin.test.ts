@@ -105,6 +105,6 @@ describe('the taxpayer registry interface', () => {
       tin: '10000000-0001',
       taxpayer_name: 'Adapter Test Ltd',
     })
-    await expect(verifyTin('10000000-0002', registry)).rejects.toMatchObject({ status: 404 })
+    await expect(verifyTin('10000000-0002', registry)).rejects.toMatchObject({ kind: 'not-found' })
   })
 })

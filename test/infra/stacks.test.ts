@@ -131,8 +131,8 @@ function withNested(api: ApiStack): Template {
 const ownConsumers = consumers.filter((c) => c.functionId !== 'outbox-sender').map((c) => c.functionId)
 
 describe('ApiStack', () => {
-  it('deploys one function per functionId of the route table, plus the unrouted catch-all, the outbox sender, the reconciliation and the consumers', () => {
-    prod.apiTemplate.resourceCountIs('AWS::Lambda::Function', functionIds.length + 3 + ownConsumers.length)
+  it('deploys one function per functionId of the route table, plus the unrouted catch-all, the outbox sender, the history indexer, the reconciliation and the consumers', () => {
+    prod.apiTemplate.resourceCountIs('AWS::Lambda::Function', functionIds.length + 4 + ownConsumers.length)
     expect([...prod.api.functions.keys()].sort()).toEqual([...functionIds, UNROUTED.functionId].sort())
   })
 
@@ -141,18 +141,19 @@ describe('ApiStack', () => {
     const functions = Object.values(prod.apiTemplate.findResources('AWS::Lambda::Function')).filter(
       (fn) => !ownConsumers.some((name) => String(fn.Properties.Description).endsWith(name)),
     )
-    expect(functions).toHaveLength(functionIds.length + 3)
+    expect(functions).toHaveLength(functionIds.length + 4)
     for (const fn of functions) {
-      // The stream consumer sends e-mail in batches: less memory, a longer timeout.
+      // The stream consumers work in batches: less memory, a longer timeout.
       const outbox = String(fn.Properties.Description).endsWith('outbox-sender')
+      const indexer = String(fn.Properties.Description).endsWith('history-indexer')
       // The daily reconciliation scans the whole table: the most memory and time Lambda gives.
       const reconcile = String(fn.Properties.Description).endsWith('reconcile-daily')
       expect(fn.Properties).toMatchObject({
         Runtime: 'nodejs22.x',
         Architectures: ['arm64'],
         Handler: 'index.handler',
-        MemorySize: outbox ? 512 : reconcile ? 3008 : 1024,
-        Timeout: outbox ? 30 : reconcile ? 900 : 10,
+        MemorySize: outbox || indexer ? 512 : reconcile ? 3008 : 1024,
+        Timeout: outbox ? 30 : indexer ? 60 : reconcile ? 900 : 10,
         Environment: {
           Variables: {
             TABLE_NAME: expect.anything(),
@@ -241,7 +242,7 @@ describe('ApiStack', () => {
 
   it('keeps one month of logs in an explicit log group per function, and of the access logs', () => {
     const groups = Object.values(prod.apiTemplate.findResources('AWS::Logs::LogGroup'))
-    expect(groups).toHaveLength(functionIds.length + 3 + 1 + ownConsumers.length)
+    expect(groups).toHaveLength(functionIds.length + 4 + 1 + ownConsumers.length)
     for (const group of groups) expect(group.Properties.RetentionInDays).toBe(30)
   })
 
@@ -253,7 +254,7 @@ describe('ApiStack', () => {
       .map(([, a]) => a.Properties)
       .filter((a) => a.MetricName !== 'ReconciliationDifferences')
     const count = (metric: string) => alarms.filter((a) => a.MetricName === metric).length
-    expect(count('Errors')).toBe(functionIds.length + 2)
+    expect(count('Errors')).toBe(functionIds.length + 3)
     expect(count('Throttles')).toBe(functionIds.length + 1)
     expect(alarms.filter((a) => a.MetricName === 'Duration' && a.ExtendedStatistic === 'p99')).toHaveLength(
       functionIds.length + 1,
@@ -401,6 +402,42 @@ describe('service key secrets', () => {
   })
 })
 
+describe('merchant history indexer', () => {
+  it('reads the table stream filtered to transfer records, retrying, splitting and dead-lettering failing batches', () => {
+    dev.apiTemplate.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      StartingPosition: 'TRIM_HORIZON',
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      BisectBatchOnFunctionError: true,
+      MaximumRetryAttempts: 10,
+      BatchSize: 100,
+      DestinationConfig: { OnFailure: { Destination: Match.anyValue() } },
+      FilterCriteria: {
+        Filters: [
+          {
+            Pattern: JSON.stringify({
+              eventName: ['INSERT', 'MODIFY'],
+              dynamodb: {
+                Keys: { pk: { S: [{ prefix: 'BANKREQ#' }] } },
+                NewImage: { kind: { S: ['TRANSFER'] } },
+              },
+            }),
+          },
+        ],
+      },
+    })
+  })
+
+  it('pages when the history trails the ledger by more than 5 s (the stream iterator age)', () => {
+    dev.apiTemplate.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      MetricName: 'IteratorAge',
+      Statistic: 'Maximum',
+      Threshold: 5000,
+      ComparisonOperator: 'GreaterThanThreshold',
+      AlarmDescription: Match.stringLikeRegexp('^history-indexer: '),
+    })
+  })
+})
+
 describe('outbox sender', () => {
   it('reads the table stream, filtered to newly inserted outbox items', () => {
     dev.apiTemplate.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
@@ -542,7 +579,8 @@ describe('Consumers (lib/consumers.ts on DynamoDB Streams and SQS)', () => {
   it('maps each stream consumer to a filtered event source with partial failures, bisect and a DLQ', () => {
     const mappings = Object.values(prod.apiTemplate.findResources('AWS::Lambda::EventSourceMapping'))
     const streamMappings = mappings.filter((m) => m.Properties.StartingPosition === 'TRIM_HORIZON')
-    expect(streamMappings).toHaveLength(consumers.filter((c) => c.kind === 'stream').length)
+    // Plus the history indexer (infra/constructs/history-indexer.ts), on the same StreamConsumer.
+    expect(streamMappings).toHaveLength(consumers.filter((c) => c.kind === 'stream').length + 1)
     for (const m of streamMappings) {
       expect(m.Properties).toMatchObject({
         FunctionResponseTypes: ['ReportBatchItemFailures'],
@@ -571,8 +609,9 @@ describe('Consumers (lib/consumers.ts on DynamoDB Streams and SQS)', () => {
 
   it('alarms on any message in a dead-letter queue', () => {
     const alarms = Object.values(prod.apiTemplate.findResources('AWS::CloudWatch::Alarm')).filter((a) =>
-      String(a.Properties.AlarmDescription).includes('dead-letter'),
+      String(a.Properties.AlarmDescription).includes('waits in the dead-letter queue'),
     )
-    expect(alarms).toHaveLength(consumers.length)
+    // Each consumer of lib/consumers.ts and the history indexer.
+    expect(alarms).toHaveLength(consumers.length + 1)
   })
 })

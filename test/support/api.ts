@@ -1,17 +1,24 @@
 import { randomUUID } from 'node:crypto'
 import { inject } from 'vitest'
 import { ensureTable } from '../../scripts/local/table.ts'
+import { checkReply } from './contract.ts'
 
 /**
  * A running copy of the API for one test file: the local server (the same one `npm start` runs) on a
- * free port, in front of a fresh table in the run's DynamoDB Local, seeded as `npm start` seeds it.
+ * free port, in front of a fresh table in the run's DynamoDB Local, seeded as `npm start` seeds it,
+ * with the local stream drive running the table's stream consumers as `npm start` does.
  */
 export interface TestApi {
   url: string
   tableName: string
   dynamoEndpoint: string
-  /** The stream and queue consumers, when started with `workers` (as `npm start` runs them). */
-  workers?: import('../../scripts/local/workers.ts').Workers
+  /** The stream and queue consumers (the history indexer always; the others when started with `workers`). */
+  workers: import('../../scripts/local/workers.ts').Workers
+  /**
+   * Waits for the stream consumers (the merchant history indexer) to catch up with every write made so
+   * far, including writes made outside the server (worker processes, direct lib calls).
+   */
+  settled(): Promise<void>
   close(): Promise<void>
 }
 
@@ -28,25 +35,24 @@ export async function startApi(
   await ensureTable(dynamoEndpoint, tableName)
   const { seedLocal } = await import('../../scripts/local/seed.ts')
   await seedLocal()
+  // The one local stream drive and queues (scripts/local/workers.ts): the history indexer always, as
+  // `npm start` runs it; the consumers of lib/consumers.ts when asked for (`workers`).
+  const { startWorkers } = await import('../../scripts/local/workers.ts')
+  const only = options.workers === true ? undefined : ['history-indexer', ...(options.workers || [])]
+  const workers = await startWorkers({ endpoint: dynamoEndpoint, tableName, ...(only ? { only } : {}) })
   const { startServer } = await import('../../scripts/local/server.ts')
-  const server = await startServer(0)
-  let workers: TestApi['workers']
-  if (options.workers) {
-    const { startWorkers } = await import('../../scripts/local/workers.ts')
-    workers = await startWorkers({
-      endpoint: dynamoEndpoint,
-      tableName,
-      ...(Array.isArray(options.workers) ? { only: options.workers } : {}),
-    })
-  }
+  const bundles = inject('bundles')
+  if (bundles) (await import('../../scripts/local/bundles.ts')).lambdaEnvironment()
+  const server = await startServer(0, { bundles, afterWrite: () => workers.settled() })
   return {
     url: server.url,
     tableName,
     dynamoEndpoint,
     workers,
+    settled: () => workers.settled(),
     close: async () => {
-      await workers?.stop()
       await server.close()
+      await workers.stop()
     },
   }
 }
@@ -58,12 +64,17 @@ export interface HttpReply<T = any> {
   text: string
 }
 
-/** Sends a request and reads the reply as JSON when there is any. */
+/**
+ * Sends a request and reads the reply as JSON when there is any. Every reply is held to the OpenAPI
+ * document (test/support/contract.ts): one it does not describe fails the test. `unchecked` is for
+ * the few tests whose point is a reply outside any route's contract (requests Node's parser refuses).
+ */
 export async function send<T = any>(
   url: string,
-  init: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
+  init: { method?: string; headers?: Record<string, string>; body?: string | Buffer; unchecked?: true } = {},
 ): Promise<HttpReply<T>> {
-  const res = await fetch(url, { method: init.method ?? 'GET', headers: init.headers, body: init.body })
+  const method = init.method ?? 'GET'
+  const res = await fetch(url, { method, headers: init.headers, body: init.body })
   const text = await res.text()
   let body: unknown = text
   try {
@@ -71,5 +82,7 @@ export async function send<T = any>(
   } catch {
     // Not JSON: the test sees the raw text.
   }
-  return { status: res.status, headers: res.headers, body: body as T, text }
+  const reply = { status: res.status, headers: res.headers, body: body as T, text }
+  if (!init.unchecked) checkReply(method, url, reply)
+  return reply
 }

@@ -1,31 +1,47 @@
-import { ApiClient } from '#lib/client/api-client.ts'
+import { ApiClient, type ClientReply } from '#lib/client/api-client.ts'
 import { DEV } from '../../scripts/local/dev-credentials.ts'
+import { checkReply } from './contract.ts'
+
+/** The project's client, with every reply held to the OpenAPI document (test/support/contract.ts). */
+class CheckedClient extends ApiClient {
+  override async request<T = unknown>(
+    method: string,
+    target: string,
+    body?: unknown,
+    extraHeaders: Record<string, string> = {},
+  ): Promise<ClientReply<T>> {
+    const reply = await super.request<T>(method, target, body, extraHeaders)
+    checkReply(method, new URL(target, this.baseUrl).href, reply)
+    return reply
+  }
+}
 
 /** Signed clients for each development credential of CONTRACT section 8. */
 export function devClients(url: string) {
-  const areaA = (c: { apiKey: string; secret: string }) => new ApiClient(url, { area: 'A', credentials: c })
+  const areaA = (c: { apiKey: string; secret: string }) =>
+    new CheckedClient(url, { area: 'A', credentials: c })
   return {
     si: areaA(DEV.clients.si),
     app: areaA(DEV.clients.app),
     admin: areaA(DEV.clients.admin),
     buyer: areaA(DEV.clients.buyer),
     other: areaA(DEV.clients.other),
-    switch: new ApiClient(url, {
+    switch: new CheckedClient(url, {
       area: 'B',
       credentials: { token: DEV.switch.token, secret: DEV.switch.secret },
     }),
-    merchant: new ApiClient(url, {
+    merchant: new CheckedClient(url, {
       area: 'bearer',
       token: DEV.merchants[0].token,
       headers: { 'x-merchant-id': 'MRC0001' },
     }),
-    merchant2: new ApiClient(url, {
+    merchant2: new CheckedClient(url, {
       area: 'bearer',
       token: DEV.merchants[1].token,
       headers: { 'x-merchant-id': 'MRC0002' },
     }),
-    notify: new ApiClient(url, { area: 'bearer', token: DEV.notifyAdmin.token }),
-    anonymous: new ApiClient(url, { area: 'none' }),
+    notify: new CheckedClient(url, { area: 'bearer', token: DEV.notifyAdmin.token }),
+    anonymous: new CheckedClient(url, { area: 'none' }),
   }
 }
 

@@ -4,7 +4,8 @@ import { fastCommand, MODULE_OF } from '../../scripts/cli/fast-path.ts'
 
 describe('the CLI fast path', () => {
   it.each(Object.entries(MODULE_OF))('finds "%s" in %s', async (name, path) => {
-    const { commands } = (await import(`../../scripts/cli/${path.slice(2)}`)) as { commands: Command[] }
+    const url = new URL(path, new URL('../../scripts/cli/', import.meta.url)).href
+    const { commands } = (await import(/* @vite-ignore */ url)) as { commands: Command[] }
     expect(commands.map((c) => c.name)).toContain(name)
     expect((await fastCommand([...name.split(' '), '--help']))?.name).toBe(name)
   })

@@ -1,6 +1,7 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda'
 import { describe, expect, it } from 'vitest'
 import { noAuth } from '#lib/auth/authenticate.ts'
+import { unrouted } from '#lib/endpoints/meta.ts'
 import { apiHandler } from '#lib/http/factory.ts'
 import { functionsOf, routeKey, routes } from '#lib/routes.ts'
 
@@ -23,7 +24,7 @@ describe('the verifier each function is built with', () => {
   it('refuses with a logged 500, never running the handler, when a route reaches a function built for another scheme', async () => {
     const route = routes.find((r) => r.auth === 'api-signature' && r.method === 'GET')!
     let ran = false
-    const misbuilt = apiHandler({ auth: noAuth }, () => {
+    const misbuilt = apiHandler({ ...unrouted, functionId: route.functionId }, noAuth, () => {
       ran = true
       return { data: 'should not be reached' }
     })

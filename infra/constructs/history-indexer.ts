@@ -1,0 +1,84 @@
+import { Duration, type RemovalPolicy } from 'aws-cdk-lib'
+import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch'
+import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb'
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam'
+import { FilterCriteria, FilterRule } from 'aws-cdk-lib/aws-lambda'
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs'
+import { Construct } from 'constructs'
+import { BANK_REQUEST_PREFIX } from '#lib/db/keys.ts'
+import { houseFunction } from './api-function.ts'
+import { StreamConsumer } from './async-consumer.ts'
+import { grantTable, tableResources } from './table-access.ts'
+
+export interface HistoryIndexerProps {
+  table: ITableV2
+  stage: string
+  serviceName: string
+  serviceVersion: string
+  logRemovalPolicy: RemovalPolicy
+}
+
+/** CONTRACT 12: the history trails the ledger by seconds at most; past this the lag alarm pages. */
+export const HISTORY_LAG_ALARM = Duration.seconds(5)
+
+/**
+ * Records the ledger's transfers in the merchants' histories (functions/merchant/history-indexer.ts),
+ * off the transfer's critical path: fed by the table's stream, filtered at the event source to Area B
+ * transfer records (inserted, or modified by a reversal). A shard's records arrive in order, so a
+ * transfer's insert comes before its reversal; the indexer is idempotent and its head update
+ * conditional, so redeliveries and concurrent batches of one merchant from several shards are safe.
+ * Bisect, per-item failures, the dead-letter queue and the lag alarm: StreamConsumer.
+ */
+export class HistoryIndexer extends Construct {
+  readonly function: NodejsFunction
+  readonly consumer: StreamConsumer
+
+  constructor(scope: Construct, id: string, props: HistoryIndexerProps) {
+    super(scope, id)
+    this.function = houseFunction(this, {
+      ...props,
+      name: 'history-indexer',
+      handler: 'functions/merchant/history-indexer.ts',
+      memorySize: 512,
+      // A batch may retry against other batches of the same merchant for up to 20 s (indexer.ts).
+      timeout: Duration.seconds(60),
+      environment: {},
+    }).function
+    // Reads heads, pointers and items; writes only the history (MHIST#) and the pointers (PROVREF#),
+    // through TransactWriteItems (which needs the item-level actions).
+    grantTable(this.function, props.table, 'read')
+    this.function.addToRolePolicy(
+      new PolicyStatement({
+        sid: 'WriteMerchantHistory',
+        actions: ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:ConditionCheckItem'],
+        resources: tableResources(props.table),
+        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['MHIST#*', 'PROVREF#*'] } },
+      }),
+    )
+    this.consumer = new StreamConsumer(this, 'Stream', {
+      consumer: 'history-indexer',
+      function: this.function,
+      table: props.table,
+      batchSize: 100,
+      retryAttempts: 10,
+      maxLag: HISTORY_LAG_ALARM,
+      filters: [
+        FilterCriteria.filter({
+          eventName: FilterRule.or('INSERT', 'MODIFY'),
+          dynamodb: {
+            Keys: { pk: { S: FilterRule.beginsWith(BANK_REQUEST_PREFIX) } },
+            NewImage: { kind: { S: FilterRule.isEqual('TRANSFER') } },
+          },
+        }),
+      ],
+    })
+    new Alarm(this, 'Errors', {
+      alarmDescription: 'history-indexer: batches failing (the stream retries them, then dead-letters them)',
+      metric: this.function.metricErrors({ period: Duration.minutes(5), statistic: 'Sum' }),
+      threshold: 1,
+      evaluationPeriods: 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    })
+  }
+}

@@ -1,0 +1,28 @@
+import * as z from 'zod'
+import { lazy } from '#lib/http/endpoint.ts'
+
+/**
+ * Reply descriptions and small records several endpoints' documents share. The error statuses every
+ * route of a scheme can give (401, 403, 413, 415, 503, ...) are not declared per endpoint: lib/openapi
+ * adds them from the route table and the factory (lib/openapi/common-replies.ts).
+ */
+
+export const INVALID_BODY = 'The body is invalid: every problem is listed, each with its path'
+export const NOT_YOURS =
+  "business_id is not the caller's business (or the business is not registered): nothing is revealed about other businesses"
+
+/** A problem as a warning on a success reply (CONTRACT section 4). */
+export const Warning = /* @__PURE__ */ lazy(() =>
+  z.object({
+    path: z.string().meta({ description: 'Where, e.g. invoice_line/0/price/price_amount' }),
+    code: z.string().meta({ description: 'The rule code, e.g. NG-CO-10, or UNKNOWN_KEY' }),
+    message: z.string().meta({ description: 'What was found' }),
+  }),
+)
+
+export const Irn = () =>
+  z.string().meta({
+    description: 'Invoice Reference Number: <invoice_number>-<service_id>-<YYYYMMDD>',
+    examples: ['INV000042-94ND90NR-20261121'],
+  })
+export const IsoDateTime = () => z.iso.datetime({ offset: true })

@@ -1,0 +1,15 @@
+import * as z from 'zod'
+import { type EndpointDocs, endpoint } from '#lib/http/endpoint.ts'
+
+/**
+ * GET /notification/email: in a module of its own, because it takes no request schema: its function
+ * bundles no zod schema at all (notifications.ts imports the Area D request schemas).
+ */
+
+export const emailList = /* @__PURE__ */ endpoint({ functionId: 'notification-email-list', request: {} })
+
+export const emailListDocs = (): EndpointDocs => ({
+  summary: 'List admin notification e-mail addresses',
+  description: 'Every address that is told of transaction outcomes and failed webhook deliveries.',
+  replies: () => ({ 200: { description: 'The list', data: z.array(z.email()) } }),
+})

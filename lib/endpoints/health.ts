@@ -1,0 +1,53 @@
+import * as z from 'zod'
+import { type EndpointDocs, endpoint } from '#lib/http/endpoint.ts'
+
+/** GET /api/v1/health-check (CONTRACT section 5). */
+
+export const healthCheck = /* @__PURE__ */ endpoint({ functionId: 'health-check', request: {} })
+
+const Status = () => z.enum(['UP', 'DEGRADED', 'DOWN'])
+
+const HealthReport = () => {
+  const component = z.looseObject({ status: Status() })
+  return z.object({
+    status: Status().meta({ description: 'Overall status' }),
+    execTime: z.string().meta({ description: 'Time taken, e.g. "12ms"' }),
+    components: z
+      .object({
+        application: component,
+        dependencies: z.record(z.string(), component).meta({
+          description: 'Each dependency; ADMIN clients also get its detail (latency, keys loaded, version)',
+        }),
+        webhook: z
+          .union([
+            z.literal('NOT_CONFIGURED'),
+            z.object({
+              status: z.string(),
+              url: z.string(),
+              httpStatus: z.int().nullable().optional(),
+              latencyMs: z.number().nullable().optional(),
+            }),
+          ])
+          .meta({ description: "Your webhook's reachability" }),
+      })
+      .optional()
+      .meta({ description: 'Authenticated callers only' }),
+  })
+}
+
+export const healthCheckDocs = (): EndpointDocs => ({
+  summary: 'Health of the application, its dependencies and your webhook',
+  description:
+    "Without credentials only `{status, execTime}` (for uptime probes; a wrong signature is still 401). Any authenticated client also gets `components`; an ADMIN client also gets each dependency's detail.",
+  replies: () => {
+    const report = HealthReport()
+    return {
+      200: { description: 'UP or DEGRADED', data: report },
+      503: {
+        description: 'DOWN',
+        data: report,
+        orError: 'The database is unreachable while authenticating a signed request: the error record',
+      },
+    }
+  },
+})

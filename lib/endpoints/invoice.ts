@@ -1,0 +1,108 @@
+import * as z from 'zod'
+import { type EndpointDocs, endpoint, lazy, perVersion } from '#lib/http/endpoint.ts'
+import { PAYMENT_STATUSES } from '#lib/invoice/record.ts'
+import { invoiceSchema } from '#lib/invoice/schemas.ts'
+import { INVALID_BODY, Irn, IsoDateTime, NOT_YOURS, Warning } from './common.ts'
+
+/**
+ * si/validate, app/invoice/validate and app/invoice/sign (CONTRACT sections 4 and 5). Each endpoint
+ * is what its function validates with; its `Docs` is what the document adds (never bundled).
+ */
+
+export const siValidate = /* @__PURE__ */ endpoint({
+  functionId: 'si-validate',
+  request: { body: invoiceSchema('v1'), bodyValidation: 'service' },
+})
+
+const signRequest = {
+  body: /* @__PURE__ */ perVersion(invoiceSchema('v1'), invoiceSchema('v2')),
+  bodyValidation: 'service' as const,
+}
+export const appValidate = /* @__PURE__ */ endpoint({
+  functionId: 'app-invoice-validate',
+  request: signRequest,
+})
+export const appSign = /* @__PURE__ */ endpoint({ functionId: 'app-invoice-sign', request: signRequest })
+
+const validationMode = () => ({
+  name: 'x-validation-mode',
+  description:
+    "`strict` (default): the arithmetic rules (NG-CO-*, NG-DT-02, NG-DT-03) fail the request. `lenient`: they come back as warnings with HTTP 200. Without the header, the client's own default applies.",
+  schema: z.enum(['strict', 'lenient']),
+})
+
+/** AccessPointProviderResponse (A.6) plus irn, signed_at (CONTRACT section 5) and warnings (section 4). */
+const AccessPointProviderResponse = /* @__PURE__ */ lazy(() =>
+  z
+    .object({
+      message: z.string().meta({ description: 'What was done' }),
+      payment_status: z.enum(PAYMENT_STATUSES).meta({ description: "The invoice's payment status" }),
+      irn: Irn(),
+      signed_at: IsoDateTime().optional().meta({
+        description: 'When the invoice was signed (sign and app validate only)',
+      }),
+      warnings: z.array(Warning()).optional().meta({
+        description: 'Unknown keys ignored, and in lenient mode the arithmetic findings',
+      }),
+    })
+    .meta({ id: 'AccessPointProviderResponse' }),
+)
+
+const exampleReply = (message: string, signed: boolean) => ({
+  message,
+  payment_status: 'PENDING',
+  irn: 'INV000042-94ND90NR-20261121',
+  ...(signed ? { signed_at: '2026-11-21T10:15:30.123Z' } : {}),
+})
+
+const invoiceErrors = {
+  400: `${INVALID_BODY}: schema, code lists, IRN format and ownership, and in strict mode the arithmetic rules (README: "Invoice rule codes")`,
+  404: NOT_YOURS,
+  413: 'The invoice is too large to store, even compressed',
+}
+
+export const siValidateDocs = (): EndpointDocs => ({
+  summary: 'Validate an invoice (does not sign)',
+  description:
+    "Checks the invoice against the schema and the authority's rules and records it as VALIDATED. Both versions take ValidateInvoiceRequest, as the spec's endpoint table says. Every problem is reported in one 400 reply; unknown keys are ignored, not stored, and listed in `warnings`.",
+  headers: () => [validationMode()],
+  exampleFile: 'docs/examples/invoice-v1.json',
+  replies: () => ({
+    200: {
+      description: 'The invoice is valid and recorded as VALIDATED',
+      data: AccessPointProviderResponse(),
+      example: exampleReply('Invoice validated successfully', false),
+    },
+    ...invoiceErrors,
+    409: 'The IRN is registered to another business, or already signed with different content',
+  }),
+})
+
+const signDocs = () => ({
+  headers: () => [validationMode()],
+  exampleFile: /* @__PURE__ */ perVersion('docs/examples/invoice-v1.json', 'docs/examples/invoice-v2.json'),
+  replies: () => ({
+    200: {
+      description:
+        'The invoice is valid, signed and recorded as SIGNED (or was already, with identical content)',
+      data: AccessPointProviderResponse(),
+      example: exampleReply('Invoice validated and signed successfully', true),
+    },
+    ...invoiceErrors,
+    409: 'The IRN is already signed with different content, or registered to another business',
+  }),
+})
+
+export const appValidateDocs = (): EndpointDocs => ({
+  summary: 'Validate, then sign and report an invoice',
+  description:
+    "As sign: validates, signs the RFC 8785 canonical JSON with the service's Ed25519 key (JWKS at /api/v1/resource/public-keys) and records the invoice as SIGNED. v2 takes ValidateInvoiceRequestV2.",
+  ...signDocs(),
+})
+
+export const appSignDocs = (): EndpointDocs => ({
+  summary: 'Validate, sign and report an invoice',
+  description:
+    'Validates, signs and records the invoice as SIGNED. Signing the same IRN again with identical content returns the first reply (same signed_at); different content is 409. v2 takes ValidateInvoiceRequestV2.',
+  ...signDocs(),
+})

@@ -1,0 +1,114 @@
+import * as z from 'zod'
+import { type EndpointDocs, endpoint } from '#lib/http/endpoint.ts'
+import {
+  BalanceEnquiryRequest,
+  bankBodyError,
+  ReversalRequest,
+  TransferRequest,
+} from '#lib/ledger/schemas.ts'
+
+/** Area B: balance enquiry, debit transfer and reversal (CONTRACT section 6). */
+
+export const balanceEnquiry = /* @__PURE__ */ endpoint({
+  functionId: 'transactions-balance-enquiry',
+  request: { body: BalanceEnquiryRequest, invalidBody: bankBodyError },
+})
+export const transfer = /* @__PURE__ */ endpoint({
+  functionId: 'transactions-transfer',
+  request: { body: TransferRequest, invalidBody: bankBodyError },
+})
+export const reversal = /* @__PURE__ */ endpoint({
+  functionId: 'transactions-reversal',
+  request: { body: ReversalRequest, invalidBody: bankBodyError },
+})
+
+const common = () => ({
+  requestId: z.string().meta({ description: 'The idempotency key of the request, as sent' }),
+  stan: z.string().meta({ description: 'System trace audit number, as sent' }),
+  processingCode: z.string().meta({ description: 'ISO 8583 processing code, as sent' }),
+})
+const naira = (description: string) => z.number().meta({ description: `${description}, naira (2 decimals)` })
+
+const INVALID = 'The body is invalid: code 13 when the amount is at fault, 30 otherwise; every problem listed'
+const exampleCommon = { requestId: 'REQ-20261121-0001', stan: '000001', processingCode: '000000' }
+
+export const balanceEnquiryDocs = (): EndpointDocs => ({
+  summary: 'Balance enquiry',
+  description: "The account's available balance. A read: nothing is recorded, and no money moves.",
+  example: { ...exampleCommon, accountNumber: '0123456789' },
+  replies: () => ({
+    200: {
+      description: 'responseCode 00 with the balance',
+      data: z.object({
+        ...common(),
+        accountNumber: z.string().meta({ description: 'The queried account (NUBAN)' }),
+        availableBalance: naira('Available balance'),
+        currency: z.string().meta({ description: 'NGN' }),
+      }),
+    },
+    400: INVALID,
+    404: 'No account has this number (code 14)',
+  }),
+})
+
+export const transferDocs = (): EndpointDocs => ({
+  summary: 'Debit transfer to a merchant',
+  description:
+    'Debits the account and credits the merchant in one DynamoDB transaction. Approved (00) and declined for insufficient funds (51) transfers are both recorded and both answer 200; responseCode says which. A repeated requestId returns the first reply.',
+  example: {
+    ...exampleCommon,
+    merchantId: 'MRC0001',
+    merchantReference: 'ORDER-1001',
+    accountNumber: '0123456789',
+    amount: 1500.5,
+    currency: 'NGN',
+    productCode: 'AIRTIME',
+    narration: 'Airtime top-up',
+  },
+  replies: () => ({
+    200: {
+      description: 'Approved (00) or declined (51): the transfer is recorded',
+      data: z.object({
+        ...common(),
+        merchantId: z.string(),
+        merchantReference: z.string(),
+        accountNumber: z.string().meta({ description: 'The debited account' }),
+        amount: naira('Amount'),
+        currency: z.literal('NGN'),
+        productCode: z.string(),
+        narration: z.string().optional(),
+        providerReference: z.string().meta({ description: 'TNX + unique digits: this transfer at the bank' }),
+        status: z.enum(['SUCCESSFUL', 'FAILED']).meta({ description: 'FAILED when declined (code 51)' }),
+        completedAt: z.string().meta({ description: 'Lagos local date-time, YYYY-MM-DDTHH:MM:SS.sss' }),
+      }),
+    },
+    400: INVALID,
+    404: 'Unknown account (14) or merchant (03)',
+    409: 'The requestId was already used for a different request (26)',
+  }),
+})
+
+export const reversalDocs = (): EndpointDocs => ({
+  summary: 'Reverse a transfer',
+  description:
+    'Credits a successful transfer back to its account, exactly once. A repeated requestId returns the first reply.',
+  example: { ...exampleCommon, requestId: 'REQ-20261121-0002', originalRequestId: 'REQ-20261121-0001' },
+  replies: () => ({
+    200: {
+      description: 'Reversed (00)',
+      data: z.object({
+        ...common(),
+        originalRequestId: z.string(),
+        providerReference: z.string().meta({ description: 'The original transfer at the bank' }),
+        accountNumber: z.string().meta({ description: 'The credited-back account' }),
+        amount: naira('Amount returned'),
+        currency: z.literal('NGN'),
+        status: z.literal('REVERSED'),
+        reversedAt: z.string().meta({ description: 'Lagos local date-time' }),
+      }),
+    },
+    400: INVALID,
+    404: 'The original transfer was not found (25)',
+    409: 'The original was declined or already reversed (12), or the requestId was used for something else (26)',
+  }),
+})

@@ -1,0 +1,100 @@
+import * as z from 'zod'
+import { type EndpointDocs, endpoint } from '#lib/http/endpoint.ts'
+import { INVOICE_STATUSES, PAYMENT_STATUSES } from '#lib/invoice/record.ts'
+import { IrnPath, TransmitRequest, UpdateRequest } from '#lib/lifecycle/schemas.ts'
+import { INVALID_BODY, Irn, IsoDateTime } from './common.ts'
+
+/** Transmit, update, confirm and get-invoice (CONTRACT section 5). */
+
+export const transmit = /* @__PURE__ */ endpoint({
+  functionId: 'app-invoice-transmit',
+  request: { body: TransmitRequest },
+})
+export const update = /* @__PURE__ */ endpoint({
+  functionId: 'app-invoice-update',
+  request: { params: IrnPath, body: UpdateRequest },
+})
+export const confirm = /* @__PURE__ */ endpoint({
+  functionId: 'app-invoice-confirm',
+  request: { params: IrnPath },
+})
+export const getInvoice = /* @__PURE__ */ endpoint({
+  functionId: 'si-get-invoice',
+  request: { params: IrnPath },
+})
+
+const UNKNOWN_IRN = "No invoice of the caller's business has this IRN"
+const BAD_IRN = 'The IRN in the path is invalid'
+
+export const transmitDocs = (): EndpointDocs => ({
+  summary: 'Transmit a signed invoice',
+  description:
+    "Checks the webhook of every involved party that has one (2 s timeout each), delivers the signed invoice to the buyer's webhook and records it as TRANSMITTED. If any webhook is down, 503 and nothing changes. Transmitting again is idempotent.",
+  example: { irn: 'INV000042-94ND90NR-20261121' },
+  replies: () => ({
+    200: {
+      description: 'Transmitted (or already transmitted)',
+      data: z.object({ message: z.array(z.string()).meta({ description: 'One line per party and step' }) }),
+    },
+    400: INVALID_BODY,
+    404: UNKNOWN_IRN,
+    409: 'The invoice is not SIGNED yet',
+    503: "A party's webhook is down, or a dependency is unavailable: nothing changed",
+  }),
+})
+
+export const updateDocs = (): EndpointDocs => ({
+  summary: "Update an invoice's payment status",
+  description:
+    'Only the supplier business: PENDING -> PAID or REJECTED. The same value again is a no-op 200; leaving PAID or REJECTED is 409. `payment_status` may be the name or the numeric code (0=REJECTED, 1=PENDING, 2=PAID).',
+  example: { payment_status: 'PAID' },
+  replies: () => ({
+    200: {
+      description: 'Updated, or unchanged',
+      data: z.object({ message: z.string().meta({ description: 'What changed' }) }),
+    },
+    400: 'The body or the IRN in the path is invalid',
+    404: UNKNOWN_IRN,
+    409: 'A forbidden transition (leaving PAID or REJECTED)',
+  }),
+})
+
+const timestamp = (what: string) =>
+  IsoDateTime()
+    .nullable()
+    .meta({ description: `${what}; null until then` })
+
+export const confirmDocs = (): EndpointDocs => ({
+  summary: 'Confirm the status of an IRN',
+  description: "The invoice's lifecycle: status, payment status and when each step happened.",
+  replies: () => ({
+    200: {
+      description: "The invoice's lifecycle",
+      data: z.object({
+        irn: Irn(),
+        status: z.enum(INVOICE_STATUSES).meta({ description: 'Lifecycle status' }),
+        payment_status: z.enum(PAYMENT_STATUSES),
+        business_id: z.string().meta({ description: 'The issuing business' }),
+        validated_at: timestamp('When the invoice was validated'),
+        signed_at: timestamp('When it was signed'),
+        transmitted_at: timestamp('When it was transmitted'),
+      }),
+    },
+    400: BAD_IRN,
+    404: UNKNOWN_IRN,
+  }),
+})
+
+export const getInvoiceDocs = (): EndpointDocs => ({
+  summary: 'Pull a signed invoice (buyer or supplier)',
+  description:
+    'The buyer (customer party TIN = your business TIN) or the supplier may pull an invoice once it is SIGNED; anyone else gets 404. The reply is the invoice as signed (A.7 InvoiceResponse), with its current payment status: CANCELLED where it was REJECTED.',
+  replies: () => ({
+    200: {
+      description: 'The invoice (A.7 InvoiceResponse)',
+      data: z.looseObject({ irn: Irn(), payment_status: z.enum(['PENDING', 'PAID', 'CANCELLED']) }),
+    },
+    400: BAD_IRN,
+    404: 'No signed invoice with this IRN names your business as buyer or supplier',
+  }),
+})

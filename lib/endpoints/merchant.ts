@@ -1,0 +1,70 @@
+import * as z from 'zod'
+import { type EndpointDocs, endpoint } from '#lib/http/endpoint.ts'
+import { HISTORY_STATUSES } from '#lib/merchant-history/items.ts'
+import { StatementQuery, StatementRecord } from '#lib/finance/statement.ts'
+import { HistoryQuery } from '#lib/merchant-history/schemas.ts'
+
+/** Area C: the merchant's transaction history (spec C.1, CONTRACT section 7). */
+
+export const merchantTransactions = /* @__PURE__ */ endpoint({
+  functionId: 'merchant-transactions',
+  request: { query: HistoryQuery, queryValidation: 'handler' },
+})
+
+export const merchantStatement = /* @__PURE__ */ endpoint({
+  functionId: 'merchant-statement',
+  request: { query: StatementQuery },
+})
+
+export const merchantTransactionsDocs = (): EndpointDocs => ({
+  summary: "The merchant's transactions",
+  description:
+    "The calling merchant's history, filtered and paged, newest first. fromDate/toDate are zone-less Africa/Lagos date-times (or dates). With `Accept: text/csv`, the same page as RFC 4180 CSV (size up to 1,000), the next page in a `Link` header.",
+  replies: () => ({
+    200: {
+      description: 'One page of transactions',
+      otherMedia: {
+        'text/csv': 'The page as CSV: a header row, one row per transaction, amounts with 2 decimals',
+      },
+      headers: {
+        Link: 'CSV only: the next page',
+        'X-Total-Count': 'CSV only: transactions matching the filter',
+      },
+      data: z.object({
+        content: z
+          .array(
+            z.object({
+              amount: z.number().meta({ description: 'Naira, 2 decimals' }),
+              completedAt: z
+                .string()
+                .nullable()
+                .meta({ description: 'Lagos local date-time; null while INITIATED' }),
+              merchantReference: z.string().meta({ description: "The merchant's own reference" }),
+              providerReference: z.string().meta({ description: "The bank's reference, TNX + digits" }),
+              queriedAccount: z.string().meta({ description: 'The debited account' }),
+              status: z.enum(HISTORY_STATUSES as [string, ...string[]]),
+              type: z.string().meta({ description: 'The transaction type' }),
+            }),
+          )
+          .meta({ description: 'Newest first' }),
+        page: z.object({
+          size: z.int().meta({ description: 'Page size' }),
+          number: z.int().meta({ description: 'The page asked for (1-based, as the request)' }),
+          totalElements: z.int(),
+          totalPages: z.int(),
+        }),
+      }),
+    },
+    400: 'A query parameter is invalid: every problem is listed',
+  }),
+})
+
+export const merchantStatementDocs = (): EndpointDocs => ({
+  summary: "The merchant's totals for one Lagos calendar day",
+  description:
+    "Counts and amounts by current status of the transactions created that day (a reversal moves its transfer from successful to reversed on the transfer's day). One item read whatever the volume; it may trail the ledger by as much as the history does.",
+  replies: () => ({
+    200: { description: "The day's statement", data: StatementRecord },
+    400: '`date` is missing or is not a YYYY-MM-DD date',
+  }),
+})

@@ -1,0 +1,25 @@
+import * as z from 'zod'
+import { type EndpointDocs, endpoint } from '#lib/http/endpoint.ts'
+
+/** The API's own description: the OpenAPI document and the docs page rendered from it (CONTRACT section 10). */
+
+export const openapi = /* @__PURE__ */ endpoint({ functionId: 'openapi', request: {} })
+export const docs = /* @__PURE__ */ endpoint({ functionId: 'docs', request: {} })
+/** The catch-all (`$default`): no route of its own, so never in the document. */
+export const unrouted = /* @__PURE__ */ endpoint({ functionId: 'unrouted', request: {} })
+
+export const openapiDocs = (): EndpointDocs => ({
+  summary: 'This OpenAPI document',
+  description:
+    'OpenAPI 3.1 for all four areas, generated from the endpoint declarations. `servers` is the URL the document was fetched from.',
+  replies: () => ({
+    200: { description: 'The OpenAPI document', data: z.record(z.string(), z.unknown()) },
+  }),
+})
+
+export const docsDocs = (): EndpointDocs => ({
+  summary: 'The API reference (HTML)',
+  description:
+    'A human-readable reference rendered from the OpenAPI document by Redoc, served by the API itself: nothing is fetched from elsewhere.',
+  replies: () => ({ 200: { description: 'An HTML page', data: z.string(), mediaType: 'text/html' } }),
+})

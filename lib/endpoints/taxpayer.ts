@@ -1,0 +1,35 @@
+import * as z from 'zod'
+import { type EndpointDocs, endpoint } from '#lib/http/endpoint.ts'
+import { VerifyTinRequest } from '#lib/taxpayer/schemas.ts'
+import { INVALID_BODY } from './common.ts'
+
+/** TIN verification against the taxpayer registry (CONTRACT section 5). */
+
+export const verifyTin = /* @__PURE__ */ endpoint({
+  functionId: 'resource-verify-tin',
+  request: { body: VerifyTinRequest },
+})
+
+export const verifyTinDocs = (): EndpointDocs => ({
+  summary: 'Verify a TIN',
+  description: 'Looks the TIN up in the taxpayer registry.',
+  example: { tin: '12345678-0001' },
+  replies: () => ({
+    200: {
+      description: 'The taxpayer',
+      data: z.object({
+        message: z.string(),
+        tin: z.string().meta({ description: 'Taxpayer Identification Number' }),
+        taxpayer_name: z.string(),
+        address: z.string(),
+        taxofficer_id: z.string(),
+        taxofficer_name: z.string(),
+        rc_number: z.string().meta({ description: 'Company registration number' }),
+        email: z.string(),
+        phone: z.string(),
+      }),
+    },
+    400: INVALID_BODY,
+    404: 'No taxpayer has this TIN',
+  }),
+})

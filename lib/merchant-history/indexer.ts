@@ -1,0 +1,315 @@
+import { tableName } from '#lib/db/client.ts'
+import { transactionCancellationCodes } from '#lib/db/errors.ts'
+import { keys } from '#lib/db/keys.ts'
+import { itemAt, readMany, type TransactItem, type TransferRecord, transact } from '#lib/ledger/repository.ts'
+import { AGAIN, withRetries } from '#lib/ledger/retry.ts'
+import { lagosLocalIso, parseLagosLocal } from '#lib/time.ts'
+import {
+  allocate,
+  type HistoryFacts,
+  type HistoryHead,
+  type HistoryItem,
+  headOf,
+  historyItem,
+  reversalBlockOf,
+  reversalCountAttribute,
+} from './items.ts'
+
+/**
+ * The merchant history's only writer for live transfers. A transfer's transaction touches the
+ * account, its request record and its providerReference pointer, nothing of the merchant's, so a
+ * busy merchant serializes nothing. This indexer, fed the ledger's records (in AWS by the table's
+ * DynamoDB stream, functions/merchant/history-indexer.ts; locally by the same handler through
+ * scripts/local/stream-drive.ts), then records them in the merchant's history:
+ *
+ * - new transfers: sorted by createdAt, given the next dense numbers of the head in ONE conditional
+ *   transaction per batch (head, history items, the pointers' seqAll, the day totals), so the numbers
+ *   never skip or repeat however many indexers run at once: a loser re-reads and tries again;
+ * - reversals (the record's status became REVERSED): the item moves from the SUCCESSFUL to the
+ *   REVERSED partition, its seqOk goes into its reversal block and the day totals move, one
+ *   transaction per batch, conditional on the item still being SUCCESSFUL.
+ *
+ * Every step is idempotent: a pointer that already has its seqAll, or an item already REVERSED, is
+ * skipped, so a stream that delivers a record twice (or two shards racing) changes nothing twice.
+ */
+
+/** Transfers per transaction: two items each (history item, pointer) + the head + day totals <= 100. */
+const CHUNK = 30
+/** How long one batch keeps trying against other indexers before the stream gets it back. */
+const BUDGET_MS = 20_000
+
+const lagosMs = (local: string) => parseLagosLocal(local)?.getTime() ?? 0
+/** The Lagos calendar day of a Lagos local date-time. */
+const dayOf = (local: string) => local.slice(0, 10)
+
+/** The status a transfer had when it was created (a REVERSED one was created SUCCESSFUL). */
+const createdAs = (t: TransferRecord): 'SUCCESSFUL' | 'FAILED' =>
+  t.status === 'FAILED' ? 'FAILED' : 'SUCCESSFUL'
+
+export function isTransferRecord(item: Record<string, unknown>): boolean {
+  return item.entity === 'BANK_REQUEST' && item.kind === 'TRANSFER' && typeof item.merchantId === 'string'
+}
+
+/**
+ * Records these ledger transfers (new or reversed since) in their merchants' histories. Returns the
+ * merchants whose part could not be recorded (the caller hands those records back for a retry).
+ */
+export async function indexTransfers(transfers: TransferRecord[]): Promise<{ failed: Map<string, unknown> }> {
+  // The newest image of each transfer wins (a batch may hold its INSERT and its reversal's MODIFY).
+  const latest = new Map<string, TransferRecord>()
+  for (const t of transfers) latest.set(`${t.switchClientId}#${t.requestId}`, t)
+  const byMerchant = new Map<string, TransferRecord[]>()
+  for (const t of latest.values()) byMerchant.set(t.merchantId, [...(byMerchant.get(t.merchantId) ?? []), t])
+  const failed = new Map<string, unknown>()
+  await Promise.all(
+    [...byMerchant].map(async ([merchantId, list]) => {
+      try {
+        await indexMerchant(merchantId, list)
+      } catch (error) {
+        failed.set(merchantId, error)
+      }
+    }),
+  )
+  return { failed }
+}
+
+async function indexMerchant(merchantId: string, transfers: TransferRecord[]): Promise<void> {
+  const oldestFirst = [...transfers].sort(
+    (a, b) => a.createdAt.localeCompare(b.createdAt) || a.requestId.localeCompare(b.requestId),
+  )
+  for (let i = 0; i < oldestFirst.length; i += CHUNK) {
+    const chunk = oldestFirst.slice(i, i + CHUNK)
+    await withRetries(() => addNew(merchantId, chunk), { budgetMs: BUDGET_MS, baseMs: 4, capMs: 100 })
+  }
+  const reversed = oldestFirst.filter((t) => t.status === 'REVERSED')
+  for (let i = 0; i < reversed.length; i += CHUNK) {
+    const chunk = reversed.slice(i, i + CHUNK)
+    await withRetries(() => moveReversed(merchantId, chunk), { budgetMs: BUDGET_MS, baseMs: 4, capMs: 100 })
+  }
+}
+
+/** Kobo and counts to ADD to one day's totals. */
+type DayChange = Partial<
+  Record<
+    'successfulCount' | 'successfulKobo' | 'failedCount' | 'failedKobo' | 'reversedCount' | 'reversedKobo',
+    number
+  >
+>
+
+function dayTotalsItem(merchantId: string, day: string, change: DayChange): TransactItem {
+  const names = Object.keys(change)
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: keys.historyDay(merchantId, day),
+      UpdateExpression: `ADD ${names.map((_, i) => `#n${i} :v${i}`).join(', ')} SET entity = :entity, merchantId = :merchant, #date = :date`,
+      ExpressionAttributeNames: {
+        ...Object.fromEntries(names.map((name, i) => [`#n${i}`, name])),
+        '#date': 'date',
+      },
+      ExpressionAttributeValues: {
+        ...Object.fromEntries(names.map((name, i) => [`:v${i}`, change[name as keyof DayChange]])),
+        ':entity': 'MERCHANT_DAY_TOTALS',
+        ':merchant': merchantId,
+        ':date': day,
+      },
+    },
+  }
+}
+
+function addTo(days: Map<string, DayChange>, day: string, change: DayChange) {
+  const total = days.get(day) ?? {}
+  for (const [name, value] of Object.entries(change) as [keyof DayChange, number][])
+    total[name] = (total[name] ?? 0) + value
+  days.set(day, total)
+}
+
+/** The head after a batch, with the condition that no other writer moved it since it was read. */
+function headItem(
+  merchantId: string,
+  stored: boolean,
+  previous: HistoryHead,
+  next: HistoryHead,
+): TransactItem {
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: keys.historyHead(merchantId),
+      UpdateExpression:
+        'SET #all = :all, ok = :ok, failed = :failed, lastAtMs = :at, reversed = if_not_exists(reversed, :zero), entity = :entity',
+      ConditionExpression: stored ? '#all = :previous' : 'attribute_not_exists(pk)',
+      ExpressionAttributeNames: { '#all': 'all' },
+      ExpressionAttributeValues: {
+        ':all': next.all,
+        ':ok': next.ok,
+        ':failed': next.failed,
+        ':at': next.lastAtMs,
+        ':zero': 0,
+        ':entity': 'MERCHANT_HISTORY_HEAD',
+        ...(stored ? { ':previous': previous.all } : {}),
+      },
+    },
+  }
+}
+
+const conflicted = (error: unknown) =>
+  transactionCancellationCodes(error)?.some(
+    (c) => c === 'ConditionalCheckFailed' || c === 'TransactionConflict',
+  )
+
+/** Numbers the transfers of a chunk not numbered yet: one transaction, or AGAIN if another writer won. */
+async function addNew(merchantId: string, chunk: TransferRecord[]): Promise<'done' | typeof AGAIN> {
+  const headKey = keys.historyHead(merchantId)
+  const found = await readMany([headKey, ...chunk.map((t) => keys.providerReference(t.providerReference))])
+  const pending = chunk.filter((t) => {
+    const pointer = itemAt<{ seqAll?: number }>(found, keys.providerReference(t.providerReference))
+    // Every transfer's transaction writes its pointer, so it is there; with a seqAll it is recorded.
+    return pointer !== undefined && pointer.seqAll === undefined
+  })
+  if (!pending.length) return 'done'
+  const stored = itemAt<Record<string, unknown>>(found, headKey)
+  const before = headOf(stored)
+  let head = before
+  const items: TransactItem[] = []
+  const days = new Map<string, DayChange>()
+  const recordedAtMs = Date.now()
+  for (const t of pending) {
+    const status = createdAs(t)
+    // The time index must sort as the numbering does (date ranges are key ranges of the numbers): a
+    // transfer committed after a later one was numbered is indexed at that one's time, milliseconds
+    // apart. Its createdAt (and so its day and completedAt) stays the ledger's.
+    const atMs = Math.max(lagosMs(t.createdAt), head.lastAtMs)
+    const indexedAt = atMs === lagosMs(t.createdAt) ? t.createdAt : lagosLocalIso(new Date(atMs))
+    head = { ...allocate(head, status).next, lastAtMs: atMs }
+    const facts: HistoryFacts = {
+      merchantId,
+      amountKobo: t.amountKobo,
+      merchantReference: t.merchantReference,
+      providerReference: t.providerReference,
+      accountNumber: t.accountNumber,
+      status,
+      responseCode: t.responseCode,
+      createdAt: t.createdAt,
+      productCode: t.productCode,
+      switchClientId: t.switchClientId,
+      requestId: t.requestId,
+    }
+    items.push({
+      Put: {
+        TableName: tableName(),
+        Item: {
+          ...historyItem(facts, head),
+          ...keys.historyByTime(merchantId, indexedAt, head.all),
+          recordedAtMs,
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    })
+    items.push({
+      Update: {
+        TableName: tableName(),
+        Key: keys.providerReference(t.providerReference),
+        UpdateExpression: 'SET seqAll = :seq',
+        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(seqAll)',
+        ExpressionAttributeValues: { ':seq': head.all },
+      },
+    })
+    addTo(
+      days,
+      dayOf(t.createdAt),
+      status === 'SUCCESSFUL'
+        ? { successfulCount: 1, successfulKobo: t.amountKobo }
+        : { failedCount: 1, failedKobo: t.amountKobo },
+    )
+  }
+  items.push(headItem(merchantId, Boolean(stored), before, head))
+  for (const [day, change] of days) items.push(dayTotalsItem(merchantId, day, change))
+  try {
+    await transact(items)
+    return 'done'
+  } catch (error) {
+    if (conflicted(error)) return AGAIN
+    throw error
+  }
+}
+
+/** Moves the reversed transfers' items to REVERSED (those not moved yet): one transaction, or AGAIN. */
+async function moveReversed(merchantId: string, chunk: TransferRecord[]): Promise<'done' | typeof AGAIN> {
+  const pointers = await readMany(chunk.map((t) => keys.providerReference(t.providerReference)))
+  const seqs = chunk.map(
+    (t) => itemAt<{ seqAll?: number }>(pointers, keys.providerReference(t.providerReference))?.seqAll,
+  )
+  // Not numbered yet: addNew of this very batch does it first, so only a concurrent race lands here.
+  if (seqs.some((s) => s === undefined)) return AGAIN
+  const found = await readMany(seqs.map((s) => keys.historyItem(merchantId, s!)))
+  const items: TransactItem[] = []
+  const perBlock = new Map<number, number[]>()
+  const days = new Map<string, DayChange>()
+  chunk.forEach((t, i) => {
+    const item = itemAt<HistoryItem>(found, keys.historyItem(merchantId, seqs[i]!))
+    if (item?.status !== 'SUCCESSFUL' || item.seqOk === undefined) return
+    items.push({
+      Update: {
+        TableName: tableName(),
+        Key: keys.historyItem(merchantId, item.seqAll),
+        UpdateExpression: 'SET #status = :reversed, gsi1pk = :partition, reversedAt = :at',
+        ConditionExpression: '#status = :successful',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':reversed': 'REVERSED',
+          ':successful': 'SUCCESSFUL',
+          ':partition': keys.historyStatusPartition(merchantId, 'REVERSED'),
+          ':at': t.reversedAt ?? lagosLocalIso(new Date()),
+        },
+      },
+    })
+    const block = reversalBlockOf(item.seqOk)
+    perBlock.set(block, [...(perBlock.get(block) ?? []), item.seqOk])
+    addTo(days, dayOf(item.createdAt), {
+      successfulCount: -1,
+      successfulKobo: -item.amountKobo,
+      reversedCount: 1,
+      reversedKobo: item.amountKobo,
+    })
+  })
+  if (!items.length) return 'done'
+  const blocks = [...perBlock]
+  for (const [block, list] of blocks) {
+    items.push({
+      Update: {
+        TableName: tableName(),
+        Key: keys.historyReversalBlock(merchantId, block),
+        UpdateExpression: 'ADD seqs :seqs, #count :n SET entity = :entity',
+        ExpressionAttributeNames: { '#count': 'count' },
+        ExpressionAttributeValues: {
+          ':seqs': new Set(list),
+          ':n': list.length,
+          ':entity': 'MERCHANT_HISTORY_REVERSALS',
+        },
+      },
+    })
+  }
+  items.push({
+    Update: {
+      TableName: tableName(),
+      Key: keys.historyHead(merchantId),
+      UpdateExpression: `ADD reversed :n, ${blocks.map((_, i) => `#b${i} :b${i}`).join(', ')}`,
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeNames: Object.fromEntries(
+        blocks.map(([block], i) => [`#b${i}`, reversalCountAttribute(block)]),
+      ),
+      ExpressionAttributeValues: {
+        ':n': blocks.reduce((sum, [, list]) => sum + list.length, 0),
+        ...Object.fromEntries(blocks.map(([, list], i) => [`:b${i}`, list.length])),
+      },
+    },
+  })
+  for (const [day, change] of days) items.push(dayTotalsItem(merchantId, day, change))
+  try {
+    await transact(items)
+    return 'done'
+  } catch (error) {
+    if (conflicted(error)) return AGAIN
+    throw error
+  }
+}

@@ -1,0 +1,94 @@
+import { existsSync, mkdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { build } from 'esbuild'
+import { functionsOf, routes, UNROUTED } from '#lib/routes.ts'
+import { esbuildOptionsFor } from '../../infra/constructs/api-function.ts'
+
+/**
+ * The Lambda bundles of every API function, built as `cdk synth` builds them (esbuildOptionsFor is
+ * the construct's own bundling: same entry, aliases, shims, banner, minification), one directory per
+ * function with its `index.mjs` as in the deployed asset. `npm start -- --bundles` and the test run
+ * with API_BUNDLES=1 serve the API from these instead of the TypeScript sources.
+ */
+
+/** functionId -> handler module, the catch-all included. */
+export function bundledFunctions(): Map<string, string> {
+  const handlers = new Map<string, string>()
+  for (const [functionId, served] of functionsOf(routes)) handlers.set(functionId, served[0]!.handler)
+  handlers.set(UNROUTED.functionId, UNROUTED.handler)
+  return handlers
+}
+
+/** Where a function's bundle is, under the directory buildBundles wrote. */
+export const bundleFile = (dir: string, functionId: string) => join(dir, functionId, 'index.mjs')
+
+/** functionId -> the bundle file to run for it. */
+export type BundleMap = Record<string, string>
+
+/**
+ * Builds every function's bundle into `dir` (a few at a time: esbuild is quick, the machine small).
+ * Used when no `cdk synth` output is at hand.
+ */
+export async function buildBundles(dir: string): Promise<BundleMap> {
+  const queue = [...bundledFunctions()]
+  const worker = async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) {
+      const [functionId, handler] = next
+      mkdirSync(join(dir, functionId), { recursive: true })
+      await build(esbuildOptionsFor(handler, bundleFile(dir, functionId)))
+    }
+  }
+  await Promise.all([worker(), worker(), worker(), worker()])
+  return Object.fromEntries([...bundledFunctions().keys()].map((id) => [id, bundleFile(dir, id)]))
+}
+
+/**
+ * The bundles a `cdk synth` wrote into its cloud assembly (`cdk.out`): each API function of the API
+ * stack (its Description ends with its functionId) and the asset directory it deploys.
+ */
+export function bundlesFromCloudAssembly(cdkOut: string): BundleMap {
+  const manifest = JSON.parse(readFileSync(join(cdkOut, 'manifest.json'), 'utf8')) as {
+    artifacts: Record<string, { type: string; properties?: { templateFile?: string } }>
+  }
+  const wanted = bundledFunctions()
+  const found: BundleMap = {}
+  for (const artifact of Object.values(manifest.artifacts)) {
+    const templateFile = artifact.properties?.templateFile
+    if (artifact.type !== 'aws:cloudformation:stack' || !templateFile?.endsWith('-Api.template.json'))
+      continue
+    const template = JSON.parse(readFileSync(join(cdkOut, templateFile), 'utf8')) as {
+      Resources: Record<
+        string,
+        { Type: string; Properties: { Description?: string }; Metadata?: Record<string, string> }
+      >
+    }
+    for (const resource of Object.values(template.Resources)) {
+      if (resource.Type !== 'AWS::Lambda::Function') continue
+      const functionId = resource.Properties.Description?.split(' ').pop() ?? ''
+      const asset = resource.Metadata?.['aws:asset:path']
+      if (wanted.has(functionId) && asset) found[functionId] = join(cdkOut, asset, 'index.mjs')
+    }
+  }
+  const missing = [...wanted.keys()].filter((id) => !found[id] || !existsSync(found[id]))
+  if (missing.length > 0) {
+    throw new Error(`${cdkOut} has no bundle for ${missing.join(', ')}: run \`npx cdk synth\` first`)
+  }
+  return found
+}
+
+/**
+ * The environment Lambda gives a function that the bundles rely on: credentials in the environment
+ * (the bundles' only credential source: infra/constructs/lambda-credentials.ts) and the runtime's
+ * own variables. Values already set win; the credentials are placeholders that DynamoDB Local accepts
+ * and that keep a developer's AWS profile out of it.
+ */
+export function lambdaEnvironment(): void {
+  // Local key files (no KMS, no Secrets Manager locally) are found relative to the module that reads
+  // them, which in a bundle is the bundle: point the bundles at the ones the sources and seed use.
+  process.env.KEYS_DIR ??= fileURLToPath(new URL('../../.local/keys', import.meta.url))
+  process.env.AWS_ACCESS_KEY_ID ??= 'local'
+  process.env.AWS_SECRET_ACCESS_KEY ??= 'local'
+  process.env.AWS_LAMBDA_INITIALIZATION_TYPE ??= 'on-demand'
+  process.env.AWS_EXECUTION_ENV ??= 'AWS_Lambda_nodejs22.x'
+}

@@ -1,0 +1,209 @@
+import {
+  DescribeStreamCommand,
+  DynamoDBStreamsClient,
+  GetRecordsCommand,
+  GetShardIteratorCommand,
+  type _Record as StreamRecord,
+} from '@aws-sdk/client-dynamodb-streams'
+import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb'
+import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda'
+
+/**
+ * The local stand-in for Lambda's DynamoDB stream event source: reads the table's real stream from
+ * DynamoDB Local (shard by shard, in order) and hands each batch to the same handler modules Lambda
+ * runs, in-process, in Lambda's event shape. Like the event source, a batch a handler fails (it throws,
+ * or lists batchItemFailures) is delivered again from the first failed record, so the handlers must be
+ * idempotent, as they must be in AWS.
+ *
+ * `settled()` waits for one full pass over the stream that started after the call: the local server
+ * calls it after each write request, so locally a transfer's history is there when its reply is.
+ */
+export interface StreamConsumer {
+  name: string
+  handler: (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse | undefined>
+}
+
+export interface StreamDrive {
+  /** Resolves after a complete pass that began after this call (or after `timeoutMs`, whatever happens). */
+  settled(timeoutMs?: number): Promise<void>
+  stop(): Promise<void>
+}
+
+interface ShardState {
+  iterator?: string
+  /** The last record handed over successfully: where to pick up after an error or a restart. */
+  after?: string
+  closed: boolean
+}
+
+/** How often the stream is read: the local history's lag is about this plus one indexer batch. */
+const PASS_INTERVAL_MS = 100
+const MAX_RECORDS = 1000
+const ERROR_PAUSE_MS = 500
+
+export async function startStreamDrive(options: {
+  endpoint: string
+  tableName: string
+  consumers: StreamConsumer[]
+}): Promise<StreamDrive> {
+  const config = {
+    endpoint: options.endpoint,
+    region: 'local',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    maxAttempts: 1,
+  }
+  const tables = new DynamoDBClient(config)
+  const streams = new DynamoDBStreamsClient(config)
+  const shards = new Map<string, ShardState>()
+  let streamArn: string | undefined
+  let running = true
+  let lastError = ''
+  let wake: (() => void) | undefined
+  /** Waiters for the next pass to start, and for the pass after it to finish. */
+  let waiting: (() => void)[] = []
+
+  async function discover() {
+    if (!streamArn) {
+      const { Table } = await tables.send(new DescribeTableCommand({ TableName: options.tableName }))
+      streamArn = Table?.LatestStreamArn
+      if (!streamArn) throw new Error(`table ${options.tableName} has no stream`)
+    }
+    const { StreamDescription } = await streams.send(new DescribeStreamCommand({ StreamArn: streamArn }))
+    for (const shard of StreamDescription?.Shards ?? []) {
+      if (shard.ShardId && !shards.has(shard.ShardId)) shards.set(shard.ShardId, { closed: false })
+    }
+  }
+
+  const toLambda = (record: StreamRecord): DynamoDBRecord =>
+    ({
+      ...record,
+      eventSourceARN: streamArn,
+      dynamodb: {
+        ...record.dynamodb,
+        ApproximateCreationDateTime: record.dynamodb?.ApproximateCreationDateTime
+          ? Math.floor(record.dynamodb.ApproximateCreationDateTime.getTime() / 1000)
+          : undefined,
+      },
+    }) as DynamoDBRecord
+
+  /** Hands the records to every consumer; returns how many were delivered before the first failure. */
+  async function deliver(records: StreamRecord[]): Promise<number> {
+    const event: DynamoDBStreamEvent = { Records: records.map(toLambda) }
+    let delivered = records.length
+    for (const consumer of options.consumers) {
+      try {
+        const result = await consumer.handler(event)
+        for (const failure of result?.batchItemFailures ?? []) {
+          const at = records.findIndex((r) => r.dynamodb?.SequenceNumber === failure.itemIdentifier)
+          if (at >= 0) delivered = Math.min(delivered, at)
+        }
+      } catch (error) {
+        report(`${consumer.name} failed a batch: ${(error as Error).message}`)
+        return 0
+      }
+    }
+    return delivered
+  }
+
+  /** One pass: every open shard read to its current end. */
+  async function pass(): Promise<void> {
+    if (!shards.size || [...shards.values()].every((s) => s.closed)) await discover()
+    for (const [shardId, state] of shards) {
+      if (state.closed) continue
+      for (;;) {
+        if (!state.iterator) {
+          const { ShardIterator } = await streams.send(
+            new GetShardIteratorCommand({
+              StreamArn: streamArn,
+              ShardId: shardId,
+              ...(state.after
+                ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: state.after }
+                : { ShardIteratorType: 'TRIM_HORIZON' }),
+            }),
+          )
+          state.iterator = ShardIterator
+        }
+        const out = await streams.send(
+          new GetRecordsCommand({ ShardIterator: state.iterator, Limit: MAX_RECORDS }),
+        )
+        const records = out.Records ?? []
+        if (records.length) {
+          const delivered = await deliver(records)
+          if (delivered > 0) state.after = records[delivered - 1]!.dynamodb?.SequenceNumber
+          if (delivered < records.length) {
+            // Delivered again from the first failure, after a pause.
+            state.iterator = undefined
+            await new Promise((r) => setTimeout(r, ERROR_PAUSE_MS))
+            return
+          }
+        }
+        state.iterator = out.NextShardIterator
+        if (!state.iterator) {
+          state.closed = true
+          break
+        }
+        // Fewer than asked for: this shard's end as of this read (the pass is complete for it).
+        if (records.length < MAX_RECORDS) break
+      }
+    }
+    if ([...shards.values()].some((s) => s.closed)) await discover()
+  }
+
+  function report(message: string) {
+    if (message !== lastError) console.error(`local stream drive (${options.tableName}): ${message}`)
+    lastError = message
+  }
+
+  const loop = (async () => {
+    let lastStart = 0
+    while (running) {
+      // At most one pass per PASS_INTERVAL_MS: a burst of writes shares one pass (one indexer batch),
+      // instead of every reply paying for its own.
+      const wait = lastStart + (lastError ? ERROR_PAUSE_MS : PASS_INTERVAL_MS) - Date.now()
+      if (wait > 0) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, wait)
+          wake = () => {
+            clearTimeout(timer)
+            resolve()
+          }
+        })
+        wake = undefined
+        if (!running) break
+      }
+      lastStart = Date.now()
+      const waiters = waiting
+      waiting = []
+      try {
+        await pass()
+        lastError = ''
+      } catch (error) {
+        // DynamoDB Local away, an iterator expired: start the shards again from the last delivered record.
+        report((error as Error).message)
+        for (const state of shards.values()) state.iterator = undefined
+        if (/no stream|ResourceNotFound/i.test((error as Error).message)) streamArn = undefined
+      }
+      for (const resolve of waiters) resolve()
+    }
+  })()
+
+  return {
+    settled(timeoutMs = 5_000) {
+      return new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, timeoutMs)
+        waiting.push(() => {
+          clearTimeout(timer)
+          resolve()
+        })
+      })
+    },
+    async stop() {
+      running = false
+      wake?.()
+      await loop
+      for (const resolve of waiting) resolve()
+      tables.destroy()
+      streams.destroy()
+    },
+  }
+}

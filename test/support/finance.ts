@@ -1,0 +1,58 @@
+import { expect } from 'vitest'
+import type { ApiClient } from '#lib/client/api-client.ts'
+import type { TransactionRecord } from '#lib/merchant-history/service.ts'
+
+/** The merchant's whole JSON history (pages of 200), newest first. */
+export async function wholeHistory(
+  merchant: ApiClient,
+  params: Record<string, string> = {},
+): Promise<TransactionRecord[]> {
+  const content: TransactionRecord[] = []
+  for (let page = 1; ; page++) {
+    const search = new URLSearchParams({ ...params, page: String(page), size: '200' })
+    const reply = await merchant.get<{
+      data: { content: TransactionRecord[]; page: { totalPages: number } }
+    }>(`/api/v1/merchant/transactions?${search}`)
+    expect(reply.status).toBe(200)
+    content.push(...reply.body.data.content)
+    if (page >= reply.body.data.page.totalPages) return content
+  }
+}
+
+type Sums = Record<'SUCCESSFUL' | 'FAILED' | 'REVERSED', { count: number; kobo: number }>
+
+/**
+ * Asserts that GET /api/v1/merchant/statement, for every day of the merchant's history, equals the
+ * sums of that day's history by current status (the history's own date filter picks the day).
+ * Returns the per-day sums for further checks.
+ */
+export async function expectStatementsMatchHistory(merchant: ApiClient, merchantId: string) {
+  const days = new Set((await wholeHistory(merchant)).map((t) => t.completedAt!.slice(0, 10)))
+  const perDay = new Map<string, Sums>()
+  for (const date of days) {
+    const sums: Sums = {
+      SUCCESSFUL: { count: 0, kobo: 0 },
+      FAILED: { count: 0, kobo: 0 },
+      REVERSED: { count: 0, kobo: 0 },
+    }
+    for (const t of await wholeHistory(merchant, { fromDate: date, toDate: date })) {
+      const status = t.status as keyof Sums
+      sums[status].count++
+      sums[status].kobo += Math.round(t.amount * 100)
+    }
+    perDay.set(date, sums)
+    const reply = await merchant.get<{ data: unknown }>(`/api/v1/merchant/statement?date=${date}`)
+    expect(reply.status).toBe(200)
+    const of = (status: keyof Sums) => ({ count: sums[status].count, amount: sums[status].kobo / 100 })
+    expect(reply.body.data, date).toEqual({
+      merchantId,
+      date,
+      count: sums.SUCCESSFUL.count + sums.FAILED.count + sums.REVERSED.count,
+      successful: of('SUCCESSFUL'),
+      failed: of('FAILED'),
+      reversed: of('REVERSED'),
+      net: sums.SUCCESSFUL.kobo / 100,
+    })
+  }
+  return perDay
+}
