@@ -47,13 +47,12 @@ beforeEach(() => {
   streams.on(GetShardIteratorCommand).resolves({ ShardIterator: 'it-1' })
   streams
     .on(GetRecordsCommand)
-    .resolves({ Records: [record('100'), record('101'), record('102')], NextShardIterator: 'it-2' })
+    .resolvesOnce({ Records: [record('100'), record('101'), record('102')], NextShardIterator: 'it-2' })
     .resolves({ Records: [] })
 })
 
 describe('dlq redrive (stream consumer)', () => {
-  // Skipped: fails as written (reports left: 1); to be fixed, see the i13 report.
-  it.skip('reads the failed batch back from the stream, invokes the consumer and deletes the failure record', async () => {
+  it('reads the failed batch back from the stream, invokes the consumer and deletes the failure record', async () => {
     sqs
       .on(ReceiveMessageCommand)
       .resolvesOnce({ Messages: [{ Body: failure('100', '101'), ReceiptHandle: 'r1' }] })
