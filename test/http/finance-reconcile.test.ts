@@ -14,7 +14,7 @@ import { keys } from '#lib/db/keys.ts'
 import { addMerchant, openAccount } from '#lib/ledger/repository.ts'
 import { startApi, type TestApi } from '../support/api.ts'
 import { type DevClients, devClients } from '../support/clients.ts'
-import { wholeHistory } from '../support/finance.ts'
+import { expectStatementsMatchHistory, wholeHistory } from '../support/finance.ts'
 
 const run = promisify(execFile)
 const MERCHANT = 'MRC-RECON'
@@ -122,7 +122,27 @@ describe('npm run cli -- history export', () => {
   })
 })
 
+describe('GET /api/v1/merchant/statement after the burst', () => {
+  it("equals, for each day, the sums of that day's history by current status", async () => {
+    const perDay = await expectStatementsMatchHistory(merchant, MERCHANT)
+    // The burst's own figures, independently of the history: 200 in all, 20 reversed, every decline failed.
+    const sums = [...perDay.values()]
+    const total = (status: 'SUCCESSFUL' | 'FAILED' | 'REVERSED') =>
+      sums.reduce((n, s) => n + s[status].count, 0)
+    expect(total('SUCCESSFUL') + total('FAILED') + total('REVERSED')).toBe(200)
+    expect(total('REVERSED')).toBe(20)
+    expect(total('FAILED')).toBe(transfers.filter((t) => t.responseCode === '51').length)
+  })
+})
+
 describe('npm run cli -- ledger reconcile', () => {
+  it('passes after 200 parallel transfers and 20 parallel reversals', async () => {
+    const result = await cli('ledger', 'reconcile')
+    expect(result.stdout).toContain('Reconciled: no differences.')
+    expect(result.stdout).toMatch(/Checked \d+ accounts, \d+ merchants, 200 transfers, 200 history items/)
+    expect(result.code).toBe(0)
+  })
+
   it('fails, naming the account and the amount, after a balance is changed directly in the table', async () => {
     const victim = ACCOUNTS[3]!
     await db().send(
