@@ -1,6 +1,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb'
 import { unmarshall } from '@aws-sdk/util-dynamodb'
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda'
+import { BANK_REQUEST_PREFIX } from '#lib/db/keys.ts'
 import type { TransferRecord } from '#lib/ledger/repository.ts'
 import { logger } from '#lib/log.ts'
 import { indexTransfers, isTransferRecord } from '#lib/merchant-history/indexer.ts'
@@ -16,6 +17,9 @@ export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatch
   for (const record of event.Records) {
     const image = record.dynamodb?.NewImage
     if (!image || record.eventName === 'REMOVE') continue
+    // Only bank request records are the indexer's (the event source's filter in AWS says the same):
+    // judged by the key before anything else is read, so no other item's image can fail the batch.
+    if (!record.dynamodb?.Keys?.pk?.S?.startsWith(BANK_REQUEST_PREFIX)) continue
     const item = unmarshall(image as Record<string, AttributeValue>)
     if (!isTransferRecord(item)) continue
     transfers.push({

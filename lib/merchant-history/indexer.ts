@@ -5,7 +5,11 @@ import { itemAt, readMany, type TransactItem, type TransferRecord, transact } fr
 import { AGAIN, withRetries } from '#lib/ledger/retry.ts'
 import { lagosLocalIso, parseLagosLocal } from '#lib/time.ts'
 import {
+  addDayChange,
   allocate,
+  type DayChange,
+  dayChangeOf,
+  dayTotalsUpdate,
   type HistoryFacts,
   type HistoryHead,
   type HistoryItem,
@@ -88,40 +92,8 @@ async function indexMerchant(merchantId: string, transfers: TransferRecord[]): P
   }
 }
 
-/** Kobo and counts to ADD to one day's totals. */
-type DayChange = Partial<
-  Record<
-    'successfulCount' | 'successfulKobo' | 'failedCount' | 'failedKobo' | 'reversedCount' | 'reversedKobo',
-    number
-  >
->
-
 function dayTotalsItem(merchantId: string, day: string, change: DayChange): TransactItem {
-  const names = Object.keys(change)
-  return {
-    Update: {
-      TableName: tableName(),
-      Key: keys.historyDay(merchantId, day),
-      UpdateExpression: `ADD ${names.map((_, i) => `#n${i} :v${i}`).join(', ')} SET entity = :entity, merchantId = :merchant, #date = :date`,
-      ExpressionAttributeNames: {
-        ...Object.fromEntries(names.map((name, i) => [`#n${i}`, name])),
-        '#date': 'date',
-      },
-      ExpressionAttributeValues: {
-        ...Object.fromEntries(names.map((name, i) => [`:v${i}`, change[name as keyof DayChange]])),
-        ':entity': 'MERCHANT_DAY_TOTALS',
-        ':merchant': merchantId,
-        ':date': day,
-      },
-    },
-  }
-}
-
-function addTo(days: Map<string, DayChange>, day: string, change: DayChange) {
-  const total = days.get(day) ?? {}
-  for (const [name, value] of Object.entries(change) as [keyof DayChange, number][])
-    total[name] = (total[name] ?? 0) + value
-  days.set(day, total)
+  return { Update: { TableName: tableName(), ...dayTotalsUpdate(merchantId, day, change) } }
 }
 
 /** The head after a batch, with the condition that no other writer moved it since it was read. */
@@ -214,13 +186,7 @@ async function addNew(merchantId: string, chunk: TransferRecord[]): Promise<'don
         ExpressionAttributeValues: { ':seq': head.all },
       },
     })
-    addTo(
-      days,
-      dayOf(t.createdAt),
-      status === 'SUCCESSFUL'
-        ? { successfulCount: 1, successfulKobo: t.amountKobo }
-        : { failedCount: 1, failedKobo: t.amountKobo },
-    )
+    addDayChange(days, dayOf(t.createdAt), dayChangeOf(status, t.amountKobo))
   }
   items.push(headItem(merchantId, Boolean(stored), before, head))
   for (const [day, change] of days) items.push(dayTotalsItem(merchantId, day, change))
@@ -265,7 +231,7 @@ async function moveReversed(merchantId: string, chunk: TransferRecord[]): Promis
     })
     const block = reversalBlockOf(item.seqOk)
     perBlock.set(block, [...(perBlock.get(block) ?? []), item.seqOk])
-    addTo(days, dayOf(item.createdAt), {
+    addDayChange(days, dayOf(item.createdAt), {
       successfulCount: -1,
       successfulKobo: -item.amountKobo,
       reversedCount: 1,

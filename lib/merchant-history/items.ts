@@ -161,3 +161,49 @@ export function providerReferenceItem(facts: HistoryFacts, seqAll: number) {
 }
 
 export const reversalBlockOf = (seqOk: number) => Math.floor(seqOk / REVERSAL_BLOCK_SIZE)
+
+/**
+ * Counts and kobo to ADD to one day's totals (`keys.historyDay`): a transaction counts on the Lagos
+ * day of its createdAt under its current status, so a reversal adds -1/-amount to successful and
+ * +1/+amount to reversed on the original's day.
+ */
+export type DayChange = Partial<
+  Record<
+    'successfulCount' | 'successfulKobo' | 'failedCount' | 'failedKobo' | 'reversedCount' | 'reversedKobo',
+    number
+  >
+>
+
+/** The day's totals change for one transaction recorded with this current status. */
+export function dayChangeOf(status: HistoryStatus, amountKobo: number): DayChange {
+  if (status === 'FAILED') return { failedCount: 1, failedKobo: amountKobo }
+  if (status === 'REVERSED') return { reversedCount: 1, reversedKobo: amountKobo }
+  return { successfulCount: 1, successfulKobo: amountKobo }
+}
+
+/** Sums `change` into the day's pending change. */
+export function addDayChange(days: Map<string, DayChange>, day: string, change: DayChange): void {
+  const total = days.get(day) ?? {}
+  for (const [name, value] of Object.entries(change) as [keyof DayChange, number][])
+    total[name] = (total[name] ?? 0) + value
+  days.set(day, total)
+}
+
+/** The UpdateItem (without TableName) that ADDs a change to a merchant's day totals. */
+export function dayTotalsUpdate(merchantId: string, day: string, change: DayChange) {
+  const names = Object.keys(change)
+  return {
+    Key: keys.historyDay(merchantId, day),
+    UpdateExpression: `ADD ${names.map((_, i) => `#n${i} :v${i}`).join(', ')} SET entity = :entity, merchantId = :merchant, #date = :date`,
+    ExpressionAttributeNames: {
+      ...Object.fromEntries(names.map((name, i) => [`#n${i}`, name])),
+      '#date': 'date',
+    },
+    ExpressionAttributeValues: {
+      ...Object.fromEntries(names.map((name, i) => [`:v${i}`, change[name as keyof DayChange]])),
+      ':entity': 'MERCHANT_DAY_TOTALS',
+      ':merchant': merchantId,
+      ':date': day,
+    },
+  }
+}

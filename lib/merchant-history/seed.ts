@@ -4,6 +4,10 @@ import { db, tableName } from '#lib/db/client.ts'
 import { keys } from '#lib/db/keys.ts'
 import { lagosLocalIso } from '#lib/time.ts'
 import {
+  addDayChange,
+  type DayChange,
+  dayChangeOf,
+  dayTotalsUpdate,
   type HistoryFacts,
   type HistoryHead,
   type HistoryItem,
@@ -18,7 +22,7 @@ import {
 /**
  * Bulk history for demos and the benchmark (`npm run cli -- seed-transactions`, bench/history.ts):
  * the same item shapes a transfer writes (history item, providerReference pointer, head counters,
- * reversal blocks), written with BatchWriteItem instead of one transaction each. The numbers are
+ * reversal blocks, daily totals), written with BatchWriteItem instead of one transaction each. The numbers are
  * reserved on the head first with a conditional update, so live transfers arriving meanwhile take
  * the numbers after them and the sequences stay dense. Seeded transactions are history only: they
  * move no balances and have no Area B request record (they cannot be reversed through the API).
@@ -148,6 +152,7 @@ export async function seedTransactions(options: SeedOptions): Promise<SeedResult
   const reversedByBlock = new Map<number, number[]>()
   let cursor: HistoryHead = { ...head }
   const puts: object[] = []
+  const days = new Map<string, DayChange>()
   for (let i = 0; i < count; i++) {
     const status = statuses[i]!
     const createdStatus = status === 'FAILED' ? 'FAILED' : 'SUCCESSFUL'
@@ -177,6 +182,8 @@ export async function seedTransactions(options: SeedOptions): Promise<SeedResult
       reversedByBlock.set(block, [...(reversedByBlock.get(block) ?? []), cursor.ok])
     }
     puts.push(item, providerReferenceItem(facts, cursor.all))
+    // The day totals count it under its current status on its Lagos day, as the indexer does.
+    addDayChange(days, createdAt.slice(0, 10), dayChangeOf(status, facts.amountKobo))
     if (options.returnItems) items.push(item)
   }
 
@@ -209,6 +216,17 @@ export async function seedTransactions(options: SeedOptions): Promise<SeedResult
       }),
     )
   }
+  // One ADD per day, after the items: the statement of a seeded day then equals its history.
+  const dayList = [...days]
+  const dayWorker = async () => {
+    for (let entry = dayList.shift(); entry; entry = dayList.shift()) {
+      const [day, change] = entry
+      await db().send(
+        new UpdateCommand({ TableName: tableName(), ...dayTotalsUpdate(merchantId, day, change) }),
+      )
+    }
+  }
+  await Promise.all(Array.from({ length: options.concurrency ?? 8 }, dayWorker))
   return { written: count, head: after, counts, ...(options.returnItems ? { items } : {}) }
 }
 

@@ -77,8 +77,10 @@ async function recordsOf(failure: StreamFailure, streams: DynamoDBStreamsClient)
   while (iterator) {
     const page = await streams.send(new GetRecordsCommand({ ShardIterator: iterator }))
     for (const record of page.Records ?? []) {
-      if (BigInt(record.dynamodb?.SequenceNumber ?? '0') > end) return records
+      const sequence = BigInt(record.dynamodb?.SequenceNumber ?? '0')
+      if (sequence > end) return records
       records.push(record)
+      if (sequence === end) return records
     }
     if (!page.Records?.length) break
     iterator = page.NextShardIterator

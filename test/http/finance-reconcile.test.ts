@@ -1,9 +1,7 @@
-import { execFile } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import { parse } from 'csv-parse/sync'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -14,9 +12,8 @@ import { keys } from '#lib/db/keys.ts'
 import { addMerchant, openAccount } from '#lib/ledger/repository.ts'
 import { startApi, type TestApi } from '../support/api.ts'
 import { type DevClients, devClients } from '../support/clients.ts'
-import { wholeHistory } from '../support/finance.ts'
+import { expectStatementsMatchHistory, runCli, wholeHistory } from '../support/finance.ts'
 
-const run = promisify(execFile)
 const MERCHANT = 'MRC-RECON'
 /** Ten payers; the last one can afford only a few transfers, so some of the burst is declined. */
 const ACCOUNTS = Array.from({ length: 10 }, (_, i) => `74000000${String(i).padStart(2, '0')}`)
@@ -27,18 +24,8 @@ let merchant: ApiClient
 let dir: string
 const transfers: { requestId: string; responseCode: string }[] = []
 
-/** `npm run cli -- ...` against this file's table; resolves with the exit code instead of throwing. */
-async function cli(...args: string[]) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'scripts/cli.ts', ...args], {
-      env: { ...process.env, TABLE_NAME: api.tableName, DYNAMODB_ENDPOINT: api.dynamoEndpoint },
-    })
-    return { code: 0, stdout, stderr }
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string }
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr }
-  }
-}
+/** `npm run cli -- ...` against this file's table. */
+const cli = (...args: string[]) => runCli(api, ...args)
 
 beforeAll(async () => {
   api = await startApi()
@@ -122,7 +109,27 @@ describe('npm run cli -- history export', () => {
   })
 })
 
+describe('GET /api/v1/merchant/statement after the burst', () => {
+  it("equals, for each day, the sums of that day's history by current status", async () => {
+    const perDay = await expectStatementsMatchHistory(merchant, MERCHANT)
+    // The burst's own figures, independently of the history: 200 in all, 20 reversed, every decline failed.
+    const sums = [...perDay.values()]
+    const total = (status: 'SUCCESSFUL' | 'FAILED' | 'REVERSED') =>
+      sums.reduce((n, s) => n + s[status].count, 0)
+    expect(total('SUCCESSFUL') + total('FAILED') + total('REVERSED')).toBe(200)
+    expect(total('REVERSED')).toBe(20)
+    expect(total('FAILED')).toBe(transfers.filter((t) => t.responseCode === '51').length)
+  })
+})
+
 describe('npm run cli -- ledger reconcile', () => {
+  it('passes after 200 parallel transfers and 20 parallel reversals', async () => {
+    const result = await cli('ledger', 'reconcile')
+    expect(result.stdout).toContain('Reconciled: no differences.')
+    expect(result.stdout).toMatch(/Checked \d+ accounts, \d+ merchants, 200 transfers, 200 history items/)
+    expect(result.code).toBe(0)
+  })
+
   it('fails, naming the account and the amount, after a balance is changed directly in the table', async () => {
     const victim = ACCOUNTS[3]!
     await db().send(

@@ -10,6 +10,7 @@ import type { TransactionRecord } from '#lib/merchant-history/service.ts'
 import { type DynamoDbLocal, startDynamoDbLocal } from '../../scripts/local/dynamodb-local.ts'
 import { startApi, type TestApi } from '../support/api.ts'
 import { type DevClients, devClients } from '../support/clients.ts'
+import { expectStatementsMatchHistory, runCli } from '../support/finance.ts'
 
 /**
  * DynamoDB goes away in the middle of a burst of transfers and comes back (same port, same data on
@@ -37,8 +38,8 @@ const MERCHANT = 'MRC-FAULT'
 const OPENING_KOBO = 300_000 // 3,000.00: enough for some of the burst, not all of it
 
 describe('transfers while DynamoDB goes down and comes back', () => {
-  it('ends every requestId with exactly one debit or none, and balances match the records', {
-    timeout: 240_000,
+  it('ends every requestId with exactly one debit or none; balances, history, statements and reconciliation agree', {
+    timeout: 360_000,
   }, async () => {
     await openAccount({ accountNumber: ACCOUNT, name: 'Fault account', balanceKobo: OPENING_KOBO })
     await addMerchant({ merchantId: MERCHANT, name: 'Fault merchant' })
@@ -123,5 +124,28 @@ describe('transfers while DynamoDB goes down and comes back', () => {
       .filter((t) => t.status === 'SUCCESSFUL')
       .reduce((sum, t) => sum + Math.round(t.amount * 100), 0)
     expect(recordedKobo).toBe(approvedKobo)
+
+    // After the outage: some approved transfers reversed at once; then each day's statement equals the
+    // history's sums and the reconciliation finds the ledger, history and day totals in agreement.
+    const toReverse = bodies.filter((b) => finals.get(b.requestId) === '00').slice(0, 5)
+    expect(toReverse.length).toBeGreaterThan(0)
+    const reversals = await Promise.all(
+      toReverse.map((b, i) =>
+        clients.switch.post<{ responseCode: string }>('/api/v1/transactions/reversal', {
+          requestId: `FAULT-REV-${i}-${randomUUID()}`,
+          stan: String(300000 + i),
+          processingCode: '400000',
+          originalRequestId: b.requestId,
+        }),
+      ),
+    )
+    expect(reversals.map((r) => [r.status, r.body.responseCode])).toEqual(toReverse.map(() => [200, '00']))
+    const perDay = await expectStatementsMatchHistory(merchant, MERCHANT)
+    const reversed = [...perDay.values()].reduce((n, s) => n + s.REVERSED.count, 0)
+    expect(reversed).toBe(toReverse.length)
+
+    const reconciled = await runCli(api, 'ledger', 'reconcile')
+    expect(reconciled.stdout).toContain('Reconciled: no differences.')
+    expect(reconciled.code).toBe(0)
   })
 })

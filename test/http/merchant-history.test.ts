@@ -9,6 +9,7 @@ import { type TransactionRecord, toRecord } from '#lib/merchant-history/service.
 import { lagosLocalIso } from '#lib/time.ts'
 import { startApi, type TestApi } from '../support/api.ts'
 import { type DevClients, devClients } from '../support/clients.ts'
+import { expectStatementsMatchHistory } from '../support/finance.ts'
 
 const PATH = '/api/v1/merchant/transactions'
 let api: TestApi
@@ -188,6 +189,16 @@ describe('GET /api/v1/merchant/transactions: filters and paging over a seeded hi
     items = seeded.items!.slice().reverse() // newest first
   })
   const expectedFor = (filter: (i: HistoryItem) => boolean) => items.filter(filter).map(toRecord)
+
+  it("answers each seeded day's statement with that day's history sums (the seeder writes the day totals)", async () => {
+    const perDay = await expectStatementsMatchHistory(merchant, MERCHANT)
+    expect(perDay.size).toBeGreaterThan(5)
+    const total = (status: 'SUCCESSFUL' | 'FAILED' | 'REVERSED') =>
+      [...perDay.values()].reduce((n, s) => n + s[status].count, 0)
+    expect(total('SUCCESSFUL') + total('FAILED') + total('REVERSED')).toBe(260)
+    expect(total('REVERSED')).toBe(items.filter((i) => i.status === 'REVERSED').length)
+    expect(total('FAILED')).toBe(items.filter((i) => i.status === 'FAILED').length)
+  })
 
   it('defaults to status ALL, page 1 and size 50, newest first', async () => {
     const reply = await merchant.get<HistoryReply>(PATH)

@@ -57,7 +57,8 @@ let dev: Synthesized
 beforeAll(() => {
   prod = synth('prod')
   dev = synth('dev')
-})
+  // Two stages with their alarms and dashboards: over a minute on a loaded machine.
+}, 180_000)
 
 describe('DataStack', () => {
   it('builds the table from tableDefinition: pk/sk, every GSI projecting ALL, TTL on expiresAt', () => {

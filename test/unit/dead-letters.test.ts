@@ -47,7 +47,8 @@ beforeEach(() => {
   streams.on(GetShardIteratorCommand).resolves({ ShardIterator: 'it-1' })
   streams
     .on(GetRecordsCommand)
-    .resolves({ Records: [record('100'), record('101'), record('102')], NextShardIterator: 'it-2' })
+    .resolvesOnce({ Records: [record('100'), record('101'), record('102')], NextShardIterator: 'it-2' })
+    .resolves({ Records: [] })
 })
 
 describe('dlq redrive (stream consumer)', () => {
