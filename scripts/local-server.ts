@@ -80,7 +80,7 @@ async function main() {
       // Lambda runs them with NODE_OPTIONS=--enable-source-maps: stack traces point at the .ts lines.
       process.setSourceMapsEnabled(true)
     }
-    server = await startServer(port, { bundles, afterWrite: () => workers!.settled() })
+    server = await startServer(port, { bundles, afterWrite: () => workers!.historySettled() })
   } catch (error) {
     console.error('Could not start the local API:', error)
     await stop(1)

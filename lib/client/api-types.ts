@@ -1361,7 +1361,110 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "batch.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Every invoice of a batch has its result */
+        post: operations["event-batch-completed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "invoice.payment_status_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** An invoice's payment status changed */
+        post: operations["event-invoice-payment_status_changed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "invoice.received": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** An invoice naming this business's TIN as buyer was transmitted to it */
+        post: operations["event-invoice-received"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "invoice.signed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** An invoice was signed (its IRN and QR code are final) */
+        post: operations["event-invoice-signed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "invoice.transmitted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A signed invoice was transmitted to its buyer */
+        post: operations["event-invoice-transmitted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "invoice.validated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** An invoice passed validation and its record was stored */
+        post: operations["event-invoice-validated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         AccessPointProviderResponse: {
@@ -1405,6 +1508,176 @@ export interface components {
             irn: string;
             /** @description date, Y */
             issue_date: components["schemas"]["Date"];
+        };
+        /** @description Every invoice of a batch has its result */
+        Event_batch_completed: {
+            /** @description The business the event is delivered to */
+            business_id: string;
+            /** Format: date-time */
+            created_at: string;
+            data: {
+                /** @enum {string} */
+                action: "validate" | "sign";
+                batch_id: string;
+                failed: number;
+                /** @constant */
+                status: "COMPLETED";
+                succeeded: number;
+                total: number;
+            };
+            /** @description `evt_` + a time-ordered id; also the `webhook-id` header of every attempt */
+            id: string;
+            /** @constant */
+            type: "batch.completed";
+        };
+        /** @description An invoice's payment status changed */
+        Event_invoice_payment_status_changed: {
+            /** @description The business the event is delivered to */
+            business_id: string;
+            /** Format: date-time */
+            created_at: string;
+            data: {
+                /** @description The invoice reference number */
+                irn: string;
+                /**
+                 * @description The payment status after the change
+                 * @enum {string}
+                 */
+                payment_status: "PENDING" | "PAID" | "REJECTED";
+                /** Format: date-time */
+                payment_updated_at: string;
+                /** @enum {string} */
+                previous_payment_status: "PENDING" | "PAID" | "REJECTED";
+                /**
+                 * @description The invoice status after the change
+                 * @enum {string}
+                 */
+                status: "GENERATED" | "VALIDATED" | "SIGNED" | "TRANSMITTED";
+            };
+            /** @description `evt_` + a time-ordered id; also the `webhook-id` header of every attempt */
+            id: string;
+            /** @constant */
+            type: "invoice.payment_status_changed";
+        };
+        /** @description An invoice naming this business's TIN as buyer was transmitted to it */
+        Event_invoice_received: {
+            /** @description The business the event is delivered to */
+            business_id: string;
+            /** Format: date-time */
+            created_at: string;
+            data: {
+                buyer_tin?: string;
+                /** @description The invoice reference number */
+                irn: string;
+                /**
+                 * @description The payment status after the change
+                 * @enum {string}
+                 */
+                payment_status: "PENDING" | "PAID" | "REJECTED";
+                /**
+                 * @description The invoice status after the change
+                 * @enum {string}
+                 */
+                status: "GENERATED" | "VALIDATED" | "SIGNED" | "TRANSMITTED";
+                supplier_tin?: string;
+                /** Format: date-time */
+                transmitted_at: string;
+            };
+            /** @description `evt_` + a time-ordered id; also the `webhook-id` header of every attempt */
+            id: string;
+            /** @constant */
+            type: "invoice.received";
+        };
+        /** @description An invoice was signed (its IRN and QR code are final) */
+        Event_invoice_signed: {
+            /** @description The business the event is delivered to */
+            business_id: string;
+            /** Format: date-time */
+            created_at: string;
+            data: {
+                /** @description The invoice reference number */
+                irn: string;
+                /**
+                 * @description The payment status after the change
+                 * @enum {string}
+                 */
+                payment_status: "PENDING" | "PAID" | "REJECTED";
+                /**
+                 * @description Set when an existing record moved on
+                 * @enum {string}
+                 */
+                previous_status?: "GENERATED" | "VALIDATED" | "SIGNED" | "TRANSMITTED";
+                /** Format: date-time */
+                signed_at: string;
+                /**
+                 * @description The invoice status after the change
+                 * @enum {string}
+                 */
+                status: "GENERATED" | "VALIDATED" | "SIGNED" | "TRANSMITTED";
+            };
+            /** @description `evt_` + a time-ordered id; also the `webhook-id` header of every attempt */
+            id: string;
+            /** @constant */
+            type: "invoice.signed";
+        };
+        /** @description A signed invoice was transmitted to its buyer */
+        Event_invoice_transmitted: {
+            /** @description The business the event is delivered to */
+            business_id: string;
+            /** Format: date-time */
+            created_at: string;
+            data: {
+                /** @description The invoice reference number */
+                irn: string;
+                /**
+                 * @description The payment status after the change
+                 * @enum {string}
+                 */
+                payment_status: "PENDING" | "PAID" | "REJECTED";
+                /**
+                 * @description The invoice status after the change
+                 * @enum {string}
+                 */
+                status: "GENERATED" | "VALIDATED" | "SIGNED" | "TRANSMITTED";
+                /** Format: date-time */
+                transmitted_at: string;
+            };
+            /** @description `evt_` + a time-ordered id; also the `webhook-id` header of every attempt */
+            id: string;
+            /** @constant */
+            type: "invoice.transmitted";
+        };
+        /** @description An invoice passed validation and its record was stored */
+        Event_invoice_validated: {
+            /** @description The business the event is delivered to */
+            business_id: string;
+            /** Format: date-time */
+            created_at: string;
+            data: {
+                /** @description The invoice reference number */
+                irn: string;
+                /**
+                 * @description The payment status after the change
+                 * @enum {string}
+                 */
+                payment_status: "PENDING" | "PAID" | "REJECTED";
+                /**
+                 * @description Set when an existing record moved on
+                 * @enum {string}
+                 */
+                previous_status?: "GENERATED" | "VALIDATED" | "SIGNED" | "TRANSMITTED";
+                /**
+                 * @description The invoice status after the change
+                 * @enum {string}
+                 */
+                status: "GENERATED" | "VALIDATED" | "SIGNED" | "TRANSMITTED";
+                /** Format: date-time */
+                validated_at: string;
+            };
+            /** @description `evt_` + a time-ordered id; also the `webhook-id` header of every attempt */
+            id: string;
+            /** @constant */
+            type: "invoice.validated";
         };
         /** @description Area A Envelope of a failure (A.1). */
         FailedEnvelope: {
@@ -6620,6 +6893,7 @@ export interface operations {
                             created_at: string;
                             events: ("invoice.validated" | "invoice.signed" | "invoice.transmitted" | "invoice.received" | "invoice.payment_status_changed" | "batch.completed")[];
                             failed_at?: string;
+                            id: string;
                             /** @enum {string} */
                             status: "ACTIVE" | "FAILED";
                             url: string;
@@ -6714,6 +6988,7 @@ export interface operations {
                             created_at: string;
                             events: ("invoice.validated" | "invoice.signed" | "invoice.transmitted" | "invoice.received" | "invoice.payment_status_changed" | "batch.completed")[];
                             failed_at?: string;
+                            id: string;
                             secret: string;
                             /** @enum {string} */
                             status: "ACTIVE" | "FAILED";
@@ -11352,6 +11627,180 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["NotificationError"];
                 };
+            };
+        };
+    };
+    "event-batch-completed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt of this event, so a receiver deduplicates by it */
+                "webhook-id": string;
+                /** @description `v1,` + Base64(HMAC-SHA256(the secret after `whsec_`, Base64-decoded; "{webhook-id}.{webhook-timestamp}.{body}")) */
+                "webhook-signature": string;
+                /** @description Unix seconds of this attempt; reject it when far from your clock */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event_batch_completed"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within 5 s, is retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event-invoice-payment_status_changed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt of this event, so a receiver deduplicates by it */
+                "webhook-id": string;
+                /** @description `v1,` + Base64(HMAC-SHA256(the secret after `whsec_`, Base64-decoded; "{webhook-id}.{webhook-timestamp}.{body}")) */
+                "webhook-signature": string;
+                /** @description Unix seconds of this attempt; reject it when far from your clock */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event_invoice_payment_status_changed"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within 5 s, is retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event-invoice-received": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt of this event, so a receiver deduplicates by it */
+                "webhook-id": string;
+                /** @description `v1,` + Base64(HMAC-SHA256(the secret after `whsec_`, Base64-decoded; "{webhook-id}.{webhook-timestamp}.{body}")) */
+                "webhook-signature": string;
+                /** @description Unix seconds of this attempt; reject it when far from your clock */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event_invoice_received"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within 5 s, is retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event-invoice-signed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt of this event, so a receiver deduplicates by it */
+                "webhook-id": string;
+                /** @description `v1,` + Base64(HMAC-SHA256(the secret after `whsec_`, Base64-decoded; "{webhook-id}.{webhook-timestamp}.{body}")) */
+                "webhook-signature": string;
+                /** @description Unix seconds of this attempt; reject it when far from your clock */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event_invoice_signed"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within 5 s, is retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event-invoice-transmitted": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt of this event, so a receiver deduplicates by it */
+                "webhook-id": string;
+                /** @description `v1,` + Base64(HMAC-SHA256(the secret after `whsec_`, Base64-decoded; "{webhook-id}.{webhook-timestamp}.{body}")) */
+                "webhook-signature": string;
+                /** @description Unix seconds of this attempt; reject it when far from your clock */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event_invoice_transmitted"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within 5 s, is retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event-invoice-validated": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt of this event, so a receiver deduplicates by it */
+                "webhook-id": string;
+                /** @description `v1,` + Base64(HMAC-SHA256(the secret after `whsec_`, Base64-decoded; "{webhook-id}.{webhook-timestamp}.{body}")) */
+                "webhook-signature": string;
+                /** @description Unix seconds of this attempt; reject it when far from your clock */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event_invoice_validated"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within 5 s, is retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -3,6 +3,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb'
 import { db, tableName } from '#lib/db/client.ts'
 import { recordOf } from '#lib/db/items.ts'
 import { EVENT_PREFIX, keys } from '#lib/db/keys.ts'
+import type { EventData, EventType } from './schemas.ts'
 
 /**
  * Integration events (CONTRACT section 11): the transactional outbox. Whoever changes a record puts
@@ -10,15 +11,7 @@ import { EVENT_PREFIX, keys } from '#lib/db/keys.ts'
  * change is stored without its event and no event without its change. The table's stream then hands
  * each new event to the webhook fan-out (functions/webhooks/fan-out.ts), which is the only reader.
  */
-export const EVENT_TYPES = [
-  'invoice.validated',
-  'invoice.signed',
-  'invoice.transmitted',
-  'invoice.received',
-  'invoice.payment_status_changed',
-  'batch.completed',
-] as const
-export type EventType = (typeof EVENT_TYPES)[number]
+export { EVENT_TYPES, type EventType } from './schemas.ts'
 
 /** The payload every receiver gets, exactly as stored. */
 export interface IntegrationEvent {
@@ -42,10 +35,11 @@ export function newEventId(at: Date = new Date()): string {
   return `evt_${at.getTime().toString(36).padStart(9, '0')}${randomBytes(10).toString('hex')}`
 }
 
-export function newEvent(
-  type: EventType,
+/** `data` is typed by the event's schema (./schemas.ts), which the OpenAPI document publishes. */
+export function newEvent<T extends EventType>(
+  type: T,
   businessId: string,
-  data: Record<string, unknown>,
+  data: EventData<T>,
   at: string,
 ): IntegrationEvent {
   return { id: newEventId(new Date(at)), type, created_at: at, business_id: businessId, data }

@@ -34,10 +34,10 @@ export interface InvoiceContent {
 }
 
 /** `data` of every invoice event: where the invoice stands after the change, plus the change's fields. */
-function invoiceData(
+function invoiceData<C extends object>(
   record: Pick<InvoiceRecord, 'irn' | 'status' | 'paymentStatus'>,
-  change: Record<string, unknown>,
-): Record<string, unknown> {
+  change: C,
+) {
   return { irn: record.irn, status: record.status, payment_status: record.paymentStatus, ...change }
 }
 

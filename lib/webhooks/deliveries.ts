@@ -240,7 +240,7 @@ export function deliveryView(d: Delivery) {
 
 /**
  * One page of a subscription's deliveries, newest first, optionally of one status (its own index
- * partition, so no filtering). Pages are numbered like CONTRACT section 7 (1-based in, 0-based out);
+ * partition, so no filtering). Pages are 1-based in the request and the reply, as merchant history (issue 11);
  * reaching page n reads the n-1 pages before it and the total is a COUNT query, both bounded by the
  * 30-day retention of the log.
  */
@@ -293,7 +293,8 @@ export async function listDeliveries(
     content: items.map(deliveryView),
     page: {
       size: options.size,
-      number: options.page - 1,
+      // The page asked for, as merchant history replies it (the 1-based number the request used).
+      number: options.page,
       totalElements: total,
       totalPages: Math.ceil(total / options.size),
     },

@@ -164,6 +164,13 @@ export async function attempt(message: AttemptMessage, now = Date.now()): Promis
     await sendMessage(QUEUE, message, (due - now) / 1000)
     return 'waiting'
   }
+  if (d.claimedUntil !== undefined && d.claimedUntil > now) {
+    // Another run holds this attempt. If it records the attempt, this message is stale when it comes
+    // back; if it died (or DynamoDB failed under it), the claim lapses and this message makes the
+    // attempt. Dropping the message here would lose the delivery.
+    await sendMessage(QUEUE, message, (d.claimedUntil - now) / 1000)
+    return 'waiting'
+  }
   if (!(await claimAttempt(d, now))) return 'stale'
   const subscription = await getSubscription(d.businessId, d.subscriptionId)
   if (!subscription || subscription.status === 'DELETED') {

@@ -3,11 +3,11 @@ import type { SQSBatchResponse, SQSEvent } from 'aws-lambda'
 import { type QueueName, useLocalQueues } from '#lib/async/queue.ts'
 import { type Consumer, consumers, type QueueConsumer } from '#lib/consumers.ts'
 import { lambdaContext, localStreamConsumers } from './consumers.ts'
-import { startStreamDrive } from './stream-drive.ts'
+import { type StreamDrive, startStreamDrive } from './stream-drive.ts'
 
 /**
  * The local stand-in for Lambda's event source mappings (as scripts/local/server.ts is for API
- * Gateway): the table's stream is read by the one local stream drive (scripts/local/stream-drive.ts),
+ * Gateway): the table's stream is read by one local stream drive per consumer (scripts/local/stream-drive.ts),
  * which hands the stream consumers (scripts/local/consumers.ts: the history indexer and those of
  * lib/consumers.ts) Lambda's event shape; the queues of lib/consumers.ts run in-process here, with
  * SQS's partial batch failure semantics. Nothing here decides what a consumer does; it only delivers.
@@ -41,8 +41,13 @@ export interface WorkersOptions {
 export interface Workers {
   /** Resolves once every stream has been read to its end and no queued message is waiting or running. */
   drained(timeoutMs?: number): Promise<void>
-  /** Resolves after one complete stream pass that began after the call (the local server's afterWrite). */
+  /** Resolves once every stream consumer has made a complete pass that began after the call. */
   settled(timeoutMs?: number): Promise<void>
+  /**
+   * The same for the merchant history indexer alone: the local server's afterWrite, so that locally
+   * a transfer's history is there when its reply is (in AWS it trails by about a second).
+   */
+  historySettled(timeoutMs?: number): Promise<void>
   /** Messages that used up their receives (the queue's DLQ). */
   deadLetters: { queue: QueueName; body: string }[]
   stop(): Promise<void>
@@ -134,22 +139,29 @@ export async function startWorkers(options: WorkersOptions): Promise<Workers> {
       },
     })
 
-  // ---- the table's stream: the one local stream drive, with these consumers among its own ----
-  const drive = await startStreamDrive({
-    endpoint: options.endpoint,
-    tableName: options.tableName,
-    consumers: await localStreamConsumers(options.only),
-  })
+  // ---- the table's stream: one drive per consumer, as each has its own event source mapping in AWS,
+  // so a long batch in one (the batch worker's 100 invoices) never holds up another ----
+  const drives = new Map<string, StreamDrive>()
+  for (const consumer of await localStreamConsumers(options.only)) {
+    drives.set(
+      consumer.name,
+      await startStreamDrive({ endpoint: options.endpoint, tableName: options.tableName, consumers: [consumer] }),
+    )
+  }
+  const allSettled = async (timeoutMs?: number) => {
+    await Promise.all([...drives.values()].map((d) => d.settled(timeoutMs)))
+  }
 
   return {
     deadLetters,
-    settled: (timeoutMs?: number) => drive.settled(timeoutMs),
+    settled: allSettled,
+    historySettled: (timeoutMs?: number) => drives.get('history-indexer')?.settled(timeoutMs) ?? Promise.resolve(),
     async drained(timeoutMs = 60_000) {
       const until = Date.now() + timeoutMs
       let quietPasses = 0
       while (Date.now() < until) {
         const before = queued
-        await drive.settled(Math.max(1, until - Date.now()))
+        await allSettled(Math.max(1, until - Date.now()))
         // Two stream passes in a row with no queued message: nothing is in flight between them.
         if (before === 0 && queued === 0) {
           if (++quietPasses >= 2) return
@@ -165,7 +177,7 @@ export async function startWorkers(options: WorkersOptions): Promise<Workers> {
       for (const timer of timers) clearTimeout(timer)
       timers.clear()
       if (queueConsumers.size) useLocalQueues(undefined)
-      await drive.stop()
+      await Promise.all([...drives.values()].map((d) => d.stop()))
     },
   }
 }

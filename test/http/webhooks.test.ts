@@ -124,6 +124,7 @@ describe('webhook delivery', () => {
     )
     for (const e of [...forIrn(all.receiver), ...forIrn(signedOnly.receiver)]) {
       expect(e.verified).toBe(true)
+      expect(e.asPublished).toBe(true)
       expect(e.id).toBe(e.event.id)
       expect(e.event.business_id).toBe(DEV.supplier.businessId)
       expect(Math.abs(Number(e.timestamp) - Date.now() / 1000)).toBeLessThan(60)
@@ -132,6 +133,32 @@ describe('webhook delivery', () => {
     expect(forIrn(signedOnly.receiver)[0]!.id).toBe(
       forIrn(all.receiver).find((e) => e.event.type === 'invoice.signed')!.id,
     )
+  })
+
+  it('sends batch.completed with the batch summary once every item has its result', async () => {
+    const { receiver } = await subscribed(['batch.completed'])
+    const broken = { ...buildInvoice(), invoice_type_code: 'nope' }
+    const accepted = await clients.app.post<any>('/api/v1/app/invoice/batch', {
+      action: 'sign',
+      invoices: [buildInvoice(), broken, buildInvoice()],
+    })
+    expect(accepted.status).toBe(202)
+    const batchId = accepted.body.batch_id
+    const [delivered] = await eventually(() => {
+      const mine = receiver.received.filter((e) => e.event.data.batch_id === batchId)
+      expect(mine).toHaveLength(1)
+      return mine
+    }, 30_000)
+    expect(delivered!.verified).toBe(true)
+    expect(delivered!.asPublished).toBe(true)
+    expect(delivered!.event).toMatchObject({
+      type: 'batch.completed',
+      business_id: DEV.supplier.businessId,
+      data: { batch_id: batchId, action: 'sign', status: 'COMPLETED', total: 3, succeeded: 2, failed: 1 },
+    })
+    // The event follows the batch's own completion: its status already says so.
+    const status = await clients.app.get<any>(`/api/v1/app/invoice/batch/${batchId}`)
+    expect(status.body).toMatchObject({ status: 'COMPLETED', succeeded: 2, failed: 1 })
   })
 
   it("sends invoice.received to the buyer's subscription and never another business's events", async () => {
@@ -170,7 +197,7 @@ describe('webhook delivery', () => {
       expect(reply.body.data.content).toHaveLength(1)
       return reply.body.data
     })
-    expect(log.page).toEqual({ size: 50, number: 0, totalElements: 1, totalPages: 1 })
+    expect(log.page).toEqual({ size: 50, number: 1, totalElements: 1, totalPages: 1 })
     expect(log.content[0]).toMatchObject({
       event_id: receiver.received[0]!.id,
       event_type: 'invoice.signed',

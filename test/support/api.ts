@@ -43,7 +43,7 @@ export async function startApi(
   const { startServer } = await import('../../scripts/local/server.ts')
   const bundles = inject('bundles')
   if (bundles) (await import('../../scripts/local/bundles.ts')).lambdaEnvironment()
-  const server = await startServer(0, { bundles, afterWrite: () => workers.settled() })
+  const server = await startServer(0, { bundles, afterWrite: () => workers.historySettled() })
   return {
     url: server.url,
     tableName,

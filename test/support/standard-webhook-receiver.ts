@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { Webhook } from 'standardwebhooks'
+import { EVENT_SCHEMAS, EVENT_TYPES, type EventType } from '#lib/events/schemas.ts'
 
 /**
  * An integrator's webhook endpoint for the event tests: a real HTTP server on 127.0.0.1 that checks
@@ -14,6 +15,8 @@ export interface ReceivedEvent {
   event: { id: string; type: string; created_at: string; business_id: string; data: Record<string, unknown> }
   /** The standardwebhooks verifier accepted the signature. */
   verified: boolean
+  /** The body is what the OpenAPI document publishes for its type (`webhooks`, lib/events/schemas.ts). */
+  asPublished: boolean
   /** What the receiver answered. */
   answered: number
 }
@@ -66,12 +69,15 @@ export async function startEventReceiver(path = '/hooks'): Promise<EventReceiver
       }
       const n = receiver.received.filter((r) => r.id === headers['webhook-id']).length
       const answered = receiver.answer(n, headers['webhook-id'])
+      const event = JSON.parse(body)
+      const type = event.type as EventType
       receiver.received.push({
         id: headers['webhook-id'],
         timestamp: headers['webhook-timestamp'],
         body,
-        event: JSON.parse(body),
+        event,
         verified,
+        asPublished: EVENT_TYPES.includes(type) && EVENT_SCHEMAS[type].strict().safeParse(event).success,
         answered,
       })
       res.writeHead(answered).end()
