@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { inject } from 'vitest'
-import { ensureTable } from '../../scripts/local/table.ts'
+import { dropTable, ensureTable } from '../../scripts/local/table.ts'
 import { checkReply } from './contract.ts'
 
 /**
@@ -28,6 +28,8 @@ export async function startApi(options: { dynamoEndpoint?: string } = {}): Promi
   process.env.DYNAMODB_ENDPOINT = dynamoEndpoint
   process.env.STAGE = 'local'
   process.env.AWS_REGION = 'eu-west-1'
+  // This file's own database in the run's DynamoDB Local (lib/db/local.ts); child processes inherit it.
+  process.env.DYNAMODB_LOCAL_DATABASE = `test${randomUUID().replaceAll('-', '')}`
   await ensureTable(dynamoEndpoint, tableName)
   const { seedLocal } = await import('../../scripts/local/seed.ts')
   await seedLocal()
@@ -50,6 +52,8 @@ export async function startApi(options: { dynamoEndpoint?: string } = {}): Promi
     close: async () => {
       await server.close()
       await drive.stop()
+      // Frees the memory the file's table holds in the run's DynamoDB Local.
+      await dropTable(dynamoEndpoint, tableName)
     },
   }
 }
