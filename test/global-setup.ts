@@ -12,7 +12,11 @@ declare module 'vitest' {
   }
 }
 
-/** One DynamoDB Local for the whole test run (about 3 s to start), stopped when the run ends. */
+/**
+ * One DynamoDB Local for the whole test run (about 3 s to start), stopped when the run ends. Each test
+ * file has a database of its own in it (test/support/api.ts, lib/db/local.ts): in one shared database
+ * every write scans all the stream records of the run, and the files that run last crawled.
+ */
 export default async function setup(project: TestProject) {
   // API_BUNDLES=cdk.out: the bundles a `cdk synth` wrote there (CI); API_BUNDLES=1: built once for
   // the run as cdk synth builds them (scripts/local/bundles.ts).
@@ -29,7 +33,7 @@ export default async function setup(project: TestProject) {
     }
   }
   project.provide('bundles', bundles)
-  const dynamo = await startDynamoDbLocal({ heapMb: 768 })
+  const dynamo = await startDynamoDbLocal({ heapMb: 768, separateDatabases: true })
   project.provide('dynamoEndpoint', dynamo.endpoint)
   return async () => {
     await dynamo.stop()

@@ -1,6 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb'
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
 import { config } from '#lib/config.ts'
+import { localDynamoConfig } from './local.ts'
 
 let documentClient: DynamoDBDocumentClient | undefined
 
@@ -13,14 +14,7 @@ export function db(): DynamoDBDocumentClient {
     const { region, dynamoEndpoint } = config()
     const client = new DynamoDBClient({
       region,
-      ...(dynamoEndpoint
-        ? {
-            endpoint: dynamoEndpoint,
-            // DynamoDB Local accepts any credentials; fixed ones keep a developer's AWS profile out of it.
-            credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-            maxAttempts: 2,
-          }
-        : {}),
+      ...(dynamoEndpoint ? { ...localDynamoConfig(dynamoEndpoint), maxAttempts: 2 } : {}),
     })
     documentClient = DynamoDBDocumentClient.from(client, {
       marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },

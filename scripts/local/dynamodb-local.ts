@@ -21,6 +21,11 @@ export interface StartOptions {
   port?: number
   /** JVM heap limit: by default Java would take a quarter of the machine's memory. */
   heapMb?: number
+  /**
+   * One database per access key (lib/db/local.ts) instead of one shared by every client: the test
+   * run's choice, so that one file's stream records never slow another file's writes.
+   */
+  separateDatabases?: boolean
 }
 
 export class JavaMissingError extends Error {}
@@ -92,7 +97,10 @@ export async function startDynamoDbLocal(options: StartOptions = {}): Promise<Dy
   const port = options.port ?? (await freePort())
   // -sharedDb: one database whatever the client's region and credentials (otherwise DynamoDB Local
   // keeps a separate set of tables per access key and region).
-  const storage = [...(options.dataDir ? ['-dbPath', options.dataDir] : ['-inMemory']), '-sharedDb']
+  const storage = [
+    ...(options.dataDir ? ['-dbPath', options.dataDir] : ['-inMemory']),
+    ...(options.separateDatabases ? [] : ['-sharedDb']),
+  ]
   const child = spawn(
     'java',
     [

@@ -6,6 +6,7 @@ import {
   type _Record as StreamRecord,
 } from '@aws-sdk/client-dynamodb-streams'
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb'
+import { localDynamoConfig } from '#lib/db/local.ts'
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda'
 
 /**
@@ -46,12 +47,7 @@ export async function startStreamDrive(options: {
   tableName: string
   consumers: StreamConsumer[]
 }): Promise<StreamDrive> {
-  const config = {
-    endpoint: options.endpoint,
-    region: 'local',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    maxAttempts: 1,
-  }
+  const config = { ...localDynamoConfig(options.endpoint), maxAttempts: 1 }
   const tables = new DynamoDBClient(config)
   const streams = new DynamoDBStreamsClient(config)
   const shards = new Map<string, ShardState>()

@@ -6,14 +6,11 @@ import {
   UpdateTableCommand,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb'
+import { localDynamoConfig } from '#lib/db/local.ts'
 import { createTableInput, tableDefinition } from '#lib/db/table.ts'
 
 function client(endpoint: string) {
-  return new DynamoDBClient({
-    endpoint,
-    region: 'local',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  })
+  return new DynamoDBClient(localDynamoConfig(endpoint))
 }
 
 /** Creates the table (from the same definition the CDK stack uses) unless it already exists. */

@@ -31,7 +31,7 @@ beforeAll(async () => {
     concurrency: 6,
   })
   items = seeded.items!.slice().reverse()
-}, 180_000)
+}, 300_000)
 afterAll(() => api?.close())
 
 async function allPages(params: Record<string, string>) {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { inject } from 'vitest'
-import { ensureTable } from '../../scripts/local/table.ts'
+import { dropTable, ensureTable } from '../../scripts/local/table.ts'
 import { checkReply } from './contract.ts'
 
 /**
@@ -32,10 +32,12 @@ export async function startApi(
   process.env.DYNAMODB_ENDPOINT = dynamoEndpoint
   process.env.STAGE = 'local'
   process.env.AWS_REGION = 'eu-west-1'
+  // This file's own database in the run's DynamoDB Local (lib/db/local.ts); child processes inherit it.
+  process.env.DYNAMODB_LOCAL_DATABASE = `test${randomUUID().replaceAll('-', '')}`
   await ensureTable(dynamoEndpoint, tableName)
   const { seedLocal } = await import('../../scripts/local/seed.ts')
   await seedLocal()
-  // The one local stream drive and queues (scripts/local/workers.ts): the history indexer always, as
+  // The local stream drives and queues (scripts/local/workers.ts): the history indexer always, as
   // `npm start` runs it; the consumers of lib/consumers.ts when asked for (`workers`).
   const { startWorkers } = await import('../../scripts/local/workers.ts')
   const only = options.workers === true ? undefined : ['history-indexer', ...(options.workers || [])]
@@ -53,6 +55,8 @@ export async function startApi(
     close: async () => {
       await server.close()
       await workers.stop()
+      // Frees the memory the file's table holds in the run's DynamoDB Local.
+      await dropTable(dynamoEndpoint, tableName)
     },
   }
 }
