@@ -145,7 +145,11 @@ export async function startWorkers(options: WorkersOptions): Promise<Workers> {
   for (const consumer of await localStreamConsumers(options.only)) {
     drives.set(
       consumer.name,
-      await startStreamDrive({ endpoint: options.endpoint, tableName: options.tableName, consumers: [consumer] }),
+      await startStreamDrive({
+        endpoint: options.endpoint,
+        tableName: options.tableName,
+        consumers: [consumer],
+      }),
     )
   }
   const allSettled = async (timeoutMs?: number) => {
@@ -155,7 +159,8 @@ export async function startWorkers(options: WorkersOptions): Promise<Workers> {
   return {
     deadLetters,
     settled: allSettled,
-    historySettled: (timeoutMs?: number) => drives.get('history-indexer')?.settled(timeoutMs) ?? Promise.resolve(),
+    historySettled: (timeoutMs?: number) =>
+      drives.get('history-indexer')?.settled(timeoutMs) ?? Promise.resolve(),
     async drained(timeoutMs = 60_000) {
       const until = Date.now() + timeoutMs
       let quietPasses = 0
