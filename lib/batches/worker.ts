@@ -35,8 +35,14 @@ import {
  */
 const SINGLE_ENDPOINT_ACTION: Record<BatchAction, InvoiceAction> = { validate: 'sign', sign: 'sign' }
 
-/** Items handled at once per batch. */
-const ITEM_CONCURRENCY = 8
+/**
+ * Items handled at once per batch: 8 by default; BATCH_ITEM_CONCURRENCY (1 to 32) sets it, e.g. lower
+ * to spare a busy table's capacity.
+ */
+function itemConcurrency(): number {
+  const wanted = Number(process.env.BATCH_ITEM_CONCURRENCY ?? 8)
+  return Number.isInteger(wanted) && wanted >= 1 && wanted <= 32 ? wanted : 8
+}
 
 const callerOf = (h: BatchHeader): ApiClientCaller => ({
   scheme: 'api-signature',
@@ -65,7 +71,9 @@ async function processItem(header: BatchHeader, item: BatchItem): Promise<void> 
   } catch (error) {
     // A domain error is the reply the single endpoint would have given: the item's result.
     const refused = toApiError(error)
-    if (refused) {
+    // A 503 (a key or a store briefly unreachable) is no answer about the invoice: the stream retries
+    // the batch and the item gets its real result then.
+    if (refused && refused.status < 500) {
       const details = firsErrorDetails(refused)
       await recordItemResult(item, {
         status: 'FAILED',
@@ -90,7 +98,7 @@ export async function processBatch(batchId: string): Promise<void> {
   // conditional writes already keep two requests for one IRN apart.
   const pending = batch.items.filter((i) => i.status === 'PENDING')
   await Promise.all(
-    Array.from({ length: Math.min(ITEM_CONCURRENCY, pending.length) }, async () => {
+    Array.from({ length: Math.min(itemConcurrency(), pending.length) }, async () => {
       for (let item = pending.shift(); item; item = pending.shift()) await processItem(batch.header, item)
     }),
   )
