@@ -3,6 +3,7 @@ import { gunzipSync, gzipSync } from 'node:zlib'
 import { BatchWriteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import type { Role } from '#lib/routes.ts'
 import { db, tableName } from '#lib/db/client.ts'
+import { queryAll } from '#lib/db/query.ts'
 import { isConditionFailed } from '#lib/db/errors.ts'
 import { recordOf } from '#lib/db/items.ts'
 import { BATCH_PREFIX, keys } from '#lib/db/keys.ts'
@@ -197,20 +198,10 @@ export async function markProcessing(batchId: string): Promise<void> {
 
 /** A business's batches (headers only), oldest first. */
 export async function batchesOf(businessId: string): Promise<BatchHeader[]> {
-  const found: BatchHeader[] = []
-  let start: Record<string, unknown> | undefined
-  do {
-    const out = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.batchBusinessPartition(businessId) },
-        ExclusiveStartKey: start,
-      }),
-    )
-    for (const item of out.Items ?? []) found.push(recordOf<BatchHeader>(item))
-    start = out.LastEvaluatedKey
-  } while (start)
-  return found
+  const items = await queryAll({
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk',
+    ExpressionAttributeValues: { ':pk': keys.batchBusinessPartition(businessId) },
+  })
+  return items.map((item) => recordOf<BatchHeader>(item))
 }

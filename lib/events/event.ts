@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
-import { QueryCommand } from '@aws-sdk/lib-dynamodb'
-import { db, tableName } from '#lib/db/client.ts'
+import { tableName } from '#lib/db/client.ts'
+import { queryAll } from '#lib/db/query.ts'
 import { recordOf } from '#lib/db/items.ts'
 import { EVENT_PREFIX, keys } from '#lib/db/keys.ts'
 import type { EventData, EventType } from './schemas.ts'
@@ -72,20 +72,10 @@ export function eventOf(item: Record<string, unknown>): IntegrationEvent {
 
 /** Every event of one business, oldest first (operations and tests). */
 export async function eventsOfBusiness(businessId: string): Promise<IntegrationEvent[]> {
-  const events: IntegrationEvent[] = []
-  let start: Record<string, unknown> | undefined
-  do {
-    const out = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.eventBusinessPartition(businessId) },
-        ExclusiveStartKey: start,
-      }),
-    )
-    for (const item of out.Items ?? []) events.push(eventOf(item))
-    start = out.LastEvaluatedKey
-  } while (start)
-  return events
+  const items = await queryAll({
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk',
+    ExpressionAttributeValues: { ':pk': keys.eventBusinessPartition(businessId) },
+  })
+  return items.map(eventOf)
 }

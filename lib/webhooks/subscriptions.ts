@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto'
-import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import { appendAudit } from '#lib/audit/trail.ts'
 import { decryptField, encryptField } from '#lib/crypto/fields.ts'
 import { db, tableName } from '#lib/db/client.ts'
+import { queryAll } from '#lib/db/query.ts'
 import { isConditionFailed } from '#lib/db/errors.ts'
 import { readRecord, recordOf } from '#lib/db/items.ts'
 import { keys } from '#lib/db/keys.ts'
@@ -112,21 +113,13 @@ export async function createSubscription(
 
 /** Every subscription of a business, deleted ones included (the caller filters). */
 export async function subscriptionsOf(businessId: string): Promise<Subscription[]> {
-  const found: Subscription[] = []
-  let start: Record<string, unknown> | undefined
-  do {
-    const out = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.webhookSubscriptionPartition(businessId) },
-        ExclusiveStartKey: start,
-      }),
-    )
-    for (const item of out.Items ?? []) found.push(recordOf<Subscription>(item))
-    start = out.LastEvaluatedKey
-  } while (start)
-  return found.sort((a, b) => a.createdAt.localeCompare(b.createdAt))
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': keys.webhookSubscriptionPartition(businessId) },
+  })
+  return items
+    .map((item) => recordOf<Subscription>(item))
+    .sort((a, b) => a.createdAt.localeCompare(b.createdAt))
 }
 
 export const getSubscription = (businessId: string, id: string) =>
