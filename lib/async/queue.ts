@@ -20,10 +20,15 @@ export interface QueueTransport {
   send(queue: QueueName, body: string, delaySeconds: number): Promise<void>
 }
 
-let local: QueueTransport | undefined
-/** Installed by the local runner only. */
+/**
+ * Installed by the local runner only. Kept on the process's global object, not in this module: a
+ * function served from its Lambda bundle (`npm start -- --bundles`, the CI's bundles run) carries its
+ * own copy of this module, and must still find the queue the runner installed.
+ */
+const LOCAL_QUEUES = Symbol.for('einvoicing.localQueues')
+const holder = globalThis as { [LOCAL_QUEUES]?: QueueTransport }
 export function useLocalQueues(transport: QueueTransport | undefined): void {
-  local = transport
+  holder[LOCAL_QUEUES] = transport
 }
 
 let sqs: SQSClient | undefined
@@ -37,6 +42,7 @@ export async function sendMessage(queue: QueueName, body: unknown, delaySeconds 
     await sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: text, DelaySeconds: delay }))
     return
   }
+  const local = holder[LOCAL_QUEUES]
   if (local) return local.send(queue, text, delay)
   throw new Error(
     `${QUEUE_URL_ENV[queue]} is not set and no local queue runs: cannot queue work for ${queue}`,
