@@ -26,6 +26,8 @@ process.env.DYNAMODB_ENDPOINT = dynamo.endpoint
 process.env.STAGE = 'local'
 process.env.AWS_REGION ??= 'eu-west-1'
 process.env.LOG_LEVEL = 'SILENT'
+// The handlers' EMF metric lines would bury the figures.
+process.env.POWERTOOLS_METRICS_DISABLED = 'true'
 await ensureTable(dynamo.endpoint, 'bench-events')
 const { seedLocal } = await import('../scripts/local/seed.ts')
 await seedLocal()
