@@ -196,6 +196,25 @@ const areaA: AreaARoute[] = [
     reply: 'envelope',
     tableAccess: 'read',
   },
+  // Batches (CONTRACT section 11): accepted here, worked through by functions/batches/worker.ts.
+  {
+    method: 'POST',
+    path: '/app/invoice/batch',
+    functionId: 'app-invoice-batch-submit',
+    handler: 'functions/batches/submit.ts',
+    roles: APP,
+    reply: 'record',
+    tableAccess: 'write',
+  },
+  {
+    method: 'GET',
+    path: '/app/invoice/batch/{batch_id}',
+    functionId: 'app-invoice-batch-status',
+    handler: 'functions/batches/status.ts',
+    roles: APP,
+    reply: 'record',
+    tableAccess: 'read',
+  },
   // The SI invoice-types list is the same list as /resource/invoice-types: one function serves both.
   {
     method: 'GET',
@@ -262,6 +281,29 @@ const areaAv1Only: AreaARoute[] = [
     tableAccess: 'read',
   },
 ]
+
+/** Webhook subscriptions and their delivery log (CONTRACT section 11): a business's ADMIN keys only. */
+const webhooks: AreaARoute[] = [
+  ['POST', '/webhooks', 'webhook-subscription-create', 'subscription-create', 'write'],
+  ['GET', '/webhooks', 'webhook-subscription-list', 'subscription-list', 'read'],
+  ['DELETE', '/webhooks/{id}', 'webhook-subscription-delete', 'subscription-delete', 'write'],
+  ['GET', '/webhooks/{id}/deliveries', 'webhook-deliveries-list', 'deliveries-list', 'read'],
+  [
+    'POST',
+    '/webhooks/{id}/deliveries/{eventId}/redeliver',
+    'webhook-delivery-redeliver',
+    'delivery-redeliver',
+    'write',
+  ],
+].map(([method, path, functionId, module, tableAccess]) => ({
+  method: method as HttpMethod,
+  path: path!,
+  functionId: functionId!,
+  handler: `functions/webhooks/${module}.ts`,
+  roles: ['ADMIN'],
+  reply: 'envelope',
+  tableAccess: tableAccess as TableAccess,
+}))
 
 const versioned = (version: 'v1' | 'v2', r: AreaARoute): Route => ({
   ...r,
@@ -401,6 +443,7 @@ export const routes: readonly Route[] = [
   ...areaA.map((r) => versioned('v1', r)),
   ...areaA.map((r) => versioned('v2', r)),
   ...areaAv1Only.map((r) => versioned('v1', r)),
+  ...webhooks.map((r) => versioned('v1', r)),
   ...areaB,
   ...areaC,
   ...areaD,

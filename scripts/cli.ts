@@ -33,6 +33,7 @@ const MODULES = [
   './cli/transactions.ts',
   './cli/encryption.ts',
   './cli/audit.ts',
+  './cli/webhooks.ts',
   './cli/finance.ts',
   './cli/dead-letters.ts',
 ]

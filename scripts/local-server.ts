@@ -39,7 +39,7 @@ async function main() {
     stopping = true
     removeLocalServerState()
     await server?.close()
-    await drive?.stop()
+    await workers?.stop()
     await dynamo.stop()
     process.exit(code)
   }
@@ -55,18 +55,15 @@ async function main() {
   process.env.POWERTOOLS_METRICS_DISABLED ??= 'true'
 
   let server: Awaited<ReturnType<typeof import('./local/server.ts').startServer>> | undefined
-  let drive: Awaited<ReturnType<typeof import('./local/stream-drive.ts').startStreamDrive>> | undefined
+  let workers: Awaited<ReturnType<typeof import('./local/workers.ts').startWorkers>> | undefined
   try {
     await ensureTable(dynamo.endpoint, tableName)
     const { seedLocal } = await import('./local/seed.ts')
     await seedLocal()
-    const { startStreamDrive } = await import('./local/stream-drive.ts')
-    const { localStreamConsumers } = await import('./local/consumers.ts')
-    drive = await startStreamDrive({
-      endpoint: dynamo.endpoint,
-      tableName,
-      consumers: await localStreamConsumers(),
-    })
+    // The stream consumers (history indexer, webhooks, batches, notifications) on the one local stream
+    // drive, and the queues of lib/consumers.ts, in-process.
+    const { startWorkers } = await import('./local/workers.ts')
+    workers = await startWorkers({ endpoint: dynamo.endpoint, tableName })
     const { startServer } = await import('./local/server.ts')
     let bundles: Record<string, string> | undefined
     if (bundlesArg) {
@@ -83,7 +80,7 @@ async function main() {
       // Lambda runs them with NODE_OPTIONS=--enable-source-maps: stack traces point at the .ts lines.
       process.setSourceMapsEnabled(true)
     }
-    server = await startServer(port, { bundles, afterWrite: () => drive!.settled() })
+    server = await startServer(port, { bundles, afterWrite: () => workers!.historySettled() })
   } catch (error) {
     console.error('Could not start the local API:', error)
     await stop(1)

@@ -121,6 +121,8 @@ export const NOTE_READERS: readonly string[] = [
   'functions/lifecycle/get-invoice.ts',
   'functions/lifecycle/transmit.ts',
 ]
+/** Handlers that create a webhook subscription, and so encrypt its secret. */
+export const WEBHOOK_SECRET_WRITERS: readonly string[] = ['functions/webhooks/subscription-create.ts']
 /** The encryption contexts' `record` values (lib/crypto, lib/auth/credentials.ts, lib/invoice/notes.ts). */
 const SECRET_RECORDS = ['api-client', 'switch-client']
 
@@ -292,6 +294,17 @@ export class ApiFunction extends Construct {
             actions: ['kms:Decrypt'],
             resources: [props.dataKey.keyArn],
             conditions: { StringEquals: { 'kms:EncryptionContext:record': records } },
+          }),
+        )
+      }
+      // A new webhook subscription's signing secret is sealed by the function that creates it.
+      if (WEBHOOK_SECRET_WRITERS.includes(props.handler)) {
+        this.function.addToRolePolicy(
+          new PolicyStatement({
+            sid: 'DataKeyEncryptWebhookSecrets',
+            actions: ['kms:GenerateDataKey', 'kms:Encrypt'],
+            resources: [props.dataKey.keyArn],
+            conditions: { StringEquals: { 'kms:EncryptionContext:record': 'webhook-subscription' } },
           }),
         )
       }

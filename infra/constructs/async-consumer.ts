@@ -50,7 +50,9 @@ export class DeadLetterQueue extends Construct {
       comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
       treatMissingData: TreatMissingData.NOT_BREACHING,
     })
-    const stack = Stack.of(this)
+    // On the top-level stack, where `dlq redrive` reads outputs, also for a consumer in a nested stack.
+    let stack = Stack.of(this)
+    while (stack.nestedStackParent) stack = stack.nestedStackParent
     new CfnOutput(stack, `${DEAD_LETTER_OUTPUT_PREFIX}${outputIdOf(props.consumer)}`, {
       description: `Dead-letter queue of ${props.consumer}`,
       value: this.queue.queueUrl,
@@ -137,6 +139,12 @@ export class QueueConsumer extends Construct {
     })
     props.function.addEventSource(
       new SqsEventSource(this.queue, { batchSize: props.batchSize ?? 10, reportBatchItemFailures: true }),
+    )
+    // On the function: the mapping is created as its child.
+    acknowledge(
+      props.function,
+      'Serverless-LambdaEventSourceMappingDestination',
+      "An SQS event source has no on-failure destination: a message failing maxReceiveCount times goes to the queue's own redrive dead-letter queue (above)",
     )
   }
 }

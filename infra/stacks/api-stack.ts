@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { Aspects, CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib'
+import { Aspects, CfnOutput, Duration, NestedStack, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib'
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway'
 import {
   DomainName,
@@ -30,6 +30,7 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager'
 import { functionsOf, type Route, routes as routeTable, type ServiceSecret, UNROUTED } from '#lib/routes.ts'
 import { AlarmsNotify, AlarmTopic } from '../constructs/alarms.ts'
 import { ApiFunction, PROJECT_ROOT } from '../constructs/api-function.ts'
+import { Consumers } from '../constructs/consumers.ts'
 import { HistoryIndexer } from '../constructs/history-indexer.ts'
 import { acknowledge } from '../constructs/nag.ts'
 import { ServiceDashboard } from '../constructs/dashboard.ts'
@@ -72,6 +73,10 @@ export class ApiStack extends Stack {
   /** By functionId, the unrouted function included. */
   readonly functions = new Map<string, ApiFunction>()
   readonly outboxSender: OutboxSender
+  /** Webhook fan-out and delivery, batches (lib/consumers.ts). */
+  readonly consumers?: Consumers
+  /** The nested stack of the webhook and batch functions and the consumers (full route table only). */
+  readonly events?: NestedStack
   readonly historyIndexer: HistoryIndexer
   readonly alarmTopic: ITopic
   /** JSON access logs of the $default stage. */
@@ -149,13 +154,21 @@ export class ApiStack extends Stack {
       ...(domain ? { domainMapping: { domainName: domain } } : {}),
     })
 
+    // Webhooks and batches (their endpoints' functions and the consumers of lib/consumers.ts) and the
+    // history indexer live in a nested stack: with them the API stack would pass CloudFormation's 500
+    // resources per stack.
+    // A stack built from another route table (tests of single concerns) has none of them.
+    const events = props.routes
+      ? undefined
+      : new NestedStack(this, 'Events', { description: 'Webhooks and batches' })
+    this.events = events
     for (const [functionId, served] of functionsOf(table)) {
       const handlers = new Set(served.map((r) => r.handler))
       if (handlers.size !== 1) {
         throw new Error(`${functionId} is served by several handler modules: ${[...handlers].join(', ')}`)
       }
       const id = constructId(functionId)
-      const fn = new ApiFunction(this, id, {
+      const fn = new ApiFunction(events && isEventsFunction(served) ? events : this, id, {
         ...common,
         functionId,
         handler: served[0]!.handler,
@@ -177,7 +190,8 @@ export class ApiStack extends Stack {
       sesFromAddress: props.sesFromAddress,
     })
 
-    this.historyIndexer = new HistoryIndexer(this, 'HistoryIndexer', {
+    // In the nested stack too when there is one: the API stack alone is near CloudFormation's 500.
+    this.historyIndexer = new HistoryIndexer(events ?? this, 'HistoryIndexer', {
       table: props.table,
       stage: props.stage,
       serviceName: common.serviceName,
@@ -193,9 +207,20 @@ export class ApiStack extends Stack {
       logRemovalPolicy: common.logRemovalPolicy,
     })
 
+    // The consumers serve the real route table's webhooks and batches; a stack built from another
+    // table (tests of single concerns) has none.
+    if (events) {
+      this.consumers = new Consumers(events, 'Consumers', {
+        ...common,
+        apiFunctions: this.functions,
+        skip: ['outbox-sender'],
+      })
+    }
+
     this.apiAlarms(props.table)
     const observed = new Map<string, IFunction>([...this.functions].map(([id, fn]) => [id, fn.function]))
     observed.set('outbox-sender', this.outboxSender.function)
+    for (const [id, fn] of this.consumers?.functions ?? []) observed.set(id, fn)
     observed.set('reconcile-daily', this.reconciliation.function)
     observed.set('history-indexer', this.historyIndexer.function)
     new ServiceDashboard(this, 'Dashboard', {
@@ -300,6 +325,13 @@ const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
     error: '$context.error.message',
   }),
 )
+
+/** The endpoints of webhooks and batches (CONTRACT section 11), deployed in the Events nested stack. */
+function isEventsFunction(served: readonly Route[]): boolean {
+  return served.some(
+    (r) => r.handler.startsWith('functions/webhooks/') || r.handler.startsWith('functions/batches/'),
+  )
+}
 
 /** `resource-invoice-types` -> `ResourceInvoiceTypes`: readable logical ids. */
 function constructId(functionId: string): string {

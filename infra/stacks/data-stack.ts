@@ -81,8 +81,8 @@ export class DataStack extends Stack {
       // table CMK (TableEncryptionV2.customerManagedKey) needs a region-specific stack, which these
       // environment-agnostic stacks are not. What must not leak is encrypted field by field anyway.
       encryption: TableEncryptionV2.awsManagedKey(),
-      // NEW_IMAGE is what the outbox sender will read; enabling it now avoids a table update later.
-      dynamoStream: StreamViewType.NEW_IMAGE,
+      // What the asynchronous consumers read (lib/consumers.ts), the same view local tables have.
+      dynamoStream: StreamViewType[tableDefinition.streamViewType],
       deletionProtection: protect,
       removalPolicy: protect ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
     })

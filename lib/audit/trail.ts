@@ -19,7 +19,7 @@ import { queryAll } from '#lib/db/query.ts'
  * code path that updates or deletes them, so the trail is append-only.
  */
 
-export type AuditSubjectKind = 'INVOICE' | 'CREDENTIAL' | 'TEMPLATE' | 'NOTIFY'
+export type AuditSubjectKind = 'INVOICE' | 'CREDENTIAL' | 'TEMPLATE' | 'NOTIFY' | 'WEBHOOK'
 
 export type AuditEventType =
   | 'INVOICE_GENERATED'
@@ -32,6 +32,8 @@ export type AuditEventType =
   | 'CREDENTIAL_ROTATED'
   | 'CREDENTIAL_REVOKED'
   | 'WEBHOOK_SET'
+  | 'WEBHOOK_SUBSCRIBED'
+  | 'WEBHOOK_UNSUBSCRIBED'
   | 'VALIDATION_MODE_SET'
   | 'TEMPLATE_CREATED'
   | 'TEMPLATE_REPLACED'
@@ -132,21 +134,28 @@ export async function appendAudit(input: AuditInput): Promise<AuditEvent> {
   return event
 }
 
-type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number]
+export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number]
 
 const CONFLICT_ATTEMPTS = 5
 
 /**
  * Runs one conditional write (Put or Update) and the audit Puts of the change in one transaction, so
- * the change is never stored without its event. Returns false when the write's condition failed (the
+ * the change is never stored without its event. `also` adds further items to the same transaction (the
+ * change's integration events, lib/events). Returns false when the write's condition failed (the
  * record was not in the state the change was decided from). A transaction conflict (another
  * transaction on the same item at that moment, which a single write would simply have queued behind)
  * is retried after a short random pause.
  */
-export async function writeWithAudit(write: TransactItem, events: AuditInput[]): Promise<boolean> {
+export async function writeWithAudit(
+  write: TransactItem,
+  events: AuditInput[],
+  also: TransactItem[] = [],
+): Promise<boolean> {
   for (let attempt = 1; ; attempt++) {
     try {
-      await db().send(new TransactWriteCommand({ TransactItems: [write, ...events.map((e) => auditPut(e))] }))
+      await db().send(
+        new TransactWriteCommand({ TransactItems: [write, ...events.map((e) => auditPut(e)), ...also] }),
+      )
       return true
     } catch (error) {
       const codes = transactionCancellationCodes(error)

@@ -44,6 +44,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/app/invoice/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submit 1 to 100 invoices to validate or sign
+         * @description Answers 202 with Location; each invoice is then handled exactly as POST /app/invoice/validate or /sign would (both sign, CONTRACT section 5), once. An Idempotency-Key replays the first reply. batch.completed is sent when every item has its result.
+         */
+        post: operations["app-invoice-batch-submit-v1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/app/invoice/batch/{batch_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A batch and each item result
+         * @description Another business's batch is 404.
+         */
+        get: operations["app-invoice-batch-status-v1"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/app/invoice/confirm/{irn}": {
         parameters: {
             query?: never;
@@ -664,6 +704,130 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The business's webhook subscriptions (ADMIN)
+         * @description Every subscription that is not deleted, without its secret.
+         */
+        get: operations["webhook-subscription-list-v1"];
+        put?: never;
+        /**
+         * Subscribe a URL to events (ADMIN)
+         * @description The reply holds the signing secret (`whsec_` + Base64 of 32 bytes) this once. Deliveries are signed per Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<Base64 HMAC-SHA256(secret, "{id}.{timestamp}.{body}")>`; the body is an IntegrationEvent. url must be https:// (http:// to 127.0.0.1 or localhost on a local server).
+         */
+        post: operations["webhook-subscription-create-v1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a subscription (ADMIN)
+         * @description No new deliveries; pending ones stop.
+         */
+        delete: operations["webhook-subscription-delete-v1"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A subscription's delivery log (ADMIN)
+         * @description Newest first; paged like the merchant history (page from 1, size up to 200).
+         */
+        get: operations["webhook-deliveries-list-v1"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/deliveries/{eventId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send one event again (ADMIN)
+         * @description A new round of the retry schedule, same webhook-id. Already pending: 202, nothing added.
+         */
+        post: operations["webhook-delivery-redeliver-v1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/app/invoice/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submit 1 to 100 invoices to validate or sign
+         * @description Answers 202 with Location; each invoice is then handled exactly as POST /app/invoice/validate or /sign would (both sign, CONTRACT section 5), once. An Idempotency-Key replays the first reply. batch.completed is sent when every item has its result.
+         */
+        post: operations["app-invoice-batch-submit-v2"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/app/invoice/batch/{batch_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A batch and each item result
+         * @description Another business's batch is 404.
+         */
+        get: operations["app-invoice-batch-status-v2"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/app/invoice/confirm/{irn}": {
         parameters: {
             query?: never;
@@ -1197,7 +1361,110 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "batch.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Every invoice of a batch has its result */
+        post: operations["event-batch-completed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "invoice.payment_status_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** An invoice's payment status changed */
+        post: operations["event-invoice-payment_status_changed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "invoice.received": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** An invoice naming this business's TIN as buyer was transmitted to it */
+        post: operations["event-invoice-received"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "invoice.signed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** An invoice was signed (its IRN and QR code are final) */
+        post: operations["event-invoice-signed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "invoice.transmitted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A signed invoice was transmitted to its buyer */
+        post: operations["event-invoice-transmitted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "invoice.validated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** An invoice passed validation and its record was stored */
+        post: operations["event-invoice-validated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         AccessPointProviderResponse: {
@@ -1241,6 +1508,176 @@ export interface components {
             irn: string;
             /** @description date, Y */
             issue_date: components["schemas"]["Date"];
+        };
+        /** @description Every invoice of a batch has its result */
+        Event_batch_completed: {
+            /** @description The business the event is delivered to */
+            business_id: string;
+            /** Format: date-time */
+            created_at: string;
+            data: {
+                /** @enum {string} */
+                action: "validate" | "sign";
+                batch_id: string;
+                failed: number;
+                /** @constant */
+                status: "COMPLETED";
+                succeeded: number;
+                total: number;
+            };
+            /** @description `evt_` + a time-ordered id; also the `webhook-id` header of every attempt */
+            id: string;
+            /** @constant */
+            type: "batch.completed";
+        };
+        /** @description An invoice's payment status changed */
+        Event_invoice_payment_status_changed: {
+            /** @description The business the event is delivered to */
+            business_id: string;
+            /** Format: date-time */
+            created_at: string;
+            data: {
+                /** @description The invoice reference number */
+                irn: string;
+                /**
+                 * @description The payment status after the change
+                 * @enum {string}
+                 */
+                payment_status: "PENDING" | "PAID" | "REJECTED";
+                /** Format: date-time */
+                payment_updated_at: string;
+                /** @enum {string} */
+                previous_payment_status: "PENDING" | "PAID" | "REJECTED";
+                /**
+                 * @description The invoice status after the change
+                 * @enum {string}
+                 */
+                status: "GENERATED" | "VALIDATED" | "SIGNED" | "TRANSMITTED";
+            };
+            /** @description `evt_` + a time-ordered id; also the `webhook-id` header of every attempt */
+            id: string;
+            /** @constant */
+            type: "invoice.payment_status_changed";
+        };
+        /** @description An invoice naming this business's TIN as buyer was transmitted to it */
+        Event_invoice_received: {
+            /** @description The business the event is delivered to */
+            business_id: string;
+            /** Format: date-time */
+            created_at: string;
+            data: {
+                buyer_tin?: string;
+                /** @description The invoice reference number */
+                irn: string;
+                /**
+                 * @description The payment status after the change
+                 * @enum {string}
+                 */
+                payment_status: "PENDING" | "PAID" | "REJECTED";
+                /**
+                 * @description The invoice status after the change
+                 * @enum {string}
+                 */
+                status: "GENERATED" | "VALIDATED" | "SIGNED" | "TRANSMITTED";
+                supplier_tin?: string;
+                /** Format: date-time */
+                transmitted_at: string;
+            };
+            /** @description `evt_` + a time-ordered id; also the `webhook-id` header of every attempt */
+            id: string;
+            /** @constant */
+            type: "invoice.received";
+        };
+        /** @description An invoice was signed (its IRN and QR code are final) */
+        Event_invoice_signed: {
+            /** @description The business the event is delivered to */
+            business_id: string;
+            /** Format: date-time */
+            created_at: string;
+            data: {
+                /** @description The invoice reference number */
+                irn: string;
+                /**
+                 * @description The payment status after the change
+                 * @enum {string}
+                 */
+                payment_status: "PENDING" | "PAID" | "REJECTED";
+                /**
+                 * @description Set when an existing record moved on
+                 * @enum {string}
+                 */
+                previous_status?: "GENERATED" | "VALIDATED" | "SIGNED" | "TRANSMITTED";
+                /** Format: date-time */
+                signed_at: string;
+                /**
+                 * @description The invoice status after the change
+                 * @enum {string}
+                 */
+                status: "GENERATED" | "VALIDATED" | "SIGNED" | "TRANSMITTED";
+            };
+            /** @description `evt_` + a time-ordered id; also the `webhook-id` header of every attempt */
+            id: string;
+            /** @constant */
+            type: "invoice.signed";
+        };
+        /** @description A signed invoice was transmitted to its buyer */
+        Event_invoice_transmitted: {
+            /** @description The business the event is delivered to */
+            business_id: string;
+            /** Format: date-time */
+            created_at: string;
+            data: {
+                /** @description The invoice reference number */
+                irn: string;
+                /**
+                 * @description The payment status after the change
+                 * @enum {string}
+                 */
+                payment_status: "PENDING" | "PAID" | "REJECTED";
+                /**
+                 * @description The invoice status after the change
+                 * @enum {string}
+                 */
+                status: "GENERATED" | "VALIDATED" | "SIGNED" | "TRANSMITTED";
+                /** Format: date-time */
+                transmitted_at: string;
+            };
+            /** @description `evt_` + a time-ordered id; also the `webhook-id` header of every attempt */
+            id: string;
+            /** @constant */
+            type: "invoice.transmitted";
+        };
+        /** @description An invoice passed validation and its record was stored */
+        Event_invoice_validated: {
+            /** @description The business the event is delivered to */
+            business_id: string;
+            /** Format: date-time */
+            created_at: string;
+            data: {
+                /** @description The invoice reference number */
+                irn: string;
+                /**
+                 * @description The payment status after the change
+                 * @enum {string}
+                 */
+                payment_status: "PENDING" | "PAID" | "REJECTED";
+                /**
+                 * @description Set when an existing record moved on
+                 * @enum {string}
+                 */
+                previous_status?: "GENERATED" | "VALIDATED" | "SIGNED" | "TRANSMITTED";
+                /**
+                 * @description The invoice status after the change
+                 * @enum {string}
+                 */
+                status: "GENERATED" | "VALIDATED" | "SIGNED" | "TRANSMITTED";
+                /** Format: date-time */
+                validated_at: string;
+            };
+            /** @description `evt_` + a time-ordered id; also the `webhook-id` header of every attempt */
+            id: string;
+            /** @constant */
+            type: "invoice.validated";
         };
         /** @description Area A Envelope of a failure (A.1). */
         FailedEnvelope: {
@@ -1779,6 +2216,478 @@ export interface operations {
                     "application/json": {
                         [key: string]: unknown;
                     };
+                };
+            };
+            /** @description An unexpected error; the message never carries internals (logged with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
+                };
+            };
+        };
+    };
+    "app-invoice-batch-submit-v1": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key (1 to 128 visible ASCII characters) gets the first reply back. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "action": "sign",
+                 *       "invoices": [
+                 *         {
+                 *           "irn": "INV0001-94ND90NR-20261121",
+                 *           "business_id": "11111111-1111-4111-8111-111111111111",
+                 *           "issue_date": "2026-11-21",
+                 *           "due_date": "2026-12-21",
+                 *           "issue_time": "10:15:30",
+                 *           "invoice_type_code": "381",
+                 *           "invoice_kind": "B2B",
+                 *           "payment_status": "PENDING",
+                 *           "note": "Delivered to site 4",
+                 *           "tax_point_date": "2026-11-21",
+                 *           "document_currency_code": "NGN",
+                 *           "tax_currency_code": "NGN",
+                 *           "accounting_cost": "2000",
+                 *           "buyer_reference": "PO-7781",
+                 *           "invoice_delivery_period": {
+                 *             "start_date": "2026-11-18",
+                 *             "end_date": "2026-11-20"
+                 *           },
+                 *           "order_reference": "ORD-5512",
+                 *           "billing_reference": [
+                 *             {
+                 *               "irn": "INV0099-94ND90NR-20261101",
+                 *               "issue_date": "2026-11-01"
+                 *             }
+                 *           ],
+                 *           "dispatch_document_reference": {
+                 *             "irn": "INV0099-94ND90NR-20261101",
+                 *             "issue_date": "2026-11-01"
+                 *           },
+                 *           "receipt_document_reference": {
+                 *             "irn": "INV0099-94ND90NR-20261101",
+                 *             "issue_date": "2026-11-01"
+                 *           },
+                 *           "originator_document_reference": {
+                 *             "irn": "INV0099-94ND90NR-20261101",
+                 *             "issue_date": "2026-11-01"
+                 *           },
+                 *           "contract_document_reference": {
+                 *             "irn": "INV0099-94ND90NR-20261101",
+                 *             "issue_date": "2026-11-01"
+                 *           },
+                 *           "document_reference": [
+                 *             {
+                 *               "irn": "INV0099-94ND90NR-20261101",
+                 *               "issue_date": "2026-11-01"
+                 *             }
+                 *           ],
+                 *           "additional_document_reference": [
+                 *             {
+                 *               "irn": "INV0099-94ND90NR-20261101",
+                 *               "issue_date": "2026-11-01"
+                 *             }
+                 *           ],
+                 *           "accounting_supplier_party": {
+                 *             "party_name": "Dev Supplier Ltd",
+                 *             "tin": "12345678-0001",
+                 *             "email": "accounts@devsupplier.example",
+                 *             "telephone": "+2348012345678",
+                 *             "business_description": "Cement and building materials",
+                 *             "postal_address": {
+                 *               "street_name": "12 Marina Road",
+                 *               "city_name": "Lagos Island",
+                 *               "postal_zone": "100001",
+                 *               "lga": "NG-LA-LAI",
+                 *               "state": "NG-LA",
+                 *               "country": "NG"
+                 *             }
+                 *           },
+                 *           "accounting_customer_party": {
+                 *             "party_name": "Dev Buyer Plc",
+                 *             "tin": "87654321-0001",
+                 *             "email": "payables@devbuyer.example",
+                 *             "telephone": "+2348012345678",
+                 *             "business_description": "Cement and building materials",
+                 *             "postal_address": {
+                 *               "street_name": "4 Ahmadu Bello Way",
+                 *               "city_name": "Garki",
+                 *               "postal_zone": "100001",
+                 *               "lga": "NG-FC-AMA",
+                 *               "state": "NG-FC",
+                 *               "country": "NG"
+                 *             }
+                 *           },
+                 *           "payee_party": {
+                 *             "party_name": "Dev Supplier Ltd",
+                 *             "tin": "12345678-0001",
+                 *             "email": "accounts@devsupplier.example",
+                 *             "telephone": "+2348012345678",
+                 *             "business_description": "Cement and building materials",
+                 *             "postal_address": {
+                 *               "street_name": "12 Marina Road",
+                 *               "city_name": "Lagos Island",
+                 *               "postal_zone": "100001",
+                 *               "lga": "NG-LA-LAI",
+                 *               "state": "NG-LA",
+                 *               "country": "NG"
+                 *             }
+                 *           },
+                 *           "bill_party": {
+                 *             "party_name": "Dev Buyer Plc",
+                 *             "tin": "87654321-0001",
+                 *             "email": "payables@devbuyer.example",
+                 *             "telephone": "+2348012345678",
+                 *             "business_description": "Cement and building materials",
+                 *             "postal_address": {
+                 *               "street_name": "4 Ahmadu Bello Way",
+                 *               "city_name": "Garki",
+                 *               "postal_zone": "100001",
+                 *               "lga": "NG-FC-AMA",
+                 *               "state": "NG-FC",
+                 *               "country": "NG"
+                 *             }
+                 *           },
+                 *           "ship_party": {
+                 *             "party_name": "Dev Buyer Plc",
+                 *             "tin": "87654321-0001",
+                 *             "email": "payables@devbuyer.example",
+                 *             "telephone": "+2348012345678",
+                 *             "business_description": "Cement and building materials",
+                 *             "postal_address": {
+                 *               "street_name": "Plot 9 Industrial Layout",
+                 *               "city_name": "Kano",
+                 *               "postal_zone": "100001",
+                 *               "lga": "NG-KN-NAS",
+                 *               "state": "NG-KN",
+                 *               "country": "NG"
+                 *             }
+                 *           },
+                 *           "tax_representative_party": {
+                 *             "party_name": "Other Business Nig Ltd",
+                 *             "tin": "11223344-0001",
+                 *             "email": "info@otherbusiness.example",
+                 *             "telephone": "+2348012345678",
+                 *             "business_description": "Cement and building materials",
+                 *             "postal_address": {
+                 *               "street_name": "1 Broad Street",
+                 *               "city_name": "Lagos Island",
+                 *               "postal_zone": "100001",
+                 *               "lga": "NG-LA-LAI",
+                 *               "state": "NG-LA",
+                 *               "country": "NG"
+                 *             }
+                 *           },
+                 *           "actual_delivery_date": "2026-11-20",
+                 *           "payment_means": [
+                 *             {
+                 *               "payment_means_code": "30",
+                 *               "payment_due_date": "2026-12-21"
+                 *             }
+                 *           ],
+                 *           "payment_terms_note": "Net 30 days",
+                 *           "allowance_charge": [
+                 *             {
+                 *               "charge_indicator": false,
+                 *               "amount": 500
+                 *             },
+                 *             {
+                 *               "charge_indicator": true,
+                 *               "amount": 150
+                 *             }
+                 *           ],
+                 *           "tax_total": [
+                 *             {
+                 *               "tax_amount": 1172.61,
+                 *               "tax_subtotal": [
+                 *                 {
+                 *                   "taxable_amount": 15634.83,
+                 *                   "tax_amount": 1172.61,
+                 *                   "tax_category": {
+                 *                     "id": "STANDARD_VAT",
+                 *                     "percent": 7.5
+                 *                   }
+                 *                 }
+                 *               ]
+                 *             }
+                 *           ],
+                 *           "legal_monetary_total": {
+                 *             "line_extension_amount": 15984.83,
+                 *             "tax_exclusive_amount": 15634.83,
+                 *             "tax_inclusive_amount": 16807.44,
+                 *             "payable_amount": 16807.44
+                 *           },
+                 *           "invoice_line": [
+                 *             {
+                 *               "item": {
+                 *                 "name": "Portland cement 42.5R",
+                 *                 "description": "50 kg bag",
+                 *                 "sellers_item_identification": "SKU-1"
+                 *               },
+                 *               "price": {
+                 *                 "price_amount": 1500,
+                 *                 "base_quantity": 1,
+                 *                 "price_unit": "NGN per bag"
+                 *               },
+                 *               "hsn_code": "2523.29",
+                 *               "product_category": "Building materials",
+                 *               "isic_code": "2394",
+                 *               "service_category": "Manufacturing",
+                 *               "discount_rate": 0,
+                 *               "discount_amount": 0,
+                 *               "fee_rate": 0,
+                 *               "fee_amount": 0,
+                 *               "invoiced_quantity": 10,
+                 *               "line_extension_amount": 15000
+                 *             },
+                 *             {
+                 *               "item": {
+                 *                 "name": "Reinforcement bar 12 mm",
+                 *                 "description": "12 m length, high tensile",
+                 *                 "sellers_item_identification": "SKU-2"
+                 *               },
+                 *               "price": {
+                 *                 "price_amount": 250.5,
+                 *                 "base_quantity": 1,
+                 *                 "price_unit": "NGN per length"
+                 *               },
+                 *               "hsn_code": "7214.20",
+                 *               "product_category": "Building materials",
+                 *               "isic_code": "4663",
+                 *               "service_category": "Manufacturing",
+                 *               "discount_rate": 0,
+                 *               "discount_amount": 0,
+                 *               "fee_rate": 0,
+                 *               "fee_amount": 0,
+                 *               "invoiced_quantity": 3,
+                 *               "line_extension_amount": 751.5
+                 *             },
+                 *             {
+                 *               "item": {
+                 *                 "name": "Ready-mix mortar",
+                 *                 "description": "25 kg bag",
+                 *                 "sellers_item_identification": "SKU-3"
+                 *               },
+                 *               "price": {
+                 *                 "price_amount": 100,
+                 *                 "base_quantity": 3,
+                 *                 "price_unit": "NGN per 3 bags"
+                 *               },
+                 *               "hsn_code": "2523.21",
+                 *               "product_category": "Building materials",
+                 *               "isic_code": "4752",
+                 *               "service_category": "Manufacturing",
+                 *               "discount_rate": 0,
+                 *               "discount_amount": 0,
+                 *               "fee_rate": 0,
+                 *               "fee_amount": 0,
+                 *               "invoiced_quantity": 7,
+                 *               "line_extension_amount": 233.33
+                 *             }
+                 *           ]
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    action: "validate" | "sign";
+                    invoices: unknown[];
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted; the Location header is where its status is read */
+            202: {
+                headers: {
+                    /** @description The batch status URL */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        batch_id: string;
+                        created_at: string;
+                        /** @constant */
+                        status: "ACCEPTED";
+                        total: number;
+                    };
+                };
+            };
+            /** @description The body is invalid: every problem is listed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
+                };
+            };
+            /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
+                };
+            };
+            /** @description The API key's roles do not allow this endpoint */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another body */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
+                };
+            };
+            /** @description A service this request depends on is unavailable: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
+                };
+            };
+            /** @description An unexpected error; the message never carries internals (logged with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
+                };
+            };
+        };
+    };
+    "app-invoice-batch-status-v1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                batch_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The batch */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        action: "validate" | "sign";
+                        batch_id: string;
+                        completed_at?: string;
+                        created_at: string;
+                        failed: number;
+                        items: {
+                            /** @description The single endpoint's errors */
+                            errors?: unknown[];
+                            /** @description What the single endpoint answered */
+                            http_status?: number;
+                            index: number;
+                            irn: string | null;
+                            message?: string;
+                            /** @description The single endpoint's reply */
+                            reply?: {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {string} */
+                            status: "PENDING" | "SUCCEEDED" | "FAILED";
+                        }[];
+                        /** @enum {string} */
+                        status: "ACCEPTED" | "PROCESSING" | "COMPLETED";
+                        succeeded: number;
+                        total: number;
+                    };
+                };
+            };
+            /** @description The batch id in the path is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
+                };
+            };
+            /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
+                };
+            };
+            /** @description The API key's roles do not allow this endpoint */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
+                };
+            };
+            /** @description No batch with this id for your business */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
+                };
+            };
+            /** @description A service this request depends on is unavailable: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -5964,6 +6873,1023 @@ export interface operations {
             };
         };
     };
+    "webhook-subscription-list-v1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscriptions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            created_at: string;
+                            events: ("invoice.validated" | "invoice.signed" | "invoice.transmitted" | "invoice.received" | "invoice.payment_status_changed" | "batch.completed")[];
+                            failed_at?: string;
+                            id: string;
+                            /** @enum {string} */
+                            status: "ACTIVE" | "FAILED";
+                            url: string;
+                        }[];
+                        /** @description Always null on success */
+                        error: null;
+                        /** @description Handler time, e.g. "12ms" */
+                        execTime: string;
+                        /** @description Human-readable message */
+                        message: string;
+                        /**
+                         * @description Outcome indicator
+                         * @constant
+                         */
+                        status: "SUCCESS";
+                    };
+                };
+            };
+            /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description The API key lacks the ADMIN role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description A service this request depends on is unavailable: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description An unexpected error; the message never carries internals (logged with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+        };
+    };
+    "webhook-subscription-create-v1": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key (1 to 128 visible ASCII characters) gets the first reply back. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://example.com/hooks/einvoice",
+                 *       "events": [
+                 *         "invoice.signed"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    events: ("invoice.validated" | "invoice.signed" | "invoice.transmitted" | "invoice.received" | "invoice.payment_status_changed" | "batch.completed")[];
+                    url: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Subscribed; the secret is shown this once */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            created_at: string;
+                            events: ("invoice.validated" | "invoice.signed" | "invoice.transmitted" | "invoice.received" | "invoice.payment_status_changed" | "batch.completed")[];
+                            failed_at?: string;
+                            id: string;
+                            secret: string;
+                            /** @enum {string} */
+                            status: "ACTIVE" | "FAILED";
+                            url: string;
+                        };
+                        /** @description Always null on success */
+                        error: null;
+                        /** @description Handler time, e.g. "12ms" */
+                        execTime: string;
+                        /** @description Human-readable message */
+                        message: string;
+                        /**
+                         * @description Outcome indicator
+                         * @constant
+                         */
+                        status: "SUCCESS";
+                    };
+                };
+            };
+            /** @description The body is invalid: every problem is listed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description The API key lacks the ADMIN role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description The Idempotency-Key was used with a different body, or its first request is still in progress */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description The body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description A service this request depends on is unavailable: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description An unexpected error; the message never carries internals (logged with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+        };
+    };
+    "webhook-subscription-delete-v1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The id in the path is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description The API key lacks the ADMIN role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description No webhook subscription of your business has this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description The body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description A service this request depends on is unavailable: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description An unexpected error; the message never carries internals (logged with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+        };
+    };
+    "webhook-deliveries-list-v1": {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                status?: "FAILED" | "PENDING" | "DELIVERED";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of deliveries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            content: {
+                                attempts: number;
+                                created_at: string;
+                                delivered_at?: string;
+                                event_id: string;
+                                /** @enum {string} */
+                                event_type: "invoice.validated" | "invoice.signed" | "invoice.transmitted" | "invoice.received" | "invoice.payment_status_changed" | "batch.completed";
+                                last_attempt_at: string | null;
+                                last_error?: string;
+                                last_http_status: number | null;
+                                log: {
+                                    at: string;
+                                    error?: string;
+                                    ms: number;
+                                    status: number | null;
+                                }[];
+                                next_attempt_at: string | null;
+                                /** @enum {string} */
+                                status: "PENDING" | "DELIVERED" | "FAILED";
+                            }[];
+                            page: {
+                                number: number;
+                                size: number;
+                                totalElements: number;
+                                totalPages: number;
+                            };
+                        };
+                        /** @description Always null on success */
+                        error: null;
+                        /** @description Handler time, e.g. "12ms" */
+                        execTime: string;
+                        /** @description Human-readable message */
+                        message: string;
+                        /**
+                         * @description Outcome indicator
+                         * @constant
+                         */
+                        status: "SUCCESS";
+                    };
+                };
+            };
+            /** @description The id or the paging parameters are invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description The API key lacks the ADMIN role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description No webhook subscription of your business has this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description A service this request depends on is unavailable: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description An unexpected error; the message never carries internals (logged with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+        };
+    };
+    "webhook-delivery-redeliver-v1": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key (1 to 128 visible ASCII characters) gets the first reply back. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                eventId: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued (or already pending) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            event_id: string;
+                            /** @constant */
+                            status: "PENDING";
+                        };
+                        /** @description Always null on success */
+                        error: null;
+                        /** @description Handler time, e.g. "12ms" */
+                        execTime: string;
+                        /** @description Human-readable message */
+                        message: string;
+                        /**
+                         * @description Outcome indicator
+                         * @constant
+                         */
+                        status: "SUCCESS";
+                    };
+                };
+            };
+            /** @description The ids in the path are invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description The API key lacks the ADMIN role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description No delivery of this event to a subscription of your business */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description The Idempotency-Key was used with a different body, or its first request is still in progress */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description The body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description The delivery queue is unavailable: nothing changed */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description An unexpected error; the message never carries internals (logged with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+        };
+    };
+    "app-invoice-batch-submit-v2": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key (1 to 128 visible ASCII characters) gets the first reply back. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "action": "sign",
+                 *       "invoices": [
+                 *         {
+                 *           "irn": "INV0001-94ND90NR-20261121",
+                 *           "business_id": "11111111-1111-4111-8111-111111111111",
+                 *           "issue_date": "2026-11-21",
+                 *           "due_date": "2026-12-21",
+                 *           "issue_time": "10:15:30",
+                 *           "invoice_type_code": "381",
+                 *           "invoice_kind": "B2B",
+                 *           "payment_status": "PENDING",
+                 *           "note": "Delivered to site 4",
+                 *           "tax_point_date": "2026-11-21",
+                 *           "document_currency_code": "NGN",
+                 *           "tax_currency_code": "NGN",
+                 *           "accounting_cost": "2000",
+                 *           "buyer_reference": "PO-7781",
+                 *           "invoice_delivery_period": {
+                 *             "start_date": "2026-11-18",
+                 *             "end_date": "2026-11-20"
+                 *           },
+                 *           "order_reference": "ORD-5512",
+                 *           "billing_reference": [
+                 *             {
+                 *               "irn": "INV0099-94ND90NR-20261101",
+                 *               "issue_date": "2026-11-01"
+                 *             }
+                 *           ],
+                 *           "dispatch_document_reference": {
+                 *             "irn": "INV0099-94ND90NR-20261101",
+                 *             "issue_date": "2026-11-01"
+                 *           },
+                 *           "receipt_document_reference": {
+                 *             "irn": "INV0099-94ND90NR-20261101",
+                 *             "issue_date": "2026-11-01"
+                 *           },
+                 *           "originator_document_reference": {
+                 *             "irn": "INV0099-94ND90NR-20261101",
+                 *             "issue_date": "2026-11-01"
+                 *           },
+                 *           "contract_document_reference": {
+                 *             "irn": "INV0099-94ND90NR-20261101",
+                 *             "issue_date": "2026-11-01"
+                 *           },
+                 *           "document_reference": [
+                 *             {
+                 *               "irn": "INV0099-94ND90NR-20261101",
+                 *               "issue_date": "2026-11-01"
+                 *             }
+                 *           ],
+                 *           "additional_document_reference": [
+                 *             {
+                 *               "irn": "INV0099-94ND90NR-20261101",
+                 *               "issue_date": "2026-11-01"
+                 *             }
+                 *           ],
+                 *           "accounting_supplier_party": {
+                 *             "party_name": "Dev Supplier Ltd",
+                 *             "tin": "12345678-0001",
+                 *             "email": "accounts@devsupplier.example",
+                 *             "telephone": "+2348012345678",
+                 *             "business_description": "Cement and building materials",
+                 *             "postal_address": {
+                 *               "street_name": "12 Marina Road",
+                 *               "city_name": "Lagos Island",
+                 *               "postal_zone": "100001",
+                 *               "lga": "NG-LA-LAI",
+                 *               "state": "NG-LA",
+                 *               "country": "NG"
+                 *             }
+                 *           },
+                 *           "accounting_customer_party": {
+                 *             "party_name": "Dev Buyer Plc",
+                 *             "tin": "87654321-0001",
+                 *             "email": "payables@devbuyer.example",
+                 *             "telephone": "+2348012345678",
+                 *             "business_description": "Cement and building materials",
+                 *             "postal_address": {
+                 *               "street_name": "4 Ahmadu Bello Way",
+                 *               "city_name": "Garki",
+                 *               "postal_zone": "100001",
+                 *               "lga": "NG-FC-AMA",
+                 *               "state": "NG-FC",
+                 *               "country": "NG"
+                 *             }
+                 *           },
+                 *           "payee_party": {
+                 *             "party_name": "Dev Supplier Ltd",
+                 *             "tin": "12345678-0001",
+                 *             "email": "accounts@devsupplier.example",
+                 *             "telephone": "+2348012345678",
+                 *             "business_description": "Cement and building materials",
+                 *             "postal_address": {
+                 *               "street_name": "12 Marina Road",
+                 *               "city_name": "Lagos Island",
+                 *               "postal_zone": "100001",
+                 *               "lga": "NG-LA-LAI",
+                 *               "state": "NG-LA",
+                 *               "country": "NG"
+                 *             }
+                 *           },
+                 *           "bill_party": {
+                 *             "party_name": "Dev Buyer Plc",
+                 *             "tin": "87654321-0001",
+                 *             "email": "payables@devbuyer.example",
+                 *             "telephone": "+2348012345678",
+                 *             "business_description": "Cement and building materials",
+                 *             "postal_address": {
+                 *               "street_name": "4 Ahmadu Bello Way",
+                 *               "city_name": "Garki",
+                 *               "postal_zone": "100001",
+                 *               "lga": "NG-FC-AMA",
+                 *               "state": "NG-FC",
+                 *               "country": "NG"
+                 *             }
+                 *           },
+                 *           "ship_party": {
+                 *             "party_name": "Dev Buyer Plc",
+                 *             "tin": "87654321-0001",
+                 *             "email": "payables@devbuyer.example",
+                 *             "telephone": "+2348012345678",
+                 *             "business_description": "Cement and building materials",
+                 *             "postal_address": {
+                 *               "street_name": "Plot 9 Industrial Layout",
+                 *               "city_name": "Kano",
+                 *               "postal_zone": "100001",
+                 *               "lga": "NG-KN-NAS",
+                 *               "state": "NG-KN",
+                 *               "country": "NG"
+                 *             }
+                 *           },
+                 *           "tax_representative_party": {
+                 *             "party_name": "Other Business Nig Ltd",
+                 *             "tin": "11223344-0001",
+                 *             "email": "info@otherbusiness.example",
+                 *             "telephone": "+2348012345678",
+                 *             "business_description": "Cement and building materials",
+                 *             "postal_address": {
+                 *               "street_name": "1 Broad Street",
+                 *               "city_name": "Lagos Island",
+                 *               "postal_zone": "100001",
+                 *               "lga": "NG-LA-LAI",
+                 *               "state": "NG-LA",
+                 *               "country": "NG"
+                 *             }
+                 *           },
+                 *           "actual_delivery_date": "2026-11-20",
+                 *           "payment_means": [
+                 *             {
+                 *               "payment_means_code": "30",
+                 *               "payment_due_date": "2026-12-21"
+                 *             }
+                 *           ],
+                 *           "payment_terms_note": "Net 30 days",
+                 *           "allowance_charge": [
+                 *             {
+                 *               "charge_indicator": false,
+                 *               "amount": 500
+                 *             },
+                 *             {
+                 *               "charge_indicator": true,
+                 *               "amount": 150
+                 *             }
+                 *           ],
+                 *           "tax_total": [
+                 *             {
+                 *               "tax_amount": 1172.61,
+                 *               "tax_subtotal": [
+                 *                 {
+                 *                   "taxable_amount": 15634.83,
+                 *                   "tax_amount": 1172.61,
+                 *                   "tax_category": {
+                 *                     "id": "STANDARD_VAT",
+                 *                     "percent": 7.5
+                 *                   }
+                 *                 }
+                 *               ]
+                 *             }
+                 *           ],
+                 *           "legal_monetary_total": {
+                 *             "line_extension_amount": 15984.83,
+                 *             "tax_exclusive_amount": 15634.83,
+                 *             "tax_inclusive_amount": 16807.44,
+                 *             "payable_amount": 16807.44
+                 *           },
+                 *           "invoice_line": [
+                 *             {
+                 *               "item": {
+                 *                 "name": "Portland cement 42.5R",
+                 *                 "description": "50 kg bag",
+                 *                 "sellers_item_identification": "SKU-1"
+                 *               },
+                 *               "price": {
+                 *                 "price_amount": 1500,
+                 *                 "base_quantity": 1,
+                 *                 "price_unit": "NGN per bag"
+                 *               },
+                 *               "hsn_code": "2523.29",
+                 *               "product_category": "Building materials",
+                 *               "isic_code": "2394",
+                 *               "service_category": "Manufacturing",
+                 *               "discount_rate": 0,
+                 *               "discount_amount": 0,
+                 *               "fee_rate": 0,
+                 *               "fee_amount": 0,
+                 *               "invoiced_quantity": 10,
+                 *               "line_extension_amount": 15000
+                 *             },
+                 *             {
+                 *               "item": {
+                 *                 "name": "Reinforcement bar 12 mm",
+                 *                 "description": "12 m length, high tensile",
+                 *                 "sellers_item_identification": "SKU-2"
+                 *               },
+                 *               "price": {
+                 *                 "price_amount": 250.5,
+                 *                 "base_quantity": 1,
+                 *                 "price_unit": "NGN per length"
+                 *               },
+                 *               "hsn_code": "7214.20",
+                 *               "product_category": "Building materials",
+                 *               "isic_code": "4663",
+                 *               "service_category": "Manufacturing",
+                 *               "discount_rate": 0,
+                 *               "discount_amount": 0,
+                 *               "fee_rate": 0,
+                 *               "fee_amount": 0,
+                 *               "invoiced_quantity": 3,
+                 *               "line_extension_amount": 751.5
+                 *             },
+                 *             {
+                 *               "item": {
+                 *                 "name": "Ready-mix mortar",
+                 *                 "description": "25 kg bag",
+                 *                 "sellers_item_identification": "SKU-3"
+                 *               },
+                 *               "price": {
+                 *                 "price_amount": 100,
+                 *                 "base_quantity": 3,
+                 *                 "price_unit": "NGN per 3 bags"
+                 *               },
+                 *               "hsn_code": "2523.21",
+                 *               "product_category": "Building materials",
+                 *               "isic_code": "4752",
+                 *               "service_category": "Manufacturing",
+                 *               "discount_rate": 0,
+                 *               "discount_amount": 0,
+                 *               "fee_rate": 0,
+                 *               "fee_amount": 0,
+                 *               "invoiced_quantity": 7,
+                 *               "line_extension_amount": 233.33
+                 *             }
+                 *           ]
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    action: "validate" | "sign";
+                    invoices: unknown[];
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted; the Location header is where its status is read */
+            202: {
+                headers: {
+                    /** @description The batch status URL */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        batch_id: string;
+                        created_at: string;
+                        /** @constant */
+                        status: "ACCEPTED";
+                        total: number;
+                    };
+                };
+            };
+            /** @description The body is invalid: every problem is listed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
+                };
+            };
+            /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
+                };
+            };
+            /** @description The API key's roles do not allow this endpoint */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another body */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
+                };
+            };
+            /** @description A service this request depends on is unavailable: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
+                };
+            };
+            /** @description An unexpected error; the message never carries internals (logged with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
+                };
+            };
+        };
+    };
+    "app-invoice-batch-status-v2": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                batch_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The batch */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        action: "validate" | "sign";
+                        batch_id: string;
+                        completed_at?: string;
+                        created_at: string;
+                        failed: number;
+                        items: {
+                            /** @description The single endpoint's errors */
+                            errors?: unknown[];
+                            /** @description What the single endpoint answered */
+                            http_status?: number;
+                            index: number;
+                            irn: string | null;
+                            message?: string;
+                            /** @description The single endpoint's reply */
+                            reply?: {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {string} */
+                            status: "PENDING" | "SUCCEEDED" | "FAILED";
+                        }[];
+                        /** @enum {string} */
+                        status: "ACCEPTED" | "PROCESSING" | "COMPLETED";
+                        succeeded: number;
+                        total: number;
+                    };
+                };
+            };
+            /** @description The batch id in the path is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
+                };
+            };
+            /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
+                };
+            };
+            /** @description The API key's roles do not allow this endpoint */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
+                };
+            };
+            /** @description No batch with this id for your business */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
+                };
+            };
+            /** @description A service this request depends on is unavailable: retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
+                };
+            };
+            /** @description An unexpected error; the message never carries internals (logged with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
+                };
+            };
+        };
+    };
     "app-invoice-confirm-v2": {
         parameters: {
             query?: never;
@@ -9701,6 +11627,180 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["NotificationError"];
                 };
+            };
+        };
+    };
+    "event-batch-completed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt of this event, so a receiver deduplicates by it */
+                "webhook-id": string;
+                /** @description `v1,` + Base64(HMAC-SHA256(the secret after `whsec_`, Base64-decoded; "{webhook-id}.{webhook-timestamp}.{body}")) */
+                "webhook-signature": string;
+                /** @description Unix seconds of this attempt; reject it when far from your clock */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event_batch_completed"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within 5 s, is retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event-invoice-payment_status_changed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt of this event, so a receiver deduplicates by it */
+                "webhook-id": string;
+                /** @description `v1,` + Base64(HMAC-SHA256(the secret after `whsec_`, Base64-decoded; "{webhook-id}.{webhook-timestamp}.{body}")) */
+                "webhook-signature": string;
+                /** @description Unix seconds of this attempt; reject it when far from your clock */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event_invoice_payment_status_changed"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within 5 s, is retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event-invoice-received": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt of this event, so a receiver deduplicates by it */
+                "webhook-id": string;
+                /** @description `v1,` + Base64(HMAC-SHA256(the secret after `whsec_`, Base64-decoded; "{webhook-id}.{webhook-timestamp}.{body}")) */
+                "webhook-signature": string;
+                /** @description Unix seconds of this attempt; reject it when far from your clock */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event_invoice_received"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within 5 s, is retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event-invoice-signed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt of this event, so a receiver deduplicates by it */
+                "webhook-id": string;
+                /** @description `v1,` + Base64(HMAC-SHA256(the secret after `whsec_`, Base64-decoded; "{webhook-id}.{webhook-timestamp}.{body}")) */
+                "webhook-signature": string;
+                /** @description Unix seconds of this attempt; reject it when far from your clock */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event_invoice_signed"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within 5 s, is retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event-invoice-transmitted": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt of this event, so a receiver deduplicates by it */
+                "webhook-id": string;
+                /** @description `v1,` + Base64(HMAC-SHA256(the secret after `whsec_`, Base64-decoded; "{webhook-id}.{webhook-timestamp}.{body}")) */
+                "webhook-signature": string;
+                /** @description Unix seconds of this attempt; reject it when far from your clock */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event_invoice_transmitted"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within 5 s, is retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event-invoice-validated": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt of this event, so a receiver deduplicates by it */
+                "webhook-id": string;
+                /** @description `v1,` + Base64(HMAC-SHA256(the secret after `whsec_`, Base64-decoded; "{webhook-id}.{webhook-timestamp}.{body}")) */
+                "webhook-signature": string;
+                /** @description Unix seconds of this attempt; reject it when far from your clock */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event_invoice_validated"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within 5 s, is retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -16,6 +16,10 @@ export const REPLAY_PREFIX = 'REPLAY#'
 export const NONCE_PREFIX = 'NONCE#'
 /** Outcome notifications waiting to be sent: the stream sender takes items under this prefix. */
 export const OUTBOX_PREFIX = 'OUTBOX#'
+/** Integration events (webhooks): the stream fan-out takes newly inserted items under this prefix. */
+export const EVENT_PREFIX = 'EVENT#'
+/** Batch submissions: the stream starts a batch's worker when its header item is inserted. */
+export const BATCH_PREFIX = 'BATCH#'
 /** Area B request records (transfers, reversals): the history indexer takes stream records under this prefix. */
 export const BANK_REQUEST_PREFIX = 'BANKREQ#'
 
@@ -181,6 +185,54 @@ export const keys = {
     gsi1sk: `${createdAtLocal}#${providerReference}`,
   }),
   outboxMerchantPartition: (merchantId: string) => `OUTBOX#MERCHANT#${merchantId}`,
+
+  // ---- Integration events and webhooks (lib/events, lib/webhooks; CONTRACT section 11) ----
+  /**
+   * One event (`evt_...`), written in the same transaction as the change it reports. Listed per
+   * business on gsi1 in time order (operations, tests).
+   */
+  event: (eventId: string): Key => ({ pk: `${EVENT_PREFIX}${eventId}`, sk: 'EVENT' }),
+  eventByBusiness: (businessId: string, createdAt: string, eventId: string) => ({
+    gsi1pk: `EVENTS#BUSINESS#${businessId}`,
+    gsi1sk: `${createdAt}#${eventId}`,
+  }),
+  eventBusinessPartition: (businessId: string) => `EVENTS#BUSINESS#${businessId}`,
+  /** A business's webhook subscriptions, in one partition (a handful per business). */
+  webhookSubscription: (businessId: string, subscriptionId: string): Key => ({
+    pk: `WEBHOOKS#${businessId}`,
+    sk: `SUB#${subscriptionId}`,
+  }),
+  webhookSubscriptionPartition: (businessId: string) => `WEBHOOKS#${businessId}`,
+  /**
+   * One event's delivery to one subscription: created once (attribute_not_exists) by the fan-out,
+   * so an event reaches a subscription through one delivery however often the stream repeats it.
+   * Listed per subscription and status on gsi1, newest first.
+   */
+  webhookDelivery: (subscriptionId: string, eventId: string): Key => ({
+    pk: `WHDELIVERY#${subscriptionId}`,
+    sk: `EVENT#${eventId}`,
+  }),
+  webhookDeliveryByStatus: (subscriptionId: string, status: string, createdAt: string, eventId: string) => ({
+    gsi1pk: `WHDELIVERY#${subscriptionId}#${status}`,
+    gsi1sk: `${createdAt}#${eventId}`,
+  }),
+  webhookDeliveryStatusPartition: (subscriptionId: string, status: string) =>
+    `WHDELIVERY#${subscriptionId}#${status}`,
+  webhookDeliveryPartition: (subscriptionId: string) => `WHDELIVERY#${subscriptionId}`,
+
+  /** A batch submission: its header (the commit point) and one item per invoice. */
+  batch: (batchId: string): Key => ({ pk: `${BATCH_PREFIX}${batchId}`, sk: 'BATCH' }),
+  batchItem: (batchId: string, index: number): Key => ({
+    pk: `${BATCH_PREFIX}${batchId}`,
+    sk: `ITEM#${String(index).padStart(3, '0')}`,
+  }),
+  batchPartition: (batchId: string) => `${BATCH_PREFIX}${batchId}`,
+  /** A business's batches, newest last, on gsi1 (CLI, tests). */
+  batchByBusiness: (businessId: string, createdAt: string, batchId: string) => ({
+    gsi1pk: `BATCHES#BUSINESS#${businessId}`,
+    gsi1sk: `${createdAt}#${batchId}`,
+  }),
+  batchBusinessPartition: (businessId: string) => `BATCHES#BUSINESS#${businessId}`,
 
   // ---- Audit trail (lib/audit): append-only, one item per event, never updated or deleted ----
   /**

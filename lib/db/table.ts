@@ -20,7 +20,10 @@ export const tableDefinition = {
     { indexName: 'gsi3', partitionKey: 'gsi3pk', sortKey: 'gsi3sk' },
   ] satisfies IndexDefinition[],
   ttlAttribute: TTL_ATTRIBUTE,
-  /** The stream feeds the asynchronous consumers (history indexer, outbox sender): new images only. */
+  /**
+   * The stream the asynchronous consumers read (lib/consumers.ts): new images only, enough for the
+   * outbox items, events and batches they act on. Local tables have it too, read by the same consumers.
+   */
   streamViewType: 'NEW_IMAGE',
 } as const
 

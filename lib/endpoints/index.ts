@@ -3,6 +3,7 @@ import { REFERENCE_LISTS } from '#lib/routes.ts'
 import { healthCheck, healthCheckDocs } from './health.ts'
 import { appSign, appSignDocs, appValidate, appValidateDocs, siValidate, siValidateDocs } from './invoice.ts'
 import { emailList, emailListDocs } from './email-list.ts'
+import * as events from './events.ts'
 import { generateInvoiceNumber, generateInvoiceNumberDocs } from './invoice-number.ts'
 import * as irn from './irn.ts'
 import * as ledger from './ledger.ts'
@@ -52,6 +53,13 @@ const all: DocumentedEndpoint[] = [
   documented(notifications.emailAdd, notifications.emailAddDocs),
   documented(notifications.emailRemove, notifications.emailRemoveDocs),
   documented(emailList, emailListDocs),
+  documented(events.subscriptionCreate, events.subscriptionCreateDocs),
+  documented(events.subscriptionList, events.subscriptionListDocs),
+  documented(events.subscriptionDelete, events.subscriptionDeleteDocs),
+  documented(events.deliveriesList, events.deliveriesListDocs),
+  documented(events.deliveryRedeliver, events.deliveryRedeliverDocs),
+  documented(events.batchSubmit, events.batchSubmitDocs),
+  documented(events.batchStatus, events.batchStatusDocs),
   documented(openapi, openapiDocs),
   documented(docs, docsDocs),
 ]

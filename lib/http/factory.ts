@@ -151,7 +151,10 @@ const jsonBody = (): Middleware => {
   return {
     name: 'json-body',
     before: async (request) => {
-      if (!METHODS_WITH_BODY.has(request.event.requestContext.http.method)) return
+      const method = request.event.requestContext.http.method
+      if (!METHODS_WITH_BODY.has(method)) return
+      // A DELETE names its target in the path; only one that sends a body must send JSON.
+      if (method === 'DELETE' && request.context.api.rawBody.length === 0) return
       collapseRepeatedContentType(request.event.headers)
       try {
         // middy's http-json-body-parser rules at a fraction of its cost (lib/http/json-body.ts).

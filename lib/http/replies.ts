@@ -139,8 +139,9 @@ function response(status: number, body: unknown, ctx: ReplyContext, headers: Rec
 
 export function successResponse(kind: ReplyKind, reply: Reply, ctx: ReplyContext) {
   const status = reply.status ?? 200
-  // 304 Not Modified carries no body, whatever the area.
-  if (status === 304) return { ...response(status, undefined, ctx, reply.headers), body: '' }
+  // 304 Not Modified and 204 No Content carry no body, whatever the area.
+  if (status === 304 || status === 204)
+    return { ...response(status, undefined, ctx, reply.headers), body: '' }
   if (reply.raw) {
     const base = response(status, undefined, ctx, { 'content-type': reply.raw.contentType, ...reply.headers })
     return { ...base, body: reply.raw.body }

@@ -1,15 +1,18 @@
-import { invoiceEvent, writeWithAudit } from '#lib/audit/trail.ts'
-import { db, tableName } from '#lib/db/client.ts'
+import { invoiceEvent, type TransactItem, writeWithAudit } from '#lib/audit/trail.ts'
+import { tableName } from '#lib/db/client.ts'
 import { readRecord } from '#lib/db/items.ts'
 import { keys } from '#lib/db/keys.ts'
-import type { InvoiceRecord, InvoiceStatus, PaymentStatus } from './record.ts'
+import { eventPut, type IntegrationEvent, newEvent } from '#lib/events/event.ts'
 import type { InvoiceStorage } from './canonical.ts'
 import { sealStorage } from './notes.ts'
+import type { InvoiceRecord, InvoiceStatus, PaymentStatus } from './record.ts'
 
 /**
- * Reads and writes of the shared invoice record for validate and sign. Each write is conditional on
- * the record being exactly what the decision was made from (absent, or at a given status and
- * revision), so concurrent requests cannot both move one invoice: the loser re-reads and decides again.
+ * The one owner of the invoice record (lib/invoice/record.ts): every write of it, for IRNs, validate,
+ * sign, transmit and payment updates, is here. Each write is conditional on the record being exactly
+ * what the decision was made from (absent, or at a given status and revision), so concurrent requests
+ * cannot both move one invoice: the loser re-reads and decides again. Each write carries, in the same
+ * transaction, its audit event and its integration events (lib/events: the webhooks' outbox).
  */
 
 export const readInvoiceRecord = (irn: string) =>
@@ -30,10 +33,36 @@ export interface InvoiceContent {
   at: string
 }
 
-/** Creates the record; false when a record for the IRN appeared first. */
+/** `data` of every invoice event: where the invoice stands after the change, plus the change's fields. */
+function invoiceData<C extends object>(
+  record: Pick<InvoiceRecord, 'irn' | 'status' | 'paymentStatus'>,
+  change: C,
+) {
+  return { irn: record.irn, status: record.status, payment_status: record.paymentStatus, ...change }
+}
+
+/** The integration event of a validate or sign write. */
+function contentEvent(content: InvoiceContent, previousStatus?: InvoiceStatus): IntegrationEvent {
+  const signed = content.status === 'SIGNED'
+  return newEvent(
+    signed ? 'invoice.signed' : 'invoice.validated',
+    content.businessId,
+    invoiceData(content, {
+      ...(previousStatus ? { previous_status: previousStatus } : {}),
+      ...(signed ? { signed_at: content.at } : { validated_at: content.at }),
+    }),
+    content.at,
+  )
+}
+
+/**
+ * Creates the record; undefined when a record for the IRN appeared first. `also`: further items for
+ * the same transaction (a batch item's result, lib/batches), whose own condition failing cancels all.
+ */
 export async function createRecord(
   content: InvoiceContent,
   actor: string,
+  also: TransactItem[] = [],
 ): Promise<InvoiceRecord | undefined> {
   const { at, storage: plainStorage, ...rest } = content
   // Notes are stored encrypted; the hash and signature in `rest` are over the plaintext.
@@ -70,6 +99,7 @@ export async function createRecord(
         at,
       }),
     ],
+    [eventPut(contentEvent(content)), ...also],
   )
   return created ? record : undefined
 }
@@ -83,6 +113,7 @@ export async function advanceRecord(
   existing: InvoiceRecord,
   content: InvoiceContent,
   actor: string,
+  also: TransactItem[] = [],
 ): Promise<InvoiceRecord | undefined> {
   const sameContent = existing.contentHash === content.contentHash
   const validatedAt = sameContent && existing.validatedAt ? existing.validatedAt : content.at
@@ -149,6 +180,150 @@ export async function advanceRecord(
         at: content.at,
       }),
     ],
+    [eventPut(contentEvent(content, existing.status)), ...also],
   )
   return advanced ? readInvoiceRecord(content.irn) : undefined
+}
+
+/**
+ * Registers an IRN as GENERATED unless a record for it already exists (the IRN is the key, so the
+ * condition is what guarantees an IRN is never issued twice). Returns the record now stored: the new
+ * one, or the one that was already there (generated earlier, or already validated or signed).
+ */
+export async function createGenerated(
+  irn: string,
+  businessId: string,
+  actor: string,
+): Promise<InvoiceRecord> {
+  const at = new Date().toISOString()
+  const record: InvoiceRecord = {
+    irn,
+    businessId,
+    status: 'GENERATED',
+    paymentStatus: 'PENDING',
+    generatedAt: at,
+    createdAt: at,
+    updatedAt: at,
+    revision: 1,
+  }
+  // The audit event is written in the same transaction: a registered IRN always has its event.
+  const created = await writeWithAudit(
+    {
+      Put: {
+        TableName: tableName(),
+        Item: { ...keys.invoice(irn), ...keys.invoiceByBusiness(businessId, at, irn), ...record },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    [invoiceEvent('INVOICE_GENERATED', { irn, businessId, after: 'GENERATED', actor, at })],
+  )
+  if (created) return record
+  const existing = await readInvoiceRecord(irn)
+  // The condition failed, so the record exists; only a delete in between could make this undefined.
+  if (!existing) return createGenerated(irn, businessId, actor)
+  return existing
+}
+
+/**
+ * SIGNED -> TRANSMITTED. False when the invoice was no longer SIGNED at the payment status it was read
+ * with (someone else moved it), so the events describe exactly the state written. The supplier gets
+ * invoice.transmitted; the buyer's business, when the buyer TIN is registered here, invoice.received.
+ */
+export async function markTransmitted(
+  record: Pick<InvoiceRecord, 'irn' | 'businessId' | 'paymentStatus' | 'supplierTin' | 'buyerTin'>,
+  buyerBusinessId: string | undefined,
+  at: string,
+  actor: string,
+): Promise<boolean> {
+  const { irn, businessId } = record
+  const after = { irn, status: 'TRANSMITTED' as const, paymentStatus: record.paymentStatus }
+  const events = [newEvent('invoice.transmitted', businessId, invoiceData(after, { transmitted_at: at }), at)]
+  if (buyerBusinessId) {
+    events.push(
+      newEvent(
+        'invoice.received',
+        buyerBusinessId,
+        invoiceData(after, {
+          transmitted_at: at,
+          ...(record.supplierTin ? { supplier_tin: record.supplierTin } : {}),
+          ...(record.buyerTin ? { buyer_tin: record.buyerTin } : {}),
+        }),
+        at,
+      ),
+    )
+  }
+  return writeWithAudit(
+    {
+      Update: {
+        TableName: tableName(),
+        Key: keys.invoice(irn),
+        UpdateExpression:
+          'SET #status = :transmitted, transmittedAt = :at, updatedAt = :at ADD revision :one',
+        ConditionExpression: '#status = :signed AND paymentStatus = :paymentStatus',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':transmitted': 'TRANSMITTED',
+          ':signed': 'SIGNED',
+          ':paymentStatus': record.paymentStatus,
+          ':at': at,
+          ':one': 1,
+        },
+      },
+    },
+    [
+      invoiceEvent('INVOICE_TRANSMITTED', {
+        irn,
+        businessId,
+        before: 'SIGNED',
+        after: 'TRANSMITTED',
+        actor,
+        at,
+      }),
+    ],
+    events.map(eventPut),
+  )
+}
+
+/**
+ * from -> to. False when the record was no longer at payment status `from` and invoice status
+ * `status` (a concurrent update won), so the event states exactly what was written.
+ */
+export async function changePaymentStatus(
+  record: Pick<InvoiceRecord, 'irn' | 'businessId' | 'status'>,
+  from: PaymentStatus,
+  to: PaymentStatus,
+  at: string,
+  actor: string,
+): Promise<boolean> {
+  const { irn, businessId } = record
+  const event = newEvent(
+    'invoice.payment_status_changed',
+    businessId,
+    invoiceData(
+      { irn, status: record.status, paymentStatus: to },
+      { previous_payment_status: from, payment_updated_at: at },
+    ),
+    at,
+  )
+  return writeWithAudit(
+    {
+      Update: {
+        TableName: tableName(),
+        Key: keys.invoice(irn),
+        UpdateExpression:
+          'SET paymentStatus = :to, paymentUpdatedAt = :at, updatedAt = :at ADD revision :one',
+        ConditionExpression: 'paymentStatus = :from AND #status = :status',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':from': from,
+          ':to': to,
+          ':status': record.status,
+          ':at': at,
+          ':one': 1,
+        },
+      },
+    },
+    [invoiceEvent('PAYMENT_STATUS_CHANGED', { irn, businessId, before: from, after: to, actor, at })],
+    [eventPut(event)],
+  )
 }

@@ -1,4 +1,4 @@
-import { actorOf } from '#lib/audit/trail.ts'
+import { actorOf, type TransactItem } from '#lib/audit/trail.ts'
 import type { ApiClientCaller } from '#lib/auth/caller.ts'
 import { getBusiness } from '#lib/auth/credentials.ts'
 import { BadRequest, Conflict, invalid, NotFound, type Problem, TooLarge } from '#lib/errors.ts'
@@ -82,7 +82,15 @@ function replyOf(
 /** Attempts before giving up on a record other requests keep changing underneath this one. */
 const MAX_ATTEMPTS = 5
 
-export async function handleInvoice(request: InvoiceRequest): Promise<InvoiceReply> {
+/**
+ * `recordWith`: items to commit in the same transaction as the invoice's write, given the reply that
+ * write produces (a batch item's result, lib/batches/worker.ts), so the two happen together or not
+ * at all. When the request writes nothing (same content again) there is no transaction to join.
+ */
+export async function handleInvoice(
+  request: InvoiceRequest,
+  recordWith?: (reply: InvoiceReply) => TransactItem[],
+): Promise<InvoiceReply> {
   const { action, version, caller, body } = request
   const { businessId } = caller
   const mode = validationMode(request.modeHeader, caller.validationMode)
@@ -151,9 +159,12 @@ export async function handleInvoice(request: InvoiceRequest): Promise<InvoiceRep
       return replyOf(action, invoice, existing, warnings)
     }
     const actor = actorOf(caller)
+    // What this write will reply: a new write's times are content.at.
+    const also =
+      recordWith?.(replyOf(action, invoice, { signedAt: content.at } as InvoiceRecord, warnings)) ?? []
     const stored = existing
-      ? await advanceRecord(existing, content, actor)
-      : await createRecord(content, actor)
+      ? await advanceRecord(existing, content, actor, also)
+      : await createRecord(content, actor, also)
     if (stored) return replyOf(action, invoice, stored, warnings)
     // Another request changed the record between the read and the write: read it again and decide again.
   }

@@ -2,8 +2,7 @@ import { actorOf } from '#lib/audit/trail.ts'
 import type { ApiClientCaller } from '#lib/auth/caller.ts'
 import { Conflict, NotFound } from '#lib/errors.ts'
 import type { PaymentStatus } from '#lib/invoice/record.ts'
-import { readInvoiceRecord } from '#lib/invoice/repository.ts'
-import { changePaymentStatus } from './repository.ts'
+import { changePaymentStatus, readInvoiceRecord } from '#lib/invoice/repository.ts'
 
 /**
  * update (CONTRACT section 5): only the supplier business may set an invoice's payment status.
@@ -34,16 +33,19 @@ export async function updatePaymentStatus(
     }
     return undefined
   }
-  const early = decide(record.paymentStatus)
-  if (early) return early
-  const at = new Date().toISOString()
-  if (await changePaymentStatus(irn, businessId, 'PENDING', target, at, actorOf(caller))) {
-    return { changed: true, message: `Payment status of ${irn} changed from PENDING to ${target}` }
+  let current = record
+  // A failed condition means a concurrent change: to the payment status (decided again) or to the
+  // invoice status (a transmit), which the event must state, so the write is made again.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const early = decide(current.paymentStatus)
+    if (early) return early
+    const at = new Date().toISOString()
+    if (await changePaymentStatus(current, 'PENDING', target, at, actorOf(caller))) {
+      return { changed: true, message: `Payment status of ${irn} changed from PENDING to ${target}` }
+    }
+    const now = await readInvoiceRecord(irn)
+    if (!now) throw new NotFound(`No invoice ${irn} for your business`)
+    current = now
   }
-  const now = await readInvoiceRecord(irn)
-  if (!now) throw new NotFound(`No invoice ${irn} for your business`)
-  const after = decide(now.paymentStatus)
-  if (after) return after
-  // Still PENDING after a failed condition can only mean PENDING -> X -> PENDING, which is forbidden.
-  throw new Conflict(`Payment status of ${irn} changed concurrently: retry`)
+  throw new Conflict(`Payment status of ${irn} is being changed concurrently: retry`)
 }

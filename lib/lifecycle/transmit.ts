@@ -7,8 +7,7 @@ import type { InvoiceRecord } from '#lib/invoice/record.ts'
 import { deliverSigned } from '#lib/webhooks/deliver.ts'
 import { type PartyWebhook, webhooksOf } from '#lib/webhooks/parties.ts'
 import { probeWebhook, WEBHOOK_TIMEOUT_MS } from '#lib/webhooks/probe.ts'
-import { readInvoiceRecord } from '#lib/invoice/repository.ts'
-import { markTransmitted } from './repository.ts'
+import { markTransmitted, readInvoiceRecord } from '#lib/invoice/repository.ts'
 import type { TransmitRequest } from './schemas.ts'
 import { buyerTinOf } from './views.ts'
 
@@ -163,15 +162,24 @@ export async function transmit(caller: ApiClientCaller, body: TransmitRequest): 
   const delivered = await deliverToBuyer(record, parties)
   if (delivered.problems.length) refuse(delivered.problems, record.irn)
 
-  const at = new Date().toISOString()
-  if (await markTransmitted(record.irn, businessId, at, actorOf(caller))) {
-    return {
-      lines: [...checked.lines, ...delivered.lines, `invoice ${record.irn}: SIGNED -> TRANSMITTED at ${at}`],
-      alreadyTransmitted: false,
+  const buyerBusinessId = parties.find((p) => p.role === 'buyer')?.business?.businessId
+  let now: InvoiceRecord | undefined = record
+  // A payment update between the read and the write only changes what the events say: write again.
+  for (let attempt = 0; attempt < 3 && now?.status === 'SIGNED'; attempt++) {
+    const at = new Date().toISOString()
+    if (await markTransmitted(now, buyerBusinessId, at, actorOf(caller))) {
+      return {
+        lines: [
+          ...checked.lines,
+          ...delivered.lines,
+          `invoice ${record.irn}: SIGNED -> TRANSMITTED at ${at}`,
+        ],
+        alreadyTransmitted: false,
+      }
     }
+    now = await readInvoiceRecord(record.irn)
   }
   // A concurrent transmit won the write: that is the same outcome, unless the invoice went elsewhere.
-  const now = await readInvoiceRecord(record.irn)
   if (now?.status === 'TRANSMITTED') {
     return {
       lines: [

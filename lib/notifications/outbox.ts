@@ -72,6 +72,29 @@ export function outboxItem(template: TemplateItem, outcome: OutcomeFields): Outb
   }
 }
 
+/**
+ * A notice to the admin e-mail list that is not a transaction outcome (a webhook subscription that
+ * failed, lib/webhooks/delivery.ts): the same outbox item, so the same sender sends it exactly once.
+ * `reference` is unique per notice and takes the providerReference's place as its key.
+ */
+export function adminNoticeItem(notice: {
+  reference: string
+  subject: string
+  body: string
+  createdAt: string
+}) {
+  return {
+    ...keys.outbox(notice.reference),
+    entity: 'NOTIFICATION_OUTBOX' as const,
+    kind: 'ADMIN_NOTICE',
+    status: 'PENDING' as OutboxStatus,
+    providerReference: notice.reference,
+    subject: notice.subject,
+    body: notice.body,
+    createdAt: notice.createdAt,
+  }
+}
+
 export const isOutboxItem = (item: Record<string, unknown>): boolean =>
   item.entity === 'NOTIFICATION_OUTBOX' && typeof item.pk === 'string' && item.pk.startsWith(OUTBOX_PREFIX)
 

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import * as z from 'zod'
 import { endpoints as declared } from '#lib/endpoints/index.ts'
+import { EVENT_SCHEMAS, EVENT_TYPES, eventSummary } from '#lib/events/schemas.ts'
 import { type DocumentedEndpoint, forVersion, isSuccess, type SuccessReply } from '#lib/http/endpoint.ts'
 import { errorRecord, recordComponents, successRecord } from '#lib/http/records.ts'
 import { invoiceComponents } from '#lib/invoice/schemas.ts'
@@ -45,18 +46,19 @@ function convertComponents() {
 }
 
 /** Rewrites `#/$defs/X` to the component X: every $def is a registered component by construction. */
-function toComponentRefs(value: unknown, known: Set<string>): unknown {
+function toComponentRefs(value: unknown, known: Set<string>, isPropertyMap = false): unknown {
   if (Array.isArray(value)) return value.map((v) => toComponentRefs(v, known))
   if (typeof value !== 'object' || value === null) return value
   const out: Json = {}
   for (const [key, v] of Object.entries(value)) {
-    if (key === '$defs' || key === '$schema' || key === 'id') continue
+    // `id` is zod's component name on a schema, but a property of that name (in `properties`) stays.
+    if (!isPropertyMap && (key === '$defs' || key === '$schema' || key === 'id')) continue
     if (key === '$ref' && typeof v === 'string' && v.startsWith('#/$defs/')) {
       const id = v.slice('#/$defs/'.length)
       if (!known.has(id)) throw new Error(`OpenAPI: ${id} is referenced but is not a registered component`)
       out[key] = `${COMPONENT_REF}${id}`
     } else {
-      out[key] = toComponentRefs(v, known)
+      out[key] = toComponentRefs(v, known, !isPropertyMap && key === 'properties')
     }
   }
   return out
@@ -71,6 +73,7 @@ const AREA_TAGS: Record<Area, string> = {
   D: 'D: notification administration',
 }
 const META_TAG = 'API reference'
+const EVENTS_TAG = 'Events delivered to webhooks'
 
 const TAG_DESCRIPTIONS: Record<string, string> = {
   [AREA_TAGS.A]:
@@ -81,6 +84,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   [AREA_TAGS.D]:
     'Notification templates and the admin e-mail list: the notification admin key as a bearer token.',
   [META_TAG]: 'This document and the docs page rendered from it.',
+  [EVENTS_TAG]:
+    'What the service POSTs to a webhook subscription (CONTRACT section 11), signed per Standard Webhooks. A 2xx within 5 s is success; anything else is retried with backoff for at least 24 hours, always with the same webhook-id, so receivers deduplicate by it.',
 }
 
 const SECURITY: Record<AuthScheme, Json[]> = {
@@ -298,6 +303,52 @@ function operationOf(
   }
 }
 
+/**
+ * The events as OpenAPI 3.1 `webhooks`: one POST per event type, its body the event's component
+ * (lib/events/schemas.ts, the schema `newEvent` is typed by) and the Standard Webhooks headers.
+ */
+function eventWebhooks(): Json {
+  const headers: Json[] = [
+    ['webhook-id', 'The event id: the same on every attempt of this event, so a receiver deduplicates by it'],
+    ['webhook-timestamp', 'Unix seconds of this attempt; reject it when far from your clock'],
+    [
+      'webhook-signature',
+      '`v1,` + Base64(HMAC-SHA256(the secret after `whsec_`, Base64-decoded; "{webhook-id}.{webhook-timestamp}.{body}"))',
+    ],
+  ].map(([name, description]) => ({
+    name,
+    in: 'header',
+    required: true,
+    description,
+    schema: { type: 'string' },
+  }))
+  return Object.fromEntries(
+    EVENT_TYPES.map((type) => [
+      type,
+      {
+        post: {
+          operationId: `event-${type.replace('.', '-')}`,
+          tags: [EVENTS_TAG],
+          summary: eventSummary(type),
+          security: [],
+          parameters: headers,
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: { $ref: `${COMPONENT_REF}${z.globalRegistry.get(EVENT_SCHEMAS[type])!.id}` },
+              },
+            },
+          },
+          responses: {
+            '2XX': { description: 'Received. Any other answer, or none within 5 s, is retried' },
+          },
+        },
+      },
+    ]),
+  )
+}
+
 export function buildOpenApiDocument(
   table: readonly Route[] = routeTable,
   declarations: ReadonlyMap<string, DocumentedEndpoint> = declared,
@@ -325,11 +376,12 @@ export function buildOpenApiDocument(
         description: 'The local server (npm start); a served copy names the URL it was fetched from',
       },
     ],
-    tags: [...Object.values(AREA_TAGS), META_TAG].map((name) => ({
+    tags: [...Object.values(AREA_TAGS), META_TAG, EVENTS_TAG].map((name) => ({
       name,
       description: TAG_DESCRIPTIONS[name],
     })),
     paths,
+    webhooks: eventWebhooks(),
     components: { schemas, securitySchemes: SECURITY_SCHEMES },
   }
 }

@@ -29,6 +29,10 @@ export const MODULE_OF: Record<string, string> = {
   'reference load': './reference.ts',
   'history export': './finance.ts',
   'ledger reconcile': './finance.ts',
+  'webhooks list': './webhooks.ts',
+  'webhooks deliveries': './webhooks.ts',
+  'webhooks redeliver': './webhooks.ts',
+  'batch show': './webhooks.ts',
 }
 
 /** The command named by the first one or two words, from its own module; undefined if not mapped. */

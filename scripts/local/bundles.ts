@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
@@ -45,18 +45,22 @@ export async function buildBundles(dir: string): Promise<BundleMap> {
 
 /**
  * The bundles a `cdk synth` wrote into its cloud assembly (`cdk.out`): each API function of the API
- * stack (its Description ends with its functionId) and the asset directory it deploys.
+ * stack and of its nested stacks (its Description ends with its functionId) and the asset directory
+ * it deploys.
  */
 export function bundlesFromCloudAssembly(cdkOut: string): BundleMap {
   const manifest = JSON.parse(readFileSync(join(cdkOut, 'manifest.json'), 'utf8')) as {
     artifacts: Record<string, { type: string; properties?: { templateFile?: string } }>
   }
+  const templates = Object.values(manifest.artifacts)
+    .filter((a) => a.type === 'aws:cloudformation:stack')
+    .map((a) => a.properties?.templateFile ?? '')
+    .filter((file) => file.endsWith('-Api.template.json'))
+  // A nested stack's template is an asset of its parent, written beside the stacks' own.
+  templates.push(...readdirSync(cdkOut).filter((file) => file.endsWith('.nested.template.json')))
   const wanted = bundledFunctions()
   const found: BundleMap = {}
-  for (const artifact of Object.values(manifest.artifacts)) {
-    const templateFile = artifact.properties?.templateFile
-    if (artifact.type !== 'aws:cloudformation:stack' || !templateFile?.endsWith('-Api.template.json'))
-      continue
+  for (const templateFile of templates) {
     const template = JSON.parse(readFileSync(join(cdkOut, templateFile), 'utf8')) as {
       Resources: Record<
         string,

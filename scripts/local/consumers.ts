@@ -1,10 +1,79 @@
+import { randomUUID } from 'node:crypto'
+import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda'
+import { consumers, type StreamConsumer as StreamConsumerSpec } from '#lib/consumers.ts'
 import type { StreamConsumer } from './stream-drive.ts'
 
 /**
  * The stream consumers the local stream drive runs: the same handler modules the CDK stack subscribes
- * to the table's stream (infra/constructs/history-indexer.ts).
+ * to the table's stream (infra/constructs/history-indexer.ts, and infra/constructs/consumers.ts for
+ * those of lib/consumers.ts). `only` (function ids) picks some of them; all by default.
  */
-export async function localStreamConsumers(): Promise<StreamConsumer[]> {
-  const indexer = await import('#functions/merchant/history-indexer.ts')
-  return [{ name: 'history-indexer', handler: indexer.handler }]
+export async function localStreamConsumers(only?: string[]): Promise<StreamConsumer[]> {
+  const wanted = (id: string) => !only || only.includes(id)
+  const out: StreamConsumer[] = []
+  if (wanted('history-indexer')) {
+    const indexer = await import('#functions/merchant/history-indexer.ts')
+    out.push({ name: 'history-indexer', handler: indexer.handler })
+  }
+  for (const spec of consumers) {
+    if (spec.kind === 'stream' && wanted(spec.functionId)) out.push(await filtered(spec))
+  }
+  return out
+}
+
+type StreamFn = (event: DynamoDBStreamEvent, context: Context) => Promise<DynamoDBBatchResponse | undefined>
+
+const projectRoot = new URL('../../', import.meta.url)
+
+/** The event source mapping's filter (infra/constructs/consumers.ts builds the same one). */
+function matches(spec: StreamConsumerSpec, record: DynamoDBRecord): boolean {
+  if (record.eventName !== 'INSERT') return false
+  const keys = record.dynamodb?.Keys
+  return Boolean(keys?.pk?.S?.startsWith(spec.prefix) && (spec.sk === undefined || keys.sk?.S === spec.sk))
+}
+
+/** A Lambda context for one invocation, with the consumer's timeout as its deadline. */
+export function lambdaContext(functionId: string, timeoutSeconds: number): Context {
+  const deadline = Date.now() + timeoutSeconds * 1000
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName: functionId,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionId}`,
+    memoryLimitInMB: '512',
+    awsRequestId: randomUUID(),
+    logGroupName: `/aws/lambda/${functionId}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => {},
+    fail: () => {},
+    succeed: () => {},
+  }
+}
+
+/**
+ * A consumer of lib/consumers.ts as its event source mapping sees the stream: only the records its
+ * filter takes, in batches of its batchSize. The first failed record is reported back to the drive,
+ * which delivers again from there (so, like Lambda's bisect-free retry, later batches wait).
+ */
+async function filtered(spec: StreamConsumerSpec): Promise<StreamConsumer> {
+  const fn = ((await import(new URL(spec.handler, projectRoot).href)) as { handler: StreamFn }).handler
+  return {
+    name: spec.functionId,
+    handler: async (event) => {
+      const records = event.Records.filter((r) => matches(spec, r))
+      for (let i = 0; i < records.length; i += spec.batchSize) {
+        const slice = records.slice(i, i + spec.batchSize)
+        let failedId: string | undefined
+        try {
+          const result = await fn({ Records: slice }, lambdaContext(spec.functionId, spec.timeoutSeconds))
+          failedId = result?.batchItemFailures?.[0]?.itemIdentifier
+        } catch {
+          failedId = slice[0]!.dynamodb?.SequenceNumber
+        }
+        if (failedId !== undefined) return { batchItemFailures: [{ itemIdentifier: failedId }] }
+      }
+      return { batchItemFailures: [] }
+    },
+  }
 }

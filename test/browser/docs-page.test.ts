@@ -63,13 +63,16 @@ describe('GET /api/docs', () => {
     expect(reply.text.startsWith('<!doctype html>'), 'an HTML page').toBe(true)
   })
 
-  it('renders every operation of the document in a headless browser', { timeout: 120_000 }, async () => {
+  it('renders every operation and event of the document in a headless browser', { timeout: 120_000 }, async () => {
     const page = await context.newPage()
     const errors: string[] = []
     page.on('pageerror', (error) => errors.push(error.message))
     await page.goto(`${api.url}/api/docs`, { waitUntil: 'load' })
-    const operationIds = Object.values<any>(document.paths).flatMap((methods) =>
-      Object.values<any>(methods).map((operation) => operation.operationId as string),
+    // The endpoints, and the events the service POSTs to subscribers (the document's `webhooks`).
+    const operationIds = [document.paths, document.webhooks].flatMap((operations) =>
+      Object.values<any>(operations).flatMap((methods) =>
+        Object.values<any>(methods).map((operation) => operation.operationId as string),
+      ),
     )
     await page.waitForSelector(`[data-section-id="operation/${operationIds[0]}"]`, { timeout: 60_000 })
     const rendered = await page.$$eval('[data-section-id^="operation/"]', (elements) =>

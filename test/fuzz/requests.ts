@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto'
+import { randomBytes, randomUUID } from 'node:crypto'
 import { Agent, request as httpRequest } from 'node:http'
 import fc from 'fast-check'
 import { signAreaA, signAreaB } from '#lib/client/signing.ts'
@@ -90,6 +90,26 @@ export const SAMPLES: Record<string, (ctx: FuzzContext) => Sample> = {
   'notification-email-list': none,
   openapi: none,
   docs: none,
+  // Ids of the right form that name nothing: the fuzz looks for 5xx and half-writes, not for a 404's absence.
+  'webhook-subscription-create': () => ({
+    body: { url: 'https://example.com/fuzz-hook', events: ['invoice.signed'] },
+  }),
+  'webhook-subscription-list': none,
+  'webhook-subscription-delete': () => ({ params: { id: `wh_${randomBytes(16).toString('hex')}` } }),
+  'webhook-deliveries-list': () => ({
+    params: { id: `wh_${randomBytes(16).toString('hex')}` },
+    query: { page: '1', size: '5' },
+  }),
+  'webhook-delivery-redeliver': () => ({
+    params: {
+      id: `wh_${randomBytes(16).toString('hex')}`,
+      eventId: `evt_0000000aa${randomBytes(10).toString('hex')}`,
+    },
+  }),
+  'app-invoice-batch-submit': () => ({
+    body: { action: 'validate', invoices: [buildInvoice({ irn: newIrn() })] },
+  }),
+  'app-invoice-batch-status': () => ({ params: { batch_id: randomUUID() } }),
 }
 
 // Hostile values ----------------------------------------------------------------------------------

@@ -1,7 +1,8 @@
+import { consumers } from '#lib/consumers.ts'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { App, type CfnElement } from 'aws-cdk-lib'
+import { App, type CfnElement, Stack } from 'aws-cdk-lib'
 import { Template } from 'aws-cdk-lib/assertions'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { functionsOf, routes, UNROUTED } from '#lib/routes.ts'
@@ -44,7 +45,12 @@ beforeAll(() => {
   // From the cloud assembly: written before the validation, so a nag finding fails only its own test.
   const templateOf = (stack: { artifactId: string }) =>
     Template.fromJSON(JSON.parse(readFileSync(join(outdir, `${stack.artifactId}.template.json`), 'utf8')))
-  apiTemplate = templateOf(api)
+  // The API stack with its nested Events stack's resources (webhooks, batches, the history indexer).
+  const parent = templateOf(api).toJSON()
+  const nested = api.events
+    ? JSON.parse(readFileSync(join(outdir, api.events.templateFile), 'utf8'))
+    : { Resources: {} }
+  apiTemplate = Template.fromJSON({ ...parent, Resources: { ...parent.Resources, ...nested.Resources } })
   dataTemplate = templateOf(data)
   topicRef = data.resolve(data.alarmTopic.topicArn)
 }, 120_000)
@@ -54,7 +60,8 @@ const actionsOf = (s: Statement): string[] => (Array.isArray(s.Action) ? s.Actio
 
 function statementsOf(functionId: string): Statement[] {
   const fn = api.functions.get(functionId)!
-  const roleId = api.getLogicalId(fn.function.role!.node.defaultChild as CfnElement)
+  const role = fn.function.role!.node.defaultChild as CfnElement
+  const roleId = Stack.of(role).getLogicalId(role)
   return Object.values(apiTemplate.findResources('AWS::IAM::Policy'))
     .filter((p) => (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === roleId))
     .flatMap((p) => p.Properties.PolicyDocument.Statement as Statement[])
@@ -88,8 +95,9 @@ describe('cdk-nag', () => {
 describe('tracing and alarms', () => {
   it('traces every function actively (X-Ray)', () => {
     const functions = Object.values(apiTemplate.findResources('AWS::Lambda::Function'))
-    // Plus the outbox sender, the history indexer and the daily reconciliation.
-    expect(functions.length).toBe(allFunctionIds.length + 3)
+    // Plus the outbox sender, the history indexer, the daily reconciliation and the consumers of
+    // lib/consumers.ts (webhook fan-out and delivery, the batch worker).
+    expect(functions.length).toBe(allFunctionIds.length + 3 + consumers.length - 1)
     for (const fn of functions) expect(fn.Properties.TracingConfig).toEqual({ Mode: 'Active' })
   })
 
@@ -100,7 +108,16 @@ describe('tracing and alarms', () => {
     ]
     expect(alarms.length).toBeGreaterThan(allFunctionIds.length * 3)
     const apiTopic = api.resolve(api.alarmTopic.topicArn)
-    for (const alarm of alarms) expect(alarm.Properties.AlarmActions).toEqual([apiTopic])
+    // An alarm of the nested stack names the topic through the parameter its parent passes it.
+    const passed = Object.values(apiTemplate.findResources('AWS::CloudFormation::Stack')).flatMap((n) =>
+      Object.entries<unknown>(n.Properties.Parameters ?? {}),
+    )
+    const topicOf = (action: unknown) => {
+      const ref = (action as { Ref?: string }).Ref
+      const param = ref && passed.find(([name]) => name === ref)
+      return param ? param[1] : action
+    }
+    for (const alarm of alarms) expect(alarm.Properties.AlarmActions.map(topicOf)).toEqual([apiTopic])
     // The API stack's reference is the data stack's topic, imported.
     expect(JSON.stringify(apiTopic)).toContain('Fn::ImportValue')
     expect(JSON.stringify(topicRef)).toContain('Ref')
@@ -172,8 +189,11 @@ describe('tracing and alarms', () => {
 })
 
 describe('asynchronous consumers', () => {
-  it('give every event source mapping an on-failure SQS destination, bisect on error and per-item failures', () => {
-    const mappings = Object.values(apiTemplate.findResources('AWS::Lambda::EventSourceMapping'))
+  it('give every stream event source mapping an on-failure SQS destination, bisect on error and per-item failures', () => {
+    // Stream mappings (they have a starting position); an SQS mapping's go to its queue's redrive DLQ (stacks.test.ts).
+    const mappings = Object.values(apiTemplate.findResources('AWS::Lambda::EventSourceMapping')).filter(
+      (m) => m.Properties.StartingPosition,
+    )
     expect(mappings.length).toBeGreaterThan(0)
     const queues = apiTemplate.findResources('AWS::SQS::Queue')
     for (const mapping of mappings) {
@@ -189,10 +209,19 @@ describe('asynchronous consumers', () => {
 
   it('outputs each dead-letter queue for the redrive command', () => {
     const outputs = apiTemplate.findOutputs('*')
-    expect(Object.keys(outputs).filter((k) => k.startsWith('DeadLetters'))).toEqual([
-      'DeadLettersOutboxSender',
-      'DeadLettersHistoryIndexer',
-    ])
+    expect(
+      Object.keys(outputs)
+        .filter((k) => k.startsWith('DeadLetters'))
+        .sort(),
+    ).toEqual(
+      [
+        'DeadLettersOutboxSender',
+        'DeadLettersHistoryIndexer',
+        'DeadLettersWebhookFanOut',
+        'DeadLettersWebhookDeliver',
+        'DeadLettersBatchWorker',
+      ].sort(),
+    )
     expect(outputs.DeadLettersOutboxSender!.Description).toBe('Dead-letter queue of outbox-sender')
   })
 })

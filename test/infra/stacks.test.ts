@@ -1,4 +1,5 @@
 import { App, type CfnElement } from 'aws-cdk-lib'
+import { consumers } from '#lib/consumers.ts'
 import { Match, Template } from 'aws-cdk-lib/assertions'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { tableDefinition } from '#lib/db/table.ts'
@@ -22,7 +23,7 @@ function synth(stage: string): Synthesized {
     secrets: data.secrets,
     dataKey: data.dataKey,
   })
-  return { api, apiTemplate: Template.fromStack(api), dataTemplate: Template.fromStack(data) }
+  return { api, apiTemplate: withNested(api), dataTemplate: Template.fromStack(data) }
 }
 
 type Statement = { Effect: string; Action: string | string[]; Condition?: Record<string, unknown> }
@@ -117,14 +118,30 @@ describe('DataStack', () => {
   })
 })
 
+/**
+ * The API stack's resources together with those of its Events nested stack (webhooks and batches),
+ * so counts and grants read as one deployment.
+ */
+function withNested(api: ApiStack): Template {
+  const parent = Template.fromStack(api).toJSON()
+  const nested = api.events ? Template.fromStack(api.events).toJSON() : { Resources: {} }
+  return Template.fromJSON({ ...parent, Resources: { ...parent.Resources, ...nested.Resources } })
+}
+
+/** The consumers of lib/consumers.ts built by infra/constructs/consumers.ts (the outbox sender has its own). */
+const ownConsumers = consumers.filter((c) => c.functionId !== 'outbox-sender').map((c) => c.functionId)
+
 describe('ApiStack', () => {
-  it('deploys one function per functionId of the route table, plus the unrouted catch-all, the outbox sender, the history indexer and the reconciliation', () => {
-    prod.apiTemplate.resourceCountIs('AWS::Lambda::Function', functionIds.length + 4)
+  it('deploys one function per functionId of the route table, plus the unrouted catch-all, the outbox sender, the history indexer, the reconciliation and the consumers', () => {
+    prod.apiTemplate.resourceCountIs('AWS::Lambda::Function', functionIds.length + 4 + ownConsumers.length)
     expect([...prod.api.functions.keys()].sort()).toEqual([...functionIds, UNROUTED.functionId].sort())
   })
 
   it('runs every function on nodejs22.x, arm64, with the house settings and environment', () => {
-    const functions = Object.values(prod.apiTemplate.findResources('AWS::Lambda::Function'))
+    // The consumers of lib/consumers.ts have their own settings (test below).
+    const functions = Object.values(prod.apiTemplate.findResources('AWS::Lambda::Function')).filter(
+      (fn) => !ownConsumers.some((name) => String(fn.Properties.Description).endsWith(name)),
+    )
     expect(functions).toHaveLength(functionIds.length + 4)
     for (const fn of functions) {
       // The stream consumers work in batches: less memory, a longer timeout.
@@ -171,6 +188,14 @@ describe('ApiStack', () => {
       api.getLogicalId(api.functions.get(functionId)!.function.node.defaultChild as CfnElement)
 
     for (const route of routes) {
+      const fn = api.functions.get(route.functionId)!.function
+      // A function of the Events nested stack is reached through that stack's output.
+      if (api.events && fn.stack === api.events) {
+        expect(targetFunction(routeKey(route)), routeKey(route)).toBe(
+          api.getLogicalId(api.events.nestedStackResource!),
+        )
+        continue
+      }
       expect(targetFunction(routeKey(route)), routeKey(route)).toBe(logicalIdOf(route.functionId))
     }
     expect(targetFunction('$default')).toBe(logicalIdOf(UNROUTED.functionId))
@@ -218,14 +243,16 @@ describe('ApiStack', () => {
 
   it('keeps one month of logs in an explicit log group per function, and of the access logs', () => {
     const groups = Object.values(prod.apiTemplate.findResources('AWS::Logs::LogGroup'))
-    expect(groups).toHaveLength(functionIds.length + 4 + 1)
+    expect(groups).toHaveLength(functionIds.length + 4 + 1 + ownConsumers.length)
     for (const group of groups) expect(group.Properties.RetentionInDays).toBe(30)
   })
 
   it('alarms on every function errors, throttles and p99 latency, and on the API 5xx rate', () => {
-    // The daily reconciliation's alarm has its own period and rules (test/infra/reconciliation.test.ts).
-    const alarms = Object.values(prod.apiTemplate.findResources('AWS::CloudWatch::Alarm'))
-      .map((a) => a.Properties)
+    // The daily reconciliation's alarm has its own period and rules (test/infra/reconciliation.test.ts),
+    // the consumers' theirs (below).
+    const alarms = Object.entries(prod.apiTemplate.findResources('AWS::CloudWatch::Alarm'))
+      .filter(([id]) => !id.startsWith('Consumers'))
+      .map(([, a]) => a.Properties)
       .filter((a) => a.MetricName !== 'ReconciliationDifferences')
     const count = (metric: string) => alarms.filter((a) => a.MetricName === metric).length
     expect(count('Errors')).toBe(functionIds.length + 3)
@@ -520,7 +547,7 @@ describe('data encryption key (issue 7)', () => {
     expect(kmsActionsOf(UNROUTED.functionId)).toEqual([])
   })
 
-  it('lets only the functions that store invoices encrypt (their notes), and none of the read ones', () => {
+  it('lets only the functions that store invoices or create webhook secrets encrypt, and none of the read ones', () => {
     const writers = ['si-validate', 'app-invoice-validate', 'app-invoice-sign'].filter((id) =>
       functionIds.includes(id),
     )
@@ -529,7 +556,9 @@ describe('data encryption key (issue 7)', () => {
       const encrypts = kmsActionsOf(functionId).filter((a) => a !== 'kms:Decrypt')
       expect(encrypts, functionId).toEqual(
         routesOf(functionId).some(
-          (r) => r.handler.startsWith('functions/invoice/') && /validate|sign/.test(r.handler),
+          (r) =>
+            (r.handler.startsWith('functions/invoice/') && /validate|sign/.test(r.handler)) ||
+            r.handler === 'functions/webhooks/subscription-create.ts',
         )
           ? ['kms:GenerateDataKey', 'kms:Encrypt']
           : [],
@@ -544,5 +573,46 @@ describe('data encryption key (issue 7)', () => {
       const env = dev.apiTemplate.findResources('AWS::Lambda::Function')[id]!.Properties.Environment.Variables
       expect(env.DATA_KEY_ARN, functionId).toBeDefined()
     }
+  })
+})
+
+describe('Consumers (lib/consumers.ts on DynamoDB Streams and SQS)', () => {
+  it('maps each stream consumer to a filtered event source with partial failures, bisect and a DLQ', () => {
+    const mappings = Object.values(prod.apiTemplate.findResources('AWS::Lambda::EventSourceMapping'))
+    const streamMappings = mappings.filter((m) => m.Properties.StartingPosition === 'TRIM_HORIZON')
+    // Plus the history indexer (infra/constructs/history-indexer.ts), on the same StreamConsumer.
+    expect(streamMappings).toHaveLength(consumers.filter((c) => c.kind === 'stream').length + 1)
+    for (const m of streamMappings) {
+      expect(m.Properties).toMatchObject({
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+        BisectBatchOnFunctionError: true,
+      })
+      expect(JSON.stringify(m.Properties.FilterCriteria)).toContain('INSERT')
+    }
+    const withDlq = streamMappings.filter((m) => m.Properties.DestinationConfig?.OnFailure?.Destination)
+    expect(withDlq.length).toBe(streamMappings.length)
+  })
+
+  it('feeds webhook attempts from an SQS queue with a redrive policy, reporting partial failures', () => {
+    const queues = Object.values(prod.apiTemplate.findResources('AWS::SQS::Queue'))
+    const main = queues.filter((q) => q.Properties.RedrivePolicy)
+    expect(main).toHaveLength(1)
+    expect(main[0]!.Properties).toMatchObject({
+      VisibilityTimeout: 90,
+      RedrivePolicy: { maxReceiveCount: 20 },
+    })
+    const sqsMappings = Object.values(
+      prod.apiTemplate.findResources('AWS::Lambda::EventSourceMapping'),
+    ).filter((m) => m.Properties.StartingPosition === undefined)
+    expect(sqsMappings).toHaveLength(1)
+    expect(sqsMappings[0]!.Properties.FunctionResponseTypes).toEqual(['ReportBatchItemFailures'])
+  })
+
+  it('alarms on any message in a dead-letter queue', () => {
+    const alarms = Object.values(prod.apiTemplate.findResources('AWS::CloudWatch::Alarm')).filter((a) =>
+      String(a.Properties.AlarmDescription).includes('waits in the dead-letter queue'),
+    )
+    // Each consumer of lib/consumers.ts and the history indexer.
+    expect(alarms).toHaveLength(consumers.length + 1)
   })
 })

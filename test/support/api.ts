@@ -12,6 +12,8 @@ export interface TestApi {
   url: string
   tableName: string
   dynamoEndpoint: string
+  /** The stream and queue consumers (the history indexer always; the others when started with `workers`). */
+  workers: import('../../scripts/local/workers.ts').Workers
   /**
    * Waits for the stream consumers (the merchant history indexer) to catch up with every write made so
    * far, including writes made outside the server (worker processes, direct lib calls).
@@ -20,7 +22,9 @@ export interface TestApi {
   close(): Promise<void>
 }
 
-export async function startApi(options: { dynamoEndpoint?: string } = {}): Promise<TestApi> {
+export async function startApi(
+  options: { dynamoEndpoint?: string; workers?: boolean | string[] } = {},
+): Promise<TestApi> {
   const dynamoEndpoint = options.dynamoEndpoint ?? inject('dynamoEndpoint')
   const tableName = `test-${randomUUID()}`
   // Read by lib/config.ts on first use, exactly as in Lambda; each test file has its own module graph.
@@ -33,25 +37,24 @@ export async function startApi(options: { dynamoEndpoint?: string } = {}): Promi
   await ensureTable(dynamoEndpoint, tableName)
   const { seedLocal } = await import('../../scripts/local/seed.ts')
   await seedLocal()
-  const { startStreamDrive } = await import('../../scripts/local/stream-drive.ts')
-  const { localStreamConsumers } = await import('../../scripts/local/consumers.ts')
-  const drive = await startStreamDrive({
-    endpoint: dynamoEndpoint,
-    tableName,
-    consumers: await localStreamConsumers(),
-  })
+  // The local stream drives and queues (scripts/local/workers.ts): the history indexer always, as
+  // `npm start` runs it; the consumers of lib/consumers.ts when asked for (`workers`).
+  const { startWorkers } = await import('../../scripts/local/workers.ts')
+  const only = options.workers === true ? undefined : ['history-indexer', ...(options.workers || [])]
+  const workers = await startWorkers({ endpoint: dynamoEndpoint, tableName, ...(only ? { only } : {}) })
   const { startServer } = await import('../../scripts/local/server.ts')
   const bundles = inject('bundles')
   if (bundles) (await import('../../scripts/local/bundles.ts')).lambdaEnvironment()
-  const server = await startServer(0, { bundles, afterWrite: () => drive.settled() })
+  const server = await startServer(0, { bundles, afterWrite: () => workers.historySettled() })
   return {
     url: server.url,
     tableName,
     dynamoEndpoint,
-    settled: () => drive.settled(),
+    workers,
+    settled: () => workers.settled(),
     close: async () => {
       await server.close()
-      await drive.stop()
+      await workers.stop()
       // Frees the memory the file's table holds in the run's DynamoDB Local.
       await dropTable(dynamoEndpoint, tableName)
     },

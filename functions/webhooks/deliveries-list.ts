@@ -1,0 +1,12 @@
+import { apiSignature } from '#lib/auth/api-signature.ts'
+import { deliveriesList } from '#lib/endpoints/events.ts'
+import { apiHandler } from '#lib/http/factory.ts'
+import { listDeliveries } from '#lib/webhooks/deliveries.ts'
+import { ownSubscription } from '#lib/webhooks/subscriptions.ts'
+
+/** GET /api/v1/webhooks/{id}/deliveries (ADMIN): the delivery log, newest first, paged. */
+export const handler = apiHandler(deliveriesList, apiSignature, async ({ params, query, caller }) => {
+  const subscription = await ownSubscription(caller.businessId, params.id)
+  const data = await listDeliveries(subscription.id, query)
+  return { message: `${data.page.totalElements} deliveries`, data }
+})

@@ -1,0 +1,13 @@
+import { apiSignature } from '#lib/auth/api-signature.ts'
+import { subscriptionList } from '#lib/endpoints/events.ts'
+import { apiHandler } from '#lib/http/factory.ts'
+import { subscriptionsOf, viewOf } from '#lib/webhooks/subscriptions.ts'
+
+/** GET /api/v1/webhooks (ADMIN): the business's subscriptions, without secrets. */
+export const handler = apiHandler(subscriptionList, apiSignature, async ({ caller }) => {
+  const listed = (await subscriptionsOf(caller.businessId)).filter((s) => s.status !== 'DELETED')
+  return {
+    message: `${listed.length} webhook subscription${listed.length === 1 ? '' : 's'}`,
+    data: listed.map(viewOf),
+  }
+})

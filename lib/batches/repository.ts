@@ -1,0 +1,207 @@
+import { randomUUID } from 'node:crypto'
+import { gunzipSync, gzipSync } from 'node:zlib'
+import { BatchWriteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
+import type { Role } from '#lib/routes.ts'
+import { db, tableName } from '#lib/db/client.ts'
+import { queryAll } from '#lib/db/query.ts'
+import { isConditionFailed } from '#lib/db/errors.ts'
+import { recordOf } from '#lib/db/items.ts'
+import { BATCH_PREFIX, keys } from '#lib/db/keys.ts'
+import { TTL_ATTRIBUTE } from '#lib/db/table.ts'
+import type { ApiVersion } from '#lib/invoice/schemas.ts'
+
+/**
+ * A batch submission (CONTRACT section 11), in its own partition: one item per invoice, written
+ * first, then the header, written last with attribute_not_exists. The header is the commit point:
+ * its insertion on the table's stream starts the worker (lib/consumers.ts), and a POST that stopped
+ * before it leaves only unreferenced items, removed by their TTL. Each item's status moves PENDING ->
+ * SUCCEEDED | FAILED exactly once, in the same transaction as the invoice write it reports.
+ */
+export type BatchStatus = 'ACCEPTED' | 'PROCESSING' | 'COMPLETED'
+export type ItemStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED'
+export type BatchAction = 'validate' | 'sign'
+
+export interface BatchHeader {
+  batchId: string
+  businessId: string
+  /** The submitting client, so each item is handled as its own request would have been. */
+  apiKeyId: string
+  roles: Role[]
+  validationMode?: 'strict' | 'lenient'
+  modeHeader?: string
+  version: ApiVersion
+  action: BatchAction
+  total: number
+  status: BatchStatus
+  succeeded?: number
+  failed?: number
+  createdAt: string
+  completedAt?: string
+}
+
+export interface BatchItem {
+  batchId: string
+  index: number
+  /** The invoice's irn as sent, when it is a string (for the listing; the worker checks it). */
+  irn: string | null
+  status: ItemStatus
+  /** The invoice as sent, gzipped JSON (an item must stay under 400 KB). */
+  invoiceGzip: Uint8Array
+  httpStatus?: number
+  reply?: Record<string, unknown>
+  message?: string
+  errors?: unknown[]
+}
+
+const RETENTION_SECONDS = 30 * 24 * 3600
+const expiresAt = () => Math.floor(Date.now() / 1000) + RETENTION_SECONDS
+
+async function writeAll(items: Record<string, unknown>[]): Promise<void> {
+  const chunks: Record<string, unknown>[][] = []
+  for (let i = 0; i < items.length; i += 25) chunks.push(items.slice(i, i + 25))
+  await Promise.all(
+    chunks.map(async (chunk) => {
+      let pending = chunk.map((Item) => ({ PutRequest: { Item } }))
+      for (let attempt = 0; pending.length; attempt++) {
+        if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 20 * 2 ** attempt)))
+        const out = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }))
+        pending = (out.UnprocessedItems?.[tableName()] ?? []) as typeof pending
+      }
+    }),
+  )
+}
+
+export async function createBatch(
+  header: Omit<BatchHeader, 'batchId' | 'total' | 'status' | 'createdAt'>,
+  invoices: unknown[],
+): Promise<BatchHeader> {
+  const batchId = randomUUID()
+  const ttl = expiresAt()
+  await writeAll(
+    invoices.map((invoice, index) => {
+      const irn = (invoice as { irn?: unknown } | null)?.irn
+      const item: BatchItem = {
+        batchId,
+        index,
+        irn: typeof irn === 'string' ? irn : null,
+        status: 'PENDING',
+        invoiceGzip: gzipSync(JSON.stringify(invoice)),
+      }
+      return { ...keys.batchItem(batchId, index), entity: 'BATCH_ITEM', ...item, [TTL_ATTRIBUTE]: ttl }
+    }),
+  )
+  const stored: BatchHeader = {
+    ...header,
+    batchId,
+    total: invoices.length,
+    status: 'ACCEPTED',
+    createdAt: new Date().toISOString(),
+  }
+  await db().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: {
+        ...keys.batch(batchId),
+        ...keys.batchByBusiness(stored.businessId, stored.createdAt, batchId),
+        entity: 'BATCH',
+        ...stored,
+        [TTL_ATTRIBUTE]: ttl,
+      },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    }),
+  )
+  return stored
+}
+
+export const isBatchHeader = (item: Record<string, unknown>) =>
+  item.entity === 'BATCH' && typeof item.pk === 'string' && item.pk.startsWith(BATCH_PREFIX)
+
+export const invoiceOfItem = (item: BatchItem): unknown =>
+  JSON.parse(gunzipSync(Buffer.from(item.invoiceGzip)).toString('utf8'))
+
+/** The header and its items in index order; undefined when there is no such batch. */
+export async function readBatch(
+  batchId: string,
+): Promise<{ header: BatchHeader; items: BatchItem[] } | undefined> {
+  let header: BatchHeader | undefined
+  const items: BatchItem[] = []
+  let start: Record<string, unknown> | undefined
+  do {
+    const out = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.batchPartition(batchId) },
+        ConsistentRead: true,
+        ExclusiveStartKey: start,
+      }),
+    )
+    for (const item of out.Items ?? []) {
+      if (item.entity === 'BATCH') header = recordOf<BatchHeader>(item)
+      else items.push(recordOf<BatchItem>(item))
+    }
+    start = out.LastEvaluatedKey
+  } while (start)
+  if (!header) return undefined
+  return { header, items: items.sort((a, b) => a.index - b.index) }
+}
+
+/** The Update that records an item's result, only while it is PENDING (so exactly once). */
+export function itemResultUpdate(
+  item: Pick<BatchItem, 'batchId' | 'index'>,
+  result:
+    | { status: 'SUCCEEDED'; httpStatus: number; reply: Record<string, unknown> }
+    | { status: 'FAILED'; httpStatus: number; message: string; errors: unknown[] },
+) {
+  const fields = Object.entries(result)
+  return {
+    TableName: tableName(),
+    Key: keys.batchItem(item.batchId, item.index),
+    UpdateExpression: `SET ${fields.map(([name]) => `#${name} = :${name}`).join(', ')}`,
+    ConditionExpression: '#status = :pending',
+    ExpressionAttributeNames: Object.fromEntries(fields.map(([name]) => [`#${name}`, name])),
+    ExpressionAttributeValues: {
+      ':pending': 'PENDING',
+      ...Object.fromEntries(fields.map(([name, value]) => [`:${name}`, value])),
+    },
+  }
+}
+
+/** Records an item's result on its own; false when it already had one. */
+export async function recordItemResult(...args: Parameters<typeof itemResultUpdate>): Promise<boolean> {
+  try {
+    await db().send(new UpdateCommand(itemResultUpdate(...args)))
+    return true
+  } catch (error) {
+    if (isConditionFailed(error)) return false
+    throw error
+  }
+}
+
+/** ACCEPTED -> PROCESSING when the worker starts (only once; a retry finds it moved). */
+export async function markProcessing(batchId: string): Promise<void> {
+  await db()
+    .send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.batch(batchId),
+        UpdateExpression: 'SET #status = :processing',
+        ConditionExpression: '#status = :accepted',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':processing': 'PROCESSING', ':accepted': 'ACCEPTED' },
+      }),
+    )
+    .catch((error: unknown) => {
+      if (!isConditionFailed(error)) throw error
+    })
+}
+
+/** A business's batches (headers only), oldest first. */
+export async function batchesOf(businessId: string): Promise<BatchHeader[]> {
+  const items = await queryAll({
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk',
+    ExpressionAttributeValues: { ':pk': keys.batchBusinessPartition(businessId) },
+  })
+  return items.map((item) => recordOf<BatchHeader>(item))
+}

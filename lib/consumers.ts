@@ -1,0 +1,116 @@
+import type { QueueName } from '#lib/async/queue.ts'
+import { BATCH_PREFIX, EVENT_PREFIX, OUTBOX_PREFIX } from '#lib/db/keys.ts'
+import type { ServiceSecret } from '#lib/routes.ts'
+
+/**
+ * The asynchronous consumers, as lib/routes.ts is for endpoints: the one list the CDK stack builds
+ * event source mappings, queues and dead-letter queues from (infra/constructs/consumers.ts) and the
+ * local runner (scripts/local/workers.ts) polls DynamoDB Local's stream and runs in-process queues
+ * from. Either way the same handler module gets the same event shape.
+ *
+ * - `stream`: the table's stream, filtered to newly inserted items whose pk starts with `prefix`
+ *   (and whose sk is `sk`, when given). Failures are reported per record; the stream retries from
+ *   the first failed one, and after `retryAttempts` the batch's coordinates go to the DLQ.
+ * - `queue`: an SQS queue (`lib/async/queue.ts`); a message that fails `maxReceiveCount` times goes
+ *   to the queue's DLQ.
+ */
+interface ConsumerBase {
+  functionId: string
+  /** The module exporting `handler`, relative to the project root. */
+  handler: string
+  batchSize: number
+  timeoutSeconds: number
+  /** What the function does to the table (the stack grants no more). */
+  tableAccess: 'read' | 'write'
+  /**
+   * The data key's use (lib/crypto/fields.ts), by the encryption context's `record`: the stack grants
+   * kms:Decrypt / kms:Encrypt for exactly these records.
+   */
+  dataKey?: { decrypt?: string[]; encrypt?: string[] }
+  /** Service keys the function loads (the signing key, for batches of signs). */
+  secrets?: ServiceSecret[]
+  /** Queues the function sends to. */
+  sendsTo?: QueueName[]
+  description: string
+}
+
+export interface StreamConsumer extends ConsumerBase {
+  kind: 'stream'
+  prefix: string
+  sk?: string
+  retryAttempts: number
+}
+
+export interface QueueConsumer extends ConsumerBase {
+  kind: 'queue'
+  queue: QueueName
+  /** Longer than the function's timeout, so a message is not handed out twice while it runs. */
+  visibilityTimeoutSeconds: number
+  maxReceiveCount: number
+}
+
+export type Consumer = StreamConsumer | QueueConsumer
+
+export const consumers: readonly Consumer[] = [
+  {
+    kind: 'stream',
+    functionId: 'outbox-sender',
+    handler: 'functions/notification/outbox-sender.ts',
+    prefix: OUTBOX_PREFIX,
+    batchSize: 25,
+    retryAttempts: 5,
+    timeoutSeconds: 30,
+    tableAccess: 'write',
+    description: 'Outcome notifications and admin notices -> the admin e-mail list',
+  },
+  {
+    kind: 'stream',
+    functionId: 'webhook-fan-out',
+    handler: 'functions/webhooks/fan-out.ts',
+    prefix: EVENT_PREFIX,
+    batchSize: 50,
+    // Each retry is cheap and idempotent; a day of them rides out a long DynamoDB or SQS outage.
+    retryAttempts: 2000,
+    timeoutSeconds: 60,
+    tableAccess: 'write',
+    sendsTo: ['webhook-deliveries'],
+    description: 'Integration events -> one delivery per subscription, first attempt queued',
+  },
+  {
+    kind: 'queue',
+    functionId: 'webhook-deliver',
+    handler: 'functions/webhooks/deliver.ts',
+    queue: 'webhook-deliveries',
+    batchSize: 10,
+    // Ten attempts of 5 s at most, in parallel, plus their writes.
+    timeoutSeconds: 30,
+    visibilityTimeoutSeconds: 90,
+    maxReceiveCount: 20,
+    tableAccess: 'write',
+    dataKey: { decrypt: ['webhook-subscription'] },
+    sendsTo: ['webhook-deliveries'],
+    description: 'One signed webhook attempt per message; retries queued with a delay',
+  },
+  {
+    kind: 'stream',
+    functionId: 'batch-worker',
+    handler: 'functions/batches/worker.ts',
+    prefix: BATCH_PREFIX,
+    sk: 'BATCH',
+    batchSize: 1,
+    retryAttempts: 2000,
+    timeoutSeconds: 300,
+    tableAccess: 'write',
+    // As the single sign endpoint: the signing key, and invoice notes sealed.
+    secrets: ['signing-key'],
+    dataKey: { encrypt: ['invoice'] },
+    description: 'A submitted batch -> each invoice validated or signed exactly once, then batch.completed',
+  },
+]
+
+export const consumerOf = (functionId: string) => consumers.find((c) => c.functionId === functionId)
+
+/** API functions (by functionId) that send to a queue: the stack grants them SendMessage on it. */
+export const QUEUE_SENDERS: Record<QueueName, string[]> = {
+  'webhook-deliveries': ['webhook-delivery-redeliver'],
+}

@@ -1,0 +1,81 @@
+import { randomBytes } from 'node:crypto'
+import { tableName } from '#lib/db/client.ts'
+import { queryAll } from '#lib/db/query.ts'
+import { recordOf } from '#lib/db/items.ts'
+import { EVENT_PREFIX, keys } from '#lib/db/keys.ts'
+import type { EventData, EventType } from './schemas.ts'
+
+/**
+ * Integration events (CONTRACT section 11): the transactional outbox. Whoever changes a record puts
+ * the change's event in the same TransactWriteItems (lib/invoice/repository.ts, lib/batches), so no
+ * change is stored without its event and no event without its change. The table's stream then hands
+ * each new event to the webhook fan-out (functions/webhooks/fan-out.ts), which is the only reader.
+ */
+export { EVENT_TYPES, type EventType } from './schemas.ts'
+
+/** The payload every receiver gets, exactly as stored. */
+export interface IntegrationEvent {
+  /** `evt_` + time-ordered id: also the Standard Webhooks `webhook-id` of every attempt. */
+  id: string
+  type: EventType
+  created_at: string
+  business_id: string
+  data: Record<string, unknown>
+}
+
+export interface EventItem extends IntegrationEvent {
+  entity: 'EVENT'
+}
+
+/**
+ * Ids sort by creation time (milliseconds in base 36, fixed width) and end in 80 random bits, so two
+ * events never share an id and a listing reads in order.
+ */
+export function newEventId(at: Date = new Date()): string {
+  return `evt_${at.getTime().toString(36).padStart(9, '0')}${randomBytes(10).toString('hex')}`
+}
+
+/** `data` is typed by the event's schema (./schemas.ts), which the OpenAPI document publishes. */
+export function newEvent<T extends EventType>(
+  type: T,
+  businessId: string,
+  data: EventData<T>,
+  at: string,
+): IntegrationEvent {
+  return { id: newEventId(new Date(at)), type, created_at: at, business_id: businessId, data }
+}
+
+/** The Put of one event, for the transaction of the change it reports. */
+export function eventPut(event: IntegrationEvent) {
+  return {
+    Put: {
+      TableName: tableName(),
+      Item: {
+        ...keys.event(event.id),
+        ...keys.eventByBusiness(event.business_id, event.created_at, event.id),
+        entity: 'EVENT',
+        ...event,
+      },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  }
+}
+
+export const isEventItem = (item: Record<string, unknown>): item is EventItem & Record<string, unknown> =>
+  item.entity === 'EVENT' && typeof item.pk === 'string' && item.pk.startsWith(EVENT_PREFIX)
+
+/** The event payload of a stored event item (keys and bookkeeping stripped). */
+export function eventOf(item: Record<string, unknown>): IntegrationEvent {
+  const { id, type, created_at, business_id, data } = recordOf<EventItem>(item)
+  return { id, type, created_at, business_id, data }
+}
+
+/** Every event of one business, oldest first (operations and tests). */
+export async function eventsOfBusiness(businessId: string): Promise<IntegrationEvent[]> {
+  const items = await queryAll({
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk',
+    ExpressionAttributeValues: { ':pk': keys.eventBusinessPartition(businessId) },
+  })
+  return items.map(eventOf)
+}

@@ -1,0 +1,75 @@
+import * as z from 'zod'
+import { INVOICE_STATUSES, PAYMENT_STATUSES } from '#lib/invoice/record.ts'
+
+/**
+ * What each integration event's `data` holds (CONTRACT section 11): where the invoice stands after
+ * the change (`irn`, `status`, `payment_status`) plus the change's own fields; for a batch, its
+ * summary. `newEvent` (./event.ts) takes its data typed by these schemas, so the producers and the
+ * published document (OpenAPI `webhooks`, lib/openapi/document.ts) cannot drift apart.
+ */
+const time = z.iso.datetime({ offset: true })
+const invoiceNow = {
+  irn: z.string().describe('The invoice reference number'),
+  status: z.enum(INVOICE_STATUSES).describe('The invoice status after the change'),
+  payment_status: z.enum(PAYMENT_STATUSES).describe('The payment status after the change'),
+}
+const previousStatus = z.enum(INVOICE_STATUSES).optional().describe('Set when an existing record moved on')
+
+export const EVENT_DATA = {
+  'invoice.validated': z.object({ ...invoiceNow, previous_status: previousStatus, validated_at: time }),
+  'invoice.signed': z.object({ ...invoiceNow, previous_status: previousStatus, signed_at: time }),
+  'invoice.transmitted': z.object({ ...invoiceNow, transmitted_at: time }),
+  'invoice.received': z.object({
+    ...invoiceNow,
+    transmitted_at: time,
+    supplier_tin: z.string().optional(),
+    buyer_tin: z.string().optional(),
+  }),
+  'invoice.payment_status_changed': z.object({
+    ...invoiceNow,
+    previous_payment_status: z.enum(PAYMENT_STATUSES),
+    payment_updated_at: time,
+  }),
+  'batch.completed': z.object({
+    batch_id: z.string(),
+    action: z.enum(['validate', 'sign']),
+    status: z.literal('COMPLETED'),
+    total: z.number().int(),
+    succeeded: z.number().int(),
+    failed: z.number().int(),
+  }),
+} as const
+
+export type EventType = keyof typeof EVENT_DATA
+export const EVENT_TYPES = Object.keys(EVENT_DATA) as [EventType, ...EventType[]]
+export type EventData<T extends EventType> = z.input<(typeof EVENT_DATA)[T]>
+
+const EVENT_SUMMARIES: Record<EventType, string> = {
+  'invoice.validated': 'An invoice passed validation and its record was stored',
+  'invoice.signed': 'An invoice was signed (its IRN and QR code are final)',
+  'invoice.transmitted': 'A signed invoice was transmitted to its buyer',
+  'invoice.received': "An invoice naming this business's TIN as buyer was transmitted to it",
+  'invoice.payment_status_changed': "An invoice's payment status changed",
+  'batch.completed': 'Every invoice of a batch has its result',
+}
+
+/** The whole payload of one event type: `{id, type, created_at, business_id, data}`, as delivered. */
+function eventSchema<T extends EventType>(type: T) {
+  const id = `Event_${type.replace('.', '_')}`
+  return z
+    .object({
+      id: z.string().describe('`evt_` + a time-ordered id; also the `webhook-id` header of every attempt'),
+      type: z.literal(type),
+      created_at: time,
+      business_id: z.string().describe('The business the event is delivered to'),
+      data: EVENT_DATA[type],
+    })
+    .meta({ id, description: EVENT_SUMMARIES[type] })
+}
+
+/** One schema per type, registered once (as a component of the OpenAPI document). */
+export const EVENT_SCHEMAS = Object.fromEntries(EVENT_TYPES.map((type) => [type, eventSchema(type)])) as {
+  [T in EventType]: ReturnType<typeof eventSchema<T>>
+}
+
+export const eventSummary = (type: EventType) => EVENT_SUMMARIES[type]

@@ -1,0 +1,190 @@
+import { randomUUID } from 'node:crypto'
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda'
+import { type QueueName, useLocalQueues } from '#lib/async/queue.ts'
+import { type Consumer, consumers, type QueueConsumer } from '#lib/consumers.ts'
+import { lambdaContext, localStreamConsumers } from './consumers.ts'
+import { type StreamDrive, startStreamDrive } from './stream-drive.ts'
+
+/**
+ * The local stand-in for Lambda's event source mappings (as scripts/local/server.ts is for API
+ * Gateway): the table's stream is read by one local stream drive per consumer (scripts/local/stream-drive.ts),
+ * which hands the stream consumers (scripts/local/consumers.ts: the history indexer and those of
+ * lib/consumers.ts) Lambda's event shape; the queues of lib/consumers.ts run in-process here, with
+ * SQS's partial batch failure semantics. Nothing here decides what a consumer does; it only delivers.
+ *
+ * Differences from AWS, on purpose: stream positions and queued messages live in this process's
+ * memory (a restart reads the stream again from its start, which the consumers tolerate since they
+ * are idempotent), and the queue's redelivery wait starts at LOCAL_VISIBILITY_SECONDS (default 1 s)
+ * and doubles per receive, rather than the queue's fixed visibility timeout, so a local failure is
+ * retried quickly and a longer outage still fits in maxReceiveCount receives.
+ */
+type QueueFn = (
+  event: SQSEvent,
+  context: ReturnType<typeof lambdaContext>,
+) => Promise<SQSBatchResponse | undefined>
+
+const projectRoot = new URL('../../', import.meta.url)
+const load = <T>(module: string): Promise<T> =>
+  import(new URL(module, projectRoot).href).then((m: { handler: T }) => m.handler)
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+export interface WorkersOptions {
+  endpoint: string
+  tableName: string
+  /** Only these consumers (by functionId, 'history-indexer' among them); all by default. */
+  only?: string[]
+  /** How long drained() waits between looks while something is queued. */
+  pollMs?: number
+}
+
+export interface Workers {
+  /** Resolves once every stream has been read to its end and no queued message is waiting or running. */
+  drained(timeoutMs?: number): Promise<void>
+  /** Resolves once every stream consumer has made a complete pass that began after the call. */
+  settled(timeoutMs?: number): Promise<void>
+  /**
+   * The same for the merchant history indexer alone: the local server's afterWrite, so that locally
+   * a transfer's history is there when its reply is (in AWS it trails by about a second).
+   */
+  historySettled(timeoutMs?: number): Promise<void>
+  /** Messages that used up their receives (the queue's DLQ). */
+  deadLetters: { queue: QueueName; body: string }[]
+  stop(): Promise<void>
+}
+
+export async function startWorkers(options: WorkersOptions): Promise<Workers> {
+  const selected = consumers.filter((c) => !options.only || options.only.includes(c.functionId))
+  const pollMs = options.pollMs ?? 100
+  let running = true
+  const deadLetters: Workers['deadLetters'] = []
+
+  // ---- queues ----
+  const queueConsumers = new Map<QueueName, QueueConsumer>()
+  for (const c of selected) if (c.kind === 'queue') queueConsumers.set(c.queue, c)
+  const timers = new Set<NodeJS.Timeout>()
+  let queued = 0
+  const visibilityMs = Number(process.env.LOCAL_VISIBILITY_SECONDS ?? 1) * 1000
+
+  const later = (ms: number, fn: () => Promise<void>) => {
+    const timer = setTimeout(() => {
+      timers.delete(timer)
+      void fn()
+    }, ms)
+    timers.add(timer)
+  }
+
+  function receive(queue: QueueName, consumer: QueueConsumer, body: string, receiveCount: number) {
+    queued++
+    later(0, async () => {
+      const messageId = randomUUID()
+      const event: SQSEvent = {
+        Records: [
+          {
+            messageId,
+            receiptHandle: messageId,
+            body,
+            attributes: {
+              ApproximateReceiveCount: String(receiveCount),
+              SentTimestamp: String(Date.now()),
+              SenderId: 'local',
+              ApproximateFirstReceiveTimestamp: String(Date.now()),
+            },
+            messageAttributes: {},
+            md5OfBody: '',
+            eventSource: 'aws:sqs',
+            eventSourceARN: `arn:aws:sqs:local:000000000000:${queue}`,
+            awsRegion: 'local',
+          },
+        ],
+      }
+      let failed = false
+      try {
+        const fn = await load<QueueFn>(consumer.handler)
+        const result = await fn(event, lambdaContext(consumer.functionId, consumer.timeoutSeconds))
+        failed = Boolean(result?.batchItemFailures?.length)
+      } catch {
+        failed = true
+      }
+      queued--
+      if (!failed || !running) return
+      if (receiveCount >= consumer.maxReceiveCount) {
+        deadLetters.push({ queue, body })
+        console.error(
+          `local queue ${queue}: message moved to the dead-letter list after ${receiveCount} receives`,
+        )
+        return
+      }
+      queued++
+      // Waits double per receive (1, 2, 4 ... 32 s): maxReceiveCount receives then span minutes, so
+      // a DynamoDB Local restart does not exhaust them as AWS's 90 s visibility timeout would not.
+      later(visibilityMs * 2 ** Math.min(receiveCount - 1, 5), async () => {
+        queued--
+        receive(queue, consumer, body, receiveCount + 1)
+      })
+    })
+  }
+
+  // Only when a queue consumer runs here: otherwise a send goes where it would without these workers.
+  if (queueConsumers.size)
+    useLocalQueues({
+      send: async (queue, body, delaySeconds) => {
+        const consumer = queueConsumers.get(queue)
+        if (!consumer) throw new Error(`No local consumer for queue ${queue}`)
+        queued++
+        later(delaySeconds * 1000, async () => {
+          queued--
+          receive(queue, consumer, body, 1)
+        })
+      },
+    })
+
+  // ---- the table's stream: one drive per consumer, as each has its own event source mapping in AWS,
+  // so a long batch in one (the batch worker's 100 invoices) never holds up another ----
+  const drives = new Map<string, StreamDrive>()
+  for (const consumer of await localStreamConsumers(options.only)) {
+    drives.set(
+      consumer.name,
+      await startStreamDrive({
+        endpoint: options.endpoint,
+        tableName: options.tableName,
+        consumers: [consumer],
+      }),
+    )
+  }
+  const allSettled = async (timeoutMs?: number) => {
+    await Promise.all([...drives.values()].map((d) => d.settled(timeoutMs)))
+  }
+
+  return {
+    deadLetters,
+    settled: allSettled,
+    historySettled: (timeoutMs?: number) =>
+      drives.get('history-indexer')?.settled(timeoutMs) ?? Promise.resolve(),
+    async drained(timeoutMs = 60_000) {
+      const until = Date.now() + timeoutMs
+      let quietPasses = 0
+      while (Date.now() < until) {
+        const before = queued
+        await allSettled(Math.max(1, until - Date.now()))
+        // Two stream passes in a row with no queued message: nothing is in flight between them.
+        if (before === 0 && queued === 0) {
+          if (++quietPasses >= 2) return
+        } else {
+          quietPasses = 0
+          await sleep(pollMs / 2)
+        }
+      }
+      throw new Error(`Local workers still busy after ${timeoutMs} ms (${queued} queued messages)`)
+    },
+    async stop() {
+      running = false
+      for (const timer of timers) clearTimeout(timer)
+      timers.clear()
+      if (queueConsumers.size) useLocalQueues(undefined)
+      await Promise.all([...drives.values()].map((d) => d.stop()))
+    },
+  }
+}
+
+export type { Consumer }
