@@ -63,7 +63,9 @@ describe('GET /api/docs', () => {
     expect(reply.text.startsWith('<!doctype html>'), 'an HTML page').toBe(true)
   })
 
-  it('renders every operation and event of the document in a headless browser', { timeout: 120_000 }, async () => {
+  it('renders every operation and event of the document in a headless browser', {
+    timeout: 120_000,
+  }, async () => {
     const page = await context.newPage()
     const errors: string[] = []
     page.on('pageerror', (error) => errors.push(error.message))
