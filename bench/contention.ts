@@ -271,10 +271,9 @@ async function main() {
 
     const n = MAX_WORKERS
     const hot = tallyOf('transfer-one', n)
-    const lags = WORKERS.flatMap((w) => [
-      ...tallyOf('transfer-one', w).lags,
-      ...tallyOf('transfer-many', w).lags,
-    ])
+    // The issue's bar is at the largest worker count, for one merchant and for many alike: the worse
+    // of the two scenarios' p99 (pooling the smaller worker counts in would flatter it).
+    const lagP99 = Math.max(percentile(hot.lags, 99), percentile(tallyOf('transfer-many', n).lags, 99))
     const checks: [string, boolean, string][] = [
       [
         `one merchant >= ${TARGET.ratio}x many merchants at ${n} workers`,
@@ -287,9 +286,9 @@ async function main() {
         `${hot.statuses['503'] ?? 0}`,
       ],
       [
-        `history lag p99 <= ${TARGET.lagP99Ms} ms`,
-        percentile(lags, 99) <= TARGET.lagP99Ms,
-        `${ms(percentile(lags, 99))} ms`,
+        `history lag p99 <= ${TARGET.lagP99Ms} ms at ${n} workers (one merchant, many merchants)`,
+        lagP99 <= TARGET.lagP99Ms,
+        `${ms(percentile(hot.lags, 99))} ms, ${ms(percentile(tallyOf('transfer-many', n).lags, 99))} ms`,
       ],
       [
         `one business >= ${TARGET.ratio}x many businesses (signs) at ${n} workers`,

@@ -11,7 +11,7 @@ import type { EventData, EventType } from './schemas.ts'
  * change is stored without its event and no event without its change. The table's stream then hands
  * each new event to the webhook fan-out (functions/webhooks/fan-out.ts), which is the only reader.
  */
-export { EVENT_TYPES, type EventType } from './schemas.ts'
+export type { EventType } from './schemas.ts'
 
 /** The payload every receiver gets, exactly as stored. */
 export interface IntegrationEvent {
