@@ -92,6 +92,25 @@ async function indexMerchant(merchantId: string, transfers: TransferRecord[]): P
   }
 }
 
+/**
+ * The last step of both writers: the day totals join the batch's items in one transaction, so the
+ * statement moves with the history; AGAIN when another indexer won the race (the caller re-reads).
+ */
+async function commitWithDayTotals(
+  merchantId: string,
+  items: TransactItem[],
+  days: Map<string, DayChange>,
+): Promise<'done' | typeof AGAIN> {
+  for (const [day, change] of days) items.push(dayTotalsItem(merchantId, day, change))
+  try {
+    await transact(items)
+    return 'done'
+  } catch (error) {
+    if (conflicted(error)) return AGAIN
+    throw error
+  }
+}
+
 function dayTotalsItem(merchantId: string, day: string, change: DayChange): TransactItem {
   return { Update: { TableName: tableName(), ...dayTotalsUpdate(merchantId, day, change) } }
 }
@@ -189,14 +208,7 @@ async function addNew(merchantId: string, chunk: TransferRecord[]): Promise<'don
     addDayChange(days, dayOf(t.createdAt), dayChangeOf(status, t.amountKobo))
   }
   items.push(headItem(merchantId, Boolean(stored), before, head))
-  for (const [day, change] of days) items.push(dayTotalsItem(merchantId, day, change))
-  try {
-    await transact(items)
-    return 'done'
-  } catch (error) {
-    if (conflicted(error)) return AGAIN
-    throw error
-  }
+  return commitWithDayTotals(merchantId, items, days)
 }
 
 /** Moves the reversed transfers' items to REVERSED (those not moved yet): one transaction, or AGAIN. */
@@ -270,12 +282,5 @@ async function moveReversed(merchantId: string, chunk: TransferRecord[]): Promis
       },
     },
   })
-  for (const [day, change] of days) items.push(dayTotalsItem(merchantId, day, change))
-  try {
-    await transact(items)
-    return 'done'
-  } catch (error) {
-    if (conflicted(error)) return AGAIN
-    throw error
-  }
+  return commitWithDayTotals(merchantId, items, days)
 }
