@@ -55,7 +55,7 @@ const lagosMs = (local: string) => Date.parse(`${local}+01:00`)
 async function main() {
   const dynamo = await startDynamoDbLocal({ heapMb: 1536 })
   const workers: ChildProcess[] = []
-  let drive: { stop(): Promise<void> } | undefined
+  let streams: { stop(): Promise<void> } | undefined
   try {
     process.env.TABLE_NAME = 'bench-contention'
     process.env.DYNAMODB_ENDPOINT = dynamo.endpoint
@@ -68,14 +68,12 @@ async function main() {
     const { db, tableName } = await import('../lib/db/client.ts')
     const { keys } = await import('../lib/db/keys.ts')
     await seedLocal()
-    // The stream consumers run here, as the Lambda service runs them beside the API's containers.
-    const { startStreamDrive } = await import('../scripts/local/stream-drive.ts')
-    const { localStreamConsumers } = await import('../scripts/local/consumers.ts')
-    drive = await startStreamDrive({
-      endpoint: dynamo.endpoint,
-      tableName: process.env.TABLE_NAME,
-      consumers: await localStreamConsumers(),
-    })
+    // The stream consumers run here, as the Lambda service runs them beside the API's containers:
+    // the local server's own workers, one stream reader per consumer as each has its own event
+    // source mapping in AWS (one reader for all of them made the history wait for the webhook
+    // fan-out's batches, which in AWS it never does).
+    const { startWorkers } = await import('../scripts/local/workers.ts')
+    streams = await startWorkers({ endpoint: dynamo.endpoint, tableName: process.env.TABLE_NAME })
 
     const pad = (n: number, width: number) => String(n).padStart(width, '0')
     const account = (scenario: string, i: number) => `8${scenario === 'transfer-one' ? 1 : 2}${pad(i, 8)}`
@@ -303,7 +301,7 @@ async function main() {
     for (const worker of workers) worker.send({ stop: true })
     await new Promise((r) => setTimeout(r, 500))
     for (const worker of workers) if (worker.exitCode === null) worker.kill()
-    await drive?.stop()
+    await streams?.stop()
     await dynamo.stop()
   }
 }
