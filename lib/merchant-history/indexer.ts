@@ -37,10 +37,13 @@ import {
  * skipped, so a stream that delivers a record twice (or two shards racing) changes nothing twice.
  */
 
-/** Transfers per transaction: two items each (history item, pointer) + the head + day totals <= 100. */
-const CHUNK = 30
+/** DynamoDB's most actions in one TransactWriteItems. */
+const MAX_ACTIONS = 100
+/** Reversals per transaction: an item each, their reversal blocks, the head and the day totals. */
+const REVERSAL_CHUNK = 30
 /** How long one batch keeps trying against other indexers before the stream gets it back. */
 const BUDGET_MS = 20_000
+const RETRY = { budgetMs: BUDGET_MS, baseMs: 4, capMs: 100 }
 
 const lagosMs = (local: string) => parseLagosLocal(local)?.getTime() ?? 0
 /** The Lagos calendar day of a Lagos local date-time. */
@@ -77,19 +80,81 @@ export async function indexTransfers(transfers: TransferRecord[]): Promise<{ fai
   return { failed }
 }
 
+/** The merchant's head as read, or as this indexer last committed it (`stored`: the item exists). */
+interface KnownHead {
+  head: HistoryHead
+  stored: boolean
+}
+
+/**
+ * One merchant's part of a batch. Its new transfers are numbered chunk after chunk, in order, each
+ * chunk as large as one transaction takes: for a hot merchant these transactions ARE the history's
+ * lag, so each costs one round trip. Every chunk's pointers are read up front, side by side (only an
+ * indexer sets their seqAll, and a racing indexer that set one first fails this chunk's conditions),
+ * and a chunk's head is the one the chunk before committed; both are read again only on AGAIN.
+ */
 async function indexMerchant(merchantId: string, transfers: TransferRecord[]): Promise<void> {
   const oldestFirst = [...transfers].sort(
     (a, b) => a.createdAt.localeCompare(b.createdAt) || a.requestId.localeCompare(b.requestId),
   )
-  for (let i = 0; i < oldestFirst.length; i += CHUNK) {
-    const chunk = oldestFirst.slice(i, i + CHUNK)
-    await withRetries(() => addNew(merchantId, chunk), { budgetMs: BUDGET_MS, baseMs: 4, capMs: 100 })
+  const chunks = chunksForOneTransaction(oldestFirst)
+  const headKey = keys.historyHead(merchantId)
+  const pointerKeys = (chunk: TransferRecord[]) =>
+    chunk.map((t) => keys.providerReference(t.providerReference))
+  const firstReads = chunks.map((chunk, i) =>
+    readMany(i === 0 ? [headKey, ...pointerKeys(chunk)] : pointerKeys(chunk)),
+  )
+  // Each is awaited in its chunk's turn; one that fails then is that chunk's failure, not an unhandled one.
+  for (const read of firstReads) read.catch(() => {})
+  let known: KnownHead | undefined
+  for (const [i, chunk] of chunks.entries()) {
+    await withRetries(async (attempt) => {
+      const found = attempt === 0 ? await firstReads[i]! : await readMany([headKey, ...pointerKeys(chunk)])
+      const result = await addNew(
+        merchantId,
+        chunk,
+        found,
+        attempt === 0 && known ? known : headIn(found, headKey),
+      )
+      if (result !== AGAIN) known = result
+      return result
+    }, RETRY)
   }
   const reversed = oldestFirst.filter((t) => t.status === 'REVERSED')
-  for (let i = 0; i < reversed.length; i += CHUNK) {
-    const chunk = reversed.slice(i, i + CHUNK)
-    await withRetries(() => moveReversed(merchantId, chunk), { budgetMs: BUDGET_MS, baseMs: 4, capMs: 100 })
+  for (let i = 0; i < reversed.length; i += REVERSAL_CHUNK) {
+    const chunk = reversed.slice(i, i + REVERSAL_CHUNK)
+    await withRetries(() => moveReversed(merchantId, chunk), RETRY)
   }
+}
+
+/**
+ * The transfers in order, cut into runs that each fit one transaction: two actions per transfer
+ * (its history item, its pointer's seqAll), the head, and one day-totals update per calendar day.
+ */
+function chunksForOneTransaction(oldestFirst: TransferRecord[]): TransferRecord[][] {
+  const chunks: TransferRecord[][] = []
+  let chunk: TransferRecord[] = []
+  let days = new Set<string>()
+  for (const t of oldestFirst) {
+    const withIt = new Set(days).add(dayOf(t.createdAt))
+    if (chunk.length && 2 * (chunk.length + 1) + 1 + withIt.size > MAX_ACTIONS) {
+      chunks.push(chunk)
+      chunk = []
+      days = new Set()
+    }
+    chunk.push(t)
+    days.add(dayOf(t.createdAt))
+  }
+  if (chunk.length) chunks.push(chunk)
+  return chunks
+}
+
+function headIn(
+  found: Map<string, Record<string, unknown>>,
+  headKey: ReturnType<typeof keys.historyHead>,
+): KnownHead {
+  const stored = itemAt<Record<string, unknown>>(found, headKey)
+  return { head: headOf(stored), stored: stored !== undefined }
 }
 
 /**
@@ -148,18 +213,24 @@ const conflicted = (error: unknown) =>
     (c) => c === 'ConditionalCheckFailed' || c === 'TransactionConflict',
   )
 
-/** Numbers the transfers of a chunk not numbered yet: one transaction, or AGAIN if another writer won. */
-async function addNew(merchantId: string, chunk: TransferRecord[]): Promise<'done' | typeof AGAIN> {
-  const headKey = keys.historyHead(merchantId)
-  const found = await readMany([headKey, ...chunk.map((t) => keys.providerReference(t.providerReference))])
+/**
+ * Numbers the transfers of a chunk not numbered yet, after `known`: one transaction conditional on the
+ * head still being `known`. Returns the head it committed (`known` when there was nothing to number),
+ * or AGAIN if another writer got there first.
+ */
+async function addNew(
+  merchantId: string,
+  chunk: TransferRecord[],
+  found: Map<string, Record<string, unknown>>,
+  known: KnownHead,
+): Promise<KnownHead | typeof AGAIN> {
   const pending = chunk.filter((t) => {
     const pointer = itemAt<{ seqAll?: number }>(found, keys.providerReference(t.providerReference))
     // Every transfer's transaction writes its pointer, so it is there; with a seqAll it is recorded.
     return pointer !== undefined && pointer.seqAll === undefined
   })
-  if (!pending.length) return 'done'
-  const stored = itemAt<Record<string, unknown>>(found, headKey)
-  const before = headOf(stored)
+  if (!pending.length) return known
+  const before = known.head
   let head = before
   const items: TransactItem[] = []
   const days = new Map<string, DayChange>()
@@ -207,8 +278,9 @@ async function addNew(merchantId: string, chunk: TransferRecord[]): Promise<'don
     })
     addDayChange(days, dayOf(t.createdAt), dayChangeOf(status, t.amountKobo))
   }
-  items.push(headItem(merchantId, Boolean(stored), before, head))
-  return commitWithDayTotals(merchantId, items, days)
+  items.push(headItem(merchantId, known.stored, before, head))
+  const outcome = await commitWithDayTotals(merchantId, items, days)
+  return outcome === AGAIN ? AGAIN : { head, stored: true }
 }
 
 /** Moves the reversed transfers' items to REVERSED (those not moved yet): one transaction, or AGAIN. */
