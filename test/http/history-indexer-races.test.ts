@@ -1,4 +1,4 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb'
+import { GetCommand } from '@aws-sdk/lib-dynamodb'
 import { marshall } from '@aws-sdk/util-dynamodb'
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -9,6 +9,7 @@ import { addMerchant, getBankRequest, openAccount, type TransferRecord } from '#
 import { TransferRequest } from '#lib/ledger/schemas.ts'
 import { transfer } from '#lib/ledger/service.ts'
 import { startApi, type TestApi } from '../support/api.ts'
+import { ascending, range, storedHistory } from '../support/history.ts'
 
 /**
  * The history indexer as the stream delivers to it in AWS: the same records more than once, and a
@@ -86,34 +87,18 @@ describe('history indexer, invocations racing for one merchant', () => {
     // And once more, late: nothing changes twice.
     expect(await historyIndexer({ Records: records })).toEqual({ batchItemFailures: [] })
 
-    const history: Record<string, any>[] = []
-    let start: Record<string, unknown> | undefined
-    do {
-      const out = await db().send(
-        new QueryCommand({
-          TableName: tableName(),
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :txn)',
-          ExpressionAttributeValues: { ':pk': keys.historyHead(MERCHANT).pk, ':txn': 'TXN#' },
-          ConsistentRead: true,
-          ExclusiveStartKey: start,
-        }),
-      )
-      history.push(...(out.Items ?? []))
-      start = out.LastEvaluatedKey
-    } while (start)
+    const history = await storedHistory(MERCHANT)
 
-    const sorted = (values: number[]) => [...values].sort((a, b) => a - b)
-    const range = (n: number) => Array.from({ length: n }, (_, i) => i + 1)
     const paid = ledger.filter((r) => r.status === 'SUCCESSFUL')
     expect(paid).toHaveLength(100)
-    expect(sorted(history.map((h) => h.seqAll))).toEqual(range(COUNT))
-    expect(sorted(history.filter((h) => h.seqOk !== undefined).map((h) => h.seqOk))).toEqual(range(100))
-    expect(sorted(history.filter((h) => h.seqFailed !== undefined).map((h) => h.seqFailed))).toEqual(
+    expect(ascending(history.map((h) => h.seqAll))).toEqual(range(COUNT))
+    expect(ascending(history.filter((h) => h.seqOk !== undefined).map((h) => h.seqOk))).toEqual(range(100))
+    expect(ascending(history.filter((h) => h.seqFailed !== undefined).map((h) => h.seqFailed))).toEqual(
       range(30),
     )
     expect(history.map((h) => h.requestId).sort()).toEqual([...requestIds].sort())
     // Numbered in the ledger's order: a later createdAt never has a smaller number.
-    const byNumber = sorted(history.map((h) => h.seqAll)).map((n) => history.find((h) => h.seqAll === n)!)
+    const byNumber = ascending(history.map((h) => h.seqAll)).map((n) => history.find((h) => h.seqAll === n)!)
     expect(byNumber.every((h, i) => i === 0 || h.createdAt >= byNumber[i - 1]!.createdAt)).toBe(true)
 
     const get = async (key: { pk: string; sk: string }) =>

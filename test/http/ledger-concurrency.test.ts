@@ -15,6 +15,7 @@ import {
   type TransferRecord,
 } from '#lib/ledger/repository.ts'
 import { startApi, type TestApi } from '../support/api.ts'
+import { ascending, range, storedHistory } from '../support/history.ts'
 import { type DevClients, devClients } from '../support/clients.ts'
 
 let api: TestApi
@@ -221,30 +222,14 @@ describe('Area B under concurrency', () => {
     ).map((r) => r as TransferRecord)
     expect(ledger.every((r) => r?.kind === 'TRANSFER')).toBe(true)
 
-    const history: Record<string, any>[] = []
-    let start: Record<string, unknown> | undefined
-    do {
-      const out = await db().send(
-        new QueryCommand({
-          TableName: tableName(),
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :txn)',
-          ExpressionAttributeValues: { ':pk': keys.historyHead(merchantId).pk, ':txn': 'TXN#' },
-          ConsistentRead: true,
-          ExclusiveStartKey: start,
-        }),
-      )
-      history.push(...(out.Items ?? []))
-      start = out.LastEvaluatedKey
-    } while (start)
+    const history = await storedHistory(merchantId)
 
     // Every number 1..100 exactly once, in every numbering, and the head agrees.
-    const sorted = (values: number[]) => [...values].sort((a, b) => a - b)
-    const range = (n: number) => Array.from({ length: n }, (_, i) => i + 1)
-    expect(sorted(history.map((h) => h.seqAll))).toEqual(range(100))
+    expect(ascending(history.map((h) => h.seqAll))).toEqual(range(100))
     const ok = history.filter((h) => h.seqOk !== undefined).map((h) => h.seqOk)
     const failed = history.filter((h) => h.seqFailed !== undefined).map((h) => h.seqFailed)
-    expect(sorted(ok)).toEqual(range(ok.length))
-    expect(sorted(failed)).toEqual(range(failed.length))
+    expect(ascending(ok)).toEqual(range(ok.length))
+    expect(ascending(failed)).toEqual(range(failed.length))
     const head = (
       await db().send(new GetCommand({ TableName: tableName(), Key: keys.historyHead(merchantId) }))
     ).Item!

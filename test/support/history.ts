@@ -1,0 +1,17 @@
+import { keys } from '#lib/db/keys.ts'
+import { queryAll } from '#lib/db/query.ts'
+
+/**
+ * Every item of a merchant's ALL list as stored (strongly consistent), for tests that check the
+ * numbering itself: every seqAll, seqOk and seqFailed, which the API's pages only show in part.
+ */
+export const storedHistory = (merchantId: string) =>
+  queryAll<Record<string, any>>({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :txn)',
+    ExpressionAttributeValues: { ':pk': keys.historyHead(merchantId).pk, ':txn': 'TXN#' },
+    ConsistentRead: true,
+  })
+
+/** The numbers 1..n, and numbers in ascending order: what a dense numbering is compared with. */
+export const range = (n: number) => Array.from({ length: n }, (_, i) => i + 1)
+export const ascending = (values: number[]) => [...values].sort((a, b) => a - b)
