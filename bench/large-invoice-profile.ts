@@ -52,14 +52,41 @@ function eventOf(body: string): APIGatewayProxyEventV2 {
   }
 }
 
+const ROOT = new URL('../', import.meta.url).href
+const inProject = (url: string) => url.startsWith(ROOT) && !url.includes('node_modules')
+
+/** Each sample's stage: the first rule whose test holds for its stack (innermost frame first). */
+type Frame = Node['callFrame']
+const STAGES: [string, (stack: Frame[]) => boolean][] = [
+  ['garbage collection', (s) => s[0]!.functionName === '(garbage collector)'],
+  ['canonical form + SHA-256', (s) => s.some((f) => f.functionName === 'canonicalInvoice')],
+  ['note encryption', (s) => s.some((f) => f.functionName === 'encryptField')],
+  ['stored copy (join + gzip)', (s) => s.some((f) => f.functionName === 'storageOf')],
+  ['validation', (s) => s.some((f) => f.functionName === 'validateInvoice')],
+  ['body parse', (s) => s.some((f) => f.functionName === 'parseJsonBody')],
+  ['authentication (not its DynamoDB call)', (s) => s.some((f) => /lib\/auth\/(?!replay)/.test(f.url))],
+  ['log and metrics', (s) => s.some((f) => /powertools|lib\/log|lib\/metrics/.test(f.url))],
+  [
+    'AWS SDK, HTTP and sockets (DynamoDB calls)',
+    (s) =>
+      s.some(
+        (f) =>
+          /@smithy|@aws-sdk|node:_http|node:net|node:internal\/streams|readable-stream/.test(f.url) ||
+          f.functionName === 'writev',
+      ),
+  ],
+  ['Encryption SDK (materials, outside encryptField)', (s) => s.some((f) => /@aws-crypto/.test(f.url))],
+  ['middy', (s) => s.some((f) => /@middy/.test(f.url))],
+  ['project, other', (s) => s.some((f) => inProject(f.url))],
+]
+
 const short = (url: string) => {
   const nm = url.lastIndexOf('node_modules/')
   if (nm >= 0) {
     const rest = url.slice(nm + 13).split('/')
     return rest[0]!.startsWith('@') ? `${rest[0]}/${rest[1]}` : rest[0]!
   }
-  const root = url.indexOf('/s3-large/')
-  return root >= 0 ? url.slice(root + 10) : url || '(native)'
+  return url.startsWith(ROOT) ? url.slice(ROOT.length) : url || '(native)'
 }
 
 async function main() {
@@ -119,6 +146,7 @@ async function main() {
     const bySelf = new Map<string, number>()
     const byOwner = new Map<string, number>()
     const byProject = new Map<string, number>()
+    const byStage = new Map<string, number>()
     for (const [id, us] of selfUs) {
       const n = nodes.get(id)!
       const name = n.callFrame.functionName || '(anonymous)'
@@ -126,6 +154,11 @@ async function main() {
         bySelf.set(name, (bySelf.get(name) ?? 0) + us)
         continue
       }
+      const stack: Frame[] = []
+      for (let at: number | undefined = id; at !== undefined; at = parent.get(at))
+        stack.push(nodes.get(at)!.callFrame)
+      const stage = STAGES.find(([, test]) => test(stack))?.[0] ?? 'other (event loop, promises)'
+      byStage.set(stage, (byStage.get(stage) ?? 0) + us)
       const key = `${name} ${short(n.callFrame.url)}:${n.callFrame.lineNumber + 1}`
       bySelf.set(key, (bySelf.get(key) ?? 0) + us)
       // Walk up: the deepest project frame (not node_modules) and the stack's package.
@@ -134,7 +167,7 @@ async function main() {
       const pkgs: string[] = []
       while (cur !== undefined) {
         const f = nodes.get(cur)!.callFrame
-        if (f.url.includes('/s3-large/') && !f.url.includes('node_modules') && !project)
+        if (inProject(f.url) && !project)
           project = `${f.functionName || '(anon)'} ${short(f.url)}:${f.lineNumber + 1}`
         if (f.url.includes('node_modules')) pkgs.push(short(f.url))
         cur = parent.get(cur)
@@ -150,6 +183,12 @@ async function main() {
         console.log(`${(us / 1000 / RUNS).toFixed(2).padStart(7)}  ${k}`)
     }
     console.log(`profile total ${(total / 1000 / RUNS).toFixed(2)} ms per call (idle included)`)
+    const busy = total - (bySelf.get('(idle)') ?? 0)
+    console.log(`\nby stage, ms per call (sampled wall time, so inflated by load) and share of the busy time`)
+    for (const [k, us] of [...byStage].sort((a, b) => b[1] - a[1]))
+      console.log(
+        `${(us / 1000 / RUNS).toFixed(2).padStart(7)} ${((100 * us) / busy).toFixed(1).padStart(5)}%  ${k}`,
+      )
     print('self time by function', bySelf, 40)
     print('by innermost package (or native under project frame)', byOwner, 30)
     print('by deepest project frame', byProject, 40)
