@@ -24,19 +24,58 @@ const NOT_PLAIN = Symbol('not plain JSON data')
 const INDEX_LIKE = /^(0|[1-9]\d*)$/
 
 /**
- * A copy with every object's members in RFC 8785 order (UTF-16 code units, which is what the
- * default sort compares), so JSON.stringify writes the canonical form: JSON.stringify already writes
- * strings and numbers as RFC 8785 says (it is defined on ECMAScript's serialisation). Measured at
- * about a third of the `canonicalize` package's time on a 1,000-line invoice (BENCHMARKS.md).
+ * The RFC 8785 order of an object's member names (UTF-16 code units, which is what the default sort
+ * compares), remembered per list of names: the objects of an invoice come in a few dozen shapes
+ * (every line has the same names in the same order), so each shape's names are checked and sorted
+ * once, not once per object. A list is found by its first name and then compared name by name
+ * (property names are interned strings, so each comparison is a pointer comparison); nothing is
+ * allocated to look one up. Bounded, so that no value can make a lookup long or the memory large:
+ * at most SHAPES_PER_NAME lists per first name (past that, a list is sorted each time), and past
+ * SHAPE_LIMIT lists in all the memory starts again.
+ */
+const SHAPES_PER_NAME = 8
+const SHAPE_LIMIT = 1000
+const shapes = new Map<string, { names: string[]; sorted: string[] }[]>()
+let shapeCount = 0
+
+function sortedNames(names: string[]): string[] {
+  const first = names[0] ?? ''
+  const known = shapes.get(first)
+  if (known) {
+    next: for (const shape of known) {
+      if (shape.names.length !== names.length) continue
+      for (let i = 0; i < names.length; i++) if (shape.names[i] !== names[i]) continue next
+      return shape.sorted
+    }
+  }
+  // `out.__proto__ = ...` would set the copy's prototype instead of a member.
+  for (const name of names) if (INDEX_LIKE.test(name) || name === '__proto__') throw NOT_PLAIN
+  const sorted = [...names].sort()
+  if (shapeCount >= SHAPE_LIMIT) {
+    shapes.clear()
+    shapeCount = 0
+  }
+  const list = shapes.get(first) ?? []
+  if (list.length < SHAPES_PER_NAME) {
+    list.push({ names, sorted })
+    shapes.set(first, list)
+    shapeCount++
+  }
+  return sorted
+}
+
+/**
+ * A copy with every object's members in RFC 8785 order, so JSON.stringify writes the canonical form:
+ * JSON.stringify already writes strings and numbers as RFC 8785 says (it is defined on ECMAScript's
+ * serialisation). Measured at about a third of the `canonicalize` package's time on a 1,000-line
+ * invoice (BENCHMARKS.md), and a third less again with each shape's order remembered.
  */
 function sortedCopy(value: unknown): unknown {
   if (value === null || typeof value !== 'object') return value
   if (Array.isArray(value)) return value.map(sortedCopy)
   if (typeof (value as { toJSON?: unknown }).toJSON === 'function') throw NOT_PLAIN
   const out: Record<string, unknown> = {}
-  for (const name of Object.keys(value).sort()) {
-    // `out.__proto__ = ...` would set the copy's prototype instead of a member.
-    if (INDEX_LIKE.test(name) || name === '__proto__') throw NOT_PLAIN
+  for (const name of sortedNames(Object.keys(value))) {
     out[name] = sortedCopy((value as Record<string, unknown>)[name])
   }
   return out

@@ -26,6 +26,33 @@ describe('canonical JSON (RFC 8785)', () => {
     )
   })
 
+  it('is the same when an object shape comes again (its order remembered), for any JSON value', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const expected = canonicalize(value)
+        expect(canonicalJson(value)).toBe(expected)
+        expect(canonicalJson([value, value])).toBe(`[${expected},${expected}]`)
+      }),
+      { numRuns: 300 },
+    )
+  })
+
+  it('orders objects with the same first name but other names apart, past the bounds of what it remembers', () => {
+    // 1,200 shapes, all starting with "m": more per first name and more in all than are remembered.
+    const rows = Array.from({ length: 1200 }, (_, i) => ({
+      m: i,
+      [`k${i % 97}`]: 1,
+      [`a${i}`]: { z: 1, b: 2 },
+    }))
+    const twice = [...rows, ...rows]
+    expect(canonicalJson(twice)).toBe(canonicalize(twice))
+    // An index-like or __proto__ name in a shape seen before without it is still written as RFC 8785 says.
+    const proto = JSON.parse('{"m":1,"__proto__":{"x":1}}')
+    expect(canonicalJson([{ m: 1, b: 2 }, { m: 1, '7': 2 }, proto])).toBe(
+      canonicalize([{ m: 1, b: 2 }, { m: 1, '7': 2 }, proto]),
+    )
+  })
+
   it('is the same bytes whatever the key order', () => {
     const invoice = buildInvoice() as StoredInvoice
     const a = canonicalInvoice(invoice)
