@@ -11,6 +11,8 @@
  * factory's mapping of them into replies is unchanged.
  */
 
+import { noteCleanParse } from '#lib/text/well-formed.ts'
+
 /** application/json, or a +json type, with or without parameters (middy's pattern). */
 const JSON_CONTENT_TYPE = /^application\/([a-z0-9.+-]+\+)?json(;|$)/i
 
@@ -33,14 +35,21 @@ function guardedReviver(key: string, value: unknown) {
   return value
 }
 
-/** The parsed body; throws a 422-coded error for malformed JSON or a forbidden key. */
+/**
+ * The parsed body; throws a 422-coded error for malformed JSON or a forbidden key. A body whose text
+ * cannot hold a lone surrogate is noted as such, so validation need not walk it for one
+ * (lib/text/well-formed.ts).
+ */
 export function parseJsonBody(text: string): unknown {
+  let value: unknown
   try {
-    return mayHideForbiddenKey(text) ? JSON.parse(text, guardedReviver) : JSON.parse(text)
+    value = mayHideForbiddenKey(text) ? JSON.parse(text, guardedReviver) : JSON.parse(text)
   } catch (error) {
     if (error instanceof BodyError) throw error
     throw new BodyError(422, 'Invalid or malformed JSON was provided')
   }
+  noteCleanParse(text, value)
+  return value
 }
 
 interface BodyRequest {
