@@ -2,6 +2,7 @@
  * CPU of a 1,000-line validate through the whole handler, against JSON.parse of the same body.
  *
  *   npx tsx --expose-gc bench/large-invoice.ts        (RUNS=60 by default)
+ *   BASELINE=<older checkout> npx tsx --expose-gc bench/large-invoice.ts    (its handler beside this one)
  *
  * Starts its own DynamoDB Local (in memory), seeds a table as `npm start` does, and invokes the
  * si/validate Lambda handler in this process with an API Gateway event carrying a signed 1,000-line
@@ -25,6 +26,8 @@
 import { constants, gzipSync } from 'node:zlib'
 import { loadavg } from 'node:os'
 import { randomUUID } from 'node:crypto'
+import { resolve } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda'
 import { jsonParseProtectProto } from '@middy/util'
 import type { AuthRequest } from '#lib/auth/authenticate.ts'
@@ -71,6 +74,11 @@ function cpuMs(fn: () => unknown): number {
   fn()
   return threadMs() - start
 }
+/** The mean of `times` calls of a synchronous step, timed together (see PARSES_PER_SAMPLE). */
+const cpuMsEach = (times: number, fn: () => unknown) =>
+  cpuMs(() => {
+    for (let k = 0; k < times; k++) fn()
+  }) / times
 async function cpuMsAsync(
   fn: () => Promise<unknown>,
 ): Promise<{ cpu: number; processCpu: number; wall: number; startedAt: number }> {
@@ -142,11 +150,19 @@ async function main() {
       STAGE: 'local',
       AWS_REGION: 'eu-west-1',
       LOG_LEVEL: 'SILENT',
+      // One key folder for this checkout and a BASELINE one, so each opens what the other sealed.
+      KEYS_DIR: process.env.KEYS_DIR ?? fileURLToPath(new URL('../.local/keys', import.meta.url)),
     })
     await ensureTable(dynamo.endpoint, process.env.TABLE_NAME!)
     await (await import('../scripts/local/seed.ts')).seedLocal()
     // Imported once the environment names the table (as a function's module is loaded in Lambda).
     const { handler } = await import('#functions/invoice/si-validate.ts')
+    // BASELINE=<an older checkout, with node_modules reachable from it>: its handler too, taking turns
+    // with this one in the same iterations (its own modules, so its own caches and DynamoDB client).
+    const baseline = process.env.BASELINE
+      ? ((await import(pathToFileURL(resolve(process.env.BASELINE, 'functions/invoice/si-validate.ts')).href))
+          .handler as typeof handler)
+      : undefined
     const { apiHandler } = await import('#lib/http/factory.ts')
     const { siValidate } = await import('#lib/endpoints/invoice.ts')
     const { apiSignature } = await import('#lib/auth/api-signature.ts')
@@ -170,6 +186,7 @@ async function main() {
     const times = {
       parse: [] as number[],
       handler: [] as number[],
+      baseline: [] as number[],
       handlerProcess: [] as number[],
       wall: [] as number[],
     }
@@ -187,7 +204,16 @@ async function main() {
         const reply = await handler(event, context as never)
         if (reply.statusCode !== 200) throw new Error(`validate answered ${reply.statusCode}: ${reply.body}`)
       })
+      const old = baseline
+        ? await cpuMsAsync(async () => {
+            const again = eventOf(bodies())
+            const reply = await baseline(again, context as never)
+            if (reply.statusCode !== 200)
+              throw new Error(`BASELINE answered ${reply.statusCode}: ${reply.body}`)
+          })
+        : undefined
       if (i >= WARMUP) {
+        if (old) times.baseline.push(old.cpu)
         times.parse.push(parse)
         times.handler.push(run.cpu)
         times.handlerProcess.push(run.processCpu)
@@ -197,6 +223,7 @@ async function main() {
 
     // The stages: each piece of the handler's work called alone, on what the handler hands it, in the
     // handler's order, so that they add up to about the whole (a separate loop, after the one above).
+    // The synchronous ones are timed ten calls at a time, as JSON.parse is.
     const caller = await apiSignature.verify(authRequestOf(eventOf(bodies())))
     const serviceId = DEV.supplier.serviceId
     const stageNames = {
@@ -230,18 +257,18 @@ async function main() {
         apiSignature.verify({ ...authRequest, rawBody: Buffer.from(body, 'utf8') }),
       )
       let parsed: unknown
-      const parse = cpuMs(() => {
+      const parse = cpuMsEach(PARSES_PER_SAMPLE, () => {
         parsed = parseJsonBody(body)
       })
       const lists = await loadCodeLists()
       let result: ReturnType<typeof validateInvoice> | undefined
-      const validate = cpuMs(() => {
+      const validate = cpuMsEach(PARSES_PER_SAMPLE, () => {
         result = validateInvoice(parsed, { version: 'v1', mode: 'strict', lists, serviceId })
       })
       if (!result?.ok) throw new Error('the bench invoice is not valid')
       const valid = result.invoice
       let canonical: ReturnType<typeof canonicalInvoice> | undefined
-      const canonicalMs = cpuMs(() => {
+      const canonicalMs = cpuMsEach(PARSES_PER_SAMPLE, () => {
         canonical = canonicalInvoice(valid)
       })
       let storage: Content['storage'] | undefined
@@ -263,10 +290,10 @@ async function main() {
         if (await readInvoiceRecord(valid.irn)) throw new Error('the bench IRN is taken')
         if (!(await createRecord(content, actorOf(caller)))) throw new Error('the record was not created')
       })
-      const guarded = cpuMs(() => {
+      const guarded = cpuMsEach(PARSES_PER_SAMPLE, () => {
         sink = jsonParseProtectProto(body, undefined, 'bench')
       })
-      const gzip = cpuMs(() => {
+      const gzip = cpuMsEach(PARSES_PER_SAMPLE, () => {
         sink = gzipSync(canonical!.bytes, { level: constants.Z_BEST_SPEED })
       })
       if (i >= WARMUP) {
@@ -290,6 +317,8 @@ async function main() {
     console.log('|---|---:|---:|')
     row('JSON.parse of the body', parse)
     row('si/validate handler, whole', mean(times.handler))
+    if (baseline)
+      row(`  the BASELINE checkout's handler (${process.env.BASELINE}), same runs`, mean(times.baseline))
     row('  the same, whole process (V8 compiler and GC threads too)', mean(times.handlerProcess))
     let sum = 0
     for (const [key, name] of Object.entries(stageNames)) {
