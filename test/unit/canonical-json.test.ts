@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import canonicalize from 'canonicalize'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
@@ -61,6 +62,23 @@ describe('canonical JSON (RFC 8785)', () => {
     expect(b.contentHash).toBe(a.contentHash)
     expect(a.json).toBe(canonicalize(invoice))
     expect(JSON.stringify(reversed(invoice))).not.toBe(JSON.stringify(invoice))
+  })
+
+  it("hashes and counts exactly the canonical bytes, whatever the text's UTF-8 lengths", () => {
+    const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex')
+    for (const invoice of [
+      { ...buildInvoice(), note: 'Naïra ₦ 😀 — ünïcödé', payment_terms_note: '€' } as StoredInvoice,
+      buildInvoice() as StoredInvoice,
+      { irn: 'A' } as unknown as StoredInvoice,
+      {} as StoredInvoice,
+    ]) {
+      const expected = canonicalize(invoice)!
+      const canonical = canonicalInvoice(invoice)
+      expect(canonical.contentHash).toBe(sha256(expected))
+      expect(canonical.byteLength).toBe(Buffer.byteLength(expected))
+      expect(canonical.json).toBe(expected)
+      expect(canonical.bytes.equals(Buffer.from(expected, 'utf8'))).toBe(true)
+    }
   })
 
   it('sorts index-like member names as strings, as RFC 8785 does, not as JavaScript enumerates them', () => {
