@@ -6,7 +6,7 @@
  *
  * Such a key can only come from text that spells it, literally or with `\u` escapes. So a body
  * whose text contains none of `__proto__`, `constructor` or `\u` is parsed with plain JSON.parse
- * (a substring search costs about 1% of the parse); any other body takes the guarded parse, with
+ * (the search costs about 5% of the parse); any other body takes the guarded parse, with
  * exactly middy's rule. The errors carry the status codes middy's parser throws (415, 422), so the
  * factory's mapping of them into replies is unchanged.
  */
@@ -25,8 +25,12 @@ class BodyError extends Error {
   }
 }
 
-const mayHideForbiddenKey = (text: string) =>
-  text.includes('__proto__') || text.includes('constructor') || text.includes('\\u')
+/**
+ * The two names in one pattern: on a 1,000-line invoice, 0.06 ms where two includes() took 0.36 (a
+ * third of the parse itself), since the invoice's keys are full of underscores and the letter c.
+ */
+const FORBIDDEN_NAME = /__proto__|constructor/
+const mayHideForbiddenKey = (text: string) => text.includes('\\u') || FORBIDDEN_NAME.test(text)
 
 function guardedReviver(key: string, value: unknown) {
   if (key === '__proto__' || (key === 'constructor' && value && Object.hasOwn(value, 'prototype'))) {
