@@ -180,6 +180,13 @@ async function main() {
       invoice.irn = newIrn()
       return JSON.stringify(invoice)
     }
+    // A one-line invoice through the same handler: what every request costs whatever its size (the
+    // DynamoDB calls, note encryption, the request frame), beside what the 1,000 lines add.
+    const small = invoiceOfLines(1)
+    const smallBodies = () => {
+      small.irn = newIrn()
+      return JSON.stringify(small)
+    }
     const sample = bodies()
     console.log(`body ${(sample.length / 1024).toFixed(0)} KB, ${invoice.invoice_line.length} lines`)
 
@@ -187,6 +194,7 @@ async function main() {
       parse: [] as number[],
       handler: [] as number[],
       baseline: [] as number[],
+      oneLine: [] as number[],
       handlerProcess: [] as number[],
       wall: [] as number[],
     }
@@ -204,6 +212,12 @@ async function main() {
         const reply = await handler(event, context as never)
         if (reply.statusCode !== 200) throw new Error(`validate answered ${reply.statusCode}: ${reply.body}`)
       })
+      const smallEvent = eventOf(smallBodies())
+      const one = await cpuMsAsync(async () => {
+        const reply = await handler(smallEvent, context as never)
+        if (reply.statusCode !== 200)
+          throw new Error(`1-line validate answered ${reply.statusCode}: ${reply.body}`)
+      })
       const old = baseline
         ? await cpuMsAsync(async () => {
             const again = eventOf(bodies())
@@ -214,6 +228,7 @@ async function main() {
         : undefined
       if (i >= WARMUP) {
         if (old) times.baseline.push(old.cpu)
+        times.oneLine.push(one.cpu)
         times.parse.push(parse)
         times.handler.push(run.cpu)
         times.handlerProcess.push(run.processCpu)
@@ -321,6 +336,8 @@ async function main() {
     if (baseline)
       row(`  the BASELINE checkout's handler (${process.env.BASELINE}), same runs`, mean(times.baseline))
     row('  the same, whole process (V8 compiler and GC threads too)', mean(times.handlerProcess))
+    row('  the same handler on a 1-line invoice, same runs (the per-request part)', mean(times.oneLine))
+    row('  what the 1,000 lines add (whole minus 1-line)', mean(times.handler) - mean(times.oneLine))
     let sum = 0
     for (const [key, name] of Object.entries(stageNames)) {
       const ms = mean(stages[key as Stage])
