@@ -159,11 +159,31 @@ export function storageOf(
   replaced: Record<string, string> = {},
 ): InvoiceStorage | undefined {
   if (canonical.byteLength <= INLINE_LIMIT) return { invoice: { ...invoice, ...replaced } }
-  const members = canonical.members.map(
-    ([name, value]) => `${JSON.stringify(name)}:${name in replaced ? JSON.stringify(replaced[name]) : value}`,
-  )
-  const gz = gzipSync(`{${members.join(',')}}`, { level: constants.Z_BEST_SPEED })
+  const gz = gzipSync(utf8Of(canonical.members, replaced), { level: constants.Z_BEST_SPEED })
   return gz.length <= STORED_LIMIT ? { invoiceGzip: new Uint8Array(gz) } : undefined
+}
+
+/**
+ * The UTF-8 bytes of `{"name":value,...}` with the replaced members' values swapped in, written
+ * piece by piece into one buffer: no joined string of the whole (430 KB for a 1,000-line invoice) is
+ * made only to be encoded again.
+ */
+function utf8Of(members: CanonicalInvoice['members'], replaced: Record<string, string>): Buffer {
+  const pieces = members.map(([name, value], i): [string, string] => [
+    `${i ? ',' : '{'}${JSON.stringify(name)}:`,
+    name in replaced ? JSON.stringify(replaced[name]) : value,
+  ])
+  let length = 1
+  for (const [head, value] of pieces) length += Buffer.byteLength(head) + Buffer.byteLength(value)
+  if (pieces.length === 0) length++
+  const bytes = Buffer.allocUnsafe(length)
+  let at = pieces.length === 0 ? bytes.write('{') : 0
+  for (const [head, value] of pieces) {
+    at += bytes.write(head, at)
+    at += bytes.write(value, at)
+  }
+  if (bytes.write('}', at) + at !== length) throw new Error('stored copy: UTF-8 length miscounted')
+  return bytes
 }
 
 /** The stored invoice of a record, however it was stored. */

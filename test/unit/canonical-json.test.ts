@@ -2,9 +2,10 @@ import { createHash } from 'node:crypto'
 import canonicalize from 'canonicalize'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { canonicalInvoice, canonicalJson } from '#lib/invoice/canonical.ts'
+import { gunzipSync } from 'node:zlib'
+import { canonicalInvoice, canonicalJson, storageOf } from '#lib/invoice/canonical.ts'
 import type { StoredInvoice } from '#lib/invoice/schemas.ts'
-import { buildInvoice } from '../fixtures/invoices/build.ts'
+import { buildInvoice, invoiceOfLines } from '../fixtures/invoices/build.ts'
 
 /** Reverses every object's member order, arrays kept as they are. */
 function reversed(value: unknown): unknown {
@@ -79,6 +80,22 @@ describe('canonical JSON (RFC 8785)', () => {
       expect(canonical.json).toBe(expected)
       expect(canonical.bytes.equals(Buffer.from(expected, 'utf8'))).toBe(true)
     }
+  })
+
+  it('stores a large invoice as its canonical bytes with the replaced members swapped in, gzipped', () => {
+    const invoice = {
+      ...invoiceOfLines(1000),
+      note: 'Naïra ₦ 😀',
+      payment_terms_note: 'Net 30 — €',
+    } as StoredInvoice
+    const replaced = { note: 'enc:v1:sealed-ü', payment_terms_note: 'enc:v1:sealed' }
+    const storage = storageOf(invoice, canonicalInvoice(invoice), replaced)
+    expect(storage?.invoice).toBeUndefined()
+    const stored = gunzipSync(storage!.invoiceGzip!).toString('utf8')
+    expect(stored).toBe(canonicalize({ ...invoice, ...replaced }))
+    // Nothing replaced: the canonical form itself.
+    const plain = storageOf(invoice, canonicalInvoice(invoice))
+    expect(gunzipSync(plain!.invoiceGzip!).toString('utf8')).toBe(canonicalize(invoice))
   })
 
   it('sorts index-like member names as strings, as RFC 8785 does, not as JavaScript enumerates them', () => {
