@@ -61,7 +61,7 @@ const STAGES: [string, (stack: Frame[]) => boolean][] = [
   ['garbage collection', (s) => s[0]!.functionName === '(garbage collector)'],
   ['canonical form + SHA-256', (s) => s.some((f) => f.functionName === 'canonicalInvoice')],
   ['note encryption', (s) => s.some((f) => f.functionName === 'encryptField')],
-  ['stored copy (join + gzip)', (s) => s.some((f) => f.functionName === 'storageOf')],
+  ['stored copy (members into one buffer + gzip)', (s) => s.some((f) => f.functionName === 'storageOf')],
   ['validation', (s) => s.some((f) => f.functionName === 'validateInvoice')],
   ['body parse', (s) => s.some((f) => f.functionName === 'parseJsonBody')],
   ['authentication (not its DynamoDB call)', (s) => s.some((f) => /lib\/auth\/(?!replay)/.test(f.url))],

@@ -241,7 +241,7 @@ async function main() {
       parse: 'stage: the body parse (lib/http/json-body.ts)',
       validate: 'stage: validation (schema, unknown keys, code lists, rules)',
       canonical: 'stage: canonical form + SHA-256 of the validated invoice',
-      storage: 'stage: stored copy (notes encrypted, canonical members joined, one gzip)',
+      storage: 'stage: stored copy (notes encrypted, canonical members into one buffer, one gzip)',
       dynamo: 'stage: DynamoDB (GetItem of the record, TransactWriteItems record + audit + event)',
     }
     type Stage = keyof typeof stageNames
