@@ -4,6 +4,10 @@
  *   npx tsx --expose-gc bench/large-invoice.ts        (RUNS=60 by default)
  *   BASELINE=<older checkout> npx tsx --expose-gc bench/large-invoice.ts    (its handler beside this one)
  *
+ * An older checkout for BASELINE, inside the git-ignored .bench/ so its modules find this one's
+ * node_modules: `mkdir -p .bench/base && git archive <commit> | tar -x -C .bench/base && ln -s
+ * ../../node_modules .bench/base/node_modules`.
+ *
  * Starts its own DynamoDB Local (in memory), seeds a table as `npm start` does, and invokes the
  * si/validate Lambda handler in this process with an API Gateway event carrying a signed 1,000-line
  * invoice (a fresh IRN each time, so each request really records a new invoice): authentication,
