@@ -2,6 +2,11 @@
  * CPU of a 1,000-line validate through the whole handler, against JSON.parse of the same body.
  *
  *   npx tsx --expose-gc bench/large-invoice.ts        (RUNS=60 by default)
+ *   BASELINE=<older checkout> npx tsx --expose-gc bench/large-invoice.ts    (its handler beside this one)
+ *
+ * An older checkout for BASELINE, inside the git-ignored .bench/ so its modules find this one's
+ * node_modules: `mkdir -p .bench/base && git archive <commit> | tar -x -C .bench/base && ln -s
+ * ../../node_modules .bench/base/node_modules`.
  *
  * Starts its own DynamoDB Local (in memory), seeds a table as `npm start` does, and invokes the
  * si/validate Lambda handler in this process with an API Gateway event carrying a signed 1,000-line
@@ -14,21 +19,24 @@
  * JSON.parse of the body is measured the same way in the same iterations, taking turns with the
  * handler, so the machine's load falls on both alike; with --expose-gc a full collection runs
  * before each measured call, so neither pays for the other's garbage. Also printed, from a separate
- * loop: the stages alone, for where the time goes. Target: handler CPU at most 3x JSON.parse CPU
- * (mean over the runs).
+ * loop: the handler's work in stages, each called alone on what the handler hands it (the request
+ * frame with the work stubbed, authentication with its replay write, the parse, validation, the
+ * canonical form, the stored copy with its note encryption, the DynamoDB read and transaction), so
+ * that they add up to about the whole; what they do not cover is mostly the garbage collection of
+ * the whole request's allocations, which the stages, each after a full collection, pay less of
+ * (bench/large-invoice-profile.ts shows it). Target: handler CPU at most 3x JSON.parse CPU (mean
+ * over the runs).
  */
 import { constants, gzipSync } from 'node:zlib'
 import { loadavg } from 'node:os'
 import { randomUUID } from 'node:crypto'
+import { resolve } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda'
 import { jsonParseProtectProto } from '@middy/util'
+import type { AuthRequest } from '#lib/auth/authenticate.ts'
 import { signAreaA } from '#lib/client/signing.ts'
-import { parseJsonBody } from '#lib/http/json-body.ts'
-import { canonicalInvoice } from '#lib/invoice/canonical.ts'
-import { buildCodeLists } from '#lib/invoice/code-lists.ts'
-import { validateInvoice } from '#lib/invoice/validate.ts'
-import { bundledLists } from '#lib/reference/manifest.ts'
-import { readFileSync } from 'node:fs'
+import { routes } from '#lib/routes.ts'
 import { startDynamoDbLocal } from '../scripts/local/dynamodb-local.ts'
 import { DEV } from '../scripts/local/dev-credentials.ts'
 import { ensureTable } from '../scripts/local/table.ts'
@@ -70,9 +78,14 @@ function cpuMs(fn: () => unknown): number {
   fn()
   return threadMs() - start
 }
+/** The mean of `times` calls of a synchronous step, timed together (see PARSES_PER_SAMPLE). */
+const cpuMsEach = (times: number, fn: () => unknown) =>
+  cpuMs(() => {
+    for (let k = 0; k < times; k++) fn()
+  }) / times
 async function cpuMsAsync(
   fn: () => Promise<unknown>,
-): Promise<{ cpu: number; processCpu: number; wall: number }> {
+): Promise<{ cpu: number; processCpu: number; wall: number; startedAt: number }> {
   collect()
   const wallStart = performance.now()
   const start = threadMs()
@@ -82,6 +95,7 @@ async function cpuMsAsync(
     cpu: threadMs() - start,
     processCpu: processMs() - processStart,
     wall: performance.now() - wallStart,
+    startedAt: wallStart,
   }
 }
 
@@ -114,6 +128,18 @@ function eventOf(body: string): APIGatewayProxyEventV2 {
   }
 }
 
+/** What the factory hands the verifier for this event (lib/http/factory.ts, authentication). */
+function authRequestOf(event: APIGatewayProxyEventV2): AuthRequest {
+  const route = routes.find((r) => `${r.method} ${r.path}` === event.routeKey)!
+  return {
+    route,
+    method: event.requestContext.http.method,
+    target: event.rawPath,
+    headers: event.headers,
+    rawBody: Buffer.from(event.body ?? '', 'utf8'),
+  }
+}
+
 const context = { awsRequestId: 'bench', getRemainingTimeInMillis: () => 29_000 } as unknown as Context
 
 async function main() {
@@ -128,15 +154,42 @@ async function main() {
       STAGE: 'local',
       AWS_REGION: 'eu-west-1',
       LOG_LEVEL: 'SILENT',
+      // One key folder for this checkout and a BASELINE one, so each opens what the other sealed.
+      KEYS_DIR: process.env.KEYS_DIR ?? fileURLToPath(new URL('../.local/keys', import.meta.url)),
     })
     await ensureTable(dynamo.endpoint, process.env.TABLE_NAME!)
     await (await import('../scripts/local/seed.ts')).seedLocal()
+    // Imported once the environment names the table (as a function's module is loaded in Lambda).
     const { handler } = await import('#functions/invoice/si-validate.ts')
+    // BASELINE=<an older checkout, with node_modules reachable from it>: its handler too, taking turns
+    // with this one in the same iterations (its own modules, so its own caches and DynamoDB client).
+    const baseline = process.env.BASELINE
+      ? ((await import(pathToFileURL(resolve(process.env.BASELINE, 'functions/invoice/si-validate.ts')).href))
+          .handler as typeof handler)
+      : undefined
+    const { apiHandler } = await import('#lib/http/factory.ts')
+    const { siValidate } = await import('#lib/endpoints/invoice.ts')
+    const { apiSignature } = await import('#lib/auth/api-signature.ts')
+    const { actorOf } = await import('#lib/audit/trail.ts')
+    const { parseJsonBody } = await import('#lib/http/json-body.ts')
+    const { canonicalInvoice } = await import('#lib/invoice/canonical.ts')
+    const { loadCodeLists } = await import('#lib/invoice/code-lists.ts')
+    const { sealedStorageOf } = await import('#lib/invoice/notes.ts')
+    const { createRecord, readInvoiceRecord } = await import('#lib/invoice/repository.ts')
+    const { validateInvoice } = await import('#lib/invoice/validate.ts')
+    type Content = Parameters<typeof createRecord>[0]
 
     const invoice = invoiceOfLines(1000)
     const bodies = () => {
       invoice.irn = newIrn()
       return JSON.stringify(invoice)
+    }
+    // A one-line invoice through the same handler: what every request costs whatever its size (the
+    // DynamoDB calls, note encryption, the request frame), beside what the 1,000 lines add.
+    const small = invoiceOfLines(1)
+    const smallBodies = () => {
+      small.irn = newIrn()
+      return JSON.stringify(small)
     }
     const sample = bodies()
     console.log(`body ${(sample.length / 1024).toFixed(0)} KB, ${invoice.invoice_line.length} lines`)
@@ -144,23 +197,11 @@ async function main() {
     const times = {
       parse: [] as number[],
       handler: [] as number[],
+      baseline: [] as number[],
+      oneLine: [] as number[],
       handlerProcess: [] as number[],
       wall: [] as number[],
     }
-    const stages = {
-      guarded: [] as number[],
-      ours: [] as number[],
-      canonical: [] as number[],
-      gzip: [] as number[],
-      validate: [] as number[],
-    }
-    // The code lists as the service holds them once warm (built from the bundled lists, as bench/validate.ts).
-    const dataDir = new URL('../data/reference/', import.meta.url)
-    const lists = buildCodeLists((name) => ({
-      rows: JSON.parse(readFileSync(new URL(bundledLists[name].file, dataDir), 'utf8')) as unknown[],
-      complete: bundledLists[name].complete,
-    }))
-    const validation = { version: 'v1', mode: 'strict', lists, serviceId: DEV.supplier.serviceId } as const
     let sink: unknown
     for (let i = 0; i < WARMUP + RUNS; i++) {
       const body = bodies()
@@ -171,42 +212,114 @@ async function main() {
         cpuMs(() => {
           for (let k = 0; k < PARSES_PER_SAMPLE; k++) sink = JSON.parse(body)
         }) / PARSES_PER_SAMPLE
-      const run = await cpuMsAsync(async () => {
-        const reply = await handler(event, context as never)
-        if (reply.statusCode !== 200) throw new Error(`validate answered ${reply.statusCode}: ${reply.body}`)
-      })
+      const oldEvent = baseline ? eventOf(bodies()) : undefined
+      const smallEvent = eventOf(smallBodies())
+      const call = (fn: typeof handler, e: APIGatewayProxyEventV2, what: string) =>
+        cpuMsAsync(async () => {
+          const reply = await fn(e, context as never)
+          if (reply.statusCode !== 200) throw new Error(`${what} answered ${reply.statusCode}: ${reply.body}`)
+        })
+      // This checkout and BASELINE take turns at going first, so neither gains from the order.
+      const old = baseline && i % 2 === 1 ? await call(baseline, oldEvent!, 'BASELINE') : undefined
+      const run = await call(handler, event, 'validate')
+      const one = await call(handler, smallEvent, '1-line validate')
+      const oldAfter = baseline && i % 2 === 0 ? await call(baseline, oldEvent!, 'BASELINE') : old
       if (i >= WARMUP) {
+        if (oldAfter) times.baseline.push(oldAfter.cpu)
+        times.oneLine.push(one.cpu)
         times.parse.push(parse)
         times.handler.push(run.cpu)
         times.handlerProcess.push(run.processCpu)
         times.wall.push(run.wall)
       }
     }
+
+    // The stages: each piece of the handler's work called alone, on what the handler hands it, in the
+    // handler's order, so that they add up to about the whole (a separate loop, after the one above).
+    // The synchronous ones are timed ten calls at a time, as JSON.parse is.
+    const caller = await apiSignature.verify(authRequestOf(eventOf(bodies())))
+    const serviceId = DEV.supplier.serviceId
+    const stageNames = {
+      frame: 'stage: request frame (middy, normalisers, log line, metrics, reply), work stubbed',
+      auth: 'stage: authentication (body bytes, SHA-256 + HMAC, cached client, replay PutItem)',
+      parse: 'stage: the body parse (lib/http/json-body.ts)',
+      validate: 'stage: validation (schema, unknown keys, code lists, rules)',
+      canonical: 'stage: canonical form + SHA-256 of the validated invoice',
+      storage: 'stage: stored copy (notes encrypted, canonical members into one buffer, one gzip)',
+      dynamo: 'stage: DynamoDB (GetItem of the record, TransactWriteItems record + audit + event)',
+    }
+    type Stage = keyof typeof stageNames
+    const stages = Object.fromEntries(Object.keys(stageNames).map((k) => [k, [] as number[]])) as Record<
+      Stage,
+      number[]
+    >
+    const extra = { guarded: [] as number[], gzip: [] as number[] }
+    // The same middy stack and factory as the handler, with the verifier and the invoice work stubbed.
+    const stub = apiHandler(siValidate, { scheme: apiSignature.scheme, verify: async () => caller }, () => ({
+      data: { message: 'Invoice validated successfully', payment_status: 'PENDING', irn: invoice.irn },
+    }))
     for (let i = 0; i < WARMUP + RUNS; i++) {
       const body = bodies()
-      const parsed = JSON.parse(body)
-      const guarded = cpuMs(() => {
+      const stubEvent = eventOf('{}')
+      const frame = await cpuMsAsync(async () => {
+        const reply = await stub(stubEvent, context as never)
+        if (reply.statusCode !== 200) throw new Error(`the stub answered ${reply.statusCode}: ${reply.body}`)
+      })
+      const authRequest = authRequestOf(eventOf(body))
+      const auth = await cpuMsAsync(() =>
+        apiSignature.verify({ ...authRequest, rawBody: Buffer.from(body, 'utf8') }),
+      )
+      let parsed: unknown
+      const parse = cpuMsEach(PARSES_PER_SAMPLE, () => {
+        parsed = parseJsonBody(body)
+      })
+      const lists = await loadCodeLists()
+      let result: ReturnType<typeof validateInvoice> | undefined
+      const validate = cpuMsEach(PARSES_PER_SAMPLE, () => {
+        result = validateInvoice(parsed, { version: 'v1', mode: 'strict', lists, serviceId })
+      })
+      if (!result?.ok) throw new Error('the bench invoice is not valid')
+      const valid = result.invoice
+      let canonical: ReturnType<typeof canonicalInvoice> | undefined
+      const canonicalMs = cpuMsEach(PARSES_PER_SAMPLE, () => {
+        canonical = canonicalInvoice(valid)
+      })
+      let storage: Content['storage'] | undefined
+      const storageMs = await cpuMsAsync(async () => {
+        storage = await sealedStorageOf(valid.irn, valid, canonical!)
+      })
+      const content: Content = {
+        irn: valid.irn,
+        businessId: caller.businessId,
+        status: 'VALIDATED',
+        paymentStatus: valid.payment_status,
+        supplierTin: valid.accounting_supplier_party.tin,
+        ...(valid.accounting_customer_party ? { buyerTin: valid.accounting_customer_party.tin } : {}),
+        storage: storage!,
+        contentHash: canonical!.contentHash,
+        at: new Date().toISOString(),
+      }
+      const dynamoMs = await cpuMsAsync(async () => {
+        if (await readInvoiceRecord(valid.irn)) throw new Error('the bench IRN is taken')
+        if (!(await createRecord(content, actorOf(caller)))) throw new Error('the record was not created')
+      })
+      const guarded = cpuMsEach(PARSES_PER_SAMPLE, () => {
         sink = jsonParseProtectProto(body, undefined, 'bench')
       })
-      const ours = cpuMs(() => {
-        sink = parseJsonBody(body)
-      })
-      let canonicalBytes: Buffer = Buffer.alloc(0)
-      const canonical = cpuMs(() => {
-        canonicalBytes = canonicalInvoice(parsed).bytes
-      })
-      const validate = cpuMs(() => {
-        sink = validateInvoice(parsed, validation)
-      })
-      const gzip = cpuMs(() => {
+      const canonicalBytes = canonical!.bytes
+      const gzip = cpuMsEach(PARSES_PER_SAMPLE, () => {
         sink = gzipSync(canonicalBytes, { level: constants.Z_BEST_SPEED })
       })
       if (i >= WARMUP) {
-        stages.guarded.push(guarded)
-        stages.ours.push(ours)
-        stages.canonical.push(canonical)
-        stages.gzip.push(gzip)
+        stages.frame.push(frame.cpu)
+        stages.auth.push(auth.cpu)
+        stages.parse.push(parse)
         stages.validate.push(validate)
+        stages.canonical.push(canonicalMs)
+        stages.storage.push(storageMs.cpu)
+        stages.dynamo.push(dynamoMs.cpu)
+        extra.guarded.push(guarded)
+        extra.gzip.push(gzip)
       }
     }
     void sink
@@ -218,12 +331,20 @@ async function main() {
     console.log('|---|---:|---:|')
     row('JSON.parse of the body', parse)
     row('si/validate handler, whole', mean(times.handler))
+    if (baseline)
+      row(`  the BASELINE checkout's handler (${process.env.BASELINE}), same runs`, mean(times.baseline))
     row('  the same, whole process (V8 compiler and GC threads too)', mean(times.handlerProcess))
-    row("  stage: middy's guarded parse (reviver), as before", mean(stages.guarded))
-    row('  stage: the body parse now (lib/http/json-body.ts)', mean(stages.ours))
-    row('  stage: validation alone (schema, unknown keys, code lists, rules)', mean(stages.validate))
-    row('  stage: canonical form + SHA-256', mean(stages.canonical))
-    row('  stage: one gzip of the canonical bytes (fastest level)', mean(stages.gzip))
+    row('  the same handler on a 1-line invoice, same runs (the per-request part)', mean(times.oneLine))
+    row('  what the 1,000 lines add (whole minus 1-line)', mean(times.handler) - mean(times.oneLine))
+    let sum = 0
+    for (const [key, name] of Object.entries(stageNames)) {
+      const ms = mean(stages[key as Stage])
+      sum += ms
+      row(`  ${name}`, ms)
+    }
+    row('  the stages added up', sum)
+    row("  not in the sum: middy's guarded parse (reviver), as before", mean(extra.guarded))
+    row('  not in the sum: one gzip of the whole canonical form (fastest level)', mean(extra.gzip))
     console.log(
       `handler wall time median ${median(times.wall).toFixed(1)} ms (DynamoDB Local round trips included)`,
     )

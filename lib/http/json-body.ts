@@ -6,10 +6,12 @@
  *
  * Such a key can only come from text that spells it, literally or with `\u` escapes. So a body
  * whose text contains none of `__proto__`, `constructor` or `\u` is parsed with plain JSON.parse
- * (a substring search costs about 1% of the parse); any other body takes the guarded parse, with
+ * (the search costs about 5% of the parse); any other body takes the guarded parse, with
  * exactly middy's rule. The errors carry the status codes middy's parser throws (415, 422), so the
  * factory's mapping of them into replies is unchanged.
  */
+
+import { noteCleanParse } from '#lib/text/well-formed.ts'
 
 /** application/json, or a +json type, with or without parameters (middy's pattern). */
 const JSON_CONTENT_TYPE = /^application\/([a-z0-9.+-]+\+)?json(;|$)/i
@@ -23,8 +25,12 @@ class BodyError extends Error {
   }
 }
 
-const mayHideForbiddenKey = (text: string) =>
-  text.includes('__proto__') || text.includes('constructor') || text.includes('\\u')
+/**
+ * The two names in one pattern: on a 1,000-line invoice, 0.06 ms where two includes() took 0.36 (a
+ * third of the parse itself), since the invoice's keys are full of underscores and the letter c.
+ */
+const FORBIDDEN_NAME = /__proto__|constructor/
+const mayHideForbiddenKey = (text: string) => text.includes('\\u') || FORBIDDEN_NAME.test(text)
 
 function guardedReviver(key: string, value: unknown) {
   if (key === '__proto__' || (key === 'constructor' && value && Object.hasOwn(value, 'prototype'))) {
@@ -33,14 +39,21 @@ function guardedReviver(key: string, value: unknown) {
   return value
 }
 
-/** The parsed body; throws a 422-coded error for malformed JSON or a forbidden key. */
+/**
+ * The parsed body; throws a 422-coded error for malformed JSON or a forbidden key. A body whose text
+ * cannot hold a lone surrogate is noted as such, so validation need not walk it for one
+ * (lib/text/well-formed.ts).
+ */
 export function parseJsonBody(text: string): unknown {
+  let value: unknown
   try {
-    return mayHideForbiddenKey(text) ? JSON.parse(text, guardedReviver) : JSON.parse(text)
+    value = mayHideForbiddenKey(text) ? JSON.parse(text, guardedReviver) : JSON.parse(text)
   } catch (error) {
     if (error instanceof BodyError) throw error
     throw new BodyError(422, 'Invalid or malformed JSON was provided')
   }
+  noteCleanParse(text, value)
+  return value
 }
 
 interface BodyRequest {

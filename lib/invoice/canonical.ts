@@ -10,8 +10,11 @@ import type { StoredInvoice } from './schemas.ts'
  * give the same bytes.
  */
 export interface CanonicalInvoice {
-  json: string
-  bytes: Buffer
+  /** The canonical JSON and its UTF-8 bytes, made when first asked for (validation needs neither). */
+  readonly json: string
+  readonly bytes: Buffer
+  /** The length of `bytes`, known without making them. */
+  byteLength: number
   /** SHA-256 of the canonical bytes, lower-case hex. */
   contentHash: string
   /** Each top-level member's canonical JSON, in canonical order: the stored copy is built from these. */
@@ -24,19 +27,58 @@ const NOT_PLAIN = Symbol('not plain JSON data')
 const INDEX_LIKE = /^(0|[1-9]\d*)$/
 
 /**
- * A copy with every object's members in RFC 8785 order (UTF-16 code units, which is what the
- * default sort compares), so JSON.stringify writes the canonical form: JSON.stringify already writes
- * strings and numbers as RFC 8785 says (it is defined on ECMAScript's serialisation). Measured at
- * about a third of the `canonicalize` package's time on a 1,000-line invoice (BENCHMARKS.md).
+ * The RFC 8785 order of an object's member names (UTF-16 code units, which is what the default sort
+ * compares), remembered per list of names: the objects of an invoice come in a few dozen shapes
+ * (every line has the same names in the same order), so each shape's names are checked and sorted
+ * once, not once per object. A list is found by its first name and then compared name by name
+ * (property names are interned strings, so each comparison is a pointer comparison); nothing is
+ * allocated to look one up. Bounded, so that no value can make a lookup long or the memory large:
+ * at most SHAPES_PER_NAME lists per first name (past that, a list is sorted each time), and past
+ * SHAPE_LIMIT lists in all the memory starts again.
+ */
+const SHAPES_PER_NAME = 8
+const SHAPE_LIMIT = 1000
+const shapes = new Map<string, { names: string[]; sorted: string[] }[]>()
+let shapeCount = 0
+
+function sortedNames(names: string[]): string[] {
+  const first = names[0] ?? ''
+  const known = shapes.get(first)
+  if (known) {
+    next: for (const shape of known) {
+      if (shape.names.length !== names.length) continue
+      for (let i = 0; i < names.length; i++) if (shape.names[i] !== names[i]) continue next
+      return shape.sorted
+    }
+  }
+  // `out.__proto__ = ...` would set the copy's prototype instead of a member.
+  for (const name of names) if (INDEX_LIKE.test(name) || name === '__proto__') throw NOT_PLAIN
+  const sorted = [...names].sort()
+  if (shapeCount >= SHAPE_LIMIT) {
+    shapes.clear()
+    shapeCount = 0
+  }
+  const list = shapes.get(first) ?? []
+  if (list.length < SHAPES_PER_NAME) {
+    list.push({ names, sorted })
+    shapes.set(first, list)
+    shapeCount++
+  }
+  return sorted
+}
+
+/**
+ * A copy with every object's members in RFC 8785 order, so JSON.stringify writes the canonical form:
+ * JSON.stringify already writes strings and numbers as RFC 8785 says (it is defined on ECMAScript's
+ * serialisation). Measured at about a third of the `canonicalize` package's time on a 1,000-line
+ * invoice (BENCHMARKS.md), and a third less again with each shape's order remembered.
  */
 function sortedCopy(value: unknown): unknown {
   if (value === null || typeof value !== 'object') return value
   if (Array.isArray(value)) return value.map(sortedCopy)
   if (typeof (value as { toJSON?: unknown }).toJSON === 'function') throw NOT_PLAIN
   const out: Record<string, unknown> = {}
-  for (const name of Object.keys(value).sort()) {
-    // `out.__proto__ = ...` would set the copy's prototype instead of a member.
-    if (INDEX_LIKE.test(name) || name === '__proto__') throw NOT_PLAIN
+  for (const name of sortedNames(Object.keys(value))) {
     out[name] = sortedCopy((value as Record<string, unknown>)[name])
   }
   return out
@@ -54,14 +96,41 @@ export function canonicalJson(value: unknown): string {
   }
 }
 
+/**
+ * The canonical form of a validated invoice, member by member. The hash and the byte length are
+ * taken from the members as they are, with no joined copy of the whole: a validate needs only the
+ * hash (the stored copy is built from the members), so the joined JSON and its bytes, 430 KB each
+ * for a 1,000-line invoice, are made only when something asks for them (signing).
+ */
 export function canonicalInvoice(invoice: StoredInvoice): CanonicalInvoice {
   const members = Object.keys(invoice)
     .filter((name) => (invoice as Record<string, unknown>)[name] !== undefined)
     .sort()
     .map((name): [string, string] => [name, canonicalJson((invoice as Record<string, unknown>)[name])])
-  const json = `{${members.map(([name, value]) => `${JSON.stringify(name)}:${value}`).join(',')}}`
-  const bytes = Buffer.from(json, 'utf8')
-  return { json, bytes, contentHash: createHash('sha256').update(bytes).digest('hex'), members }
+  // `{` name `:` value, joined by `,`, `}`: hashed piece by piece, each piece's UTF-8 length counted.
+  const hash = createHash('sha256').update('{')
+  let byteLength = 2 + Math.max(0, members.length - 1)
+  members.forEach(([name, value], i) => {
+    const head = `${i ? ',' : ''}${JSON.stringify(name)}:`
+    hash.update(head).update(value)
+    byteLength += Buffer.byteLength(head) - (i ? 1 : 0) + Buffer.byteLength(value)
+  })
+  const contentHash = hash.update('}').digest('hex')
+  let json: string | undefined
+  let bytes: Buffer | undefined
+  return {
+    get json() {
+      json ??= `{${members.map(([name, value]) => `${JSON.stringify(name)}:${value}`).join(',')}}`
+      return json
+    },
+    get bytes() {
+      bytes ??= Buffer.from(this.json, 'utf8')
+      return bytes
+    },
+    byteLength,
+    contentHash,
+    members,
+  }
 }
 
 /**
@@ -89,12 +158,32 @@ export function storageOf(
   canonical: CanonicalInvoice,
   replaced: Record<string, string> = {},
 ): InvoiceStorage | undefined {
-  if (canonical.bytes.length <= INLINE_LIMIT) return { invoice: { ...invoice, ...replaced } }
-  const members = canonical.members.map(
-    ([name, value]) => `${JSON.stringify(name)}:${name in replaced ? JSON.stringify(replaced[name]) : value}`,
-  )
-  const gz = gzipSync(`{${members.join(',')}}`, { level: constants.Z_BEST_SPEED })
+  if (canonical.byteLength <= INLINE_LIMIT) return { invoice: { ...invoice, ...replaced } }
+  const gz = gzipSync(utf8Of(canonical.members, replaced), { level: constants.Z_BEST_SPEED })
   return gz.length <= STORED_LIMIT ? { invoiceGzip: new Uint8Array(gz) } : undefined
+}
+
+/**
+ * The UTF-8 bytes of `{"name":value,...}` with the replaced members' values swapped in, written
+ * piece by piece into one buffer: no joined string of the whole (430 KB for a 1,000-line invoice) is
+ * made only to be encoded again.
+ */
+function utf8Of(members: CanonicalInvoice['members'], replaced: Record<string, string>): Buffer {
+  const pieces = members.map(([name, value], i): [string, string] => [
+    `${i ? ',' : '{'}${JSON.stringify(name)}:`,
+    name in replaced ? JSON.stringify(replaced[name]) : value,
+  ])
+  let length = 1
+  for (const [head, value] of pieces) length += Buffer.byteLength(head) + Buffer.byteLength(value)
+  if (pieces.length === 0) length++
+  const bytes = Buffer.allocUnsafe(length)
+  let at = pieces.length === 0 ? bytes.write('{') : 0
+  for (const [head, value] of pieces) {
+    at += bytes.write(head, at)
+    at += bytes.write(value, at)
+  }
+  if (bytes.write('}', at) + at !== length) throw new Error('stored copy: UTF-8 length miscounted')
+  return bytes
 }
 
 /** The stored invoice of a record, however it was stored. */

@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { parseJsonBody } from '#lib/http/json-body.ts'
+import { loneSurrogates } from '#lib/text/well-formed.ts'
 
 const refused = (text: string) => {
   try {
@@ -42,5 +43,57 @@ describe('the JSON body parse', () => {
       }),
       { numRuns: 300 },
     )
+  })
+
+  describe('and the lone-surrogate check of what it parsed (which a clean text lets skip its walk)', () => {
+    it.each([
+      ['an escaped lone surrogate in a value', '{"a":{"b":["x\\ud800"]}}', ['a/b/0']],
+      ['an escaped lone low surrogate in a key', '{"k\\udc00":1}', ['k\ufffd']],
+      ['a raw lone surrogate in a value (an event body is any string)', '{"a":"\ud800x"}', ['a']],
+      ['a raw lone surrogate in a key', '{"\udfff":true}', ['\ufffd']],
+      ['an escaped pair split across two strings', '["\\ud83d","\\ude00"]', ['0', '1']],
+    ])('finds %s', (_, text, paths) => {
+      expect(loneSurrogates(parseJsonBody(text)).map((p) => p.path)).toEqual(paths)
+    })
+
+    it.each([
+      ['plain text', '{"a":"b","c":[1,{"d":"e"}]}'],
+      ['a raw pair', '{"smile":"\ud83d\ude00"}'],
+      ['an escaped pair', '{"smile":"\\ud83d\\ude00"}'],
+    ])('finds none in %s', (_, text) => {
+      expect(loneSurrogates(parseJsonBody(text))).toEqual([])
+    })
+
+    it('finds what a walk of JSON.parse finds, for any text, raw or escaped', () => {
+      const text16 = fc.string({
+        unit: fc.oneof(
+          fc.constant('\ud800'),
+          fc.constant('\udc00'),
+          fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)),
+        ),
+      })
+      const value = fc.letrec((tie) => ({
+        node: fc.oneof(
+          { depthSize: 'small' },
+          text16,
+          fc.array(tie('node'), { maxLength: 4 }),
+          fc.dictionary(text16, tie('node'), { maxKeys: 4 }),
+        ),
+      })).node
+      fc.assert(
+        fc.property(value, fc.boolean(), (v, escaped) => {
+          const json = JSON.stringify(v)
+          // JSON.stringify escapes lone surrogates; the raw form puts them in the text as they are.
+          const text = escaped
+            ? json
+            : json.replace(/\\u(d[89a-f][0-9a-f]{2})/g, (_, hex) =>
+                String.fromCharCode(Number.parseInt(hex, 16)),
+              )
+          fc.pre(!text.includes('__proto__') && !text.includes('"constructor"'))
+          expect(loneSurrogates(parseJsonBody(text))).toEqual(loneSurrogates(JSON.parse(text)))
+        }),
+        { numRuns: 500 },
+      )
+    })
   })
 })
