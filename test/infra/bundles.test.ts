@@ -41,14 +41,39 @@ function runWith(file: string, snippet: string, env: NodeJS.ProcessEnv) {
   })
 }
 
+/** The reply of the bundle's handler to an HTTP API event for `method path` (routeKey: `routeKey`). */
+function invoke(file: string, method: string, path: string, routeKey = `${method} ${path}`) {
+  const event = {
+    version: '2.0',
+    routeKey,
+    rawPath: path,
+    rawQueryString: '',
+    headers: {},
+    isBase64Encoded: false,
+    requestContext: { requestId: 'bundle-test', http: { method, path } },
+  }
+  const snippet = `const reply = await m.handler(${JSON.stringify(event)}, { awsRequestId: 'bundle-test' });
+    process.stdout.write('\\nREPLY ' + JSON.stringify(reply))`
+  const run = runWith(file, snippet, { TABLE_NAME: 'bundle-test' })
+  const line = run.stdout.split('\n').find((l) => l.startsWith('REPLY '))
+  if (!line) throw new Error(`no reply from ${file}:\n${run.stderr}`)
+  return JSON.parse(line.slice('REPLY '.length)) as {
+    statusCode: number
+    headers?: Record<string, string>
+    body: string
+  }
+}
+
 let hmac: Built
 let bearer: Built
 let credentials: Built
+let catchAll: Built
 beforeAll(async () => {
-  ;[hmac, bearer, credentials] = await Promise.all([
+  ;[hmac, bearer, credentials, catchAll] = await Promise.all([
     bundle('functions/resource/states.ts'),
     bundle('functions/notification/email-list.ts'),
     bundle('test/fixtures/bundles/credentials.ts'),
+    bundle('functions/unrouted.ts'),
   ])
 }, 60_000)
 
@@ -73,6 +98,25 @@ describe('function bundles', () => {
       expect(run.stderr).toBe('')
       expect(run.stdout).toBe('function')
     }
+  })
+
+  it('carry their own routes, taken from the route table when built, not the whole table', () => {
+    for (const { inputs } of [hmac, bearer]) expect(inputs).not.toContain('lib/routes.ts')
+    // Its own route is found: the request gets as far as authentication (no credentials: 401).
+    const own = invoke(hmac.file, 'GET', '/api/v1/resource/states')
+    expect(own.statusCode).toBe(401)
+    expect(JSON.parse(own.body)).toMatchObject({ message: expect.stringContaining('x-api-key') })
+    // Another function's route cannot reach it in AWS: if it did, a build mistake, a logged 500.
+    const other = invoke(hmac.file, 'GET', '/api/v1/resource/countries')
+    expect(other.statusCode).toBe(500)
+    expect(other.body).toContain('An unexpected error occurred')
+  })
+
+  it('keep the whole route table in the catch-all, which answers 405 with the methods a path allows', () => {
+    expect(catchAll.inputs).toContain('lib/routes.ts')
+    const reply = invoke(catchAll.file, 'DELETE', '/api/v1/resource/states', '$default')
+    expect(reply.statusCode).toBe(405)
+    expect(reply.headers?.allow).toBe('GET')
   })
 
   it('map stack traces to the TypeScript sources, from a map that leaves the sources out', () => {
