@@ -100,6 +100,18 @@ describe('function bundles', () => {
     }
   })
 
+  it('carry no AWS SDK event-stream codec (no operation they call has an event stream), and the stand-in says so if one is ever needed', async () => {
+    for (const { inputs } of [hmac, bearer, catchAll]) {
+      expect(
+        inputs.filter((input) => input.includes('@smithy/core/dist-es/submodules/event-streams/')),
+      ).toEqual([])
+    }
+    // Plain JavaScript, like the other shims: imported by a path the type checker does not follow.
+    const shim = '../../infra/constructs/shims/event-streams.mjs'
+    const standIn = (await import(shim)) as { EventStreamSerde: new () => unknown }
+    expect(() => new standIn.EventStreamSerde()).toThrow(/event streams are not bundled/)
+  })
+
   it('carry their own routes, taken from the route table when built, not the whole table', () => {
     for (const { inputs } of [hmac, bearer]) expect(inputs).not.toContain('lib/routes.ts')
     // Its own route is found: the request gets as far as authentication (no credentials: 401).
