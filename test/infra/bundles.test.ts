@@ -68,12 +68,14 @@ let hmac: Built
 let bearer: Built
 let credentials: Built
 let catchAll: Built
+let qr: Built
 beforeAll(async () => {
-  ;[hmac, bearer, credentials, catchAll] = await Promise.all([
+  ;[hmac, bearer, credentials, catchAll, qr] = await Promise.all([
     bundle('functions/resource/states.ts'),
     bundle('functions/notification/email-list.ts'),
     bundle('test/fixtures/bundles/credentials.ts'),
     bundle('functions/unrouted.ts'),
+    bundle('functions/qr/verify-qr.ts'),
   ])
 }, 60_000)
 
@@ -129,6 +131,18 @@ describe('function bundles', () => {
     const reply = invoke(catchAll.file, 'DELETE', '/api/v1/resource/states', '$default')
     expect(reply.statusCode).toBe(405)
     expect(reply.headers?.allow).toBe('GET')
+  })
+
+  it("load without running node:util's lazy parts (parseArgs, diff, workers: milliseconds of every cold start)", () => {
+    // A named ES import from node:util makes the bundle copy the module's properties when it loads,
+    // which loads them all. The QR functions had one (lib/qr/authority-key.ts).
+    const snippet =
+      'process.stdout.write(JSON.stringify(process.moduleLoadList.filter((m) => /parse_args|worker_threads/.test(m))))'
+    for (const { file } of [hmac, bearer, qr]) {
+      const run = runWith(file, snippet, { TABLE_NAME: 'bundle-test' })
+      expect(run.stderr).toBe('')
+      expect(JSON.parse(run.stdout)).toEqual([])
+    }
   })
 
   it('map stack traces to the TypeScript sources, from a map that leaves the sources out', () => {
