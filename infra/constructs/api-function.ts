@@ -53,6 +53,8 @@ export function bundleAliases(): Record<string, string> {
     'asn1.js': fileURLToPath(new URL('./shims/asn1.cjs', import.meta.url)),
     // The KMS keyring's aggregated KMS class carries every KMS command; it calls three (-40 KB).
     '@aws-sdk/client-kms': fileURLToPath(new URL('./shims/kms-client.mjs', import.meta.url)),
+    // The Encryption SDK's decryptor without the module that runs a decrypt stream when it loads.
+    '@aws-crypto/decrypt-node': fileURLToPath(new URL('./shims/decrypt-node.mjs', import.meta.url)),
     // The SDK's event-stream codec, for operations none of the functions calls (-15 KB).
     '@smithy/core/event-streams': fileURLToPath(new URL('./shims/event-streams.mjs', import.meta.url)),
   }

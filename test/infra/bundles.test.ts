@@ -92,6 +92,10 @@ describe('function bundles', () => {
     const esdk = (b: Built) => b.inputs.some((input) => input.includes('node_modules/@aws-crypto/'))
     expect(esdk(hmac)).toBe(true)
     expect(esdk(bearer)).toBe(false)
+    // Nor the decryptor's client module, which runs a decrypt stream when it loads (shims/decrypt-node.mjs).
+    expect(
+      hmac.inputs.filter((input) => input.includes('decrypt-node/build/module/src/decrypt_client')),
+    ).toEqual([])
   })
 
   it('load in Node and export the handler', () => {
