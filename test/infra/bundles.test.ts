@@ -18,14 +18,23 @@ afterAll(() => rmSync(outDir, { recursive: true, force: true }))
 interface Built {
   file: string
   text: string
+  /** Every file esbuild read, tree-shaken or not. */
   inputs: string[]
+  /** The files with code in the bundle. */
+  bundled: string[]
 }
 
 async function bundle(handler: string): Promise<Built> {
   const file = join(outDir, handler.replaceAll('/', '__').replace(/\.ts$/, '.mjs'))
   const result = await build(esbuildOptionsFor(handler, file))
-  const inputs = Object.keys((result.metafile as Metafile).inputs)
-  return { file, text: readFileSync(file, 'utf8'), inputs }
+  const metafile = result.metafile as Metafile
+  const inputs = Object.keys(metafile.inputs)
+  const bundled = Object.values(metafile.outputs).flatMap((output) =>
+    Object.entries(output.inputs)
+      .filter(([, { bytesInOutput }]) => bytesInOutput > 0)
+      .map(([input]) => input),
+  )
+  return { file, text: readFileSync(file, 'utf8'), inputs, bundled }
 }
 
 /** The specifiers of the bundle's own top-level `import ... from "x"` statements (minified output). */
@@ -69,13 +78,15 @@ let bearer: Built
 let credentials: Built
 let catchAll: Built
 let qr: Built
+let validateOnly: Built
 beforeAll(async () => {
-  ;[hmac, bearer, credentials, catchAll, qr] = await Promise.all([
+  ;[hmac, bearer, credentials, catchAll, qr, validateOnly] = await Promise.all([
     bundle('functions/resource/states.ts'),
     bundle('functions/notification/email-list.ts'),
     bundle('test/fixtures/bundles/credentials.ts'),
     bundle('functions/unrouted.ts'),
     bundle('functions/qr/verify-qr.ts'),
+    bundle('functions/invoice/si-validate.ts'),
   ])
 }, 60_000)
 
@@ -116,6 +127,13 @@ describe('function bundles', () => {
     const shim = '../../infra/constructs/shims/event-streams.mjs'
     const standIn = (await import(shim)) as { EventStreamSerde: new () => unknown }
     expect(() => new standIn.EventStreamSerde()).toThrow(/event streams are not bundled/)
+  })
+
+  it('carry no signing key code where nothing is signed (si/validate): the sign handlers pass the signer', () => {
+    const signing = validateOnly.bundled.filter((input) =>
+      /lib\/signing\/|@aws-sdk\/client-secrets-manager/.test(input),
+    )
+    expect(signing).toEqual([])
   })
 
   it('carry their own routes, taken from the route table when built, not the whole table', () => {
