@@ -1,8 +1,11 @@
+import { REFERENCE_LISTS } from '#lib/reference/lists.ts'
+
 /**
  * The route table: the single source of truth for what the API serves. The CDK ApiStack creates one
  * Lambda function per `functionId` and one HTTP API route per entry from it; the local server routes
  * requests with it; the handler factory reads a request's route from it (by routeKey) to know how to
- * authenticate the caller and which area's reply record to use.
+ * authenticate the caller and which area's reply record to use. A function's Lambda bundle carries
+ * only its own routes, taken from this table when it is built (lib/http/route-lookup.ts).
  */
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
@@ -76,19 +79,8 @@ const SI: Role[] = ['SI', 'ADMIN']
 const APP: Role[] = ['APP', 'ADMIN']
 const ANY: Role[] = ['SI', 'APP', 'ADMIN']
 
-export const REFERENCE_LISTS = [
-  'vat-exemptions',
-  'tax-categories',
-  'states',
-  'lgas',
-  'service-codes',
-  'product-codes',
-  'payment-means',
-  'invoice-types',
-  'currencies',
-  'countries',
-] as const
-export type ReferenceListName = (typeof REFERENCE_LISTS)[number]
+// In a module of their own, so a reference list's function can name the lists without the table.
+export { REFERENCE_LISTS, type ReferenceListName } from '#lib/reference/lists.ts'
 
 type AreaARoute = Omit<Route, 'area' | 'auth' | 'path'> & { path: string; auth?: AuthScheme }
 

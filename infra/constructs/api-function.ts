@@ -15,7 +15,15 @@ import { builtinAliases } from './builtin-shims.ts'
 import { acknowledge } from './nag.ts'
 import { grantTable } from './table-access.ts'
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager'
-import { type AuthScheme, type Route, SECRET_ENV, type ServiceSecret, type TableAccess } from '#lib/routes.ts'
+import {
+  type AuthScheme,
+  type Route,
+  routeKey,
+  routes as routeTable,
+  SECRET_ENV,
+  type ServiceSecret,
+  type TableAccess,
+} from '#lib/routes.ts'
 
 /** The repository root: handler modules in the route table are relative to it. */
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url))
@@ -45,6 +53,10 @@ export function bundleAliases(): Record<string, string> {
     'asn1.js': fileURLToPath(new URL('./shims/asn1.cjs', import.meta.url)),
     // The KMS keyring's aggregated KMS class carries every KMS command; it calls three (-40 KB).
     '@aws-sdk/client-kms': fileURLToPath(new URL('./shims/kms-client.mjs', import.meta.url)),
+    // The Encryption SDK's decryptor without the module that runs a decrypt stream when it loads.
+    '@aws-crypto/decrypt-node': fileURLToPath(new URL('./shims/decrypt-node.mjs', import.meta.url)),
+    // The SDK's event-stream codec, for operations none of the functions calls (-15 KB).
+    '@smithy/core/event-streams': fileURLToPath(new URL('./shims/event-streams.mjs', import.meta.url)),
   }
   return aliases
 }
@@ -66,17 +78,48 @@ const BUNDLING = {
   loader: { '.json': 'json' },
 } satisfies BundlingOptions
 
-/** NodejsFunction's bundling: BUNDLING and the aliases, which its esbuild CLI takes as arguments. */
-export const bundling = (): BundlingOptions => ({
-  ...BUNDLING,
-  esbuildArgs: { '--alias': Object.entries(bundleAliases()).map(([name, shim]) => `${name}=${shim}`) },
-})
+/** The module through which the handler factory finds a request's route (lib/http/route-lookup.ts). */
+const ROUTE_LOOKUP = '#lib/http/route-lookup.ts'
+
+/**
+ * What a function's bundle takes in place of the whole route table: the routes it serves, by
+ * routeKey, defined as BUNDLED_ROUTES for lib/http/route-lookup-bundled.ts, which replaces the
+ * factory's route lookup. Derived from the route table at every build, so lib/routes.ts stays the one
+ * place a route is written. A function that serves no route (the catch-all, which answers 404 and 405
+ * for every path, and the functions no route invokes) keeps the whole table.
+ */
+export function routeLookupBundling(served: readonly Route[]): {
+  alias: Record<string, string>
+  define: Record<string, string>
+} {
+  if (served.length === 0) return { alias: {}, define: {} }
+  return {
+    alias: { [ROUTE_LOOKUP]: join(PROJECT_ROOT, 'lib/http/route-lookup-bundled.ts') },
+    define: { BUNDLED_ROUTES: JSON.stringify(Object.fromEntries(served.map((r) => [routeKey(r), r]))) },
+  }
+}
+
+/**
+ * NodejsFunction's bundling: BUNDLING, the aliases and the function's own routes (`served`), which
+ * its esbuild CLI takes as arguments.
+ */
+export const bundling = (served: readonly Route[] = []): BundlingOptions => {
+  const lookup = routeLookupBundling(served)
+  const aliases = { ...bundleAliases(), ...lookup.alias }
+  return {
+    ...BUNDLING,
+    define: lookup.define,
+    esbuildArgs: { '--alias': Object.entries(aliases).map(([name, shim]) => `${name}=${shim}`) },
+  }
+}
 
 /**
  * BUNDLING in esbuild's own API (NodejsFunction runs the esbuild CLI with the same settings), for the
- * cold-start benchmark and the bundle tests, so they look at the very bundles Lambda runs.
+ * cold-start benchmark and the bundle tests, so they look at the very bundles Lambda runs: the
+ * handler module's routes are those lib/routes.ts gives it, as the stack deploys them.
  */
 export function esbuildOptionsFor(handler: string, outfile: string): BuildOptions & { metafile: true } {
+  const lookup = routeLookupBundling(routeTable.filter((r) => r.handler === handler))
   return {
     absWorkingDir: PROJECT_ROOT,
     entryPoints: [join(PROJECT_ROOT, handler)],
@@ -93,7 +136,8 @@ export function esbuildOptionsFor(handler: string, outfile: string): BuildOption
     banner: { js: BUNDLING.banner },
     external: BUNDLING.externalModules,
     loader: BUNDLING.loader as Record<string, Loader>,
-    alias: bundleAliases(),
+    alias: { ...bundleAliases(), ...lookup.alias },
+    define: lookup.define,
     metafile: true,
     logLevel: 'warning',
   }
@@ -130,8 +174,11 @@ export interface ApiFunctionProps {
   functionId: string
   /** The module exporting `handler`, relative to the project root. */
   handler: string
-  /** The routes this function serves: they decide its table access. */
-  routes: readonly Pick<Route, 'auth' | 'tableAccess' | 'secrets' | 'files'>[]
+  /**
+   * The routes this function serves: they decide its table access, and its bundle's route lookup
+   * holds just these (routeLookupBundling). None for the catch-all.
+   */
+  routes: readonly Route[]
   /** The service's key secrets; the function is granted read on those its routes name. */
   secrets?: Partial<Record<ServiceSecret, ISecret>>
   table: ITableV2
@@ -169,6 +216,8 @@ export interface HouseFunctionProps {
   environment?: Record<string, string>
   /** Files of npm packages to copy beside the bundle (the route table's `files`). */
   files?: readonly string[]
+  /** The routes an API function serves, for its bundle's route lookup (routeLookupBundling). */
+  routes?: readonly Route[]
 }
 
 /** Copies each package file beside the bundle, where the function reads it at run time. */
@@ -214,7 +263,9 @@ export function houseFunction(
     timeout: props.timeout ?? Duration.seconds(10),
     tracing: Tracing.ACTIVE,
     logGroup,
-    bundling: props.files?.length ? { ...bundling(), commandHooks: copyFiles(props.files) } : bundling(),
+    bundling: props.files?.length
+      ? { ...bundling(props.routes), commandHooks: copyFiles(props.files) }
+      : bundling(props.routes),
     environment: {
       TABLE_NAME: props.table.tableName,
       STAGE: props.stage,

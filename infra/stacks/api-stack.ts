@@ -114,7 +114,8 @@ export class ApiStack extends Stack {
       ...common,
       functionId: UNROUTED.functionId,
       handler: UNROUTED.handler,
-      routes: [{ auth: 'none', tableAccess: 'none' }],
+      // No routes: it keeps the whole route table, and reads and writes nothing.
+      routes: [],
     })
     this.functions.set(UNROUTED.functionId, unrouted)
 

@@ -8,6 +8,7 @@ import { toApiError } from '#lib/http/errors.ts'
 import { firsErrorDetails } from '#lib/http/replies.ts'
 import { handleInvoice, type InvoiceAction } from '#lib/invoice/service.ts'
 import { logger } from '#lib/log.ts'
+import { signBytes } from '#lib/signing/signer.ts'
 import { db } from '#lib/db/client.ts'
 import {
   type BatchAction,
@@ -57,6 +58,7 @@ async function processItem(header: BatchHeader, item: BatchItem): Promise<void> 
     const reply = await handleInvoice(
       {
         action: SINGLE_ENDPOINT_ACTION[header.action],
+        sign: signBytes,
         version: header.version,
         caller: callerOf(header),
         body: invoiceOfItem(item),

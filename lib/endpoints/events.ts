@@ -1,6 +1,6 @@
 import * as z from 'zod'
 import { BatchPath, BatchRequest } from '#lib/batches/schemas.ts'
-import { EVENT_TYPES } from '#lib/events/schemas.ts'
+import { EVENT_TYPES } from '#lib/events/types.ts'
 import { type EndpointDocs, endpoint, lazy } from '#lib/http/endpoint.ts'
 import { CreateWebhookRequest, DeliveriesQuery, DeliveryPath, WebhookPath } from '#lib/webhooks/schemas.ts'
 

@@ -1,6 +1,6 @@
 import * as z from 'zod'
 import { type EndpointDocs, endpoint } from '#lib/http/endpoint.ts'
-import { REFERENCE_LISTS, type ReferenceListName } from '#lib/routes.ts'
+import { REFERENCE_LISTS, type ReferenceListName } from '#lib/reference/lists.ts'
 
 /** The reference lists (A.8) and the public keys (CONTRACT sections 4 and 5). */
 

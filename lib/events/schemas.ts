@@ -1,5 +1,8 @@
 import * as z from 'zod'
 import { INVOICE_STATUSES, PAYMENT_STATUSES } from '#lib/invoice/record.ts'
+import { EVENT_TYPES, type EventType } from './types.ts'
+
+export { EVENT_TYPES, type EventType }
 
 /**
  * What each integration event's `data` holds (CONTRACT section 11): where the invoice stands after
@@ -38,10 +41,8 @@ export const EVENT_DATA = {
     succeeded: z.number().int(),
     failed: z.number().int(),
   }),
-} as const
+} as const satisfies Record<EventType, z.ZodType>
 
-export type EventType = keyof typeof EVENT_DATA
-export const EVENT_TYPES = Object.keys(EVENT_DATA) as [EventType, ...EventType[]]
 export type EventData<T extends EventType> = z.input<(typeof EVENT_DATA)[T]>
 
 const EVENT_SUMMARIES: Record<EventType, string> = {

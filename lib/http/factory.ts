@@ -8,7 +8,7 @@ import type { Verifier } from '#lib/auth/authenticate.ts'
 import type { Caller } from '#lib/auth/caller.ts'
 import { isUnavailable } from '#lib/db/errors.ts'
 import { logger } from '#lib/log.ts'
-import { findRoute, type ReplyKind, type Route } from '#lib/routes.ts'
+import type { ReplyKind, Route } from '#lib/routes.ts'
 import { collapseRepeatedContentType } from './content-type.ts'
 import { type Endpoint, forVersion } from './endpoint.ts'
 import { BadRequest, DependencyDown } from '#lib/errors.ts'
@@ -22,7 +22,8 @@ import {
 import { parseEventJsonBody } from './json-body.ts'
 import { errorResponse, type Reply, type ReplyContext, successResponse } from './replies.ts'
 import { observability, traceIdOf } from './observability.ts'
-import { resolveUnrouted } from './unrouted.ts'
+// By its #lib/ name: a function's bundle replaces this module with its own routes (route-lookup.ts).
+import { findRoute, resolveUnrouted } from '#lib/http/route-lookup.ts'
 import { parseOrThrow } from './validation.ts'
 
 /** Bodies over 1 MiB are refused before anything else looks at them (CONTRACT section 3). */

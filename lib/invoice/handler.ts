@@ -1,22 +1,30 @@
 import { apiSignature } from '#lib/auth/api-signature.ts'
 import type { Endpoint } from '#lib/http/endpoint.ts'
 import { apiHandler } from '#lib/http/factory.ts'
-import { type InvoiceAction, handleInvoice } from './service.ts'
+import { API_VERSIONS } from './schemas.ts'
+import { type InvoiceAction, type InvoiceSigner, handleInvoice } from './service.ts'
+import { prepareValidation } from './validate.ts'
 
 /**
  * The handler of an invoice endpoint: si/validate, app/invoice/validate and app/invoice/sign differ
  * only in what they do with a valid invoice and which schema version applies. The declaration gives
  * the body schema with `bodyValidation: 'service'`: the invoice service validates with that schema
  * itself, so that schema problems and business-rule problems come back together in one reply.
+ * A signing endpoint passes the signer (`options.sign`), as every handler passes its verifier: the
+ * function that only validates then bundles no signing key code (Secrets Manager client included).
  */
 export function invoiceHandler(
   declaration: Endpoint,
   action: InvoiceAction,
-  options: { schemaVersion?: 'v1' } = {},
+  options: { schemaVersion?: 'v1'; sign?: InvoiceSigner } = {},
 ) {
+  // The schemas this function validates with, built now, as it loads (never by a request).
+  for (const version of options.schemaVersion ? [options.schemaVersion] : API_VERSIONS)
+    prepareValidation(version)
   return apiHandler(declaration, apiSignature, async ({ body, caller, version, headers }) => ({
     data: await handleInvoice({
       action,
+      ...(options.sign ? { sign: options.sign } : {}),
       version: options.schemaVersion ?? version ?? 'v1',
       caller,
       // The parsed JSON as is (bodyValidation 'service'): validateInvoice applies every rule, the text rule included.

@@ -210,12 +210,17 @@ function buildVersion(version: ApiVersion) {
   return { address, party, taxRepresentative, line, invoice }
 }
 
-const parts = { v1: buildVersion('v1'), v2: buildVersion('v2') }
-const invoiceSchemas = { v1: parts.v1.invoice, v2: parts.v2.invoice }
-export const invoiceSchema = (version: ApiVersion) => invoiceSchemas[version]
+type VersionParts = ReturnType<typeof buildVersion>
+// Built on first use, once: a function that reads only v1 (si/validate) never builds v2's.
+const parts: Partial<Record<ApiVersion, VersionParts>> = {}
+const partsOf = (version: ApiVersion): VersionParts => {
+  parts[version] ??= buildVersion(version)
+  return parts[version]
+}
+export const invoiceSchema = (version: ApiVersion) => partsOf(version).invoice
 
-export type InvoiceV1 = z.output<(typeof invoiceSchemas)['v1']>
-export type InvoiceV2 = z.output<(typeof invoiceSchemas)['v2']>
+export type InvoiceV1 = z.output<VersionParts['invoice']>
+export type InvoiceV2 = z.output<VersionParts['invoice']>
 /** The invoice as stored: the validated request with unknown keys dropped and both readings normalised. */
 export type StoredInvoice = InvoiceV1 | InvoiceV2
 
@@ -239,7 +244,7 @@ export function invoiceComponents(): Record<string, z.ZodType> {
   }
   for (const version of API_VERSIONS) {
     const suffix = version === 'v2' ? 'V2' : ''
-    const p = parts[version]
+    const p = partsOf(version)
     components[`ValidateInvoiceRequest${suffix}`] = p.invoice
     components[`Party${suffix}`] = p.party
     components[`TaxRepresentativeParty${suffix}`] = p.taxRepresentative

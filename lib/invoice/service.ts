@@ -2,7 +2,7 @@ import { actorOf, type TransactItem } from '#lib/audit/trail.ts'
 import type { ApiClientCaller } from '#lib/auth/caller.ts'
 import { getBusiness } from '#lib/auth/credentials.ts'
 import { BadRequest, Conflict, invalid, NotFound, type Problem, TooLarge } from '#lib/errors.ts'
-import { signBytes } from '#lib/signing/signer.ts'
+import type { Signature } from '#lib/signing/signer.ts'
 import { canonicalInvoice, STORED_LIMIT } from './canonical.ts'
 import { loadCodeLists } from './code-lists.ts'
 import { sealedStorageOf } from './notes.ts'
@@ -28,8 +28,16 @@ export interface InvoiceReply {
   warnings?: Problem[]
 }
 
+/** Signs an invoice's canonical bytes: lib/signing/signer.ts signBytes. */
+export type InvoiceSigner = (bytes: Buffer) => Promise<Signature>
+
 export interface InvoiceRequest {
   action: InvoiceAction
+  /**
+   * The signer, for action `sign`: given by the caller (the sign and app-validate handler modules,
+   * the batch worker) so that si/validate, which never signs, does not carry the signing key's code.
+   */
+  sign?: InvoiceSigner
   version: ApiVersion
   caller: ApiClientCaller
   body: unknown
@@ -133,7 +141,8 @@ export async function handleInvoice(
   }
   if (action === 'sign') {
     // Ed25519 is deterministic: concurrent signers of the same content make the same signature.
-    const signed = await signBytes(canonical.bytes)
+    if (!request.sign) throw new Error('A sign request needs a signer (the handler module passes signBytes)')
+    const signed = await request.sign(canonical.bytes)
     content.signature = signed.signature
     content.signingKeyId = signed.kid
   }

@@ -1,5 +1,5 @@
 import * as z from 'zod'
-import { EVENT_TYPES } from '#lib/events/schemas.ts'
+import { EVENT_TYPES } from '#lib/events/types.ts'
 
 /** POST /api/v1/webhooks. */
 export const CreateWebhookRequest = z.object({

@@ -18,14 +18,23 @@ afterAll(() => rmSync(outDir, { recursive: true, force: true }))
 interface Built {
   file: string
   text: string
+  /** Every file esbuild read, tree-shaken or not. */
   inputs: string[]
+  /** The files with code in the bundle. */
+  bundled: string[]
 }
 
 async function bundle(handler: string): Promise<Built> {
   const file = join(outDir, handler.replaceAll('/', '__').replace(/\.ts$/, '.mjs'))
   const result = await build(esbuildOptionsFor(handler, file))
-  const inputs = Object.keys((result.metafile as Metafile).inputs)
-  return { file, text: readFileSync(file, 'utf8'), inputs }
+  const metafile = result.metafile as Metafile
+  const inputs = Object.keys(metafile.inputs)
+  const bundled = Object.values(metafile.outputs).flatMap((output) =>
+    Object.entries(output.inputs)
+      .filter(([, { bytesInOutput }]) => bytesInOutput > 0)
+      .map(([input]) => input),
+  )
+  return { file, text: readFileSync(file, 'utf8'), inputs, bundled }
 }
 
 /** The specifiers of the bundle's own top-level `import ... from "x"` statements (minified output). */
@@ -41,14 +50,43 @@ function runWith(file: string, snippet: string, env: NodeJS.ProcessEnv) {
   })
 }
 
+/** The reply of the bundle's handler to an HTTP API event for `method path` (routeKey: `routeKey`). */
+function invoke(file: string, method: string, path: string, routeKey = `${method} ${path}`) {
+  const event = {
+    version: '2.0',
+    routeKey,
+    rawPath: path,
+    rawQueryString: '',
+    headers: {},
+    isBase64Encoded: false,
+    requestContext: { requestId: 'bundle-test', http: { method, path } },
+  }
+  const snippet = `const reply = await m.handler(${JSON.stringify(event)}, { awsRequestId: 'bundle-test' });
+    process.stdout.write('\\nREPLY ' + JSON.stringify(reply))`
+  const run = runWith(file, snippet, { TABLE_NAME: 'bundle-test' })
+  const line = run.stdout.split('\n').find((l) => l.startsWith('REPLY '))
+  if (!line) throw new Error(`no reply from ${file}:\n${run.stderr}`)
+  return JSON.parse(line.slice('REPLY '.length)) as {
+    statusCode: number
+    headers?: Record<string, string>
+    body: string
+  }
+}
+
 let hmac: Built
 let bearer: Built
 let credentials: Built
+let catchAll: Built
+let qr: Built
+let validateOnly: Built
 beforeAll(async () => {
-  ;[hmac, bearer, credentials] = await Promise.all([
+  ;[hmac, bearer, credentials, catchAll, qr, validateOnly] = await Promise.all([
     bundle('functions/resource/states.ts'),
     bundle('functions/notification/email-list.ts'),
     bundle('test/fixtures/bundles/credentials.ts'),
+    bundle('functions/unrouted.ts'),
+    bundle('functions/qr/verify-qr.ts'),
+    bundle('functions/invoice/si-validate.ts'),
   ])
 }, 60_000)
 
@@ -65,6 +103,10 @@ describe('function bundles', () => {
     const esdk = (b: Built) => b.inputs.some((input) => input.includes('node_modules/@aws-crypto/'))
     expect(esdk(hmac)).toBe(true)
     expect(esdk(bearer)).toBe(false)
+    // Nor the decryptor's client module, which runs a decrypt stream when it loads (shims/decrypt-node.mjs).
+    expect(
+      hmac.inputs.filter((input) => input.includes('decrypt-node/build/module/src/decrypt_client')),
+    ).toEqual([])
   })
 
   it('load in Node and export the handler', () => {
@@ -72,6 +114,56 @@ describe('function bundles', () => {
       const run = runWith(file, 'process.stdout.write(typeof m.handler)', { TABLE_NAME: 'bundle-test' })
       expect(run.stderr).toBe('')
       expect(run.stdout).toBe('function')
+    }
+  })
+
+  it('carry no AWS SDK event-stream codec (no operation they call has an event stream), and the stand-in says so if one is ever needed', async () => {
+    for (const { inputs } of [hmac, bearer, catchAll]) {
+      expect(
+        inputs.filter((input) => input.includes('@smithy/core/dist-es/submodules/event-streams/')),
+      ).toEqual([])
+    }
+    // Plain JavaScript, like the other shims: imported by a path the type checker does not follow.
+    const shim = '../../infra/constructs/shims/event-streams.mjs'
+    const standIn = (await import(shim)) as { EventStreamSerde: new () => unknown }
+    expect(() => new standIn.EventStreamSerde()).toThrow(/event streams are not bundled/)
+  })
+
+  it('carry no signing key code where nothing is signed (si/validate): the sign handlers pass the signer', () => {
+    const signing = validateOnly.bundled.filter((input) =>
+      /lib\/signing\/|@aws-sdk\/client-secrets-manager/.test(input),
+    )
+    expect(signing).toEqual([])
+  })
+
+  it('carry their own routes, taken from the route table when built, not the whole table', () => {
+    for (const { inputs } of [hmac, bearer]) expect(inputs).not.toContain('lib/routes.ts')
+    // Its own route is found: the request gets as far as authentication (no credentials: 401).
+    const own = invoke(hmac.file, 'GET', '/api/v1/resource/states')
+    expect(own.statusCode).toBe(401)
+    expect(JSON.parse(own.body)).toMatchObject({ message: expect.stringContaining('x-api-key') })
+    // Another function's route cannot reach it in AWS: if it did, a build mistake, a logged 500.
+    const other = invoke(hmac.file, 'GET', '/api/v1/resource/countries')
+    expect(other.statusCode).toBe(500)
+    expect(other.body).toContain('An unexpected error occurred')
+  })
+
+  it('keep the whole route table in the catch-all, which answers 405 with the methods a path allows', () => {
+    expect(catchAll.inputs).toContain('lib/routes.ts')
+    const reply = invoke(catchAll.file, 'DELETE', '/api/v1/resource/states', '$default')
+    expect(reply.statusCode).toBe(405)
+    expect(reply.headers?.allow).toBe('GET')
+  })
+
+  it("load without running node:util's lazy parts (parseArgs, diff, workers: milliseconds of every cold start)", () => {
+    // A named ES import from node:util makes the bundle copy the module's properties when it loads,
+    // which loads them all. The QR functions had one (lib/qr/authority-key.ts).
+    const snippet =
+      'process.stdout.write(JSON.stringify(process.moduleLoadList.filter((m) => /parse_args|worker_threads/.test(m))))'
+    for (const { file } of [hmac, bearer, qr]) {
+      const run = runWith(file, snippet, { TABLE_NAME: 'bundle-test' })
+      expect(run.stderr).toBe('')
+      expect(JSON.parse(run.stdout)).toEqual([])
     }
   })
 
