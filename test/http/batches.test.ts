@@ -105,6 +105,21 @@ describe('POST /api/{v}/app/invoice/batch', () => {
     expect((await clients.si.post(BATCH, { action: 'sign', invoices: [invoice] })).status).toBe(403)
   })
 
+  it('refuses with 400 an invoice nested thousands deep, which JSON.parse reads and JSON.stringify cannot write', async () => {
+    const text = JSON.stringify({
+      action: 'validate',
+      invoices: [{ ...buildInvoice(), note: 'DEEP' }],
+    }).replace('"DEEP"', `${'['.repeat(20_000)}1${']'.repeat(20_000)}`)
+    const reply = await clients.app.post<any>(BATCH, text)
+    expect(reply.status).toBe(400)
+    expect(reply.body.errors).toEqual([
+      expect.objectContaining({
+        path: 'invoices/0',
+        message: expect.stringMatching(/at most 32 levels deep/),
+      }),
+    ])
+  })
+
   it("answers 404 for another business's batch id", async () => {
     const accepted = await clients.app.post<any>(BATCH, { action: 'validate', invoices: [buildInvoice()] })
     expect(accepted.status).toBe(202)
