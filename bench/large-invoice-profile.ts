@@ -8,48 +8,18 @@
 import { Session } from 'node:inspector/promises'
 import { writeFileSync } from 'node:fs'
 import { randomUUID } from 'node:crypto'
-import type { APIGatewayProxyEventV2, Context } from 'aws-lambda'
-import { signAreaA } from '#lib/client/signing.ts'
+import type { Context } from 'aws-lambda'
 import { startDynamoDbLocal } from '../scripts/local/dynamodb-local.ts'
-import { DEV } from '../scripts/local/dev-credentials.ts'
 import { ensureTable } from '../scripts/local/table.ts'
 import { invoiceOfLines, newIrn } from '../test/fixtures/invoices/build.ts'
+import { validateEvent } from './validate-event.ts'
 
 const RUNS = Number(process.env.RUNS ?? 20)
-const PATH = '/api/v1/si/validate'
 
 interface Node {
   id: number
   callFrame: { functionName: string; url: string; lineNumber: number }
   children?: number[]
-}
-
-function eventOf(body: string): APIGatewayProxyEventV2 {
-  const now = new Date()
-  return {
-    version: '2.0',
-    routeKey: 'POST /api/v1/si/validate',
-    rawPath: PATH,
-    rawQueryString: '',
-    headers: {
-      'content-type': 'application/json',
-      ...signAreaA(DEV.clients.si, { method: 'POST', target: PATH, body }),
-    },
-    requestContext: {
-      accountId: 'bench',
-      apiId: 'bench',
-      domainName: 'localhost',
-      domainPrefix: 'localhost',
-      http: { method: 'POST', path: PATH, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'bench' },
-      requestId: randomUUID(),
-      routeKey: 'POST /api/v1/si/validate',
-      stage: '$default',
-      time: now.toUTCString(),
-      timeEpoch: now.getTime(),
-    },
-    body,
-    isBase64Encoded: false,
-  }
 }
 
 const ROOT = new URL('../', import.meta.url).href
@@ -106,7 +76,7 @@ async function main() {
     const context = { awsRequestId: 'bench', getRemainingTimeInMillis: () => 29_000 } as unknown as Context
     const call = async () => {
       invoice.irn = newIrn()
-      const reply = await handler(eventOf(JSON.stringify(invoice)), context as never)
+      const reply = await handler(validateEvent(JSON.stringify(invoice)), context as never)
       if (reply.statusCode !== 200) throw new Error(`validate answered ${reply.statusCode}`)
     }
     for (let i = 0; i < 5; i++) await call()
@@ -117,7 +87,7 @@ async function main() {
     // Event building (signing the body, JSON.stringify) is outside the handler: profile only the handler.
     const events = Array.from({ length: RUNS }, () => {
       invoice.irn = newIrn()
-      return eventOf(JSON.stringify(invoice))
+      return validateEvent(JSON.stringify(invoice))
     })
     await session.post('Profiler.start')
     const t0 = process.threadCpuUsage()

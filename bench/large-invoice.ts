@@ -35,18 +35,17 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda'
 import { jsonParseProtectProto } from '@middy/util'
 import type { AuthRequest } from '#lib/auth/authenticate.ts'
-import { signAreaA } from '#lib/client/signing.ts'
 import { routes } from '#lib/routes.ts'
 import { startDynamoDbLocal } from '../scripts/local/dynamodb-local.ts'
 import { DEV } from '../scripts/local/dev-credentials.ts'
 import { ensureTable } from '../scripts/local/table.ts'
 import { invoiceOfLines, newIrn } from '../test/fixtures/invoices/build.ts'
+import { validateEvent } from './validate-event.ts'
 
 const RUNS = Number(process.env.RUNS ?? 60)
 const WARMUP = 5
 const TARGET_RATIO = 3
 const PARSES_PER_SAMPLE = 10
-const PATH = '/api/v1/si/validate'
 
 const load = () =>
   loadavg()
@@ -96,35 +95,6 @@ async function cpuMsAsync(
     processCpu: processMs() - processStart,
     wall: performance.now() - wallStart,
     startedAt: wallStart,
-  }
-}
-
-function eventOf(body: string): APIGatewayProxyEventV2 {
-  const headers = {
-    'content-type': 'application/json',
-    ...signAreaA(DEV.clients.si, { method: 'POST', target: PATH, body }),
-  }
-  const now = new Date()
-  return {
-    version: '2.0',
-    routeKey: 'POST /api/v1/si/validate',
-    rawPath: PATH,
-    rawQueryString: '',
-    headers,
-    requestContext: {
-      accountId: 'bench',
-      apiId: 'bench',
-      domainName: 'localhost',
-      domainPrefix: 'localhost',
-      http: { method: 'POST', path: PATH, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'bench' },
-      requestId: randomUUID(),
-      routeKey: 'POST /api/v1/si/validate',
-      stage: '$default',
-      time: now.toUTCString(),
-      timeEpoch: now.getTime(),
-    },
-    body,
-    isBase64Encoded: false,
   }
 }
 
@@ -205,15 +175,15 @@ async function main() {
     let sink: unknown
     for (let i = 0; i < WARMUP + RUNS; i++) {
       const body = bodies()
-      const event = eventOf(body)
+      const event = validateEvent(body)
       // Ten parses per measurement, divided by ten: one parse is about a scheduler tick, so a single
       // one reads as 0 or a whole tick and its mean over the runs swung 3x between runs.
       const parse =
         cpuMs(() => {
           for (let k = 0; k < PARSES_PER_SAMPLE; k++) sink = JSON.parse(body)
         }) / PARSES_PER_SAMPLE
-      const oldEvent = baseline ? eventOf(bodies()) : undefined
-      const smallEvent = eventOf(smallBodies())
+      const oldEvent = baseline ? validateEvent(bodies()) : undefined
+      const smallEvent = validateEvent(smallBodies())
       const call = (fn: typeof handler, e: APIGatewayProxyEventV2, what: string) =>
         cpuMsAsync(async () => {
           const reply = await fn(e, context as never)
@@ -237,7 +207,7 @@ async function main() {
     // The stages: each piece of the handler's work called alone, on what the handler hands it, in the
     // handler's order, so that they add up to about the whole (a separate loop, after the one above).
     // The synchronous ones are timed ten calls at a time, as JSON.parse is.
-    const caller = await apiSignature.verify(authRequestOf(eventOf(bodies())))
+    const caller = await apiSignature.verify(authRequestOf(validateEvent(bodies())))
     const serviceId = DEV.supplier.serviceId
     const stageNames = {
       frame: 'stage: request frame (middy, normalisers, log line, metrics, reply), work stubbed',
@@ -260,12 +230,12 @@ async function main() {
     }))
     for (let i = 0; i < WARMUP + RUNS; i++) {
       const body = bodies()
-      const stubEvent = eventOf('{}')
+      const stubEvent = validateEvent('{}')
       const frame = await cpuMsAsync(async () => {
         const reply = await stub(stubEvent, context as never)
         if (reply.statusCode !== 200) throw new Error(`the stub answered ${reply.statusCode}: ${reply.body}`)
       })
-      const authRequest = authRequestOf(eventOf(body))
+      const authRequest = authRequestOf(validateEvent(body))
       const auth = await cpuMsAsync(() =>
         apiSignature.verify({ ...authRequest, rawBody: Buffer.from(body, 'utf8') }),
       )
