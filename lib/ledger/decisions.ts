@@ -89,7 +89,10 @@ export const unknownAccount = (accountNumber: string): Refusal => ({
   message: `No account has the number ${accountNumber}`,
 })
 
-export type ReversalDecision = Replay | { outcome: 'reverse'; original: TransferRecord }
+export type ReversalDecision =
+  | Replay
+  | { outcome: 'reverse'; original: TransferRecord }
+  | { outcome: 'read-again' }
 
 /**
  * A reversal of an earlier transfer of the same switch client: 25 when there is no such transfer
@@ -98,9 +101,19 @@ export type ReversalDecision = Replay | { outcome: 'reverse'; original: Transfer
  */
 export function decideReversal(
   read: { existing?: BankRequestRecord; original?: BankRequestRecord },
-  request: { originalRequestId: string; bodyHash: string },
+  request: { requestId: string; originalRequestId: string; bodyHash: string; mayReadAgain: boolean },
 ): ReversalDecision {
   if (read.existing) return replayOf(read.existing, 'REVERSAL', request.bodyHash)
+  // Reversed by this very request, whose record is not in the read: a copy of it committed between
+  // the two items' reads (BatchGetItem reads items one by one, not as one snapshot). The record was
+  // written in the same transaction as the mark, so a second read finds it and replays its reply.
+  if (
+    request.mayReadAgain &&
+    read.original?.kind === 'TRANSFER' &&
+    read.original.reversedBy === request.requestId
+  ) {
+    return { outcome: 'read-again' }
+  }
   const { original } = read
   if (original?.kind !== 'TRANSFER') {
     return {

@@ -174,15 +174,22 @@ export async function reversal(switchClientId: string, body: ReversalRequest): P
   const ownKey = keys.bankRequest(switchClientId, body.requestId)
   const originalKey = keys.bankRequest(switchClientId, body.originalRequestId)
 
-  return withRetries(async () => {
+  return withRetries(async (attempt) => {
     const found = await readMany([ownKey, originalKey])
     const decision = decideReversal(
       {
         existing: itemAt<BankRequestRecord>(found, ownKey),
         original: itemAt<BankRequestRecord>(found, originalKey),
       },
-      { originalRequestId: body.originalRequestId, bodyHash },
+      // A few reads again at most: should the record ever be missing, the reply is the plain 409.
+      {
+        requestId: body.requestId,
+        originalRequestId: body.originalRequestId,
+        bodyHash,
+        mayReadAgain: attempt < 3,
+      },
     )
+    if (decision.outcome === 'read-again') return AGAIN
     if (decision.outcome !== 'reverse') return replayed(decision)
     const { original } = decision
     const atMs = Date.now()
