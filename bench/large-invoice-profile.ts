@@ -7,12 +7,9 @@
  */
 import { Session } from 'node:inspector/promises'
 import { writeFileSync } from 'node:fs'
-import { randomUUID } from 'node:crypto'
 import type { Context } from 'aws-lambda'
-import { startDynamoDbLocal } from '../scripts/local/dynamodb-local.ts'
-import { ensureTable } from '../scripts/local/table.ts'
 import { invoiceOfLines, newIrn } from '../test/fixtures/invoices/build.ts'
-import { validateEvent } from './validate-event.ts'
+import { seededLocalTable, validateEvent } from './large-invoice-support.ts'
 
 const RUNS = Number(process.env.RUNS ?? 20)
 
@@ -60,17 +57,8 @@ const short = (url: string) => {
 }
 
 async function main() {
-  const dynamo = await startDynamoDbLocal({ heapMb: 512 })
+  const dynamo = await seededLocalTable()
   try {
-    Object.assign(process.env, {
-      TABLE_NAME: `large-invoice-${randomUUID().slice(0, 8)}`,
-      DYNAMODB_ENDPOINT: dynamo.endpoint,
-      STAGE: 'local',
-      AWS_REGION: 'eu-west-1',
-      LOG_LEVEL: 'SILENT',
-    })
-    await ensureTable(dynamo.endpoint, process.env.TABLE_NAME!)
-    await (await import('../scripts/local/seed.ts')).seedLocal()
     const { handler } = await import('#functions/invoice/si-validate.ts')
     const invoice = invoiceOfLines(1000)
     const context = { awsRequestId: 'bench', getRemainingTimeInMillis: () => 29_000 } as unknown as Context

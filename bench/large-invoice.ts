@@ -29,18 +29,15 @@
  */
 import { constants, gzipSync } from 'node:zlib'
 import { loadavg } from 'node:os'
-import { randomUUID } from 'node:crypto'
 import { resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda'
 import { jsonParseProtectProto } from '@middy/util'
 import type { AuthRequest } from '#lib/auth/authenticate.ts'
 import { routes } from '#lib/routes.ts'
-import { startDynamoDbLocal } from '../scripts/local/dynamodb-local.ts'
 import { DEV } from '../scripts/local/dev-credentials.ts'
-import { ensureTable } from '../scripts/local/table.ts'
 import { invoiceOfLines, newIrn } from '../test/fixtures/invoices/build.ts'
-import { validateEvent } from './validate-event.ts'
+import { seededLocalTable, validateEvent } from './large-invoice-support.ts'
 
 const RUNS = Number(process.env.RUNS ?? 60)
 const WARMUP = 5
@@ -116,19 +113,11 @@ async function main() {
   console.log(
     `large invoice: ${RUNS} runs after ${WARMUP} warm-up, load average ${load()}${(globalThis as { gc?: unknown }).gc ? '' : ' (run with --expose-gc for GC-fair figures)'}`,
   )
-  const dynamo = await startDynamoDbLocal({ heapMb: 512 })
+  // One key folder for this checkout and a BASELINE one, so each opens what the other sealed.
+  const dynamo = await seededLocalTable({
+    KEYS_DIR: process.env.KEYS_DIR ?? fileURLToPath(new URL('../.local/keys', import.meta.url)),
+  })
   try {
-    Object.assign(process.env, {
-      TABLE_NAME: `large-invoice-${randomUUID().slice(0, 8)}`,
-      DYNAMODB_ENDPOINT: dynamo.endpoint,
-      STAGE: 'local',
-      AWS_REGION: 'eu-west-1',
-      LOG_LEVEL: 'SILENT',
-      // One key folder for this checkout and a BASELINE one, so each opens what the other sealed.
-      KEYS_DIR: process.env.KEYS_DIR ?? fileURLToPath(new URL('../.local/keys', import.meta.url)),
-    })
-    await ensureTable(dynamo.endpoint, process.env.TABLE_NAME!)
-    await (await import('../scripts/local/seed.ts')).seedLocal()
     // Imported once the environment names the table (as a function's module is loaded in Lambda).
     const { handler } = await import('#functions/invoice/si-validate.ts')
     // BASELINE=<an older checkout, with node_modules reachable from it>: its handler too, taking turns

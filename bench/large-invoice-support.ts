@@ -2,6 +2,33 @@ import { randomUUID } from 'node:crypto'
 import type { APIGatewayProxyEventV2 } from 'aws-lambda'
 import { signAreaA } from '#lib/client/signing.ts'
 import { DEV } from '../scripts/local/dev-credentials.ts'
+import { type DynamoDbLocal, startDynamoDbLocal } from '../scripts/local/dynamodb-local.ts'
+import { ensureTable } from '../scripts/local/table.ts'
+
+/**
+ * What the large-invoice bench and its profiler share: their own DynamoDB Local with a fresh table
+ * seeded as `npm start` seeds it, named in the environment before any handler module is imported
+ * (as a function's module is loaded in Lambda), and the signed validate event.
+ */
+export async function seededLocalTable(env: Record<string, string> = {}): Promise<DynamoDbLocal> {
+  const dynamo = await startDynamoDbLocal({ heapMb: 512 })
+  try {
+    Object.assign(process.env, {
+      TABLE_NAME: `large-invoice-${randomUUID().slice(0, 8)}`,
+      DYNAMODB_ENDPOINT: dynamo.endpoint,
+      STAGE: 'local',
+      AWS_REGION: 'eu-west-1',
+      LOG_LEVEL: 'SILENT',
+      ...env,
+    })
+    await ensureTable(dynamo.endpoint, process.env.TABLE_NAME!)
+    await (await import('../scripts/local/seed.ts')).seedLocal()
+    return dynamo
+  } catch (error) {
+    await dynamo.stop()
+    throw error
+  }
+}
 
 export const VALIDATE_PATH = '/api/v1/si/validate'
 
