@@ -11,6 +11,7 @@
 import { parseArgs } from 'node:util'
 import type { Command } from './cli/command.ts'
 import { fastCommand } from './cli/fast-path.ts'
+import { joinStringValues } from './cli/join-values.ts'
 import { checkFieldsPrinted, selectFields } from './cli/output.ts'
 import { applyTarget, chooseTarget, describeTarget } from './cli/target.ts'
 
@@ -88,12 +89,13 @@ async function main(argv: string[]) {
     console.log(usage(commands))
     process.exit(asked && asked !== 'help' && asked !== '--help' && asked !== '-h' ? 2 : 0)
   }
-  const rest = argv.slice(command.name.split(' ').length)
+  const options = { ...GLOBAL_OPTIONS, ...command.options }
+  const rest = joinStringValues(argv.slice(command.name.split(' ').length), options)
   let values: Record<string, string | boolean | string[] | boolean[] | undefined>
   try {
     ;({ values } = parseArgs({
       args: rest,
-      options: { ...GLOBAL_OPTIONS, ...command.options },
+      options,
       strict: true,
     }))
   } catch (error) {

@@ -12,6 +12,7 @@
  * An area without credentials is reported SKIP; `--strict` makes a skip fail the run.
  */
 import { parseArgs } from 'node:util'
+import { joinStringValues } from './cli/join-values.ts'
 import { runSmoke, type SmokeCredentials, smokeTable } from './smoke/checks.ts'
 
 const OPTIONS = {
@@ -27,13 +28,12 @@ const OPTIONS = {
 } as const
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({
-    options: {
-      ...Object.fromEntries(Object.keys(OPTIONS).map((name) => [name, { type: 'string' as const }])),
-      strict: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  })
+  const options = {
+    ...Object.fromEntries(Object.keys(OPTIONS).map((name) => [name, { type: 'string' as const }])),
+    strict: { type: 'boolean' as const },
+    help: { type: 'boolean' as const, short: 'h' },
+  }
+  const { values } = parseArgs({ args: joinStringValues(process.argv.slice(2), options), options })
   const value = (name: keyof typeof OPTIONS) =>
     ((values as Record<string, unknown>)[name] as string | undefined) ||
     process.env[OPTIONS[name]] ||

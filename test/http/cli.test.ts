@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ApiClient } from '#lib/client/api-client.ts'
+import { signAreaA } from '#lib/client/signing.ts'
 import { startApi, type TestApi } from '../support/api.ts'
 
 const run = promisify(execFile)
@@ -74,6 +75,28 @@ describe('credentials CLI', () => {
     expect(Object.keys(headers).sort()).toEqual(['x-api-key', 'x-api-signature', 'x-api-timestamp'])
     const res = await fetch(`${api.url}/api/v1/resource/states`, { headers })
     expect(res.status).toBe(200)
+  }, 30_000)
+
+  it('takes a secret that starts with "-" as the value of --secret (one generated secret in 64 does)', async () => {
+    const secret = '-Xb3_generated-secret'
+    const out = await cli(
+      'sign',
+      '--area',
+      'A',
+      '--path',
+      '/api/v1/resource/states',
+      '--key',
+      'k',
+      '--secret',
+      secret,
+    )
+    const headers = Object.fromEntries([...out.matchAll(/-H '([^:]+): ([^']+)'/g)].map((m) => [m[1]!, m[2]!]))
+    const timestamp = headers['x-api-timestamp']!
+    const expected = signAreaA(
+      { apiKey: 'k', secret },
+      { method: 'GET', target: '/api/v1/resource/states', timestamp },
+    )
+    expect(headers['x-api-signature']).toBe(expected['x-api-signature'])
   }, 30_000)
 
   it('documents every command with --help', async () => {
