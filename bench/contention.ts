@@ -67,6 +67,7 @@ async function main() {
     const { createBusiness, issueApiClient } = await import('../lib/auth/credentials.ts')
     const { db, tableName } = await import('../lib/db/client.ts')
     const { keys } = await import('../lib/db/keys.ts')
+    const { STRIPES } = await import('../lib/merchant-history/items.ts')
     await seedLocal()
     // The stream consumers run here, as the Lambda service runs them beside the API's containers:
     // the local server's own workers, one stream reader per consumer as each has its own event
@@ -133,20 +134,25 @@ async function main() {
         let items: Record<string, unknown>[] = []
         for (;;) {
           items = []
-          let start: Record<string, unknown> | undefined
-          do {
-            const out = await db().send(
-              new QueryCommand({
-                TableName: tableName(),
-                IndexName: 'gsi2',
-                KeyConditionExpression: 'gsi2pk = :pk AND gsi2sk >= :since',
-                ExpressionAttributeValues: { ':pk': keys.historyTimePartition(merchantId), ':since': since },
-                ExclusiveStartKey: start,
-              }),
-            )
-            items.push(...(out.Items ?? []))
-            start = out.LastEvaluatedKey
-          } while (start)
+          for (let stripe = 0; stripe < STRIPES; stripe++) {
+            let start: Record<string, unknown> | undefined
+            do {
+              const out = await db().send(
+                new QueryCommand({
+                  TableName: tableName(),
+                  IndexName: 'gsi2',
+                  KeyConditionExpression: 'gsi2pk = :pk AND gsi2sk >= :since',
+                  ExpressionAttributeValues: {
+                    ':pk': keys.historyTimePartition(merchantId, stripe),
+                    ':since': since,
+                  },
+                  ExclusiveStartKey: start,
+                }),
+              )
+              items.push(...(out.Items ?? []))
+              start = out.LastEvaluatedKey
+            } while (start)
+          }
           if (items.length >= want || Date.now() > deadline) break
           await new Promise((r) => setTimeout(r, 100))
         }

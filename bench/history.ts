@@ -7,7 +7,8 @@
  * with the same bulk seeder as `npm run cli -- seed-transactions` (the item shapes live transfers
  * write), then times the service call behind GET /api/v1/merchant/transactions for each filter, page
  * size 50. "page items" is DynamoDB's ScannedCount for the page's own Query; "other" counts the head,
- * date-boundary and reversal-block items read to place the page. Target: page items <= size + 1, and
+ * date-boundary and reversal-block items read to place the page; "requests" counts the round trips
+ * (one Query per stripe a page spans, side by side). Target: page items <= size + 1, and
  * the median time at 100,000 under 1.5x the median at 1,000.
  *
  * Then, on the same histories (issue 16): a CSV page of 1,000 against a JSON page of 1,000, and the
@@ -157,8 +158,10 @@ async function main() {
         label,
         small.ms.toFixed(2),
         `${small.meter.pageItems} + ${small.meter.otherItems}`,
+        String(small.meter.requests),
         large.ms.toFixed(2),
         `${large.meter.pageItems} + ${large.meter.otherItems}`,
+        String(large.meter.requests),
         `${ratio.toFixed(2)}x`,
       ])
     }
@@ -167,8 +170,10 @@ async function main() {
       'filter (size 50)',
       '1k: median ms',
       '1k: items read (page + other)',
+      '1k: requests',
       '100k: median ms',
       '100k: items read (page + other)',
+      '100k: requests',
       'time ratio 100k/1k',
     ]
     console.log(

@@ -123,11 +123,16 @@ export const keys = {
   // ---- Area C merchant history (lib/merchant-history; design in its README section) ----
   /** Per merchant: dense sequence counters per partition, which are also the totals. */
   historyHead: (merchantId: string): Key => ({ pk: `MHIST#${merchantId}`, sk: 'HEAD' }),
-  /** The ALL list: one item per transaction, sorted by the merchant-wide sequence number. */
-  historyItem: (merchantId: string, seqAll: number): Key => ({
-    pk: `MHIST#${merchantId}`,
+  /**
+   * The ALL list: one item per transaction, sorted by the merchant-wide sequence number, in one of
+   * the merchant's stripes (`historyStripe` in lib/merchant-history/items.ts). Stripe 0 is the
+   * unstriped key every item had before striping, so items written then are where they were.
+   */
+  historyItem: (merchantId: string, seqAll: number, stripe: number): Key => ({
+    pk: striped(`MHIST#${merchantId}`, stripe),
     sk: `TXN#${seqKey(seqAll)}`,
   }),
+  historyListPartition: (merchantId: string, stripe: number) => striped(`MHIST#${merchantId}`, stripe),
   historySeqKey: (seq: number) => `TXN#${seqKey(seq)}`,
   /** The reversed sequence numbers (in the successful space) of one block of 16,384. */
   historyReversalBlock: (merchantId: string, block: number): Key => ({
@@ -135,17 +140,18 @@ export const keys = {
     sk: `REVBLOCK#${String(block).padStart(6, '0')}`,
   }),
   /** Status partitions: SUCCESSFUL and REVERSED share the successful-space number, FAILED has its own. */
-  historyByStatus: (merchantId: string, status: string, seq: number) => ({
-    gsi1pk: historyStatusPartition(merchantId, status),
+  historyByStatus: (merchantId: string, status: string, seq: number, stripe: number) => ({
+    gsi1pk: striped(historyStatusPartition(merchantId, status), stripe),
     gsi1sk: seqKey(seq),
   }),
-  historyStatusPartition: (merchantId: string, status: string) => historyStatusPartition(merchantId, status),
+  historyStatusPartition: (merchantId: string, status: string, stripe: number) =>
+    striped(historyStatusPartition(merchantId, status), stripe),
   /** The time index: createdAt (Lagos local) then the sequence number, which sort the same way. */
-  historyByTime: (merchantId: string, createdAtLocal: string, seqAll: number) => ({
-    gsi2pk: `MHIST#${merchantId}#TIME`,
+  historyByTime: (merchantId: string, createdAtLocal: string, seqAll: number, stripe: number) => ({
+    gsi2pk: striped(`MHIST#${merchantId}#TIME`, stripe),
     gsi2sk: `${createdAtLocal}#${seqKey(seqAll)}`,
   }),
-  historyTimePartition: (merchantId: string) => `MHIST#${merchantId}#TIME`,
+  historyTimePartition: (merchantId: string, stripe: number) => striped(`MHIST#${merchantId}#TIME`, stripe),
   /** The merchant's own reference. */
   historyByReference: (merchantId: string, merchantReference: string, seqAll: number) => ({
     gsi3pk: `MHIST#${merchantId}#REF#${merchantReference}`,
@@ -256,6 +262,9 @@ export const keys = {
 function seqKey(seq: number): string {
   return String(seq).padStart(12, '0')
 }
+
+/** A merchant history partition key in stripe `stripe` (0: the key as it was before striping). */
+const striped = (partition: string, stripe: number) => (stripe === 0 ? partition : `${partition}#S${stripe}`)
 
 function historyStatusPartition(merchantId: string, status: string): string {
   return `MHIST#${merchantId}#${status}`

@@ -1,5 +1,13 @@
 import { formatNaira } from '#lib/ledger/money.ts'
 import { scanPages } from '#lib/db/query.ts'
+import { keys } from '#lib/db/keys.ts'
+import {
+  type HistoryHead,
+  headOf,
+  historyItemKey,
+  historyStripe,
+  statusStripe,
+} from '#lib/merchant-history/items.ts'
 import { DAILY_TOTAL_FIELDS, type DailyTotals, dayOf, totalsOf, ZERO_TOTALS } from './daily-totals.ts'
 
 /**
@@ -8,8 +16,9 @@ import { DAILY_TOTAL_FIELDS, type DailyTotals, dayOf, totalsOf, ZERO_TOTALS } fr
  * - every account: balance = opening balance + its recorded transfers (a SUCCESSFUL transfer debits,
  *   a REVERSED one debited and was credited back, a FAILED one moved nothing);
  * - every merchant: exactly one history item per ledger transfer to it, with the same amount,
- *   account, status and time, and no other item; and every day's totals item equal to that
- *   day's transfers grouped by current status (an absent item is a day of zeros).
+ *   account, status and time, and no other item, each stored under the keys (stripes) its numbers
+ *   say, where pages look for it; and every day's totals item equal to that day's transfers grouped
+ *   by current status (an absent item is a day of zeros).
  * `npm run cli -- ledger reconcile` and the daily scheduled function both run `reconcile()`.
  */
 export interface Difference {
@@ -50,6 +59,8 @@ interface Snapshot {
   transfers: Transfer[]
   history: Item[]
   days: Item[]
+  /** Each merchant's history head: which stripe each number is in. */
+  heads: Map<string, HistoryHead>
 }
 
 const str = (v: unknown) => (typeof v === 'string' ? v : '')
@@ -57,7 +68,14 @@ const num = (v: unknown) => (typeof v === 'number' ? v : 0)
 
 /** One strongly consistent parallel scan keeping only the items reconciliation looks at. */
 async function snapshot(segments: number): Promise<Snapshot> {
-  const found: Snapshot = { accounts: [], merchants: new Set(), transfers: [], history: [], days: [] }
+  const found: Snapshot = {
+    accounts: [],
+    merchants: new Set(),
+    transfers: [],
+    history: [],
+    days: [],
+    heads: new Map(),
+  }
   await Promise.all(
     Array.from({ length: segments }, async (_, segment) => {
       for await (const page of scanPages({
@@ -65,12 +83,13 @@ async function snapshot(segments: number): Promise<Snapshot> {
         Segment: segment,
         TotalSegments: segments,
         FilterExpression:
-          'entity IN (:account, :merchant, :request, :txn) OR (begins_with(pk, :mhist) AND begins_with(sk, :day))',
+          'entity IN (:account, :merchant, :request, :txn, :head) OR (begins_with(pk, :mhist) AND begins_with(sk, :day))',
         ExpressionAttributeValues: {
           ':account': 'ACCOUNT',
           ':merchant': 'MERCHANT',
           ':request': 'BANK_REQUEST',
           ':txn': 'MERCHANT_TXN',
+          ':head': 'MERCHANT_HISTORY_HEAD',
           ':mhist': 'MHIST#',
           ':day': 'DAY#',
         },
@@ -88,6 +107,9 @@ async function snapshot(segments: number): Promise<Snapshot> {
               break
             case 'MERCHANT_TXN':
               found.history.push(item)
+              break
+            case 'MERCHANT_HISTORY_HEAD':
+              found.heads.set(str(item.pk).slice('MHIST#'.length), headOf(item))
               break
             default:
               found.days.push(item)
@@ -141,6 +163,31 @@ function checkAccounts(s: Snapshot): Difference[] {
     }
   }
   return differences
+}
+
+/**
+ * Each item under the keys its numbers say (lib/merchant-history/items.ts): the list stripe, the status
+ * partition and the time index. An item elsewhere is in the table but missing from the pages.
+ */
+function checkPlaces(merchantId: string, head: HistoryHead | undefined, history: Item[]): Difference[] {
+  const subject = `merchant ${merchantId}`
+  if (!head) return []
+  return history.flatMap((item) => {
+    const seqAll = num(item.seqAll)
+    const status = str(item.status)
+    const seqInStatus = num(item.seqOk ?? item.seqFailed)
+    const expected = {
+      pk: historyItemKey(merchantId, seqAll, head).pk,
+      gsi1pk: keys.historyStatusPartition(merchantId, status, statusStripe(status, seqInStatus, head)),
+      gsi2pk: keys.historyTimePartition(merchantId, historyStripe(seqAll, head.unstriped.all)),
+    }
+    const wrong = (Object.keys(expected) as (keyof typeof expected)[]).filter((k) => item[k] !== expected[k])
+    return wrong.map((k) => ({
+      subject,
+      key: `${subject}:place:${str(item.providerReference)}:${k}`,
+      message: `${subject}: history item ${str(item.providerReference)} (number ${seqAll}) has ${k} ${str(item[k])} but its number belongs under ${expected[k]}, so pages do not show it there`,
+    }))
+  })
 }
 
 function checkHistory(merchantId: string, transfers: Transfer[], history: Item[]): Difference[] {
@@ -259,6 +306,7 @@ function check(s: Snapshot): ReconcileReport {
     ...checkAccounts(s),
     ...merchants.flatMap((m) => [
       ...checkHistory(m, transfers.get(m) ?? [], history.get(m) ?? []),
+      ...checkPlaces(m, s.heads.get(m), history.get(m) ?? []),
       ...checkDays(m, transfers.get(m) ?? [], history.get(m) ?? [], days.get(m) ?? []),
     ]),
   ]

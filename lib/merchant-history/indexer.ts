@@ -15,8 +15,12 @@ import {
   type HistoryItem,
   headOf,
   historyItem,
+  historyItemKey,
+  historyTimeKey,
   reversalBlockOf,
   reversalCountAttribute,
+  statusStripe,
+  unstripedSet,
 } from './items.ts'
 
 /**
@@ -187,12 +191,12 @@ function headItem(
   previous: HistoryHead,
   next: HistoryHead,
 ): TransactItem {
+  const unstriped = unstripedSet(previous)
   return {
     Update: {
       TableName: tableName(),
       Key: keys.historyHead(merchantId),
-      UpdateExpression:
-        'SET #all = :all, ok = :ok, failed = :failed, lastAtMs = :at, reversed = if_not_exists(reversed, :zero), entity = :entity',
+      UpdateExpression: `SET #all = :all, ok = :ok, failed = :failed, lastAtMs = :at, reversed = if_not_exists(reversed, :zero), entity = :entity, ${unstriped.set}`,
       ConditionExpression: stored ? '#all = :previous' : 'attribute_not_exists(pk)',
       ExpressionAttributeNames: { '#all': 'all' },
       ExpressionAttributeValues: {
@@ -202,6 +206,7 @@ function headItem(
         ':at': next.lastAtMs,
         ':zero': 0,
         ':entity': 'MERCHANT_HISTORY_HEAD',
+        ...unstriped.values,
         ...(stored ? { ':previous': previous.all } : {}),
       },
     },
@@ -261,7 +266,7 @@ async function addNew(
         TableName: tableName(),
         Item: {
           ...historyItem(facts, head),
-          ...keys.historyByTime(merchantId, indexedAt, head.all),
+          ...historyTimeKey(merchantId, indexedAt, head.all, head),
           recordedAtMs,
         },
         ConditionExpression: 'attribute_not_exists(pk)',
@@ -285,30 +290,37 @@ async function addNew(
 
 /** Moves the reversed transfers' items to REVERSED (those not moved yet): one transaction, or AGAIN. */
 async function moveReversed(merchantId: string, chunk: TransferRecord[]): Promise<'done' | typeof AGAIN> {
-  const pointers = await readMany(chunk.map((t) => keys.providerReference(t.providerReference)))
+  // The head (read with the pointers) says which stripe each item is in.
+  const headKey = keys.historyHead(merchantId)
+  const pointers = await readMany([headKey, ...chunk.map((t) => keys.providerReference(t.providerReference))])
+  const head = headIn(pointers, headKey).head
   const seqs = chunk.map(
     (t) => itemAt<{ seqAll?: number }>(pointers, keys.providerReference(t.providerReference))?.seqAll,
   )
   // Not numbered yet: addNew of this very batch does it first, so only a concurrent race lands here.
   if (seqs.some((s) => s === undefined)) return AGAIN
-  const found = await readMany(seqs.map((s) => keys.historyItem(merchantId, s!)))
+  const found = await readMany(seqs.map((s) => historyItemKey(merchantId, s!, head)))
   const items: TransactItem[] = []
   const perBlock = new Map<number, number[]>()
   const days = new Map<string, DayChange>()
   chunk.forEach((t, i) => {
-    const item = itemAt<HistoryItem>(found, keys.historyItem(merchantId, seqs[i]!))
+    const item = itemAt<HistoryItem>(found, historyItemKey(merchantId, seqs[i]!, head))
     if (item?.status !== 'SUCCESSFUL' || item.seqOk === undefined) return
     items.push({
       Update: {
         TableName: tableName(),
-        Key: keys.historyItem(merchantId, item.seqAll),
+        Key: historyItemKey(merchantId, item.seqAll, head),
         UpdateExpression: 'SET #status = :reversed, gsi1pk = :partition, reversedAt = :at',
         ConditionExpression: '#status = :successful',
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: {
           ':reversed': 'REVERSED',
           ':successful': 'SUCCESSFUL',
-          ':partition': keys.historyStatusPartition(merchantId, 'REVERSED'),
+          ':partition': keys.historyStatusPartition(
+            merchantId,
+            'REVERSED',
+            statusStripe('REVERSED', item.seqOk, head),
+          ),
           ':at': t.reversedAt ?? lagosLocalIso(new Date()),
         },
       },

@@ -19,6 +19,39 @@ export const HISTORY_STATUSES: readonly HistoryStatus[] = ['INITIATED', 'SUCCESS
 /** Reversed seqOk numbers are kept in blocks of this many (one item each, well under 400 KB). */
 export const REVERSAL_BLOCK_SIZE = 16_384
 
+/**
+ * Striping (docs/capacity.md): every list of a merchant (ALL, each status partition, the time
+ * index) is spread over STRIPES partition keys, consecutive runs of STRIPE_RUN numbers taking turns,
+ * so that no one key takes more than an eighth of a hot merchant's writes (one partition takes 1,000
+ * write units a second, and each item costs 2 in the indexer's transaction). A page of up to 100
+ * numbers spans at most 2 runs, so reads cost at most 2 queries, side by side; the 1,000-row CSV page
+ * at most 8. Numbers allocated before striping (the head's `unstriped` counts) stay in stripe 0,
+ * which is the key they always had, so no item is ever re-keyed.
+ */
+export const STRIPES = 8
+export const STRIPE_RUN = 100
+
+/** The stripe of number `seq` in a sequence space whose first `unstripedThrough` numbers are unstriped. */
+export const historyStripe = (seq: number, unstripedThrough: number) =>
+  seq <= unstripedThrough ? 0 : Math.floor(seq / STRIPE_RUN) % STRIPES
+
+/** The stripes holding the numbers bottom..top (inclusive) of one sequence space. */
+export function stripesOf(bottom: number, top: number, unstripedThrough: number): number[] {
+  const stripes = new Set<number>()
+  if (bottom <= Math.min(top, unstripedThrough)) stripes.add(0)
+  const from = Math.max(bottom, unstripedThrough + 1)
+  for (let run = Math.floor(from / STRIPE_RUN); run * STRIPE_RUN <= top && stripes.size < STRIPES; run++)
+    stripes.add(run % STRIPES)
+  return [...stripes]
+}
+
+/** How many numbers of each space were allocated before striping (all 0 for a merchant that began striped). */
+export interface Unstriped {
+  all: number
+  ok: number
+  failed: number
+}
+
 /** The merchant's head: the next numbers to allocate are these plus one. */
 export interface HistoryHead {
   /** Transactions in ALL. */
@@ -35,6 +68,7 @@ export interface HistoryHead {
   reversedInBlock: Record<number, number>
   /** The createdAt (epoch ms) of the newest item: createdAt never goes backwards along seqAll. */
   lastAtMs: number
+  unstriped: Unstriped
 }
 
 export const EMPTY_HEAD: HistoryHead = {
@@ -44,6 +78,7 @@ export const EMPTY_HEAD: HistoryHead = {
   reversed: 0,
   reversedInBlock: {},
   lastAtMs: 0,
+  unstriped: { all: 0, ok: 0, failed: 0 },
 }
 
 /** The head attribute counting the reversals of one block. */
@@ -57,6 +92,8 @@ export function headOf(item: Record<string, unknown> | undefined): HistoryHead {
     const block = /^rb(\d+)$/.exec(name)?.[1]
     if (block !== undefined) reversedInBlock[Number(block)] = n(value)
   }
+  // A head written before striping has no unstriped counts: every number it allocated is unstriped.
+  const unstripedOr = (v: unknown, all: unknown) => (typeof v === 'number' ? v : n(all))
   return {
     all: n(item.all),
     ok: n(item.ok),
@@ -64,8 +101,33 @@ export function headOf(item: Record<string, unknown> | undefined): HistoryHead {
     reversed: n(item.reversed),
     reversedInBlock,
     lastAtMs: n(item.lastAtMs),
+    unstriped: {
+      all: unstripedOr(item.unstripedAll, item.all),
+      ok: unstripedOr(item.unstripedOk, item.ok),
+      failed: unstripedOr(item.unstripedFailed, item.failed),
+    },
   }
 }
+
+/**
+ * The head update's part that keeps the unstriped counts: set once, by the first write after
+ * striping began (`if_not_exists`), to the counts the head had then. Expression fragments for a
+ * SET clause and its values.
+ */
+export function unstripedSet(head: HistoryHead) {
+  return {
+    set: 'unstripedAll = if_not_exists(unstripedAll, :ua), unstripedOk = if_not_exists(unstripedOk, :uo), unstripedFailed = if_not_exists(unstripedFailed, :uf)',
+    values: { ':ua': head.unstriped.all, ':uo': head.unstriped.ok, ':uf': head.unstriped.failed },
+  }
+}
+
+/** Where the item numbered `seqAll` is, for a merchant whose head is `head`. */
+export const historyItemKey = (merchantId: string, seqAll: number, head: HistoryHead) =>
+  keys.historyItem(merchantId, seqAll, historyStripe(seqAll, head.unstriped.all))
+
+/** The stripe of a status partition's number (SUCCESSFUL and REVERSED share the seqOk space). */
+export const statusStripe = (status: string, seq: number, head: HistoryHead) =>
+  historyStripe(seq, status === 'FAILED' ? head.unstriped.failed : head.unstriped.ok)
 
 /** The business fields of one history record. */
 export interface HistoryFacts {
@@ -132,9 +194,14 @@ export function historyItem(
   const seqAll = next.all
   const seqInStatus = facts.status === 'SUCCESSFUL' ? next.ok : next.failed
   return {
-    ...keys.historyItem(facts.merchantId, seqAll),
-    ...keys.historyByStatus(facts.merchantId, status, seqInStatus),
-    ...keys.historyByTime(facts.merchantId, facts.createdAt, seqAll),
+    ...historyItemKey(facts.merchantId, seqAll, next),
+    ...keys.historyByStatus(
+      facts.merchantId,
+      status,
+      seqInStatus,
+      statusStripe(facts.status, seqInStatus, next),
+    ),
+    ...historyTimeKey(facts.merchantId, facts.createdAt, seqAll, next),
     ...keys.historyByReference(facts.merchantId, facts.merchantReference, seqAll),
     entity: 'MERCHANT_TXN',
     ...facts,
@@ -148,6 +215,10 @@ export function historyItem(
     completedAt: facts.createdAt,
   }
 }
+
+/** The time index entry of the item numbered `seqAll`, indexed at `atLocal`. */
+export const historyTimeKey = (merchantId: string, atLocal: string, seqAll: number, head: HistoryHead) =>
+  keys.historyByTime(merchantId, atLocal, seqAll, historyStripe(seqAll, head.unstriped.all))
 
 /** The providerReference -> history item pointer, written with the item. */
 export function providerReferenceItem(facts: HistoryFacts, seqAll: number) {

@@ -2,7 +2,15 @@ import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-d
 import { db, tableName } from '#lib/db/client.ts'
 import { keys } from '#lib/db/keys.ts'
 import { queryPages } from '#lib/db/query.ts'
-import { type HistoryHead, type HistoryItem, headOf } from './items.ts'
+import {
+  type HistoryHead,
+  type HistoryItem,
+  headOf,
+  historyItemKey,
+  historyStripe,
+  statusStripe,
+  stripesOf,
+} from './items.ts'
 
 /**
  * Reads of a merchant's history. Every read goes through a meter so that the benchmark (and anyone
@@ -34,76 +42,126 @@ export async function readHead(merchantId: string, meter: ReadMeter): Promise<Hi
   return headOf(out.Item)
 }
 
-/** The newest item created at or before `beforeLocal` (exclusive bound), by the time index. */
+/**
+ * The newest item created before `beforeLocal` (exclusive bound), by the time index: the newest of
+ * each stripe's, asked side by side (the time index sorts as the numbering does, in every stripe).
+ */
 export async function lastItemBefore(
   merchantId: string,
+  head: HistoryHead,
   beforeLocal: string,
   meter: ReadMeter,
 ): Promise<HistoryItem | undefined> {
-  const out = await query(
-    {
-      IndexName: 'gsi2',
-      KeyConditionExpression: 'gsi2pk = :pk AND gsi2sk < :before',
-      ExpressionAttributeValues: { ':pk': keys.historyTimePartition(merchantId), ':before': beforeLocal },
-      ScanIndexForward: false,
-      Limit: 1,
-    },
-    meter,
-    'other',
+  const newest = await Promise.all(
+    stripesOf(1, head.all, head.unstriped.all).map(async (stripe) => {
+      const out = await query(
+        {
+          IndexName: 'gsi2',
+          KeyConditionExpression: 'gsi2pk = :pk AND gsi2sk < :before',
+          ExpressionAttributeValues: {
+            ':pk': keys.historyTimePartition(merchantId, stripe),
+            ':before': beforeLocal,
+          },
+          ScanIndexForward: false,
+          Limit: 1,
+        },
+        meter,
+        'other',
+      )
+      return out.Items?.[0] as HistoryItem | undefined
+    }),
   )
-  return out.Items?.[0] as HistoryItem | undefined
+  return newest.reduce<HistoryItem | undefined>(
+    (best, item) => (item && (!best || item.seqAll > best.seqAll) ? item : best),
+    undefined,
+  )
 }
+
+/**
+ * The items numbered `numbers` (newest first) in one striped list, newest first: one query per
+ * stripe they fall in, side by side, each a key range limited to the numbers it holds.
+ */
+async function readNumbers(
+  numbers: number[],
+  stripeOf: (seq: number) => number,
+  rangeIn: (stripe: number, bottom: string, top: string) => Omit<QueryCommandInput, 'TableName' | 'Limit'>,
+  sortKey: 'sk' | 'gsi1sk',
+  meter: ReadMeter,
+): Promise<HistoryItem[]> {
+  const perStripe = new Map<number, { bottom: number; top: number; count: number }>()
+  for (const seq of numbers) {
+    const stripe = stripeOf(seq)
+    const range = perStripe.get(stripe)
+    if (!range) perStripe.set(stripe, { bottom: seq, top: seq, count: 1 })
+    else {
+      range.bottom = Math.min(range.bottom, seq)
+      range.top = Math.max(range.top, seq)
+      range.count++
+    }
+  }
+  const found = await Promise.all(
+    [...perStripe].map(async ([stripe, range]) => {
+      const input = rangeIn(stripe, keys.seqKey(range.bottom), keys.seqKey(range.top))
+      return ((await query({ ...input, Limit: range.count }, meter, 'page')).Items ?? []) as HistoryItem[]
+    }),
+  )
+  return found.flat().sort((a, b) => (a[sortKey] < b[sortKey] ? 1 : a[sortKey] > b[sortKey] ? -1 : 0))
+}
+
+/** Numbers top, top - 1, ..., bottom. */
+export const downFrom = (top: number, bottom: number) =>
+  Array.from({ length: Math.max(0, top - bottom + 1) }, (_, i) => top - i)
 
 /** A key range of the ALL list (main table, strongly consistent), newest first. */
 export async function allRange(
   merchantId: string,
+  head: HistoryHead,
   bottom: number,
   top: number,
   meter: ReadMeter,
 ): Promise<HistoryItem[]> {
-  const out = await query(
-    {
+  return readNumbers(
+    downFrom(top, bottom),
+    (seq) => historyStripe(seq, head.unstriped.all),
+    (stripe, from, to) => ({
       KeyConditionExpression: 'pk = :pk AND sk BETWEEN :bottom AND :top',
       ExpressionAttributeValues: {
-        ':pk': keys.historyHead(merchantId).pk,
-        ':bottom': keys.historySeqKey(bottom),
-        ':top': keys.historySeqKey(top),
+        ':pk': keys.historyListPartition(merchantId, stripe),
+        ':bottom': `TXN#${from}`,
+        ':top': `TXN#${to}`,
       },
       ScanIndexForward: false,
       ConsistentRead: true,
-      Limit: top - bottom + 1,
-    },
+    }),
+    'sk',
     meter,
-    'page',
   )
-  return (out.Items ?? []) as HistoryItem[]
 }
 
-/** A key range of one status partition (gsi1), newest first, at most `limit` items. */
-export async function statusRange(
+/** The items of one status partition (gsi1) numbered `numbers` there, newest first. */
+export async function statusItems(
   merchantId: string,
+  head: HistoryHead,
   status: string,
-  bottom: number,
-  top: number,
-  limit: number,
+  numbers: number[],
   meter: ReadMeter,
 ): Promise<HistoryItem[]> {
-  const out = await query(
-    {
+  return readNumbers(
+    numbers,
+    (seq) => statusStripe(status, seq, head),
+    (stripe, from, to) => ({
       IndexName: 'gsi1',
       KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk BETWEEN :bottom AND :top',
       ExpressionAttributeValues: {
-        ':pk': keys.historyStatusPartition(merchantId, status),
-        ':bottom': keys.seqKey(bottom),
-        ':top': keys.seqKey(top),
+        ':pk': keys.historyStatusPartition(merchantId, status, stripe),
+        ':bottom': from,
+        ':top': to,
       },
       ScanIndexForward: false,
-      Limit: limit,
-    },
+    }),
+    'gsi1sk',
     meter,
-    'page',
   )
-  return (out.Items ?? []) as HistoryItem[]
 }
 
 /** The reversed seqOk numbers recorded in one block, newest first. */
@@ -152,15 +210,17 @@ export async function byProviderReference(
   reference: string,
   meter: ReadMeter,
 ): Promise<HistoryItem | undefined> {
-  const pointer = (
-    await db().send(
+  const [found, head] = await Promise.all([
+    db().send(
       new GetCommand({
         TableName: tableName(),
         Key: keys.providerReference(reference),
         ConsistentRead: true,
       }),
-    )
-  ).Item
+    ),
+    readHead(merchantId, meter),
+  ])
+  const pointer = found.Item
   meter.requests++
   if (!pointer) return undefined
   meter.otherItems++
@@ -170,7 +230,7 @@ export async function byProviderReference(
     await db().send(
       new GetCommand({
         TableName: tableName(),
-        Key: keys.historyItem(merchantId, pointer.seqAll as number),
+        Key: historyItemKey(merchantId, pointer.seqAll as number, head),
         ConsistentRead: true,
       }),
     )

@@ -17,6 +17,7 @@ import {
   providerReferenceItem,
   reversalBlockOf,
   reversalCountAttribute,
+  unstripedSet,
 } from './items.ts'
 
 /**
@@ -100,6 +101,7 @@ export async function seedTransactions(options: SeedOptions): Promise<SeedResult
     reversed: head.reversed + counts.REVERSED,
     reversedInBlock: { ...head.reversedInBlock },
     lastAtMs,
+    unstriped: head.unstriped,
   }
   // The statuses are known up front, so are the reversals per block: the head gets them with the reservation.
   const reversalsPerBlock = new Map<number, number>()
@@ -121,12 +123,13 @@ export async function seedTransactions(options: SeedOptions): Promise<SeedResult
     [...reversalsPerBlock.values()].map((count, i) => [`:rb${i}`, count]),
   )
   const blockAdds = Object.keys(blockNames).map((name, i) => `${name} :rb${i}`)
+  const unstriped = unstripedSet(head)
   await db().send(
     new UpdateCommand({
       TableName: tableName(),
       Key: headKey,
       UpdateExpression:
-        'SET #all = :all, ok = :ok, failed = :failed, reversed = if_not_exists(reversed, :zero) + :reversed, lastAtMs = :at, entity = :entity' +
+        `SET #all = :all, ok = :ok, failed = :failed, reversed = if_not_exists(reversed, :zero) + :reversed, lastAtMs = :at, entity = :entity, ${unstriped.set}` +
         (blockAdds.length ? ` ADD ${blockAdds.join(', ')}` : ''),
       ConditionExpression: stored ? '#all = :previous' : 'attribute_not_exists(pk)',
       ExpressionAttributeNames: { '#all': 'all', ...blockNames },
@@ -138,6 +141,7 @@ export async function seedTransactions(options: SeedOptions): Promise<SeedResult
         ':reversed': counts.REVERSED,
         ':at': lastAtMs,
         ':entity': 'MERCHANT_HISTORY_HEAD',
+        ...unstriped.values,
         ...blockValues,
         ...(stored ? { ':previous': head.all } : {}),
       },

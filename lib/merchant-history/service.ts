@@ -11,12 +11,13 @@ import {
   allRange,
   byProviderReference,
   byReference,
+  downFrom,
   lastItemBefore,
   newMeter,
   type ReadMeter,
   readHead,
   readReversalBlock,
-  statusRange,
+  statusItems,
 } from './repository.ts'
 import type { HistoryQuery } from './schemas.ts'
 
@@ -67,9 +68,9 @@ async function boundsOf(
 ): Promise<Bounds> {
   const [upper, lower] = await Promise.all([
     query.toDate
-      ? lastItemBefore(merchantId, lagosLocalIso(new Date(query.toDate.ms + 1)), meter)
+      ? lastItemBefore(merchantId, head, lagosLocalIso(new Date(query.toDate.ms + 1)), meter)
       : { seqAll: head.all, okCount: head.ok, failedCount: head.failed },
-    query.fromDate ? lastItemBefore(merchantId, query.fromDate.local, meter) : undefined,
+    query.fromDate ? lastItemBefore(merchantId, head, query.fromDate.local, meter) : undefined,
   ])
   const hi = upper ?? { seqAll: 0, okCount: 0, failedCount: 0 }
   const lo = lower ?? { seqAll: 0, okCount: 0, failedCount: 0 }
@@ -95,7 +96,8 @@ function densePage(
  * The merchant's history page (CONTRACT section 7): newest first. `page` is 1-based and the reply's
  * `page.number` is the page asked for: the spec's samples disagree (request page 1, reply number 0),
  * and a client reading the reply's number back into its next request must land on the next page.
- * Every list is read as one key range of at most `size` items; totals come from the head's counters.
+ * Every list is read as one key range of at most `size` items per stripe it spans (at most 2 for a
+ * page of up to 100); totals come from the head's counters.
  */
 export async function listTransactions(
   merchantId: string,
@@ -130,22 +132,22 @@ async function listPage(merchantId: string, query: HistoryQuery, skip: number, m
       const range = densePage(all, skip, size)
       return {
         total: all[1] - all[0],
-        items: range ? await allRange(merchantId, range.bottom, range.top, meter) : [],
+        items: range ? await allRange(merchantId, head, range.bottom, range.top, meter) : [],
       }
     }
     case 'FAILED': {
       const range = densePage(failed, skip, size)
       return {
         total: failed[1] - failed[0],
-        items: range ? await statusRange(merchantId, 'FAILED', range.bottom, range.top, size, meter) : [],
+        items: range
+          ? await statusItems(merchantId, head, 'FAILED', downFrom(range.top, range.bottom), meter)
+          : [],
       }
     }
     case 'SUCCESSFUL':
     case 'REVERSED': {
-      const { total, top } = await locate(merchantId, head, ok, query.status, skip, meter)
-      if (top === undefined) return { total, items: [] }
-      // The partition holds only items of this status, so `size` items from `top` down are the page.
-      return { total, items: await statusRange(merchantId, query.status, ok[0] + 1, top, size, meter) }
+      const { total, numbers } = await locate(merchantId, head, ok, query.status, skip, size, meter)
+      return { total, items: await statusItems(merchantId, head, query.status, numbers, meter) }
     }
   }
 }
@@ -155,7 +157,7 @@ async function listPage(merchantId: string, query: HistoryQuery, skip: number, m
  * in its block's reversal set. The head counts reversals per block, so the block holding the page's
  * first item is found without reading any block, and then only that block's numbers are read (plus,
  * with a date range, the at most two blocks the range cuts through, to count the reversals inside
- * it). Returns the status's total in the range and the seqOk of the page's first (newest) item.
+ * it). Returns the status's total in the range and the seqOk numbers of the page, newest first.
  */
 async function locate(
   merchantId: string,
@@ -163,9 +165,10 @@ async function locate(
   [lo, hi]: [number, number],
   status: 'SUCCESSFUL' | 'REVERSED',
   skip: number,
+  size: number,
   meter: ReadMeter,
-): Promise<{ total: number; top?: number }> {
-  if (hi <= lo) return { total: 0 }
+): Promise<{ total: number; numbers: number[] }> {
+  if (hi <= lo) return { total: 0, numbers: [] }
   const sets = new Map<number, number[]>()
   /** A block's reversed numbers inside the range, newest first (read at most once). */
   const reversedIn = async (block: number) => {
@@ -201,22 +204,31 @@ async function locate(
     perBlock.set(block, inStatus)
     total += inStatus
   }
-  if (skip >= total) return { total }
+  if (skip >= total) return { total, numbers: [] }
 
-  // The block holding the skip-th newest item, then the item within it.
+  // The block holding the skip-th newest item, then the page from there down, block by block (a
+  // page crosses into a second block only at a block's edge; blocks without reversals are not read).
   let before = 0
-  let block = top
-  while (before + perBlock.get(block)! <= skip) before += perBlock.get(block--)!
-  const within = skip - before
-  const reversed = await reversedIn(block)
-  if (status === 'REVERSED') return { total, top: reversed[within] }
-  // Start as if nothing in the block were reversed, then step down past each reversal at or above.
-  let position = span(block).to - within
-  for (const r of reversed) {
-    if (r < position) break
-    position--
+  let first = top
+  while (before + perBlock.get(first)! <= skip) before += perBlock.get(first--)!
+  let toSkip = skip - before
+  const numbers: number[] = []
+  for (let block = first; block >= bottom && numbers.length < size; block--) {
+    const reversed = await reversedIn(block)
+    if (status === 'REVERSED') {
+      numbers.push(...reversed.slice(toSkip, toSkip + size - numbers.length))
+    } else {
+      const isReversed = new Set(reversed)
+      const { from, to } = span(block)
+      for (let position = to; position >= from && numbers.length < size; position--) {
+        if (isReversed.has(position)) continue
+        if (toSkip > 0) toSkip--
+        else numbers.push(position)
+      }
+    }
+    toSkip = 0
   }
-  return { total, top: position }
+  return { total, numbers }
 }
 
 /**

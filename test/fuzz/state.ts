@@ -1,6 +1,7 @@
 import { BatchGetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb'
 import { db, tableName } from '#lib/db/client.ts'
 import { keys } from '#lib/db/keys.ts'
+import { STRIPES } from '#lib/merchant-history/items.ts'
 import { DEV } from '../../scripts/local/dev-credentials.ts'
 
 /**
@@ -66,7 +67,11 @@ export async function snapshot(): Promise<string> {
     queryAll(partition(`NTEMPLATE#${FUZZ_PRODUCT}`)),
     queryAll(partition(keys.notificationEmailPartition())),
     // Merchant history lists, daily totals and the outbox.
-    ...merchants.map((m) => queryAll(index('gsi2', keys.historyTimePartition(m)))),
+    ...merchants.flatMap((m) =>
+      Array.from({ length: STRIPES }, (_, stripe) =>
+        queryAll(index('gsi2', keys.historyTimePartition(m, stripe))),
+      ),
+    ),
     ...merchants.map((m) =>
       queryAll({
         ...partition(`MHIST#${m}`),

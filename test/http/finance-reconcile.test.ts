@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb'
+import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import { parse } from 'csv-parse/sync'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { issueMerchantToken } from '#lib/auth/credentials.ts'
@@ -13,6 +13,7 @@ import { addMerchant, openAccount } from '#lib/ledger/repository.ts'
 import { startApi, type TestApi } from '../support/api.ts'
 import { type DevClients, devClients } from '../support/clients.ts'
 import { expectStatementsMatchHistory, runCli, wholeHistory } from '../support/finance.ts'
+import { storedHistory } from '../support/history.ts'
 
 const MERCHANT = 'MRC-RECON'
 /** Ten payers; the last one can afford only a few transfers, so some of the burst is declined. */
@@ -150,5 +151,20 @@ describe('npm run cli -- ledger reconcile', () => {
     // Only that account is wrong.
     const wrongAccounts = result.stdout.split('\n').filter((line) => line.startsWith('DIFFERENCE account'))
     expect(wrongAccounts).toHaveLength(1)
+  })
+
+  it('names a history item stored in another stripe than its number says (pages would not find it)', async () => {
+    const stored = await storedHistory(MERCHANT)
+    const moved = stored.find((i) => i.seqAll === 150)!
+    const elsewhere = keys.historyListPartition(MERCHANT, 5)
+    expect(moved.pk).not.toBe(elsewhere)
+    await db().send(new DeleteCommand({ TableName: tableName(), Key: { pk: moved.pk, sk: moved.sk } }))
+    await db().send(new PutCommand({ TableName: tableName(), Item: { ...moved, pk: elsewhere } }))
+    const result = await cli('ledger', 'reconcile', '--settle-ms', '100')
+    expect(result.code).toBe(1)
+    const misplaced = result.stdout.split('\n').filter((line) => line.includes('belongs under'))
+    expect(misplaced).toEqual([
+      `DIFFERENCE merchant ${MERCHANT}: history item ${moved.providerReference} (number 150) has pk ${elsewhere} but its number belongs under ${moved.pk}, so pages do not show it there`,
+    ])
   })
 })
