@@ -59,7 +59,8 @@ describe('credentials CLI', () => {
     })
   }, 30_000)
 
-  it('prints curl headers that the API accepts', async () => {
+  /** `sign --area A` for GET /api/v1/resource/states, its printed curl -H arguments as headers. */
+  async function signedHeaders(key: string, secret: string) {
     const out = await cli(
       'sign',
       '--area',
@@ -67,11 +68,15 @@ describe('credentials CLI', () => {
       '--path',
       '/api/v1/resource/states',
       '--key',
-      'dev-si-key',
+      key,
       '--secret',
-      'dev-si-secret',
+      secret,
     )
-    const headers = Object.fromEntries([...out.matchAll(/-H '([^:]+): ([^']+)'/g)].map((m) => [m[1]!, m[2]!]))
+    return Object.fromEntries([...out.matchAll(/-H '([^:]+): ([^']+)'/g)].map((m) => [m[1]!, m[2]!]))
+  }
+
+  it('prints curl headers that the API accepts', async () => {
+    const headers = await signedHeaders('dev-si-key', 'dev-si-secret')
     expect(Object.keys(headers).sort()).toEqual(['x-api-key', 'x-api-signature', 'x-api-timestamp'])
     const res = await fetch(`${api.url}/api/v1/resource/states`, { headers })
     expect(res.status).toBe(200)
@@ -79,22 +84,10 @@ describe('credentials CLI', () => {
 
   it('takes a secret that starts with "-" as the value of --secret (one generated secret in 64 does)', async () => {
     const secret = '-Xb3_generated-secret'
-    const out = await cli(
-      'sign',
-      '--area',
-      'A',
-      '--path',
-      '/api/v1/resource/states',
-      '--key',
-      'k',
-      '--secret',
-      secret,
-    )
-    const headers = Object.fromEntries([...out.matchAll(/-H '([^:]+): ([^']+)'/g)].map((m) => [m[1]!, m[2]!]))
-    const timestamp = headers['x-api-timestamp']!
+    const headers = await signedHeaders('k', secret)
     const expected = signAreaA(
       { apiKey: 'k', secret },
-      { method: 'GET', target: '/api/v1/resource/states', timestamp },
+      { method: 'GET', target: '/api/v1/resource/states', timestamp: headers['x-api-timestamp']! },
     )
     expect(headers['x-api-signature']).toBe(expected['x-api-signature'])
   }, 30_000)
