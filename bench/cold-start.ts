@@ -28,9 +28,14 @@ const DYNAMODB_FLOOR = 'bench/floor/dynamodb.ts'
 const OUT_DIR = join(PROJECT_ROOT, '.bench', 'cold-start')
 /**
  * Reference bundles, built and timed like the functions but not counted against the targets: what
- * an empty handler, the DynamoDB client alone, and the DynamoDB client with field encryption cost.
+ * an empty handler, the DynamoDB client alone, with field encryption, and with zod as well cost.
  */
-const FLOORS = ['bench/floor/empty.ts', 'bench/floor/dynamodb.ts', 'bench/floor/dynamodb-encryption.ts']
+const FLOORS = [
+  'bench/floor/empty.ts',
+  'bench/floor/dynamodb.ts',
+  'bench/floor/dynamodb-encryption.ts',
+  'bench/floor/dynamodb-encryption-zod.ts',
+]
 
 /** handler module -> the functionIds deployed from it. */
 function bundlesToBuild(): Map<string, string[]> {
