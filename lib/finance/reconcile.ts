@@ -1,13 +1,6 @@
 import { formatNaira } from '#lib/ledger/money.ts'
 import { scanPages } from '#lib/db/query.ts'
-import { keys } from '#lib/db/keys.ts'
-import {
-  type HistoryHead,
-  headOf,
-  historyItemKey,
-  historyStripe,
-  statusStripe,
-} from '#lib/merchant-history/items.ts'
+import { type HistoryHead, headOf, historyPartitions } from '#lib/merchant-history/items.ts'
 import { DAILY_TOTAL_FIELDS, type DailyTotals, dayOf, totalsOf, ZERO_TOTALS } from './daily-totals.ts'
 
 /**
@@ -174,13 +167,8 @@ function checkPlaces(merchantId: string, head: HistoryHead | undefined, history:
   if (!head) return []
   return history.flatMap((item) => {
     const seqAll = num(item.seqAll)
-    const status = str(item.status)
     const seqInStatus = num(item.seqOk ?? item.seqFailed)
-    const expected = {
-      pk: historyItemKey(merchantId, seqAll, head).pk,
-      gsi1pk: keys.historyStatusPartition(merchantId, status, statusStripe(status, seqInStatus, head)),
-      gsi2pk: keys.historyTimePartition(merchantId, historyStripe(seqAll, head.unstriped.all)),
-    }
+    const expected = historyPartitions(merchantId, seqAll, str(item.status), seqInStatus, head)
     const wrong = (Object.keys(expected) as (keyof typeof expected)[]).filter((k) => item[k] !== expected[k])
     return wrong.map((k) => ({
       subject,

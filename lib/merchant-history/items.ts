@@ -129,6 +129,26 @@ export const historyItemKey = (merchantId: string, seqAll: number, head: History
 export const statusStripe = (status: string, seq: number, head: HistoryHead) =>
   historyStripe(seq, status === 'FAILED' ? head.unstriped.failed : head.unstriped.ok)
 
+/**
+ * The partition keys of the item numbered `seqAll` (and `seqInStatus` in its status's space): its
+ * stripe of the ALL list, of its status partition and of the time index. Writers and reconciliation
+ * both place items by this.
+ */
+export function historyPartitions(
+  merchantId: string,
+  seqAll: number,
+  status: string,
+  seqInStatus: number,
+  head: HistoryHead,
+) {
+  const allStripe = historyStripe(seqAll, head.unstriped.all)
+  return {
+    pk: keys.historyListPartition(merchantId, allStripe),
+    gsi1pk: keys.historyStatusPartition(merchantId, status, statusStripe(status, seqInStatus, head)),
+    gsi2pk: keys.historyTimePartition(merchantId, allStripe),
+  }
+}
+
 /** The business fields of one history record. */
 export interface HistoryFacts {
   merchantId: string

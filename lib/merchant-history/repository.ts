@@ -84,7 +84,7 @@ export async function lastItemBefore(
 async function readNumbers(
   numbers: number[],
   stripeOf: (seq: number) => number,
-  rangeIn: (stripe: number, bottom: string, top: string) => Omit<QueryCommandInput, 'TableName' | 'Limit'>,
+  rangeIn: (stripe: number, bottom: number, top: number) => Omit<QueryCommandInput, 'TableName' | 'Limit'>,
   sortKey: 'sk' | 'gsi1sk',
   meter: ReadMeter,
 ): Promise<HistoryItem[]> {
@@ -101,7 +101,7 @@ async function readNumbers(
   }
   const found = await Promise.all(
     [...perStripe].map(async ([stripe, range]) => {
-      const input = rangeIn(stripe, keys.seqKey(range.bottom), keys.seqKey(range.top))
+      const input = rangeIn(stripe, range.bottom, range.top)
       return ((await query({ ...input, Limit: range.count }, meter, 'page')).Items ?? []) as HistoryItem[]
     }),
   )
@@ -127,8 +127,8 @@ export async function allRange(
       KeyConditionExpression: 'pk = :pk AND sk BETWEEN :bottom AND :top',
       ExpressionAttributeValues: {
         ':pk': keys.historyListPartition(merchantId, stripe),
-        ':bottom': `TXN#${from}`,
-        ':top': `TXN#${to}`,
+        ':bottom': keys.historySeqKey(from),
+        ':top': keys.historySeqKey(to),
       },
       ScanIndexForward: false,
       ConsistentRead: true,
@@ -154,8 +154,8 @@ export async function statusItems(
       KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk BETWEEN :bottom AND :top',
       ExpressionAttributeValues: {
         ':pk': keys.historyStatusPartition(merchantId, status, stripe),
-        ':bottom': from,
-        ':top': to,
+        ':bottom': keys.seqKey(from),
+        ':top': keys.seqKey(to),
       },
       ScanIndexForward: false,
     }),
