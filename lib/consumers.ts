@@ -55,7 +55,7 @@ export const consumers: readonly Consumer[] = [
   {
     kind: 'stream',
     functionId: 'outbox-sender',
-    handler: 'functions/notification/outbox-sender.ts',
+    handler: 'functions/notifications/outbox-sender.ts',
     prefix: OUTBOX_PREFIX,
     batchSize: 25,
     retryAttempts: 5,

@@ -13,16 +13,14 @@ import type { BuildOptions, Loader } from 'esbuild'
 import { NONCE_PREFIX, REPLAY_PREFIX } from '#lib/db/keys.ts'
 import { builtinAliases } from './builtin-shims.ts'
 import { acknowledge } from './nag.ts'
-import { grantTable } from './table-access.ts'
+import { grantTable, type TableAccess } from './table-access.ts'
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager'
 import {
   type AuthScheme,
   type Route,
-  routeKey,
   routes as routeTable,
   SECRET_ENV,
   type ServiceSecret,
-  type TableAccess,
 } from '#lib/routes.ts'
 
 /** The repository root: handler modules in the route table are relative to it. */
@@ -78,24 +76,23 @@ const BUNDLING = {
   loader: { '.json': 'json' },
 } satisfies BundlingOptions
 
-/** The module through which the handler factory finds a request's route (lib/http/route-lookup.ts). */
+/** The module through which the catch-all finds the table's paths (lib/http/route-lookup.ts). */
 const ROUTE_LOOKUP = '#lib/http/route-lookup.ts'
 
 /**
- * What a function's bundle takes in place of the whole route table: the routes it serves, by
- * routeKey, defined as BUNDLED_ROUTES for lib/http/route-lookup-bundled.ts, which replaces the
- * factory's route lookup. Derived from the route table at every build, so lib/routes.ts stays the one
- * place a route is written. A function that serves no route (the catch-all, which answers 404 and 405
- * for every path, and the functions no route invokes) keeps the whole table.
+ * What a function's bundle takes in place of the whole route table: the catch-all (no routes of its
+ * own) gets every route's method and path as data, ROUTE_TABLE for lib/http/route-lookup-bundled.ts,
+ * derived from the declarations at every build; a routed function finds its routes in its own
+ * declaration and gets an empty table.
  */
 export function routeLookupBundling(served: readonly Route[]): {
   alias: Record<string, string>
   define: Record<string, string>
 } {
-  if (served.length === 0) return { alias: {}, define: {} }
+  const table = served.length === 0 ? routeTable.map((r) => ({ method: r.method, path: r.path })) : []
   return {
     alias: { [ROUTE_LOOKUP]: join(PROJECT_ROOT, 'lib/http/route-lookup-bundled.ts') },
-    define: { BUNDLED_ROUTES: JSON.stringify(Object.fromEntries(served.map((r) => [routeKey(r), r]))) },
+    define: { ROUTE_TABLE: JSON.stringify(table) },
   }
 }
 
@@ -157,16 +154,16 @@ export const SECRET_DECRYPTING_AUTH: readonly AuthScheme[] = ['api-signature', '
 /** Handlers that store an invoice, and so encrypt its notes. */
 export const NOTE_WRITERS: readonly string[] = [
   'functions/invoice/si-validate.ts',
-  'functions/invoice/app-validate.ts',
-  'functions/invoice/app-sign.ts',
+  'functions/invoice/app-invoice-validate.ts',
+  'functions/invoice/app-invoice-sign.ts',
 ]
 /** Handlers that hand out a stored invoice (get-invoice; transmit delivers it), opening its notes. */
 export const NOTE_READERS: readonly string[] = [
-  'functions/lifecycle/get-invoice.ts',
-  'functions/lifecycle/transmit.ts',
+  'functions/lifecycle/si-get-invoice.ts',
+  'functions/lifecycle/app-invoice-transmit.ts',
 ]
 /** Handlers that create a webhook subscription, and so encrypt its secret. */
-export const WEBHOOK_SECRET_WRITERS: readonly string[] = ['functions/webhooks/subscription-create.ts']
+export const WEBHOOK_SECRET_WRITERS: readonly string[] = ['functions/webhooks/webhook-subscription-create.ts']
 /** The encryption contexts' `record` values (lib/crypto, lib/auth/credentials.ts, lib/invoice/notes.ts). */
 const SECRET_RECORDS = ['api-client', 'switch-client']
 
@@ -195,9 +192,9 @@ export interface ApiFunctionProps {
 export const P99_LATENCY_MS = 3000
 
 /** The table access a function needs: the most any of its routes needs. */
-export function accessOf(routes: readonly Pick<Route, 'tableAccess'>[]): TableAccess {
-  if (routes.some((r) => r.tableAccess === 'write')) return 'write'
-  return routes.some((r) => r.tableAccess === 'read') ? 'read' : 'none'
+export function accessOf(routes: readonly Pick<Route, 'writes' | 'access'>[]): TableAccess {
+  if (routes.some((r) => r.writes)) return 'write'
+  return routes.some((r) => r.access.table?.length) ? 'read' : 'none'
 }
 
 export interface HouseFunctionProps {
@@ -372,7 +369,7 @@ export class ApiFunction extends Construct {
     }
 
     // Only the functions that use a key can read it, and each learns its ARN from the environment.
-    for (const name of new Set(props.routes.flatMap((r) => r.secrets ?? []))) {
+    for (const name of new Set(props.routes.flatMap((r) => r.access.secrets ?? []))) {
       const secret = props.secrets?.[name]
       if (!secret) throw new Error(`${props.functionId} needs the ${name} secret, but none was passed to it`)
       secret.grantRead(this.function)

@@ -22,7 +22,7 @@ export interface HistoryIndexerProps {
 export const HISTORY_LAG_ALARM = Duration.seconds(5)
 
 /**
- * Records the ledger's transfers in the merchants' histories (functions/merchant/history-indexer.ts),
+ * Records the ledger's transfers in the merchants' histories (functions/merchant-history/history-indexer.ts),
  * off the transfer's critical path: fed by the table's stream, filtered at the event source to Area B
  * transfer records (inserted, or modified by a reversal). A shard's records arrive in order, so a
  * transfer's insert comes before its reversal; the indexer is idempotent and its head update
@@ -38,7 +38,7 @@ export class HistoryIndexer extends Construct {
     this.function = houseFunction(this, {
       ...props,
       name: 'history-indexer',
-      handler: 'functions/merchant/history-indexer.ts',
+      handler: 'functions/merchant-history/history-indexer.ts',
       memorySize: 512,
       // A batch may retry against other batches of the same merchant for up to 20 s (indexer.ts).
       timeout: Duration.seconds(60),

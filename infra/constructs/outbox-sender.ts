@@ -34,7 +34,7 @@ export class OutboxSender extends Construct {
     this.function = houseFunction(this, {
       ...props,
       name: 'outbox-sender',
-      handler: 'functions/notification/outbox-sender.ts',
+      handler: 'functions/notifications/outbox-sender.ts',
       // Sends e-mail in batches: less memory, a longer timeout than an API function.
       memorySize: 512,
       timeout: Duration.seconds(30),

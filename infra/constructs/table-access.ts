@@ -1,7 +1,9 @@
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb'
 import { Effect, type IGrantable, PolicyStatement } from 'aws-cdk-lib/aws-iam'
 import { tableDefinition } from '#lib/db/table.ts'
-import type { TableAccess } from '#lib/routes.ts'
+
+/** What a function may do to the table: the most any of its grants allows. */
+export type TableAccess = 'none' | 'read' | 'write'
 
 /**
  * The table actions each access level allows, and nothing CDK's grantReadData/grantReadWriteData add

@@ -1,12 +1,24 @@
 import * as z from 'zod'
-import { type EndpointDocs, endpoint } from '#lib/http/endpoint.ts'
+import { type EndpointDocs, endpointsOf } from '#lib/http/endpoint.ts'
+import { READ_ANY } from './common.ts'
 
 /**
  * GET /notification/email: in a module of its own, because it takes no request schema: its function
  * bundles no zod schema at all (notifications.ts imports the Area D request schemas).
  */
 
-export const emailList = /* @__PURE__ */ endpoint({ functionId: 'notification-email-list', request: {} })
+export const emailList = /* @__PURE__ */ endpointsOf({
+  domain: 'notifications',
+  stack: 'notifications',
+  area: 'D',
+  auth: 'admin-bearer',
+  reply: 'notification',
+})({
+  functionId: 'notification-email-list',
+  routes: [{ method: 'GET', path: '/notification/email' }],
+  access: { table: [READ_ANY] },
+  request: {},
+})
 
 export const emailListDocs = (): EndpointDocs => ({
   summary: 'List admin notification e-mail addresses',

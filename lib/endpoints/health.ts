@@ -1,9 +1,25 @@
 import * as z from 'zod'
-import { type EndpointDocs, endpoint } from '#lib/http/endpoint.ts'
+import { type EndpointDocs, endpointsOf } from '#lib/http/endpoint.ts'
+import { ANY, READ_ANY } from './common.ts'
 
 /** GET /api/v1/health-check (CONTRACT section 5). */
 
-export const healthCheck = /* @__PURE__ */ endpoint({ functionId: 'health-check', request: {} })
+export const healthCheck = /* @__PURE__ */ /* @__PURE__ */ endpointsOf({
+  domain: 'health',
+  stack: 'invoicing',
+  area: 'A',
+  auth: 'api-signature',
+  reply: 'record',
+  versions: ['v1'],
+})({
+  functionId: 'health-check',
+  routes: [{ method: 'GET', path: '/health-check' }],
+  roles: ANY,
+  allowAnonymous: true,
+  // It proves each dependency answers: the table, both key secrets.
+  access: { table: [READ_ANY], secrets: ['signing-key', 'qr-authority-key'] },
+  request: {},
+})
 
 const Status = () => z.enum(['UP', 'DEGRADED', 'DOWN'])
 

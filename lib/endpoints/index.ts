@@ -1,9 +1,9 @@
-import { type DocumentedEndpoint, documented } from '#lib/http/endpoint.ts'
-import { REFERENCE_LISTS } from '#lib/routes.ts'
+import { type DocumentedEndpoint, documented, type Endpoint, type EndpointDocs } from '#lib/http/endpoint.ts'
+import { REFERENCE_LISTS } from '#lib/reference/lists.ts'
+import * as batches from './batches.ts'
+import { emailList, emailListDocs } from './email-list.ts'
 import { healthCheck, healthCheckDocs } from './health.ts'
 import { appSign, appSignDocs, appValidate, appValidateDocs, siValidate, siValidateDocs } from './invoice.ts'
-import { emailList, emailListDocs } from './email-list.ts'
-import * as events from './events.ts'
 import { generateInvoiceNumber, generateInvoiceNumberDocs } from './invoice-number.ts'
 import * as irn from './irn.ts'
 import * as ledger from './ledger.ts'
@@ -14,54 +14,68 @@ import {
   merchantTransactions,
   merchantTransactionsDocs,
 } from './merchant.ts'
-import { docs, docsDocs, openapi, openapiDocs } from './meta.ts'
+import { docs, docsDocs, openapi, openapiDocs, unrouted } from './meta.ts'
 import * as notifications from './notifications.ts'
 import { generateQrCode, generateQrCodeDocs, verifyQr, verifyQrDocs } from './qr.ts'
 import { publicKeys, publicKeysDocs, referenceListDocs, referenceLists } from './reference.ts'
 import { verifyTin, verifyTinDocs } from './taxpayer.ts'
+import * as webhooks from './webhooks.ts'
 
 /**
- * Every endpoint with its document half, by the route table's functionId: what the OpenAPI document,
- * the docs page and the contract tests read. A function imports only its own endpoint (the request
- * half), so no function bundles this index or any reply schema.
+ * Every endpoint with its document half, in the order the document lists them: what the route table
+ * (lib/routes.ts), the stacks, the local server, the OpenAPI document and the tests read. A function
+ * imports only its own declaration (the document half is never bundled), so no function bundles this
+ * index.
  */
-const all: DocumentedEndpoint[] = [
-  documented(siValidate, siValidateDocs),
-  documented(appValidate, appValidateDocs),
-  documented(appSign, appSignDocs),
-  documented(irn.generateIrn, irn.generateIrnDocs),
-  documented(irn.validateIrn, irn.validateIrnDocs),
-  documented(generateQrCode, generateQrCodeDocs),
-  documented(verifyQr, verifyQrDocs),
-  documented(generateInvoiceNumber, generateInvoiceNumberDocs),
-  documented(verifyTin, verifyTinDocs),
-  documented(lifecycle.transmit, lifecycle.transmitDocs),
-  documented(lifecycle.update, lifecycle.updateDocs),
-  documented(lifecycle.confirm, lifecycle.confirmDocs),
-  documented(lifecycle.getInvoice, lifecycle.getInvoiceDocs),
-  documented(healthCheck, healthCheckDocs),
-  documented(publicKeys, publicKeysDocs),
-  ...REFERENCE_LISTS.map((list) => documented(referenceLists[list], () => referenceListDocs(list))),
-  documented(ledger.balanceEnquiry, ledger.balanceEnquiryDocs),
-  documented(ledger.transfer, ledger.transferDocs),
-  documented(ledger.reversal, ledger.reversalDocs),
-  documented(merchantTransactions, merchantTransactionsDocs),
-  documented(merchantStatement, merchantStatementDocs),
-  documented(notifications.templateCreate, notifications.templateCreateDocs),
-  documented(notifications.templateList, notifications.templateListDocs),
-  documented(notifications.templateReplace, notifications.templateReplaceDocs),
-  documented(notifications.emailAdd, notifications.emailAddDocs),
-  documented(notifications.emailRemove, notifications.emailRemoveDocs),
-  documented(emailList, emailListDocs),
-  documented(events.subscriptionCreate, events.subscriptionCreateDocs),
-  documented(events.subscriptionList, events.subscriptionListDocs),
-  documented(events.subscriptionDelete, events.subscriptionDeleteDocs),
-  documented(events.deliveriesList, events.deliveriesListDocs),
-  documented(events.deliveryRedeliver, events.deliveryRedeliverDocs),
-  documented(events.batchSubmit, events.batchSubmitDocs),
-  documented(events.batchStatus, events.batchStatusDocs),
-  documented(openapi, openapiDocs),
-  documented(docs, docsDocs),
+const pairs: [Endpoint, () => EndpointDocs][] = [
+  [siValidate, siValidateDocs],
+  [generateQrCode, generateQrCodeDocs],
+  [irn.generateIrn, irn.generateIrnDocs],
+  [generateInvoiceNumber, generateInvoiceNumberDocs],
+  [verifyTin, verifyTinDocs],
+  [appValidate, appValidateDocs],
+  [appSign, appSignDocs],
+  [irn.validateIrn, irn.validateIrnDocs],
+  [lifecycle.transmit, lifecycle.transmitDocs],
+  [lifecycle.update, lifecycle.updateDocs],
+  [lifecycle.confirm, lifecycle.confirmDocs],
+  [batches.batchSubmit, batches.batchSubmitDocs],
+  [batches.batchStatus, batches.batchStatusDocs],
+  [lifecycle.getInvoice, lifecycle.getInvoiceDocs],
+  ...REFERENCE_LISTS.map((list): [Endpoint, () => EndpointDocs] => [
+    referenceLists[list],
+    () => referenceListDocs(list),
+  ]),
+  [healthCheck, healthCheckDocs],
+  [publicKeys, publicKeysDocs],
+  [verifyQr, verifyQrDocs],
+  [webhooks.subscriptionCreate, webhooks.subscriptionCreateDocs],
+  [webhooks.subscriptionList, webhooks.subscriptionListDocs],
+  [webhooks.subscriptionDelete, webhooks.subscriptionDeleteDocs],
+  [webhooks.deliveriesList, webhooks.deliveriesListDocs],
+  [webhooks.deliveryRedeliver, webhooks.deliveryRedeliverDocs],
+  [ledger.balanceEnquiry, ledger.balanceEnquiryDocs],
+  [ledger.transfer, ledger.transferDocs],
+  [ledger.reversal, ledger.reversalDocs],
+  [merchantTransactions, merchantTransactionsDocs],
+  [merchantStatement, merchantStatementDocs],
+  [notifications.templateCreate, notifications.templateCreateDocs],
+  [notifications.templateList, notifications.templateListDocs],
+  [notifications.templateReplace, notifications.templateReplaceDocs],
+  [notifications.emailAdd, notifications.emailAddDocs],
+  [notifications.emailRemove, notifications.emailRemoveDocs],
+  [emailList, emailListDocs],
+  [openapi, openapiDocs],
+  [docs, docsDocs],
 ]
 
-export const endpoints: ReadonlyMap<string, DocumentedEndpoint> = new Map(all.map((e) => [e.functionId, e]))
+/** Every endpoint with a route, in document order. */
+export const declarations: readonly Endpoint[] = pairs.map(([endpoint]) => endpoint)
+
+/** The catch-all (`$default`): a function with no route of its own, deployed by the edge stack. */
+export { unrouted }
+
+/** Every endpoint with its document half, by functionId. */
+export const endpoints: ReadonlyMap<string, DocumentedEndpoint> = new Map(
+  pairs.map(([endpoint, docsOf]) => [endpoint.functionId, documented(endpoint, docsOf)]),
+)

@@ -1,12 +1,22 @@
 import * as z from 'zod'
-import { type EndpointDocs, endpoint } from '#lib/http/endpoint.ts'
+import { type EndpointDocs, endpointsOf } from '#lib/http/endpoint.ts'
 import { GenerateInvoiceNumberRequest } from '#lib/invoice-number/schemas.ts'
-import { INVALID_BODY } from './common.ts'
+import { INVALID_BODY, SI, WRITE_ANY } from './common.ts'
 
 /** The standardised invoice number (A.6, CONTRACT section 5). */
 
-export const generateInvoiceNumber = /* @__PURE__ */ endpoint({
+export const generateInvoiceNumber = /* @__PURE__ */ /* @__PURE__ */ endpointsOf({
+  domain: 'invoice-number',
+  stack: 'invoicing',
+  area: 'A',
+  auth: 'api-signature',
+  reply: 'envelope',
+  versions: ['v1', 'v2'],
+})({
   functionId: 'si-generate-invoice-number',
+  routes: [{ method: 'POST', path: '/si/generate-invoice-number' }],
+  roles: SI,
+  access: { table: [WRITE_ANY] },
   request: { body: GenerateInvoiceNumberRequest },
 })
 

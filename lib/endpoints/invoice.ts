@@ -1,16 +1,31 @@
 import * as z from 'zod'
-import { type EndpointDocs, endpoint, lazy, perVersion } from '#lib/http/endpoint.ts'
+import { type EndpointDocs, endpointsOf, lazy, perVersion } from '#lib/http/endpoint.ts'
 import { PAYMENT_STATUSES } from '#lib/invoice/record.ts'
 import { invoiceSchema } from '#lib/invoice/schemas.ts'
-import { INVALID_BODY, Irn, IsoDateTime, NOT_YOURS, Warning } from './common.ts'
+import { APP, INVALID_BODY, Irn, IsoDateTime, NOT_YOURS, SI, WRITE_ANY, Warning } from './common.ts'
 
 /**
  * si/validate, app/invoice/validate and app/invoice/sign (CONTRACT sections 4 and 5). Each endpoint
  * is what its function validates with; its `Docs` is what the document adds (never bundled).
  */
 
-export const siValidate = /* @__PURE__ */ endpoint({
+const invoice = /* @__PURE__ */ endpointsOf({
+  domain: 'invoice',
+  stack: 'invoicing',
+  area: 'A',
+  auth: 'api-signature',
+  reply: 'record',
+  versions: ['v1', 'v2'],
+})
+
+/** What storing an invoice needs: the invoice and its events are written, its notes sealed. */
+const storesInvoices = { table: [WRITE_ANY], encrypt: ['invoice'] } as const
+
+export const siValidate = /* @__PURE__ */ invoice({
   functionId: 'si-validate',
+  routes: [{ method: 'POST', path: '/si/validate' }],
+  roles: SI,
+  access: storesInvoices,
   request: { body: /* @__PURE__ */ invoiceSchema('v1'), bodyValidation: 'service' },
 })
 
@@ -20,11 +35,21 @@ const signRequest = {
   body: /* @__PURE__ */ perVersion(/* @__PURE__ */ invoiceSchema('v1'), /* @__PURE__ */ invoiceSchema('v2')),
   bodyValidation: 'service' as const,
 }
-export const appValidate = /* @__PURE__ */ endpoint({
+const signs = { ...storesInvoices, secrets: ['signing-key'] } as const
+export const appValidate = /* @__PURE__ */ invoice({
   functionId: 'app-invoice-validate',
+  routes: [{ method: 'POST', path: '/app/invoice/validate' }],
+  roles: APP,
+  access: signs,
   request: signRequest,
 })
-export const appSign = /* @__PURE__ */ endpoint({ functionId: 'app-invoice-sign', request: signRequest })
+export const appSign = /* @__PURE__ */ invoice({
+  functionId: 'app-invoice-sign',
+  routes: [{ method: 'POST', path: '/app/invoice/sign' }],
+  roles: APP,
+  access: signs,
+  request: signRequest,
+})
 
 const validationMode = () => ({
   name: 'x-validation-mode',

@@ -1,16 +1,31 @@
 import * as z from 'zod'
-import { type EndpointDocs, endpoint, lazy } from '#lib/http/endpoint.ts'
+import { type EndpointDocs, endpointsOf, lazy } from '#lib/http/endpoint.ts'
 import { GenerateIrnRequest, ValidateIrnRequest } from '#lib/irn/schemas.ts'
-import { INVALID_BODY, Irn, NOT_YOURS } from './common.ts'
+import { APP, INVALID_BODY, Irn, NOT_YOURS, READ_ANY, SI, WRITE_ANY } from './common.ts'
 
 /** IRNs: generate and validate (A.6, CONTRACT section 5). */
 
-export const generateIrn = /* @__PURE__ */ endpoint({
+const irn = /* @__PURE__ */ endpointsOf({
+  domain: 'irn',
+  stack: 'invoicing',
+  area: 'A',
+  auth: 'api-signature',
+  reply: 'record',
+  versions: ['v1', 'v2'],
+})
+
+export const generateIrn = /* @__PURE__ */ irn({
   functionId: 'si-generate-irn',
+  routes: [{ method: 'POST', path: '/si/generate-irn' }],
+  roles: SI,
+  access: { table: [WRITE_ANY] },
   request: { body: GenerateIrnRequest },
 })
-export const validateIrn = /* @__PURE__ */ endpoint({
+export const validateIrn = /* @__PURE__ */ irn({
   functionId: 'app-invoice-validate-irn',
+  routes: [{ method: 'POST', path: '/app/invoice/validate-irn' }],
+  roles: APP,
+  access: { table: [READ_ANY] },
   request: { body: ValidateIrnRequest },
 })
 

@@ -1,24 +1,39 @@
 import * as z from 'zod'
-import { type EndpointDocs, endpoint } from '#lib/http/endpoint.ts'
+import { type EndpointDocs, endpointsOf } from '#lib/http/endpoint.ts'
 import {
   BalanceEnquiryRequest,
   bankBodyError,
   ReversalRequest,
   TransferRequest,
 } from '#lib/ledger/schemas.ts'
+import { WRITE_ANY } from './common.ts'
 
 /** Area B: balance enquiry, debit transfer and reversal (CONTRACT section 6). */
 
-export const balanceEnquiry = /* @__PURE__ */ endpoint({
+const ledger = /* @__PURE__ */ endpointsOf({
+  domain: 'ledger',
+  stack: 'payments',
+  area: 'B',
+  auth: 'switch-signature',
+  reply: 'bank',
+})
+
+export const balanceEnquiry = /* @__PURE__ */ ledger({
   functionId: 'transactions-balance-enquiry',
+  routes: [{ method: 'POST', path: '/api/v1/transactions/balance-enquiry' }],
+  access: { table: [WRITE_ANY] },
   request: { body: BalanceEnquiryRequest, invalidBody: bankBodyError },
 })
-export const transfer = /* @__PURE__ */ endpoint({
+export const transfer = /* @__PURE__ */ ledger({
   functionId: 'transactions-transfer',
+  routes: [{ method: 'POST', path: '/api/v1/transactions/transfer' }],
+  access: { table: [WRITE_ANY] },
   request: { body: TransferRequest, invalidBody: bankBodyError },
 })
-export const reversal = /* @__PURE__ */ endpoint({
+export const reversal = /* @__PURE__ */ ledger({
   functionId: 'transactions-reversal',
+  routes: [{ method: 'POST', path: '/api/v1/transactions/reversal' }],
+  access: { table: [WRITE_ANY] },
   request: { body: ReversalRequest, invalidBody: bankBodyError },
 })
 

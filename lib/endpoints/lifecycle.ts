@@ -1,25 +1,47 @@
 import * as z from 'zod'
-import { type EndpointDocs, endpoint } from '#lib/http/endpoint.ts'
+import { type EndpointDocs, endpointsOf } from '#lib/http/endpoint.ts'
 import { INVOICE_STATUSES, PAYMENT_STATUSES } from '#lib/invoice/record.ts'
 import { IrnPath, TransmitRequest, UpdateRequest } from '#lib/lifecycle/schemas.ts'
-import { INVALID_BODY, Irn, IsoDateTime } from './common.ts'
+import { APP, INVALID_BODY, Irn, IsoDateTime, READ_ANY, SI, WRITE_ANY } from './common.ts'
 
 /** Transmit, update, confirm and get-invoice (CONTRACT section 5). */
 
-export const transmit = /* @__PURE__ */ endpoint({
+const lifecycle = /* @__PURE__ */ endpointsOf({
+  domain: 'lifecycle',
+  stack: 'invoicing',
+  area: 'A',
+  auth: 'api-signature',
+  reply: 'envelope',
+  versions: ['v1', 'v2'],
+})
+
+export const transmit = /* @__PURE__ */ lifecycle({
   functionId: 'app-invoice-transmit',
+  routes: [{ method: 'POST', path: '/app/invoice/transmit' }],
+  roles: APP,
+  // Transmit hands the stored invoice, notes opened, to the buyer's system.
+  access: { table: [WRITE_ANY], decrypt: ['invoice'] },
   request: { body: TransmitRequest },
 })
-export const update = /* @__PURE__ */ endpoint({
+export const update = /* @__PURE__ */ lifecycle({
   functionId: 'app-invoice-update',
+  routes: [{ method: 'PATCH', path: '/app/invoice/update/{irn}' }],
+  roles: APP,
+  access: { table: [WRITE_ANY] },
   request: { params: IrnPath, body: UpdateRequest },
 })
-export const confirm = /* @__PURE__ */ endpoint({
+export const confirm = /* @__PURE__ */ lifecycle({
   functionId: 'app-invoice-confirm',
+  routes: [{ method: 'GET', path: '/app/invoice/confirm/{irn}' }],
+  roles: APP,
+  access: { table: [READ_ANY] },
   request: { params: IrnPath },
 })
-export const getInvoice = /* @__PURE__ */ endpoint({
+export const getInvoice = /* @__PURE__ */ lifecycle({
   functionId: 'si-get-invoice',
+  routes: [{ method: 'GET', path: '/si/get-invoice/{irn}' }],
+  roles: SI,
+  access: { table: [READ_ANY], decrypt: ['invoice'] },
   request: { params: IrnPath },
 })
 

@@ -1,18 +1,31 @@
 import * as z from 'zod'
-import { type EndpointDocs, endpoint } from '#lib/http/endpoint.ts'
+import { type EndpointDocs, endpointsOf } from '#lib/http/endpoint.ts'
 import { HISTORY_STATUSES } from '#lib/merchant-history/items.ts'
 import { StatementQuery, StatementRecord } from '#lib/finance/statement.ts'
 import { HistoryQuery } from '#lib/merchant-history/schemas.ts'
+import { READ_ANY } from './common.ts'
 
 /** Area C: the merchant's transaction history (spec C.1, CONTRACT section 7). */
 
-export const merchantTransactions = /* @__PURE__ */ endpoint({
+const merchantHistory = /* @__PURE__ */ endpointsOf({
+  domain: 'merchant-history',
+  stack: 'merchant',
+  area: 'C',
+  auth: 'merchant-bearer',
+  reply: 'merchant',
+})
+
+export const merchantTransactions = /* @__PURE__ */ merchantHistory({
   functionId: 'merchant-transactions',
+  routes: [{ method: 'GET', path: '/api/v1/merchant/transactions' }],
+  access: { table: [READ_ANY] },
   request: { query: HistoryQuery, queryValidation: 'handler' },
 })
 
-export const merchantStatement = /* @__PURE__ */ endpoint({
+export const merchantStatement = /* @__PURE__ */ merchantHistory({
   functionId: 'merchant-statement',
+  routes: [{ method: 'GET', path: '/api/v1/merchant/statement' }],
+  access: { table: [READ_ANY] },
   request: { query: StatementQuery },
 })
 

@@ -1,12 +1,32 @@
 import * as z from 'zod'
-import { type EndpointDocs, endpoint } from '#lib/http/endpoint.ts'
+import { type EndpointDocs, endpointsOf } from '#lib/http/endpoint.ts'
 
 /** The API's own description: the OpenAPI document and the docs page rendered from it (CONTRACT section 10). */
 
-export const openapi = /* @__PURE__ */ endpoint({ functionId: 'openapi', request: {} })
-export const docs = /* @__PURE__ */ endpoint({ functionId: 'docs', request: {} })
+const meta = /* @__PURE__ */ endpointsOf({
+  domain: 'meta',
+  stack: 'edge',
+  area: 'A',
+  auth: 'none',
+  reply: 'record',
+})
+
+// None of them reads or writes anything stored: the document is bundled, the page rendered from it.
+export const openapi = /* @__PURE__ */ meta({
+  functionId: 'openapi',
+  routes: [{ method: 'GET', path: '/api/openapi.json' }],
+  access: {},
+  request: {},
+})
+export const docs = /* @__PURE__ */ meta({
+  functionId: 'docs',
+  routes: [{ method: 'GET', path: '/api/docs' }],
+  access: {},
+  files: ['redoc/bundles/redoc.standalone.js'],
+  request: {},
+})
 /** The catch-all (`$default`): no route of its own, so never in the document. */
-export const unrouted = /* @__PURE__ */ endpoint({ functionId: 'unrouted', request: {} })
+export const unrouted = /* @__PURE__ */ meta({ functionId: 'unrouted', routes: [], access: {}, request: {} })
 
 export const openapiDocs = (): EndpointDocs => ({
   summary: 'This OpenAPI document',

@@ -1,5 +1,5 @@
 import * as z from 'zod'
-import { type EndpointDocs, endpoint, lazy } from '#lib/http/endpoint.ts'
+import { type EndpointDocs, endpointsOf, lazy } from '#lib/http/endpoint.ts'
 import {
   EmailRequest,
   TemplateListQuery,
@@ -7,27 +7,46 @@ import {
   TemplateReplaceRequest,
   TemplateRequest,
 } from '#lib/notifications/schemas.ts'
+import { READ_ANY, WRITE_ANY } from './common.ts'
 
 /** Area D: notification templates and the admin e-mail list (spec D.1, CONTRACT section 7). */
 
-export const templateCreate = /* @__PURE__ */ endpoint({
+const notifications = /* @__PURE__ */ endpointsOf({
+  domain: 'notifications',
+  stack: 'notifications',
+  area: 'D',
+  auth: 'admin-bearer',
+  reply: 'notification',
+})
+
+export const templateCreate = /* @__PURE__ */ notifications({
   functionId: 'notification-template-create',
+  routes: [{ method: 'POST', path: '/notification/template' }],
+  access: { table: [WRITE_ANY] },
   request: { body: TemplateRequest },
 })
-export const templateList = /* @__PURE__ */ endpoint({
+export const templateList = /* @__PURE__ */ notifications({
   functionId: 'notification-template-list',
+  routes: [{ method: 'GET', path: '/notification/template' }],
+  access: { table: [READ_ANY] },
   request: { query: TemplateListQuery },
 })
-export const templateReplace = /* @__PURE__ */ endpoint({
+export const templateReplace = /* @__PURE__ */ notifications({
   functionId: 'notification-template-replace',
+  routes: [{ method: 'PUT', path: '/notification/template/{templateId}' }],
+  access: { table: [WRITE_ANY] },
   request: { params: TemplateParams, body: TemplateReplaceRequest },
 })
-export const emailAdd = /* @__PURE__ */ endpoint({
+export const emailAdd = /* @__PURE__ */ notifications({
   functionId: 'notification-email-add',
+  routes: [{ method: 'POST', path: '/notification/email' }],
+  access: { table: [WRITE_ANY] },
   request: { body: EmailRequest },
 })
-export const emailRemove = /* @__PURE__ */ endpoint({
+export const emailRemove = /* @__PURE__ */ notifications({
   functionId: 'notification-email-remove',
+  routes: [{ method: 'DELETE', path: '/notification/email' }],
+  access: { table: [WRITE_ANY] },
   request: { body: EmailRequest },
 })
 

@@ -1,17 +1,33 @@
 import * as z from 'zod'
-import { type EndpointDocs, endpoint } from '#lib/http/endpoint.ts'
+import { type EndpointDocs, endpointsOf } from '#lib/http/endpoint.ts'
 import { GenerateQrCodeRequest, VerifyQrRequest } from '#lib/qr/schemas.ts'
-import { INVALID_BODY, Irn, IsoDateTime, NOT_YOURS } from './common.ts'
+import { ANY, INVALID_BODY, Irn, IsoDateTime, NOT_YOURS, READ_ANY, SI, WRITE_ANY } from './common.ts'
 import { irnRequestExample, TAKEN } from './irn.ts'
 
 /** The QR code of an IRN, and its verification (CONTRACT section 5). */
 
-export const generateQrCode = /* @__PURE__ */ endpoint({
+const qr = /* @__PURE__ */ endpointsOf({
+  domain: 'qr',
+  stack: 'invoicing',
+  area: 'A',
+  auth: 'api-signature',
+  reply: 'envelope',
+  versions: ['v1', 'v2'],
+})
+
+export const generateQrCode = /* @__PURE__ */ qr({
   functionId: 'si-generate-qr-code',
+  routes: [{ method: 'POST', path: '/si/generate-qr-code' }],
+  roles: SI,
+  access: { table: [WRITE_ANY], secrets: ['qr-authority-key'] },
   request: { body: GenerateQrCodeRequest },
 })
-export const verifyQr = /* @__PURE__ */ endpoint({
+export const verifyQr = /* @__PURE__ */ qr({
   functionId: 'resource-verify-qr',
+  versions: ['v1'],
+  routes: [{ method: 'POST', path: '/resource/verify-qr' }],
+  roles: ANY,
+  access: { table: [READ_ANY], secrets: ['qr-authority-key'] },
   request: { body: VerifyQrRequest },
 })
 

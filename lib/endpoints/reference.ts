@@ -1,15 +1,55 @@
 import * as z from 'zod'
-import { type EndpointDocs, endpoint } from '#lib/http/endpoint.ts'
+import { type Endpoint, type EndpointDocs, endpoint, endpointsOf } from '#lib/http/endpoint.ts'
 import { REFERENCE_LISTS, type ReferenceListName } from '#lib/reference/lists.ts'
+import { ANY, reads, SI } from './common.ts'
 
 /** The reference lists (A.8) and the public keys (CONTRACT sections 4 and 5). */
 
-/** Each list's endpoint, by list name: no request schema (a GET with no parameters). */
-export const referenceLists = Object.fromEntries(
-  REFERENCE_LISTS.map((list) => [list, endpoint({ functionId: `resource-${list}`, request: {} })]),
-) as Record<ReferenceListName, ReturnType<typeof endpoint>>
+const reference = /* @__PURE__ */ endpointsOf({
+  domain: 'reference',
+  stack: 'invoicing',
+  area: 'A',
+  auth: 'api-signature',
+  reply: 'envelope',
+  versions: ['v1', 'v2'],
+  roles: ANY,
+})
 
-export const publicKeys = /* @__PURE__ */ endpoint({ functionId: 'resource-public-keys', request: {} })
+/** A list's endpoint: no request schema (a GET with no parameters); it reads its own list only. */
+const listEndpoint = (list: ReferenceListName) =>
+  reference({
+    functionId: `resource-${list}`,
+    routes:
+      list === 'invoice-types'
+        ? // The SI invoice-types list is the same list: one function serves both paths.
+          [
+            { method: 'GET', path: '/si/invoice-types', roles: SI },
+            { method: 'GET', path: `/resource/${list}` },
+          ]
+        : [{ method: 'GET', path: `/resource/${list}` }],
+    access: { table: [reads([`REF#${list}`])] },
+    request: {},
+  })
+
+/** Each list's endpoint, by list name. */
+export const referenceLists = /* @__PURE__ */ Object.fromEntries(
+  REFERENCE_LISTS.map((list) => [list, listEndpoint(list)]),
+) as Record<ReferenceListName, Endpoint<z.ZodType, z.ZodType, z.ZodType, 'api-signature'>>
+
+/** The JWKS: public by design, and built from the key files or secrets, never from the table. */
+export const publicKeys = /* @__PURE__ */ endpoint({
+  functionId: 'resource-public-keys',
+  domain: 'reference',
+  stack: 'invoicing',
+  area: 'A',
+  auth: 'none',
+  roles: ANY,
+  reply: 'record',
+  versions: ['v1'],
+  routes: [{ method: 'GET', path: '/resource/public-keys' }],
+  access: {},
+  request: {},
+})
 
 const text = (description: string) => z.string().meta({ description })
 

@@ -1,12 +1,22 @@
 import * as z from 'zod'
-import { type EndpointDocs, endpoint } from '#lib/http/endpoint.ts'
+import { type EndpointDocs, endpointsOf } from '#lib/http/endpoint.ts'
 import { VerifyTinRequest } from '#lib/taxpayer/schemas.ts'
-import { INVALID_BODY } from './common.ts'
+import { ANY, INVALID_BODY, READ_ANY } from './common.ts'
 
 /** TIN verification against the taxpayer registry (CONTRACT section 5). */
 
-export const verifyTin = /* @__PURE__ */ endpoint({
+export const verifyTin = /* @__PURE__ */ /* @__PURE__ */ endpointsOf({
+  domain: 'taxpayer',
+  stack: 'invoicing',
+  area: 'A',
+  auth: 'api-signature',
+  reply: 'envelope',
+  versions: ['v1', 'v2'],
+})({
   functionId: 'resource-verify-tin',
+  routes: [{ method: 'POST', path: '/resource/verify-tin' }],
+  roles: ANY,
+  access: { table: [READ_ANY] },
   request: { body: VerifyTinRequest },
 })
 

@@ -1,12 +1,14 @@
 import type * as z from 'zod'
 import type { DomainError, Problem } from '#lib/errors.ts'
+import type { Access, TableAction } from '#lib/iam/access.ts'
+import type { Area, AuthScheme, HttpMethod, ReplyKind, Role, Route, StackName } from './route.ts'
 
 /**
- * One endpoint's declaration (CONTRACT section 10): what it accepts and every reply it gives. The
- * route table (lib/routes.ts) says where it is served and who may call it (method, path, auth scheme,
- * roles, reply record); this says what goes in and out. Written once, in lib/endpoints/, and read by
- * everything else: the handler factory validates requests with it, the OpenAPI document and the docs
- * page are generated from it, and the tests check every reply against that document.
+ * One endpoint's whole declaration (CONTRACT sections 10 and 13): where it is served and who may call
+ * it, what it accepts and every reply it gives, what it may do in AWS and which stack deploys it.
+ * Written once, in lib/endpoints/<domain>.ts, and read by everything else: the route table
+ * (lib/routes.ts), the handler factory, the local server, the IAM policies and the local IAM guard,
+ * the stacks, the OpenAPI document and the docs page. The handler is functions/<domain>/<functionId>.ts.
  */
 
 export type ApiVersion = 'v1' | 'v2'
@@ -83,14 +85,83 @@ export interface EndpointRequest<B extends z.ZodType, Q extends z.ZodType, P ext
   invalidBody?: (problems: Problem[], summary: string) => DomainError
 }
 
+/** A route of an endpoint: Area A paths are relative to `/api/<version>`, for each of its versions. */
+export interface RouteSpec {
+  method: HttpMethod
+  path: string
+  /** When this route admits other Area A roles than the endpoint's. */
+  roles?: readonly Role[]
+}
+
 export interface Endpoint<
   B extends z.ZodType = z.ZodType,
   Q extends z.ZodType = z.ZodType,
   P extends z.ZodType = z.ZodType,
+  S extends AuthScheme = AuthScheme,
 > {
-  /** The route table's functionId: the routes this function serves take this declaration. */
+  /** The Lambda function's name within the service; its handler module is functions/<domain>/<functionId>.ts. */
   functionId: string
+  /** The lib/ domain (and functions/ folder) the endpoint belongs to. */
+  domain: string
+  /** The stack that deploys its function (infra/stacks). */
+  stack: StackName
+  area: Area
+  /** The auth scheme: a handler built with another scheme's verifier does not compile (apiHandler). */
+  auth: S
+  /** Area A roles allowed (CONTRACT section 2); empty for the other areas. */
+  roles: readonly Role[]
+  reply: ReplyKind
+  /** Area A: the versions each path is served under (`/api/<v><path>`); absent: paths are whole. */
+  versions?: readonly ApiVersion[]
+  routes: readonly RouteSpec[]
+  /**
+   * What the function may do in AWS beyond what its auth scheme and the idempotency layer need
+   * (lib/iam/scheme-access.ts adds those): its IAM policy and every local run's guard come from this.
+   */
+  access: Access
+  /** The health check also answers callers without credentials, with less detail. */
+  allowAnonymous?: boolean
+  /** Files of npm packages the function reads at run time, copied beside its bundle. */
+  files?: readonly string[]
   request: EndpointRequest<B, Q, P>
+}
+
+const WRITE_ACTIONS: ReadonlySet<TableAction> = new Set([
+  'PutItem',
+  'UpdateItem',
+  'DeleteItem',
+  'BatchWriteItem',
+])
+
+/** Whether the endpoint changes stored business data (its POST and PATCH routes honour Idempotency-Key). */
+export const writesData = (e: Pick<Endpoint, 'access'>): boolean =>
+  e.access.table?.some((grant) => grant.actions.some((a) => WRITE_ACTIONS.has(a))) ?? false
+
+/** The handler module of an endpoint, relative to the project root. */
+export const handlerOf = (e: Pick<Endpoint, 'domain' | 'functionId'>): string =>
+  `functions/${e.domain}/${e.functionId}.ts`
+
+/** The routes an endpoint serves, whole: the factory finds a request's route among these. */
+export function routesOf(e: Endpoint): Route[] {
+  const handler = handlerOf(e)
+  const writes = writesData(e)
+  const prefixes = e.versions ? e.versions.map((v) => `/api/${v}`) : ['']
+  return prefixes.flatMap((prefix) =>
+    e.routes.map((spec) => ({
+      method: spec.method,
+      path: `${prefix}${spec.path}`,
+      functionId: e.functionId,
+      handler,
+      area: e.area,
+      auth: e.auth,
+      roles: spec.roles ?? e.roles,
+      reply: e.reply,
+      access: e.access,
+      writes,
+      ...(e.allowAnonymous ? { allowAnonymous: true } : {}),
+      ...(e.files ? { files: e.files } : {}),
+    })),
+  )
 }
 
 /**
@@ -125,12 +196,34 @@ export function documented(endpoint: Endpoint, docsOf: () => EndpointDocs): Docu
 
 /** Declares an endpoint; the identity function, there for the types. */
 export const endpoint = <
+  const S extends AuthScheme,
   B extends z.ZodType = z.ZodType<unknown>,
   Q extends z.ZodType = z.ZodType<unknown>,
   P extends z.ZodType = z.ZodType<unknown>,
 >(
-  declaration: Endpoint<B, Q, P>,
-): Endpoint<B, Q, P> => declaration
+  declaration: Endpoint<B, Q, P, S>,
+): Endpoint<B, Q, P, S> => declaration
+
+/** What every endpoint of one domain module shares: given once, by `endpointsOf`. */
+type Shared = 'domain' | 'stack' | 'area' | 'auth' | 'reply' | 'roles' | 'versions'
+
+/**
+ * The declarer of one domain module's endpoints: the fields they share, given once. Each endpoint
+ * may still override reply, roles, versions and stack.
+ */
+export function endpointsOf<const S extends AuthScheme>(
+  shared: Pick<Endpoint<z.ZodType, z.ZodType, z.ZodType, S>, 'domain' | 'stack' | 'area' | 'auth' | 'reply'> &
+    Partial<Pick<Endpoint, 'roles' | 'versions'>>,
+) {
+  return <
+    B extends z.ZodType = z.ZodType<unknown>,
+    Q extends z.ZodType = z.ZodType<unknown>,
+    P extends z.ZodType = z.ZodType<unknown>,
+  >(
+    own: Omit<Endpoint<B, Q, P, S>, Shared> &
+      Partial<Pick<Endpoint<B, Q, P, S>, 'reply' | 'roles' | 'versions' | 'stack'>>,
+  ): Endpoint<B, Q, P, S> => ({ roles: [], ...shared, ...own })
+}
 
 export const isSuccess = (reply: SuccessReply | string): reply is SuccessReply => typeof reply !== 'string'
 

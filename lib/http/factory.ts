@@ -8,9 +8,9 @@ import type { Verifier } from '#lib/auth/authenticate.ts'
 import type { Caller } from '#lib/auth/caller.ts'
 import { isUnavailable } from '#lib/db/errors.ts'
 import { logger } from '#lib/log.ts'
-import type { ReplyKind, Route } from '#lib/routes.ts'
+import { type AuthScheme, type ReplyKind, type Route, routeKey } from './route.ts'
 import { collapseRepeatedContentType } from './content-type.ts'
-import { type Endpoint, forVersion } from './endpoint.ts'
+import { type Endpoint, forVersion, routesOf } from './endpoint.ts'
 import { BadRequest, DependencyDown } from '#lib/errors.ts'
 import { ApiError, toApiError } from './errors.ts'
 import {
@@ -22,8 +22,8 @@ import {
 import { parseEventJsonBody } from './json-body.ts'
 import { errorResponse, type Reply, type ReplyContext, successResponse } from './replies.ts'
 import { observability, traceIdOf } from './observability.ts'
-// By its #lib/ name: a function's bundle replaces this module with its own routes (route-lookup.ts).
-import { findRoute, resolveUnrouted } from '#lib/http/route-lookup.ts'
+// By its #lib/ name: the catch-all's bundle replaces this module with the table's paths as data.
+import { resolveUnrouted } from '#lib/http/route-lookup.ts'
 import { parseOrThrow } from './validation.ts'
 
 /** Bodies over 1 MiB are refused before anything else looks at them (CONTRACT section 3). */
@@ -98,40 +98,40 @@ const requestIdentity = (): Middleware => ({
   },
 })
 
-/** Finds the route by API Gateway's routeKey; the catch-all route answers 404 or 405. */
-const routeResolution = (): Middleware => ({
-  name: 'route-resolution',
-  before: (request) => {
-    const route = findRoute(request.event.routeKey)
-    if (!route) {
+/**
+ * Finds the request's route among the declaration's own, by API Gateway's routeKey. A function with
+ * no routes is the catch-all, which answers 404 or 405; a routed function never gets another route's
+ * request from API Gateway, so one reaching it is a build mistake (a logged 500).
+ */
+const routeResolution = (declaration: Endpoint): Middleware => {
+  const served = new Map(routesOf(declaration).map((route) => [routeKey(route), route]))
+  return {
+    name: 'route-resolution',
+    before: (request) => {
+      const route = served.get(request.event.routeKey)
+      if (route) {
+        request.context.api.route = route
+        return
+      }
+      if (served.size > 0) {
+        throw new Error(
+          `${request.event.routeKey} reached ${declaration.functionId}, which serves only ${[...served.keys()].join(', ')}`,
+        )
+      }
       const unrouted = resolveUnrouted(request.event.requestContext.http.method, request.event.rawPath)
       request.context.api.unroutedReply = unrouted.reply
       throw unrouted.error
-    }
-    request.context.api.route = route
-  },
-})
+    },
+  }
+}
 
 /** The size limit and the auth scheme both work on the exact bytes received, before any parsing. */
-const authentication = (verifier: Verifier, declaration: Endpoint): Middleware => ({
+const authentication = (verifier: Verifier): Middleware => ({
   name: 'authentication',
   before: async (request) => {
     const { event } = request
     const state = request.context.api
     const route = state.route!
-    if (route.functionId !== declaration.functionId) {
-      // A build mistake, as below: the handler module was built from another endpoint's declaration.
-      throw new Error(
-        `${route.functionId} serves ${route.method} ${route.path} but was built from the ${declaration.functionId} declaration`,
-      )
-    }
-    if (route.auth !== verifier.scheme) {
-      // A build mistake (the handler module names another scheme than the route table): a 500 that
-      // is logged, never a request let through under the wrong check.
-      throw new Error(
-        `${route.functionId} serves ${route.method} ${route.path} (${route.auth}) but was built with the ${verifier.scheme} verifier`,
-      )
-    }
     const rawBody = rawBodyOf(event)
     if (rawBody.length > MAX_BODY_BYTES) {
       throw new ApiError(413, `The request body is larger than the limit of ${MAX_BODY_BYTES} bytes (1 MiB)`)
@@ -230,9 +230,16 @@ function logCompletion(request: MiddyRequest) {
  * verifier of its auth scheme. Every function is made with this, so every endpoint shares one order
  * of checks: identity, route, size, authentication, JSON parsing, validation of the declared
  * request schemas, then the handler, with one error mapping into the route's area record.
+ * The verifier must be of the declared scheme: another scheme's does not compile.
  */
-export function apiHandler<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType, V extends Verifier>(
-  declaration: Endpoint<B, Q, P>,
+export function apiHandler<
+  B extends z.ZodType,
+  Q extends z.ZodType,
+  P extends z.ZodType,
+  S extends AuthScheme,
+  V extends Verifier<NoInfer<S>>,
+>(
+  declaration: Endpoint<B, Q, P, S>,
   verifier: V,
   fn: (
     ctx: HandlerContext<z.output<B>, z.output<Q>, z.output<P>, Awaited<ReturnType<V['verify']>>>,
@@ -245,8 +252,8 @@ export function apiHandler<B extends z.ZodType, Q extends z.ZodType, P extends z
       requestIdentity(),
       httpHeaderNormalizer() as Middleware,
       httpEventNormalizer() as Middleware,
-      routeResolution(),
-      authentication(verifier, declaration as Endpoint),
+      routeResolution(declaration as Endpoint),
+      authentication(verifier),
       jsonBody(),
       idempotency(),
     ])

@@ -48,8 +48,7 @@ export async function claimIdempotencyKey(
   rawBody: Buffer,
 ): Promise<{ claim?: IdempotencyClaim; replay?: APIGatewayProxyStructuredResultV2 } | undefined> {
   const header = event.headers['idempotency-key']
-  if (header === undefined || !['POST', 'PATCH'].includes(route.method) || route.tableAccess !== 'write')
-    return undefined
+  if (header === undefined || !['POST', 'PATCH'].includes(route.method) || !route.writes) return undefined
   const id = callerId(caller)
   if (!id) return undefined
   if (!KEY_FORM.test(header))

@@ -1,23 +1,15 @@
-import type { ReplyKind, Route } from '#lib/routes.ts'
 import type { ApiError } from './errors.ts'
+import type { ReplyKind, Route } from './route.ts'
+import { unroutedReply } from './unrouted.ts'
 
 /**
- * The route lookup of a Lambda bundle (see ./route-lookup.ts, whose place it takes): the routes its
- * handler module serves, by routeKey. BUNDLED_ROUTES is defined by the bundler (esbuild `define`,
- * routeLookupBundling() in infra/constructs/api-function.ts) from lib/routes.ts: never written here.
+ * The catch-all's lookup in a Lambda bundle (see ./route-lookup.ts, whose place it takes): every
+ * route's method and path, defined by the bundler (esbuild `define`, routeLookupBundling() in
+ * infra/constructs/api-function.ts) from the route table: never written here. A routed function's
+ * bundle gets an empty table: it never answers for another route (lib/http/factory.ts).
  */
-declare const BUNDLED_ROUTES: Readonly<Record<string, Route>>
+declare const ROUTE_TABLE: readonly Pick<Route, 'method' | 'path'>[]
 
-export function findRoute(key: string): Route | undefined {
-  return Object.hasOwn(BUNDLED_ROUTES, key) ? BUNDLED_ROUTES[key] : undefined
-}
-
-/**
- * API Gateway invokes a function only for its own routes (anything else goes to the catch-all, which
- * keeps the whole table): another route reaching this one is a build mistake, a logged 500.
- */
 export function resolveUnrouted(method: string, path: string): { error: ApiError; reply: ReplyKind } {
-  throw new Error(
-    `${method} ${path} reached a function built to serve only ${Object.keys(BUNDLED_ROUTES).join(', ')}`,
-  )
+  return unroutedReply(ROUTE_TABLE, method, path)
 }

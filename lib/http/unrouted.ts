@@ -1,6 +1,5 @@
-import { routes } from '#lib/routes.ts'
-import type { ReplyKind } from '#lib/routes.ts'
 import { ApiError } from './errors.ts'
+import type { ReplyKind, Route } from './route.ts'
 
 /** The area a path belongs to, so an unknown path still gets that area's error record. */
 function replyKindForPath(path: string): ReplyKind {
@@ -9,8 +8,6 @@ function replyKindForPath(path: string): ReplyKind {
   if (path.startsWith('/notification/')) return 'notification'
   return 'record'
 }
-
-const SERVED_METHODS: ReadonlySet<string> = new Set(routes.map((r) => r.method))
 
 /** Matches an API Gateway route path (with `{param}` segments) against a concrete path. */
 export function pathMatches(routePath: string, path: string): boolean {
@@ -23,7 +20,12 @@ export function pathMatches(routePath: string, path: string): boolean {
  * A request no route takes: 405 with Allow when the path exists under another method, else 404.
  * In AWS the API's `$default` route sends these here, so callers get our record, not API Gateway's.
  */
-export function resolveUnrouted(method: string, path: string): { error: ApiError; reply: ReplyKind } {
+export function unroutedReply(
+  routes: readonly Pick<Route, 'method' | 'path'>[],
+  method: string,
+  path: string,
+): { error: ApiError; reply: ReplyKind } {
+  const SERVED_METHODS: ReadonlySet<string> = new Set(routes.map((r) => r.method))
   const reply = replyKindForPath(path)
   const allowed: string[] = routes.filter((r) => pathMatches(r.path, path)).map((r) => r.method)
   // A method no route uses (PROPFIND, TRACE, HEAD...) is 405 on any path (CONTRACT section 9).

@@ -27,7 +27,7 @@ import {
  * The merchant history's only writer for live transfers. A transfer's transaction touches the
  * account, its request record and its providerReference pointer, nothing of the merchant's, so a
  * busy merchant serializes nothing. This indexer, fed the ledger's records (in AWS by the table's
- * DynamoDB stream, functions/merchant/history-indexer.ts; locally by the same handler through
+ * DynamoDB stream, functions/merchant-history/history-indexer.ts; locally by the same handler through
  * scripts/local/stream-drive.ts), then records them in the merchant's history:
  *
  * - new transfers: sorted by createdAt, given the next dense numbers of the head in ONE conditional

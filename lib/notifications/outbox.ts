@@ -8,7 +8,7 @@ import type { TemplateItem } from './templates.ts'
 /**
  * The notification outbox: a transfer that ends SUCCESSFUL or FAILED writes, in its own transaction,
  * one rendered notification per transaction (keyed by its providerReference) when a template exists
- * for its product code and outcome. functions/notification/outbox-sender.ts sends each one, exactly
+ * for its product code and outcome. functions/notifications/outbox-sender.ts sends each one, exactly
  * once, from the table's stream.
  */
 export type OutboxStatus = 'PENDING' | 'SENDING' | 'SENT' | 'SKIPPED'

@@ -9,7 +9,7 @@ import type { Route } from '#lib/routes.ts'
 const WRITE_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE']
 
 export const takesIdempotencyKey = (route: Route) =>
-  ['POST', 'PATCH'].includes(route.method) && route.tableAccess === 'write' && route.auth !== 'none'
+  ['POST', 'PATCH'].includes(route.method) && route.writes && route.auth !== 'none'
 
 const UNAUTHORIZED: Record<Route['auth'], string | undefined> = {
   'api-signature':

@@ -12,7 +12,7 @@ export async function localStreamConsumers(only?: string[]): Promise<StreamConsu
   const wanted = (id: string) => !only || only.includes(id)
   const out: StreamConsumer[] = []
   if (wanted('history-indexer')) {
-    const indexer = await import('#functions/merchant/history-indexer.ts')
+    const indexer = await import('#functions/merchant-history/history-indexer.ts')
     out.push({ name: 'history-indexer', handler: indexer.handler })
   }
   for (const spec of consumers) {

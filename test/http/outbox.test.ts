@@ -4,7 +4,7 @@ import { marshall } from '@aws-sdk/util-dynamodb'
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda'
 import { mockClient } from 'aws-sdk-client-mock'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { handler } from '#functions/notification/outbox-sender.ts'
+import { handler } from '#functions/notifications/outbox-sender.ts'
 import { getOutboxItem, listOutbox, type OutboxItem } from '#lib/notifications/outbox.ts'
 import { startApi, type TestApi } from '../support/api.ts'
 import { type DevClients, devClients } from '../support/clients.ts'
@@ -111,7 +111,7 @@ describe('outcome notifications', () => {
   })
 })
 
-describe('functions/notification/outbox-sender.ts (DynamoDB stream handler)', () => {
+describe('functions/notifications/outbox-sender.ts (DynamoDB stream handler)', () => {
   const ses = mockClient(SESv2Client)
   afterEach(() => {
     ses.reset()

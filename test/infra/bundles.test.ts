@@ -81,11 +81,11 @@ let qr: Built
 let validateOnly: Built
 beforeAll(async () => {
   ;[hmac, bearer, credentials, catchAll, qr, validateOnly] = await Promise.all([
-    bundle('functions/resource/states.ts'),
-    bundle('functions/notification/email-list.ts'),
+    bundle('functions/reference/resource-states.ts'),
+    bundle('functions/notifications/notification-email-list.ts'),
     bundle('test/fixtures/bundles/credentials.ts'),
-    bundle('functions/unrouted.ts'),
-    bundle('functions/qr/verify-qr.ts'),
+    bundle('functions/meta/unrouted.ts'),
+    bundle('functions/qr/resource-verify-qr.ts'),
     bundle('functions/invoice/si-validate.ts'),
   ])
 }, 60_000)

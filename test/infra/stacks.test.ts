@@ -281,7 +281,7 @@ describe('ApiStack', () => {
       expect(
         functionsOf(routes)
           .get('resource-states')
-          ?.every((r) => r.tableAccess === 'read'),
+          ?.every((r) => !r.writes),
       ).toBe(true)
       const statements = statementsOf(prod, 'resource-states')
       const actions = statements.flatMap(actionsOf)
@@ -305,12 +305,13 @@ describe('ApiStack', () => {
         method: 'GET',
         path: `/${functionId}`,
         functionId,
-        handler: 'functions/unrouted.ts',
+        handler: 'functions/meta/unrouted.ts',
         area: 'A',
         auth,
         roles: [],
         reply: 'record',
-        tableAccess: 'read',
+        access: { table: [{ actions: ['GetItem', 'Query'] }] },
+        writes: false,
       })
       const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } })
       const data = new DataStack(app, 'Schemes-Data', { stage: 'dev' })
@@ -351,7 +352,7 @@ describe('ApiStack', () => {
       expect(
         functionsOf(routes)
           .get('si-generate-irn')
-          ?.some((r) => r.tableAccess === 'write'),
+          ?.some((r) => r.writes),
       ).toBe(true)
       const unconditional = statementsOf(prod, 'si-generate-irn')
         .filter((s) => s.Effect === 'Allow' && !s.Condition)
@@ -379,7 +380,7 @@ describe('service key secrets', () => {
   it('lets exactly the functions whose routes name a key read it, and tells them its ARN', () => {
     const users = new Map<string, Set<string>>()
     for (const r of routes)
-      for (const name of r.secrets ?? [])
+      for (const name of r.access.secrets ?? [])
         users.set(r.functionId, (users.get(r.functionId) ?? new Set()).add(name))
     expect([...users.keys()].sort()).toEqual(
       [
@@ -520,7 +521,9 @@ describe('data encryption key (issue 7)', () => {
           ? ['api-client', 'switch-client']
           : []),
         ...(served.some((r) =>
-          ['functions/lifecycle/get-invoice.ts', 'functions/lifecycle/transmit.ts'].includes(r.handler),
+          ['functions/lifecycle/si-get-invoice.ts', 'functions/lifecycle/app-invoice-transmit.ts'].includes(
+            r.handler,
+          ),
         )
           ? ['invoice']
           : []),
@@ -558,7 +561,7 @@ describe('data encryption key (issue 7)', () => {
         routesOf(functionId).some(
           (r) =>
             (r.handler.startsWith('functions/invoice/') && /validate|sign/.test(r.handler)) ||
-            r.handler === 'functions/webhooks/subscription-create.ts',
+            r.handler === 'functions/webhooks/webhook-subscription-create.ts',
         )
           ? ['kms:GenerateDataKey', 'kms:Encrypt']
           : [],

@@ -1,7 +1,11 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda'
 import { describe, expect, it } from 'vitest'
 import { noAuth } from '#lib/auth/authenticate.ts'
-import { unrouted } from '#lib/endpoints/meta.ts'
+import { adminBearer } from '#lib/auth/admin-bearer.ts'
+import { apiSignature } from '#lib/auth/api-signature.ts'
+import { appSign } from '#lib/endpoints/invoice.ts'
+import { transfer } from '#lib/endpoints/ledger.ts'
+import { publicKeys } from '#lib/endpoints/reference.ts'
 import { apiHandler } from '#lib/http/factory.ts'
 import { functionsOf, routeKey, routes } from '#lib/routes.ts'
 
@@ -21,10 +25,12 @@ describe('the verifier each function is built with', () => {
     },
   )
 
-  it('refuses with a logged 500, never running the handler, when a route reaches a function built for another scheme', async () => {
-    const route = routes.find((r) => r.auth === 'api-signature' && r.method === 'GET')!
+  it('refuses with a logged 500, never running the handler, when another route reaches a routed function', async () => {
+    // API Gateway sends a function only its own routes: one built from another declaration is a build
+    // mistake, never a request served under the wrong declaration's checks.
+    const route = routes.find((r) => r.functionId === 'resource-states')!
     let ran = false
-    const misbuilt = apiHandler({ ...unrouted, functionId: route.functionId }, noAuth, () => {
+    const misbuilt = apiHandler(publicKeys, noAuth, () => {
       ran = true
       return { data: 'should not be reached' }
     })
@@ -42,6 +48,20 @@ describe('the verifier each function is built with', () => {
     expect(reply.statusCode).toBe(500)
     // The generic record: the build mistake is in the log, not in the reply.
     expect(reply.body).toContain('An unexpected error occurred')
-    expect(reply.body).not.toContain('verifier')
+    expect(reply.body).not.toContain('resource-public-keys')
+  })
+
+  it('does not compile a handler whose verifier is of another scheme than its declaration', () => {
+    // The check is the compiler's (npm run typecheck): each line below must fail to type-check, or
+    // its @ts-expect-error is itself an error. Never called: building them is enough for the types.
+    const wrong = () => [
+      // @ts-expect-error: a switch-signature endpoint built with the api-signature verifier
+      apiHandler(transfer, apiSignature, () => ({})),
+      // @ts-expect-error: a public endpoint built with a bearer verifier
+      apiHandler(publicKeys, adminBearer, () => ({})),
+      // @ts-expect-error: an api-signature endpoint built with no authentication at all
+      apiHandler(appSign, noAuth, () => ({})),
+    ]
+    expect(typeof wrong).toBe('function')
   })
 })

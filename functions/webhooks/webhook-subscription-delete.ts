@@ -1,6 +1,6 @@
 import { actorOf } from '#lib/audit/trail.ts'
 import { apiSignature } from '#lib/auth/api-signature.ts'
-import { subscriptionDelete } from '#lib/endpoints/events.ts'
+import { subscriptionDelete } from '#lib/endpoints/webhooks.ts'
 import { apiHandler } from '#lib/http/factory.ts'
 import { deleteSubscription } from '#lib/webhooks/subscriptions.ts'
 

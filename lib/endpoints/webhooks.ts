@@ -1,38 +1,51 @@
 import * as z from 'zod'
-import { BatchPath, BatchRequest } from '#lib/batches/schemas.ts'
 import { EVENT_TYPES } from '#lib/events/types.ts'
-import { type EndpointDocs, endpoint, lazy } from '#lib/http/endpoint.ts'
+import { type EndpointDocs, endpointsOf, lazy } from '#lib/http/endpoint.ts'
 import { CreateWebhookRequest, DeliveriesQuery, DeliveryPath, WebhookPath } from '#lib/webhooks/schemas.ts'
+import { ADMIN_ONLY, READ_ANY, WRITE_ANY } from './common.ts'
 
-/** Webhook subscriptions and deliveries, and batches (CONTRACT section 11; docs/events.md in prose). */
+/** Webhook subscriptions and their deliveries (CONTRACT section 11; docs/events.md in prose). */
 
-export const subscriptionCreate = /* @__PURE__ */ endpoint({
+const webhooks = /* @__PURE__ */ endpointsOf({
+  domain: 'webhooks',
+  stack: 'events',
+  area: 'A',
+  auth: 'api-signature',
+  reply: 'envelope',
+  versions: ['v1'],
+  roles: ADMIN_ONLY,
+})
+
+export const subscriptionCreate = /* @__PURE__ */ webhooks({
   functionId: 'webhook-subscription-create',
+  routes: [{ method: 'POST', path: '/webhooks' }],
+  // A new subscription's signing secret is sealed by the function that creates it.
+  access: { table: [WRITE_ANY], encrypt: ['webhook-subscription'] },
   request: { body: CreateWebhookRequest },
 })
-export const subscriptionList = /* @__PURE__ */ endpoint({
+export const subscriptionList = /* @__PURE__ */ webhooks({
   functionId: 'webhook-subscription-list',
+  routes: [{ method: 'GET', path: '/webhooks' }],
+  access: { table: [READ_ANY] },
   request: {},
 })
-export const subscriptionDelete = /* @__PURE__ */ endpoint({
+export const subscriptionDelete = /* @__PURE__ */ webhooks({
   functionId: 'webhook-subscription-delete',
+  routes: [{ method: 'DELETE', path: '/webhooks/{id}' }],
+  access: { table: [WRITE_ANY] },
   request: { params: WebhookPath },
 })
-export const deliveriesList = /* @__PURE__ */ endpoint({
+export const deliveriesList = /* @__PURE__ */ webhooks({
   functionId: 'webhook-deliveries-list',
+  routes: [{ method: 'GET', path: '/webhooks/{id}/deliveries' }],
+  access: { table: [READ_ANY] },
   request: { params: WebhookPath, query: DeliveriesQuery },
 })
-export const deliveryRedeliver = /* @__PURE__ */ endpoint({
+export const deliveryRedeliver = /* @__PURE__ */ webhooks({
   functionId: 'webhook-delivery-redeliver',
+  routes: [{ method: 'POST', path: '/webhooks/{id}/deliveries/{eventId}/redeliver' }],
+  access: { table: [WRITE_ANY], queues: ['webhook-deliveries'] },
   request: { params: DeliveryPath },
-})
-export const batchSubmit = /* @__PURE__ */ endpoint({
-  functionId: 'app-invoice-batch-submit',
-  request: { body: BatchRequest },
-})
-export const batchStatus = /* @__PURE__ */ endpoint({
-  functionId: 'app-invoice-batch-status',
-  request: { params: BatchPath },
 })
 
 const Subscription = /* @__PURE__ */ lazy(() =>
@@ -62,18 +75,6 @@ const Delivery = /* @__PURE__ */ lazy(() =>
     ),
   }),
 )
-const BatchItem = /* @__PURE__ */ lazy(() =>
-  z.object({
-    index: z.int(),
-    irn: z.string().nullable(),
-    status: z.enum(['PENDING', 'SUCCEEDED', 'FAILED']),
-    http_status: z.int().optional().meta({ description: 'What the single endpoint answered' }),
-    reply: z.record(z.string(), z.unknown()).optional().meta({ description: "The single endpoint's reply" }),
-    message: z.string().optional(),
-    errors: z.array(z.unknown()).optional().meta({ description: "The single endpoint's errors" }),
-  }),
-)
-
 const INVALID = 'The body is invalid: every problem is listed'
 const NOT_ADMIN = 'The API key lacks the ADMIN role'
 const UNKNOWN_SUBSCRIPTION = 'No webhook subscription of your business has this id'
@@ -142,49 +143,5 @@ export const deliveryRedeliverDocs = (): EndpointDocs => ({
     403: NOT_ADMIN,
     404: 'No delivery of this event to a subscription of your business',
     503: 'The delivery queue is unavailable: nothing changed',
-  }),
-})
-
-export const batchSubmitDocs = (): EndpointDocs => ({
-  summary: 'Submit 1 to 100 invoices to validate or sign',
-  description:
-    'Answers 202 with Location; each invoice is then handled exactly as POST /app/invoice/validate or /sign would (both sign, CONTRACT section 5), once. An Idempotency-Key replays the first reply. batch.completed is sent when every item has its result.',
-  exampleFile: 'docs/examples/batch-v1.json',
-  replies: () => ({
-    202: {
-      description: 'Accepted; the Location header is where its status is read',
-      headers: { Location: 'The batch status URL' },
-      data: z.object({
-        batch_id: z.string(),
-        status: z.literal('ACCEPTED'),
-        total: z.int(),
-        created_at: z.string(),
-      }),
-    },
-    400: INVALID,
-    409: 'The Idempotency-Key was used with another body',
-  }),
-})
-
-export const batchStatusDocs = (): EndpointDocs => ({
-  summary: 'A batch and each item result',
-  description: "Another business's batch is 404.",
-  replies: () => ({
-    200: {
-      description: 'The batch',
-      data: z.object({
-        batch_id: z.string(),
-        action: z.enum(['validate', 'sign']),
-        status: z.enum(['ACCEPTED', 'PROCESSING', 'COMPLETED']),
-        total: z.int(),
-        succeeded: z.int(),
-        failed: z.int(),
-        created_at: z.string(),
-        completed_at: z.string().optional(),
-        items: z.array(BatchItem()),
-      }),
-    },
-    400: 'The batch id in the path is invalid',
-    404: 'No batch with this id for your business',
   }),
 })

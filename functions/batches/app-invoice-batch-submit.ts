@@ -1,6 +1,6 @@
 import { apiSignature } from '#lib/auth/api-signature.ts'
 import { createBatch } from '#lib/batches/repository.ts'
-import { batchSubmit } from '#lib/endpoints/events.ts'
+import { batchSubmit } from '#lib/endpoints/batches.ts'
 import { apiHandler } from '#lib/http/factory.ts'
 
 /**

@@ -1,7 +1,7 @@
 import { apiSignature } from '#lib/auth/api-signature.ts'
 import { readBatch } from '#lib/batches/repository.ts'
 import { batchView } from '#lib/batches/views.ts'
-import { batchStatus } from '#lib/endpoints/events.ts'
+import { batchStatus } from '#lib/endpoints/batches.ts'
 import { apiHandler } from '#lib/http/factory.ts'
 import { NotFound } from '#lib/errors.ts'
 

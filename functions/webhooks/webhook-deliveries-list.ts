@@ -1,5 +1,5 @@
 import { apiSignature } from '#lib/auth/api-signature.ts'
-import { deliveriesList } from '#lib/endpoints/events.ts'
+import { deliveriesList } from '#lib/endpoints/webhooks.ts'
 import { apiHandler } from '#lib/http/factory.ts'
 import { listDeliveries } from '#lib/webhooks/deliveries.ts'
 import { ownSubscription } from '#lib/webhooks/subscriptions.ts'

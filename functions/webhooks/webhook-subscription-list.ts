@@ -1,5 +1,5 @@
 import { apiSignature } from '#lib/auth/api-signature.ts'
-import { subscriptionList } from '#lib/endpoints/events.ts'
+import { subscriptionList } from '#lib/endpoints/webhooks.ts'
 import { apiHandler } from '#lib/http/factory.ts'
 import { subscriptionsOf, viewOf } from '#lib/webhooks/subscriptions.ts'
 

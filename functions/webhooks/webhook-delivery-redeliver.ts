@@ -1,5 +1,5 @@
 import { apiSignature } from '#lib/auth/api-signature.ts'
-import { deliveryRedeliver } from '#lib/endpoints/events.ts'
+import { deliveryRedeliver } from '#lib/endpoints/webhooks.ts'
 import { apiHandler } from '#lib/http/factory.ts'
 import { redeliver } from '#lib/webhooks/delivery.ts'
 

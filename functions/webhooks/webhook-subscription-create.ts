@@ -1,6 +1,6 @@
 import { actorOf } from '#lib/audit/trail.ts'
 import { apiSignature } from '#lib/auth/api-signature.ts'
-import { subscriptionCreate } from '#lib/endpoints/events.ts'
+import { subscriptionCreate } from '#lib/endpoints/webhooks.ts'
 import { apiHandler } from '#lib/http/factory.ts'
 import { createSubscription } from '#lib/webhooks/subscriptions.ts'
 
