@@ -5,7 +5,8 @@ import { type EndpointDocs, endpointsOf } from '#lib/http/endpoint.ts'
 
 const meta = /* @__PURE__ */ endpointsOf({
   domain: 'meta',
-  stack: 'edge',
+  // What integrators read before they call, beside the reference lists.
+  stack: 'reference',
   area: 'A',
   auth: 'none',
   reply: 'record',
@@ -26,7 +27,13 @@ export const docs = /* @__PURE__ */ meta({
   request: {},
 })
 /** The catch-all (`$default`): no route of its own, so never in the document. */
-export const unrouted = /* @__PURE__ */ meta({ functionId: 'unrouted', routes: [], access: {}, request: {} })
+export const unrouted = /* @__PURE__ */ meta({
+  functionId: 'unrouted',
+  stack: 'edge',
+  routes: [],
+  access: {},
+  request: {},
+})
 
 export const openapiDocs = (): EndpointDocs => ({
   summary: 'This OpenAPI document',

@@ -7,7 +7,7 @@ import { ANY, reads, SI } from './common.ts'
 
 const reference = /* @__PURE__ */ endpointsOf({
   domain: 'reference',
-  stack: 'invoicing',
+  stack: 'reference',
   area: 'A',
   auth: 'api-signature',
   reply: 'envelope',
@@ -40,7 +40,7 @@ export const referenceLists = /* @__PURE__ */ Object.fromEntries(
 export const publicKeys = /* @__PURE__ */ endpoint({
   functionId: 'resource-public-keys',
   domain: 'reference',
-  stack: 'invoicing',
+  stack: 'reference',
   area: 'A',
   auth: 'none',
   roles: ANY,

@@ -45,7 +45,15 @@ export const SECRET_ENV: Record<ServiceSecret, string> = {
  * The deployment unit an endpoint belongs to: one CloudFormation stack each (infra/stacks), so no
  * stack nears CloudFormation's 500-resource limit (CONTRACT section 13).
  */
-export type StackName = 'invoicing' | 'events' | 'payments' | 'merchant' | 'notifications' | 'edge'
+export type StackName =
+  | 'invoicing'
+  | 'reference'
+  | 'events'
+  | 'payments'
+  | 'merchant'
+  | 'notifications'
+  /** The catch-all, with the HTTP API itself. */
+  | 'edge'
 
 /**
  * One route as served: where (method, full path), by which function, under which scheme and roles,
