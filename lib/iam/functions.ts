@@ -1,5 +1,5 @@
 import { type Consumer, consumers, QUEUE_SENDERS } from '#lib/consumers.ts'
-import { BATCH_PREFIX } from '#lib/db/keys.ts'
+import { BATCH_PREFIX, keys } from '#lib/db/keys.ts'
 import { functionsOf, type Route, routes as routeTable, type TableAccess, UNROUTED } from '#lib/routes.ts'
 import {
   type Access,
@@ -49,6 +49,14 @@ const BATCH_SUBMITTERS: readonly string[] = ['functions/batches/submit.ts']
 const BATCH_ITEM_WRITES: Access = { table: [{ actions: ['BatchWriteItem'], keys: [BATCH_PREFIX] }] }
 
 /**
+ * The JWKS (GET /resource/public-keys) reads the published keys, one partition: nothing else of the
+ * table. Its route says `tableAccess: 'none'`, and in AWS it answered AccessDenied (found by the
+ * local IAM guard).
+ */
+const PUBLISHED_KEY_READERS: readonly string[] = ['functions/resource/public-keys.ts']
+const PUBLISHED_KEY_READS: Access = { table: [{ actions: ['Query'], keys: [keys.signingKeys()] }] }
+
+/**
  * The Access of the API function whose handler module is `handler`, serving `routes`: the most any
  * of its routes' table access needs, what its routes' auth schemes do on every request, the
  * idempotency layer where a route takes an Idempotency-Key, its routes' secrets, the data keys its
@@ -76,6 +84,7 @@ export function accessOfRoutes(routes: readonly Route[], handler: string): Acces
     NOTE_WRITERS.includes(handler) ? { encrypt: ['invoice'] } : {},
     WEBHOOK_SECRET_WRITERS.includes(handler) ? { encrypt: ['webhook-subscription'] } : {},
     BATCH_SUBMITTERS.includes(handler) ? BATCH_ITEM_WRITES : {},
+    PUBLISHED_KEY_READERS.includes(handler) ? PUBLISHED_KEY_READS : {},
   )
 }
 

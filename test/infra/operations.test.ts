@@ -236,10 +236,18 @@ describe('least privilege from the route table', () => {
     expect(tableActionsOf(UNROUTED.functionId)).toEqual([])
   })
 
-  it('gives openapi, resource-public-keys and unrouted no table permission at all', () => {
-    for (const functionId of ['openapi', 'resource-public-keys', UNROUTED.functionId]) {
+  it('gives openapi and unrouted no table permission at all, and resource-public-keys a Query of the published keys only', () => {
+    for (const functionId of ['openapi', UNROUTED.functionId]) {
       expect(tableActionsOf(functionId), functionId).toEqual([])
     }
+    expect(
+      statementsOf('resource-public-keys').filter((s) => actionsOf(s).some((a) => a.startsWith('dynamodb:'))),
+    ).toEqual([
+      expect.objectContaining({
+        Action: 'dynamodb:Query',
+        Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['SIGNING_KEYS*'] } },
+      }),
+    ])
   })
 
   it('gives no API function Scan or any stream action, and BatchWriteItem to batch submission only, on batch partitions', () => {
