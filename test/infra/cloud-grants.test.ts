@@ -5,7 +5,11 @@ import { App } from 'aws-cdk-lib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Access } from '#lib/iam/access.ts'
 import { accessOfFunctions } from '#lib/iam/functions.ts'
-import { CloudAssembly, grantsFromCloudAssembly, grantsFromTemplates } from '../../scripts/local/cloud-grants.ts'
+import {
+  CloudAssembly,
+  grantsFromCloudAssembly,
+  grantsFromTemplates,
+} from '../../scripts/local/cloud-grants.ts'
 import { ApiStack } from '../../infra/stacks/api-stack.ts'
 import { DataStack } from '../../infra/stacks/data-stack.ts'
 
@@ -24,7 +28,9 @@ function canonical(access: Access | undefined) {
   const sorted = (list?: readonly string[]) => (list ? [...list].sort() : undefined)
   return {
     table: (access?.table ?? [])
-      .map((g) => JSON.stringify({ actions: sorted(g.actions), keys: sorted(g.keys), indexes: sorted(g.indexes) }))
+      .map((g) =>
+        JSON.stringify({ actions: sorted(g.actions), keys: sorted(g.keys), indexes: sorted(g.indexes) }),
+      )
       .sort(),
     decrypt: sorted(access?.decrypt) ?? [],
     encrypt: sorted(access?.encrypt) ?? [],
@@ -82,6 +88,8 @@ describe('grants read back from a cloud assembly', () => {
   })
 
   it('fails for a function the assembly does not hold', () => {
-    expect(() => grantsFromCloudAssembly(outdir, ['no-such-function'])).toThrow(/no function no-such-function/)
+    expect(() => grantsFromCloudAssembly(outdir, ['no-such-function'])).toThrow(
+      /no function no-such-function/,
+    )
   })
 })
