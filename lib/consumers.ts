@@ -1,5 +1,6 @@
 import type { QueueName } from '#lib/async/queue.ts'
 import { BATCH_PREFIX, EVENT_PREFIX, OUTBOX_PREFIX } from '#lib/db/keys.ts'
+import type { EncryptionRecord, TableGrant } from '#lib/iam/access.ts'
 import type { ServiceSecret } from '#lib/routes.ts'
 
 /**
@@ -20,17 +21,22 @@ interface ConsumerBase {
   handler: string
   batchSize: number
   timeoutSeconds: number
-  /** What the function does to the table (the stack grants no more). */
-  tableAccess: 'read' | 'write'
+  /**
+   * What the function does to the table (the stack grants no more, lib/iam/functions.ts): read or
+   * write every record, or just the grants listed.
+   */
+  tableAccess: 'read' | 'write' | readonly TableGrant[]
   /**
    * The data key's use (lib/crypto/fields.ts), by the encryption context's `record`: the stack grants
    * kms:Decrypt / kms:Encrypt for exactly these records.
    */
-  dataKey?: { decrypt?: string[]; encrypt?: string[] }
+  dataKey?: { decrypt?: EncryptionRecord[]; encrypt?: EncryptionRecord[] }
   /** Service keys the function loads (the signing key, for batches of signs). */
   secrets?: ServiceSecret[]
   /** Queues the function sends to. */
   sendsTo?: QueueName[]
+  /** Sends e-mail through SES (where the stage has a sending identity). */
+  sendsEmail?: boolean
   description: string
 }
 
@@ -60,7 +66,13 @@ export const consumers: readonly Consumer[] = [
     batchSize: 25,
     retryAttempts: 5,
     timeoutSeconds: 30,
-    tableAccess: 'write',
+    // Reads the outbox item and the admin e-mail list; marks each outbox item SENT with a conditional
+    // update, and writes nothing else.
+    tableAccess: [
+      { actions: ['GetItem', 'BatchGetItem', 'Query'], indexes: ['gsi1', 'gsi2', 'gsi3'] },
+      { actions: ['UpdateItem'], keys: [OUTBOX_PREFIX] },
+    ],
+    sendsEmail: true,
     description: 'Outcome notifications and admin notices -> the admin e-mail list',
   },
   {
@@ -109,8 +121,3 @@ export const consumers: readonly Consumer[] = [
 ]
 
 export const consumerOf = (functionId: string) => consumers.find((c) => c.functionId === functionId)
-
-/** API functions (by functionId) that send to a queue: the stack grants them SendMessage on it. */
-export const QUEUE_SENDERS: Record<QueueName, string[]> = {
-  'webhook-deliveries': ['webhook-delivery-redeliver'],
-}

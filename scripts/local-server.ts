@@ -66,11 +66,17 @@ async function main() {
     workers = await startWorkers({ endpoint: dynamo.endpoint, tableName })
     const { startServer } = await import('./local/server.ts')
     let bundles: Record<string, string> | undefined
+    // Whose permissions the local IAM guard enforces (scripts/local/iam.ts): a synth's own, read from
+    // its templates, when its bundles run; else those the sources derive the policies from.
+    let grants: import('./local/iam.ts').Grants | undefined
     if (bundlesArg) {
       const { buildBundles, bundlesFromCloudAssembly, lambdaEnvironment } = await import('./local/bundles.ts')
       const cdkOut = bundlesArg.split('=')[1]
       if (cdkOut) {
         bundles = bundlesFromCloudAssembly(cdkOut)
+        const { grantsFromCloudAssembly } = await import('./local/cloud-grants.ts')
+        const { accessOfFunctions } = await import('#lib/iam/functions.ts')
+        grants = grantsFromCloudAssembly(cdkOut, accessOfFunctions().keys())
       } else {
         const dir = new URL('../.bundles/', import.meta.url).pathname
         console.log(`Building the Lambda bundles into ${dir} as cdk synth builds them ...`)
@@ -80,7 +86,7 @@ async function main() {
       // Lambda runs them with NODE_OPTIONS=--enable-source-maps: stack traces point at the .ts lines.
       process.setSourceMapsEnabled(true)
     }
-    server = await startServer(port, { bundles, afterWrite: () => workers!.historySettled() })
+    server = await startServer(port, { bundles, grants, afterWrite: () => workers!.historySettled() })
   } catch (error) {
     console.error('Could not start the local API:', error)
     await stop(1)

@@ -9,6 +9,11 @@ declare module 'vitest' {
     dynamoEndpoint: string
     /** With API_BUNDLES: the Lambda bundle of each function, which the test API serves instead of the sources. */
     bundles: Record<string, string> | undefined
+    /**
+     * With API_BUNDLES=<cdk.out>: each function's grants read from that synth's templates, which the
+     * local IAM guard holds it to (scripts/local/iam.ts); otherwise the sources' own derivation.
+     */
+    grants: Record<string, import('#lib/iam/access.ts').Access> | undefined
   }
 }
 
@@ -22,6 +27,7 @@ export default async function setup(project: TestProject) {
   // the run as cdk synth builds them (scripts/local/bundles.ts).
   let bundlesDir: string | undefined
   let bundles: Record<string, string> | undefined
+  let grants: Record<string, import('#lib/iam/access.ts').Access> | undefined
   const wanted = process.env.API_BUNDLES
   if (wanted) {
     const { buildBundles, bundlesFromCloudAssembly } = await import('../scripts/local/bundles.ts')
@@ -30,9 +36,13 @@ export default async function setup(project: TestProject) {
       bundles = await buildBundles(bundlesDir)
     } else {
       bundles = bundlesFromCloudAssembly(wanted)
+      const { grantsFromCloudAssembly } = await import('../scripts/local/cloud-grants.ts')
+      const { accessOfFunctions } = await import('#lib/iam/functions.ts')
+      grants = Object.fromEntries(grantsFromCloudAssembly(wanted, accessOfFunctions().keys()))
     }
   }
   project.provide('bundles', bundles)
+  project.provide('grants', grants)
   const dynamo = await startDynamoDbLocal({ heapMb: 768, separateDatabases: true })
   project.provide('dynamoEndpoint', dynamo.endpoint)
   return async () => {

@@ -3,25 +3,20 @@ import { fileURLToPath } from 'node:url'
 import { Duration, type RemovalPolicy } from 'aws-cdk-lib'
 import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch'
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb'
-import { Effect, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam'
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam'
 import type { IKey } from 'aws-cdk-lib/aws-kms'
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda'
 import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs'
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs'
 import { Construct } from 'constructs'
 import type { BuildOptions, Loader } from 'esbuild'
-import { NONCE_PREFIX, REPLAY_PREFIX } from '#lib/db/keys.ts'
+import type { Access } from '#lib/iam/access.ts'
+import { accessOfRoutes } from '#lib/iam/functions.ts'
 import { builtinAliases } from './builtin-shims.ts'
 import { acknowledge } from './nag.ts'
-import { grantTable, type TableAccess } from './table-access.ts'
+import { grantAccess } from './grants.ts'
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager'
-import {
-  type AuthScheme,
-  type Route,
-  routes as routeTable,
-  SECRET_ENV,
-  type ServiceSecret,
-} from '#lib/routes.ts'
+import { type Route, routeKey, routes as routeTable, type ServiceSecret } from '#lib/routes.ts'
 
 /** The repository root: handler modules in the route table are relative to it. */
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url))
@@ -140,33 +135,6 @@ export function esbuildOptionsFor(handler: string, outfile: string): BuildOption
   }
 }
 
-/** The partition-key prefixes of the short-lived items an auth scheme writes on every request. */
-export const AUTH_WRITE_PREFIXES: Record<AuthScheme, readonly string[]> = {
-  'api-signature': [REPLAY_PREFIX],
-  'switch-signature': [NONCE_PREFIX],
-  'merchant-bearer': [],
-  'admin-bearer': [],
-  none: [],
-}
-
-/** Schemes whose verification opens a stored HMAC secret (client or switch secret). */
-export const SECRET_DECRYPTING_AUTH: readonly AuthScheme[] = ['api-signature', 'switch-signature']
-/** Handlers that store an invoice, and so encrypt its notes. */
-export const NOTE_WRITERS: readonly string[] = [
-  'functions/invoice/si-validate.ts',
-  'functions/invoice/app-invoice-validate.ts',
-  'functions/invoice/app-invoice-sign.ts',
-]
-/** Handlers that hand out a stored invoice (get-invoice; transmit delivers it), opening its notes. */
-export const NOTE_READERS: readonly string[] = [
-  'functions/lifecycle/si-get-invoice.ts',
-  'functions/lifecycle/app-invoice-transmit.ts',
-]
-/** Handlers that create a webhook subscription, and so encrypt its secret. */
-export const WEBHOOK_SECRET_WRITERS: readonly string[] = ['functions/webhooks/webhook-subscription-create.ts']
-/** The encryption contexts' `record` values (lib/crypto, lib/auth/credentials.ts, lib/invoice/notes.ts). */
-const SECRET_RECORDS = ['api-client', 'switch-client']
-
 export interface ApiFunctionProps {
   functionId: string
   /** The module exporting `handler`, relative to the project root. */
@@ -176,7 +144,7 @@ export interface ApiFunctionProps {
    * holds just these (routeLookupBundling). None for the catch-all.
    */
   routes: readonly Route[]
-  /** The service's key secrets; the function is granted read on those its routes name. */
+  /** The service's key secrets; the function is granted read on those its Access names. */
   secrets?: Partial<Record<ServiceSecret, ISecret>>
   table: ITableV2
   /** The field-encryption key: decrypt and encrypt are granted only where this function needs them. */
@@ -190,12 +158,6 @@ export interface ApiFunctionProps {
 
 /** p99 function duration that pages: well under the 10 s timeout, far over a healthy request. */
 export const P99_LATENCY_MS = 3000
-
-/** The table access a function needs: the most any of its routes needs. */
-export function accessOf(routes: readonly Pick<Route, 'writes' | 'access'>[]): TableAccess {
-  if (routes.some((r) => r.writes)) return 'write'
-  return routes.some((r) => r.access.table?.length) ? 'read' : 'none'
-}
 
 export interface HouseFunctionProps {
   /** The function's name within the service, for its description. */
@@ -294,7 +256,8 @@ export function houseFunction(
 export class ApiFunction extends Construct {
   readonly function: NodejsFunction
   readonly logGroup: LogGroup
-  readonly access: TableAccess
+  /** What its role allows (lib/iam/functions.ts), as the local runs enforce it. */
+  readonly access: Access
   readonly alarms: readonly Alarm[]
 
   constructor(scope: Construct, id: string, props: ApiFunctionProps) {
@@ -305,76 +268,13 @@ export class ApiFunction extends Construct {
     this.function = made.function
     this.logGroup = made.logGroup
 
-    this.access = accessOf(props.routes)
-    grantTable(this.function, props.table, this.access)
-    if (this.access === 'read') {
-      // Read endpoints still authenticate, and authenticating writes a replay or nonce item: allow
-      // PutItem on those partitions only, so a bug in a read handler cannot change business data.
-      const prefixes = [...new Set(props.routes.flatMap((r) => AUTH_WRITE_PREFIXES[r.auth]))]
-      if (prefixes.length > 0) {
-        this.function.addToRolePolicy(
-          new PolicyStatement({
-            sid: 'AuthReplayRecordsOnly',
-            effect: Effect.ALLOW,
-            actions: ['dynamodb:PutItem'],
-            resources: [props.table.tableArn],
-            conditions: {
-              'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': prefixes.map((p) => `${p}*`) },
-            },
-          }),
-        )
-      }
-    }
-
-    // Field encryption (lib/crypto): every function is told the key, so none falls back to a local
-    // key; only those that open secrets or notes may Decrypt, and only note writers may encrypt.
-    // The conditions bind each grant to the encryption contexts of the fields it is for.
-    if (props.dataKey) {
-      this.function.addEnvironment('DATA_KEY_ARN', props.dataKey.keyArn)
-      const records = [
-        ...(props.routes.some((r) => SECRET_DECRYPTING_AUTH.includes(r.auth)) ? SECRET_RECORDS : []),
-        ...(NOTE_READERS.includes(props.handler) ? ['invoice'] : []),
-      ]
-      if (records.length > 0) {
-        this.function.addToRolePolicy(
-          new PolicyStatement({
-            sid: 'DataKeyDecrypt',
-            actions: ['kms:Decrypt'],
-            resources: [props.dataKey.keyArn],
-            conditions: { StringEquals: { 'kms:EncryptionContext:record': records } },
-          }),
-        )
-      }
-      // A new webhook subscription's signing secret is sealed by the function that creates it.
-      if (WEBHOOK_SECRET_WRITERS.includes(props.handler)) {
-        this.function.addToRolePolicy(
-          new PolicyStatement({
-            sid: 'DataKeyEncryptWebhookSecrets',
-            actions: ['kms:GenerateDataKey', 'kms:Encrypt'],
-            resources: [props.dataKey.keyArn],
-            conditions: { StringEquals: { 'kms:EncryptionContext:record': 'webhook-subscription' } },
-          }),
-        )
-      }
-      if (NOTE_WRITERS.includes(props.handler)) {
-        this.function.addToRolePolicy(
-          new PolicyStatement({
-            sid: 'DataKeyEncryptNotes',
-            actions: ['kms:GenerateDataKey', 'kms:Encrypt'],
-            resources: [props.dataKey.keyArn],
-            conditions: { StringEquals: { 'kms:EncryptionContext:record': 'invoice' } },
-          }),
-        )
-      }
-    }
-
-    // Only the functions that use a key can read it, and each learns its ARN from the environment.
-    for (const name of new Set(props.routes.flatMap((r) => r.access.secrets ?? []))) {
-      const secret = props.secrets?.[name]
-      if (!secret) throw new Error(`${props.functionId} needs the ${name} secret, but none was passed to it`)
-      secret.grantRead(this.function)
-      this.function.addEnvironment(SECRET_ENV[name], secret.secretArn)
-    }
+    // The role: exactly the Access the local runs hold this function to (grants.ts).
+    this.access = accessOfRoutes(props.routes)
+    grantAccess(this.function, props.functionId, this.access, {
+      table: props.table,
+      dataKey: props.dataKey,
+      secrets: props.secrets,
+    })
 
     const period = Duration.minutes(5)
     const alarms = [

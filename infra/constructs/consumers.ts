@@ -1,19 +1,20 @@
 import { Duration, type RemovalPolicy } from 'aws-cdk-lib'
 import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch'
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb'
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam'
 import type { IKey } from 'aws-cdk-lib/aws-kms'
 import { FilterCriteria, FilterRule, type IFunction } from 'aws-cdk-lib/aws-lambda'
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs'
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager'
 import type { Queue } from 'aws-cdk-lib/aws-sqs'
 import { Construct } from 'constructs'
-import { QUEUE_URL_ENV, type QueueName } from '#lib/async/queue.ts'
-import { type Consumer, consumers, QUEUE_SENDERS } from '#lib/consumers.ts'
-import { SECRET_ENV, type ServiceSecret } from '#lib/routes.ts'
+import type { QueueName } from '#lib/async/queue.ts'
+import { type Consumer, consumers } from '#lib/consumers.ts'
+import type { Access } from '#lib/iam/access.ts'
+import { accessOfConsumer } from '#lib/iam/functions.ts'
+import type { ServiceSecret } from '#lib/routes.ts'
 import { houseFunction } from './api-function.ts'
 import { QueueConsumer, StreamConsumer } from './async-consumer.ts'
-import { grantTable } from './table-access.ts'
+import { grantAccess, grantQueue } from './grants.ts'
 
 export interface ConsumersProps {
   table: ITableV2
@@ -23,8 +24,8 @@ export interface ConsumersProps {
   serviceName: string
   serviceVersion: string
   logRemovalPolicy: RemovalPolicy
-  /** The API's functions by functionId, for the queue senders among them (QUEUE_SENDERS). */
-  apiFunctions: Map<string, { function: IFunction }>
+  /** The API's functions by functionId, for the queue senders among them (their Access names the queue). */
+  apiFunctions: Map<string, { function: IFunction; access?: Access }>
   /** Consumers built elsewhere (the outbox sender has its own construct). */
   skip?: string[]
 }
@@ -40,9 +41,9 @@ export interface ConsumersProps {
  *   `maxReceiveCount` receives. Chosen over EventBridge Scheduler (one schedule per retry, minute
  *   granularity, a second service to grant and watch) and Step Functions (a state machine per
  *   delivery for what a delayed message does).
- * Each function gets only what it uses: table read/write (grantTable), SendMessage on the queues it
- * sends to, kms:Decrypt/Encrypt bound to the encryption-context records it handles, the secrets it
- * loads. The DLQs, bisection, partial failures and the DLQ-depth and lag alarms come from the house
+ * Each function gets only what it uses (its Access, lib/iam/functions.ts, as grants.ts renders it):
+ * its table grants, SendMessage on the queues it sends to, kms:Decrypt/Encrypt bound to the
+ * encryption-context records it handles, the secrets it loads. The DLQs, bisection, partial failures and the DLQ-depth and lag alarms come from the house
  * StreamConsumer and QueueConsumer (infra/constructs/async-consumer.ts); added here: error and
  * backlog alarms. The stack's AlarmsNotify sends every alarm to the alarm topic.
  */
@@ -59,14 +60,12 @@ export class Consumers extends Construct {
       ...selected.filter((c) => c.kind === 'stream'),
     ]
     for (const c of ordered) this.consumer(c, props)
-    for (const [queueName, senders] of Object.entries(QUEUE_SENDERS) as [QueueName, string[]][]) {
-      const queue = this.queues.get(queueName)
-      if (!queue) continue
-      for (const functionId of senders) {
-        const fn = props.apiFunctions.get(functionId)?.function as NodejsFunction | undefined
-        if (!fn) continue
-        queue.grantSendMessages(fn)
-        fn.addEnvironment(QUEUE_URL_ENV[queueName], queue.queueUrl)
+    // API functions that send to a queue made here, which did not exist when they were built.
+    for (const [functionId, api] of props.apiFunctions) {
+      for (const queueName of api.access?.queues ?? []) {
+        const queue = this.queues.get(queueName)
+        if (!queue) throw new Error(`${functionId} sends to ${queueName}, which no consumer reads`)
+        grantQueue(api.function as NodejsFunction, queueName, queue)
       }
     }
   }
@@ -81,29 +80,10 @@ export class Consumers extends Construct {
       timeout: Duration.seconds(c.timeoutSeconds),
     }).function
     this.functions.set(c.functionId, fn)
-    grantTable(fn, props.table, c.tableAccess)
-    if (props.dataKey) {
-      fn.addEnvironment('DATA_KEY_ARN', props.dataKey.keyArn)
-      const grant = (sid: string, actions: string[], records: string[] | undefined) => {
-        if (!records?.length) return
-        fn.addToRolePolicy(
-          new PolicyStatement({
-            sid,
-            actions,
-            resources: [props.dataKey!.keyArn],
-            conditions: { StringEquals: { 'kms:EncryptionContext:record': records } },
-          }),
-        )
-      }
-      grant('DataKeyDecrypt', ['kms:Decrypt'], c.dataKey?.decrypt)
-      grant('DataKeyEncrypt', ['kms:GenerateDataKey', 'kms:Encrypt'], c.dataKey?.encrypt)
-    }
-    for (const name of c.secrets ?? []) {
-      const secret = props.secrets?.[name]
-      if (!secret) throw new Error(`${c.functionId} needs the ${name} secret, but none was passed to it`)
-      secret.grantRead(fn)
-      fn.addEnvironment(SECRET_ENV[name], secret.secretArn)
-    }
+    // Its role: the Access the local runs hold it to (lib/iam/functions.ts). Its own queue, made
+    // below, is granted then.
+    const access = accessOfConsumer(c)
+    grantAccess(fn, c.functionId, { ...access, queues: [] }, props)
     new Alarm(scope, 'Errors', {
       alarmDescription: `${c.functionId}: invocations failing (${c.kind === 'stream' ? 'the stream retries them' : 'the queue delivers them again'})`,
       metric: fn.metricErrors({ period: Duration.minutes(5), statistic: 'Sum' }),
@@ -136,11 +116,10 @@ export class Consumers extends Construct {
         treatMissingData: TreatMissingData.NOT_BREACHING,
       })
     }
-    for (const queueName of c.sendsTo ?? []) {
+    for (const queueName of access.queues ?? []) {
       const queue = this.queues.get(queueName)
       if (!queue) throw new Error(`${c.functionId} sends to ${queueName}, which no consumer reads`)
-      queue.grantSendMessages(fn)
-      fn.addEnvironment(QUEUE_URL_ENV[queueName], queue.queueUrl)
+      grantQueue(fn, queueName, queue)
     }
     if (c.kind === 'stream') {
       // Bisect, per-item failures, on-failure DLQ, lag alarm: the house StreamConsumer.

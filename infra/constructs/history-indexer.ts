@@ -1,14 +1,14 @@
 import { Duration, type RemovalPolicy } from 'aws-cdk-lib'
 import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch'
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb'
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam'
 import { FilterCriteria, FilterRule } from 'aws-cdk-lib/aws-lambda'
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs'
 import { Construct } from 'constructs'
 import { BANK_REQUEST_PREFIX } from '#lib/db/keys.ts'
 import { houseFunction } from './api-function.ts'
 import { StreamConsumer } from './async-consumer.ts'
-import { grantTable, tableResources } from './table-access.ts'
+import { HISTORY_INDEXER_ACCESS } from '#lib/iam/functions.ts'
+import { grantAccess } from './grants.ts'
 
 export interface HistoryIndexerProps {
   table: ITableV2
@@ -44,17 +44,9 @@ export class HistoryIndexer extends Construct {
       timeout: Duration.seconds(60),
       environment: {},
     }).function
-    // Reads heads, pointers and items; writes only the history (MHIST#) and the pointers (PROVREF#),
-    // through TransactWriteItems (which needs the item-level actions).
-    grantTable(this.function, props.table, 'read')
-    this.function.addToRolePolicy(
-      new PolicyStatement({
-        sid: 'WriteMerchantHistory',
-        actions: ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:ConditionCheckItem'],
-        resources: tableResources(props.table),
-        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['MHIST#*', 'PROVREF#*'] } },
-      }),
-    )
+    // Reads heads, pointers and items; writes only the history (MHIST#) and the pointers (PROVREF#)
+    // (HISTORY_INDEXER_ACCESS, which the local runs hold it to too).
+    grantAccess(this.function, 'history-indexer', HISTORY_INDEXER_ACCESS, { table: props.table })
     this.consumer = new StreamConsumer(this, 'Stream', {
       consumer: 'history-indexer',
       function: this.function,

@@ -1,14 +1,15 @@
-import { Duration, Stack, type RemovalPolicy } from 'aws-cdk-lib'
+import { Duration, type RemovalPolicy } from 'aws-cdk-lib'
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb'
 import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch'
-import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam'
 import { FilterCriteria, FilterRule } from 'aws-cdk-lib/aws-lambda'
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs'
 import { Construct } from 'constructs'
 import { OUTBOX_PREFIX } from '#lib/db/keys.ts'
 import { houseFunction } from './api-function.ts'
 import { StreamConsumer } from './async-consumer.ts'
-import { grantTable } from './table-access.ts'
+import { consumerOf } from '#lib/consumers.ts'
+import { accessOfConsumer } from '#lib/iam/functions.ts'
+import { grantAccess } from './grants.ts'
 
 export interface OutboxSenderProps {
   table: ITableV2
@@ -40,16 +41,13 @@ export class OutboxSender extends Construct {
       timeout: Duration.seconds(30),
       environment: props.sesFromAddress ? { SES_FROM_ADDRESS: props.sesFromAddress } : {},
     }).function
-    // Reads the admin e-mail list and marks each outbox item SENT with a conditional update.
-    grantTable(this.function, props.table, 'read')
-    this.function.addToRolePolicy(
-      new PolicyStatement({
-        sid: 'MarkOutboxItems',
-        actions: ['dynamodb:UpdateItem'],
-        resources: [props.table.tableArn],
-        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${OUTBOX_PREFIX}*`] } },
-      }),
-    )
+    // Reads the admin e-mail list and marks each outbox item SENT with a conditional update; sends
+    // from the configured identity, if any (its lib/consumers.ts entry, lib/iam/functions.ts).
+    const domain = props.sesFromAddress?.split('@').pop()
+    grantAccess(this.function, 'outbox-sender', accessOfConsumer(consumerOf('outbox-sender')!), {
+      table: props.table,
+      ...(props.sesFromAddress ? { emailIdentities: [props.sesFromAddress, domain!] } : {}),
+    })
     // Bisect, per-item failures, an on-failure dead-letter queue and the alarms: StreamConsumer.
     this.consumer = new StreamConsumer(this, 'Stream', {
       consumer: 'outbox-sender',
@@ -73,20 +71,5 @@ export class OutboxSender extends Construct {
       comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
       treatMissingData: TreatMissingData.NOT_BREACHING,
     })
-    if (props.sesFromAddress) {
-      const domain = props.sesFromAddress.split('@').pop()!
-      const { region, account } = Stack.of(this)
-      this.function.addToRolePolicy(
-        new PolicyStatement({
-          sid: 'SendFromTheConfiguredIdentity',
-          effect: Effect.ALLOW,
-          actions: ['ses:SendEmail'],
-          resources: [
-            `arn:aws:ses:${region}:${account}:identity/${props.sesFromAddress}`,
-            `arn:aws:ses:${region}:${account}:identity/${domain}`,
-          ],
-        }),
-      )
-    }
   }
 }

@@ -1,4 +1,5 @@
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs'
+import { checkAwsCall } from '#lib/aws-guard.ts'
 
 /**
  * Sending work to a queue (lib/consumers.ts names the queues and their consumers). In AWS the
@@ -36,6 +37,7 @@ let sqs: SQSClient | undefined
 export async function sendMessage(queue: QueueName, body: unknown, delaySeconds = 0): Promise<void> {
   const delay = Math.max(0, Math.min(MAX_DELAY_SECONDS, Math.ceil(delaySeconds)))
   const text = JSON.stringify(body)
+  checkAwsCall({ service: 'sqs', action: 'SendMessage', queue })
   const url = process.env[QUEUE_URL_ENV[queue]]
   if (url) {
     sqs ??= new SQSClient({})

@@ -8,6 +8,7 @@ import {
   CommitmentPolicy,
   type KeyringNode,
 } from '@aws-crypto/material-management-node'
+import { checkAwsCall } from '#lib/aws-guard.ts'
 import { keyring } from './keyring.ts'
 import { materialsFor } from './materials.ts'
 
@@ -42,11 +43,28 @@ export class DecryptionFailed extends Error {
 export const isEncrypted = (stored: unknown): stored is string =>
   typeof stored === 'string' && stored.startsWith(PREFIX)
 
+/**
+ * The local key files' record (lib/crypto/sealed-file.ts): they stand in for Secrets Manager, and
+ * their readers ask for the secret instead (lib/signing/key-source.ts, lib/qr/authority-key.ts).
+ */
+const LOCAL_KEY_FILE_RECORD = 'key-file'
+
+/**
+ * Asked before every seal and open, whether the data key or the value is cached or not: a role
+ * without the grant gets no value in AWS, however warm another function's container is locally.
+ */
+function checkDataKeyUse(action: 'Decrypt' | 'GenerateDataKey', context: FieldContext) {
+  if (context.record !== LOCAL_KEY_FILE_RECORD) {
+    checkAwsCall({ service: 'kms', action, record: context.record ?? '' })
+  }
+}
+
 export async function encryptField(
   plaintext: string,
   context: FieldContext,
   ring?: KeyringNode,
 ): Promise<string> {
+  checkDataKeyUse('GenerateDataKey', context)
   const { result } = await encrypt(materialsFor(ring ?? (await keyring())), Buffer.from(plaintext, 'utf8'), {
     encryptionContext: context,
     suiteId: SUITE,
@@ -84,6 +102,7 @@ export async function decryptField(
   options: DecryptOptions = {},
 ): Promise<string> {
   if (!isEncrypted(stored)) return stored
+  checkDataKeyUse('Decrypt', context)
   const cacheKey = `${JSON.stringify(context)}\n${stored}`
   if (options.cache) {
     const hit = cache.get(cacheKey)

@@ -1,6 +1,8 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb'
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
+import { checkAwsCall } from '#lib/aws-guard.ts'
 import { config } from '#lib/config.ts'
+import { requestsOf } from './iam-requests.ts'
 import { localDynamoConfig } from './local.ts'
 
 let documentClient: DynamoDBDocumentClient | undefined
@@ -16,6 +18,18 @@ export function db(): DynamoDBDocumentClient {
       region,
       ...(dynamoEndpoint ? { ...localDynamoConfig(dynamoEndpoint), maxAttempts: 2 } : {}),
     })
+    // Before every call, what the calling function's role would refuse is refused (lib/aws-guard.ts):
+    // a no-op in AWS, where IAM decides; locally the check DynamoDB Local does not make.
+    client.middlewareStack.add(
+      (next, context) => async (args) => {
+        checkAwsCall({
+          service: 'dynamodb',
+          requests: requestsOf(context.commandName ?? '', args.input as Record<string, unknown>),
+        })
+        return next(args)
+      },
+      { step: 'initialize', name: 'localIamGuard', priority: 'high' },
+    )
     documentClient = DynamoDBDocumentClient.from(client, {
       marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
     })

@@ -1,5 +1,6 @@
 import * as z from 'zod'
 import { BatchPath, BatchRequest } from '#lib/batches/schemas.ts'
+import { BATCH_PREFIX } from '#lib/db/keys.ts'
 import { type EndpointDocs, endpointsOf, lazy } from '#lib/http/endpoint.ts'
 import { APP, READ_ANY, WRITE_ANY } from './common.ts'
 
@@ -19,7 +20,10 @@ const batches = /* @__PURE__ */ endpointsOf({
 export const batchSubmit = /* @__PURE__ */ batches({
   functionId: 'app-invoice-batch-submit',
   routes: [{ method: 'POST', path: '/app/invoice/batch' }],
-  access: { table: [WRITE_ANY] },
+  // The items (up to 100) go in with BatchWriteItem, 25 a call, then the header with a conditional
+  // put: 101 writes, one more than a transaction takes. The header is the commit point (items without
+  // one are never read and expire), so the bulk grant is limited to the batch partitions it writes.
+  access: { table: [WRITE_ANY, { actions: ['BatchWriteItem'], keys: [BATCH_PREFIX] }] },
   request: { body: BatchRequest },
 })
 export const batchStatus = /* @__PURE__ */ batches({

@@ -1,5 +1,6 @@
 import * as z from 'zod'
 import { type Endpoint, type EndpointDocs, endpoint, endpointsOf } from '#lib/http/endpoint.ts'
+import { keys } from '#lib/db/keys.ts'
 import { REFERENCE_LISTS, type ReferenceListName } from '#lib/reference/lists.ts'
 import { ANY, reads, SI } from './common.ts'
 
@@ -36,7 +37,10 @@ export const referenceLists = /* @__PURE__ */ Object.fromEntries(
   REFERENCE_LISTS.map((list) => [list, listEndpoint(list)]),
 ) as Record<ReferenceListName, Endpoint<z.ZodType, z.ZodType, z.ZodType, 'api-signature'>>
 
-/** The JWKS: public by design, and built from the key files or secrets, never from the table. */
+/**
+ * The JWKS: public by design. It lists every key that has signed invoices, which the signer records
+ * in one partition: that partition is all of the table it may read.
+ */
 export const publicKeys = /* @__PURE__ */ endpoint({
   functionId: 'resource-public-keys',
   domain: 'reference',
@@ -47,7 +51,7 @@ export const publicKeys = /* @__PURE__ */ endpoint({
   reply: 'record',
   versions: ['v1'],
   routes: [{ method: 'GET', path: '/resource/public-keys' }],
-  access: {},
+  access: { table: [{ actions: ['Query'], keys: [keys.signingKeys()] }] },
   request: {},
 })
 

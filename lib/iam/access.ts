@@ -1,10 +1,26 @@
 import type { QueueName } from '#lib/async/queue.ts'
+import { keys, NONCE_PREFIX, REPLAY_PREFIX } from '#lib/db/keys.ts'
 import type { IndexName } from '#lib/db/table.ts'
-import type { ServiceSecret } from '#lib/http/route.ts'
+import type { AuthScheme, ServiceSecret } from '#lib/routes.ts'
 
 /**
- * What a function may do in AWS, as its declaration states it: the one description the IAM policy
- * (infra) and every local run's guard (lib/iam/local-guard.ts) are both made from.
+ * What a function may do in AWS, in one shape: the IAM policy of its role is generated from it
+ * (infra/constructs/grants.ts), and every local run refuses what it does not allow (lib/aws-guard.ts,
+ * lib/iam/evaluate.ts). Nothing else decides a function's permissions.
+ *
+ * How IAM reads the table grants, which the policy and the local evaluator both follow:
+ * - A transaction is authorised item by item, each under the action it performs (Put -> PutItem,
+ *   Update -> UpdateItem, Delete -> DeleteItem, ConditionCheck -> ConditionCheckItem, Get -> GetItem):
+ *   "Permissions for Put, Update, Delete, and Get actions are governed by the permissions used for the
+ *   underlying PutItem, UpdateItem, DeleteItem, and GetItem operations"
+ *   (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/transaction-apis-iam.html).
+ * - dynamodb:LeadingKeys is the set of partition-key values a request names, and the condition must be
+ *   used with ForAllValues: BatchGetItem and BatchWriteItem name one per item, and every one must match
+ *   (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/specifying-conditions.html, whose
+ *   first example grants BatchWriteItem and BatchGetItem under a LeadingKeys condition).
+ * - A Query on a global secondary index is a request on the index's ARN (`<table>/index/<name>`), and
+ *   the partition-key value it names is the index's: a grant's `keys` limit an index's partition
+ *   keys as they limit the table's, so an index grant with keys lists index key prefixes.
  */
 
 export type TableAction =
@@ -21,40 +37,133 @@ export interface TableGrant {
   actions: readonly TableAction[]
   /** Partition-key prefixes the grant is limited to (IAM: ForAllValues:StringLike dynamodb:LeadingKeys `<prefix>*`). Absent: every key. */
   keys?: readonly string[]
-  /** Indexes the grant's reads may use; absent: the table only. */
+  /** Indexes (IndexName from lib/db/table.ts) the grant's reads may use; absent: the table only. */
   indexes?: readonly IndexName[]
 }
 
-/** The encryption context's `record` of each sealed field kind. */
+/**
+ * The encryption context's `record` of each sealed field kind: API client secrets and switch client
+ * secrets (lib/auth/credentials.ts), invoice notes (lib/invoice/notes.ts), webhook subscription
+ * secrets (lib/webhooks/subscriptions.ts). The local key files' `key-file` record (lib/crypto/
+ * sealed-file.ts) is not one: in AWS those keys are Secrets Manager secrets (`secrets` below).
+ */
 export type EncryptionRecord = 'api-client' | 'switch-client' | 'invoice' | 'webhook-subscription'
+
+export const ENCRYPTION_RECORDS: readonly EncryptionRecord[] = [
+  'api-client',
+  'switch-client',
+  'invoice',
+  'webhook-subscription',
+]
 
 export interface Access {
   table?: readonly TableGrant[]
+  /** kms:Decrypt of the data key, for values sealed under these records. */
   decrypt?: readonly EncryptionRecord[]
+  /** kms:GenerateDataKey and kms:Encrypt of the data key, to seal values under these records. */
   encrypt?: readonly EncryptionRecord[]
+  /** secretsmanager:GetSecretValue of these service secrets. */
   secrets?: readonly ServiceSecret[]
+  /** sqs:SendMessage to these queues (lib/async/queue.ts). */
   queues?: readonly QueueName[]
+  /** ses:SendEmail from the configured identity (the outbox sender). */
   email?: boolean
 }
 
-const union = <T>(...lists: (readonly T[] | undefined)[]): T[] | undefined => {
-  const all = [...new Set(lists.flatMap((l) => l ?? []))]
-  return all.length ? all : undefined
+export const READ_ACTIONS: readonly TableAction[] = ['GetItem', 'BatchGetItem', 'Query']
+export const WRITE_ACTIONS: readonly TableAction[] = [
+  ...READ_ACTIONS,
+  'PutItem',
+  'UpdateItem',
+  'DeleteItem',
+  'ConditionCheckItem',
+]
+export const ALL_INDEXES: readonly IndexName[] = ['gsi1', 'gsi2', 'gsi3']
+
+const union = <T>(...lists: (readonly T[] | undefined)[]): T[] => [...new Set(lists.flatMap((l) => l ?? []))]
+
+/** Whether every request `inner` allows, `outer` allows too. */
+function covers(outer: TableGrant, inner: TableGrant): boolean {
+  if (!inner.actions.every((a) => outer.actions.includes(a))) return false
+  if (!(inner.indexes ?? []).every((i) => outer.indexes?.includes(i))) return false
+  if (!outer.keys) return true
+  if (!inner.keys) return false
+  return inner.keys.every((k) => outer.keys!.some((prefix) => k.startsWith(prefix)))
 }
 
-/** Everything any of the parts allows. */
+const sameGrant = (a: TableGrant, b: TableGrant) => covers(a, b) && covers(b, a)
+
+/**
+ * The access of a function that does all of `parts`: each list is the union, and a table grant that
+ * another grant already covers is dropped (a function reading the whole table needs no separate
+ * grant to read API client records), so the policy holds no redundant statement.
+ */
 export function mergeAccess(...parts: Access[]): Access {
-  const out: Access = {}
-  const table = parts.flatMap((p) => p.table ?? [])
-  if (table.length) out.table = table
+  const grants = parts.flatMap((p) => p.table ?? [])
+  const kept: TableGrant[] = []
+  grants.forEach((grant, i) => {
+    const redundant = grants.some(
+      (other, j) => j !== i && covers(other, grant) && (!sameGrant(other, grant) || j < i),
+    )
+    if (!redundant) {
+      kept.push({
+        actions: union(grant.actions),
+        ...(grant.keys ? { keys: union(grant.keys) } : {}),
+        ...(grant.indexes?.length ? { indexes: union(grant.indexes) } : {}),
+      })
+    }
+  })
+  const merged: Access = {}
+  if (kept.length) merged.table = kept
   const decrypt = union(...parts.map((p) => p.decrypt))
-  if (decrypt) out.decrypt = decrypt
   const encrypt = union(...parts.map((p) => p.encrypt))
-  if (encrypt) out.encrypt = encrypt
   const secrets = union(...parts.map((p) => p.secrets))
-  if (secrets) out.secrets = secrets
   const queues = union(...parts.map((p) => p.queues))
-  if (queues) out.queues = queues
-  if (parts.some((p) => p.email)) out.email = true
-  return out
+  if (decrypt.length) merged.decrypt = decrypt
+  if (encrypt.length) merged.encrypt = encrypt
+  if (secrets.length) merged.secrets = secrets
+  if (queues.length) merged.queues = queues
+  if (parts.some((p) => p.email)) merged.email = true
+  return merged
+}
+
+/** The partition-key prefix of a key builder's keys (`keys.apiClient('').pk` is `APIKEY#`). */
+const prefixOf = (key: { pk: string }) => key.pk
+
+/**
+ * What each auth scheme's verifier (lib/auth) does on every request, whatever the route:
+ * - api-signature reads the API client record and opens its secrets, then writes the signature's
+ *   replay item (api-signature.ts, replay-store.ts);
+ * - switch-signature reads the bearer token and the switch client record, opens the client's
+ *   secrets, then spends the nonce (switch-signature.ts, bearer.ts, replay-store.ts);
+ * - the bearer schemes read their token record (bearer.ts).
+ */
+export const SCHEME_ACCESS: Record<AuthScheme, Access> = {
+  'api-signature': {
+    table: [
+      { actions: ['GetItem'], keys: [prefixOf(keys.apiClient(''))] },
+      { actions: ['PutItem'], keys: [REPLAY_PREFIX] },
+    ],
+    decrypt: ['api-client'],
+  },
+  'switch-signature': {
+    table: [
+      { actions: ['GetItem'], keys: [prefixOf(keys.bearer('')), prefixOf(keys.switchClient(''))] },
+      { actions: ['PutItem'], keys: [NONCE_PREFIX] },
+    ],
+    decrypt: ['switch-client'],
+  },
+  'merchant-bearer': { table: [{ actions: ['GetItem'], keys: [prefixOf(keys.bearer(''))] }] },
+  'admin-bearer': { table: [{ actions: ['GetItem'], keys: [prefixOf(keys.bearer(''))] }] },
+  none: {},
+}
+
+/**
+ * The idempotency layer (lib/http/idempotency.ts) of a route that takes an Idempotency-Key: one
+ * conditional put claims the key, an update stores the reply, a delete releases a failed attempt.
+ */
+export const IDEMPOTENCY_ACCESS: Access = {
+  table: [
+    { actions: ['PutItem', 'UpdateItem', 'DeleteItem'], keys: [prefixOf(keys.idempotency('', '', ''))] },
+  ],
 }

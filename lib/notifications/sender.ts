@@ -1,4 +1,5 @@
 import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2'
+import { checkAwsCall } from '#lib/aws-guard.ts'
 import { logger } from '#lib/log.ts'
 import { listEmails } from './emails.ts'
 import { claim, finish, type OutboxItem, release } from './outbox.ts'
@@ -19,6 +20,7 @@ export class SesEmailSender implements EmailSender {
   ) {}
 
   async send(message: { to: string[]; subject: string; body: string }): Promise<string> {
+    checkAwsCall({ service: 'ses', action: 'SendEmail' })
     const out = await this.client.send(
       new SendEmailCommand({
         FromEmailAddress: this.from,

@@ -1,5 +1,6 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPair, type KeyObject } from 'node:crypto'
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager'
+import { checkAwsCall } from '#lib/aws-guard.ts'
 import { readOrCreateSealedPemFile } from '#lib/crypto/sealed-file.ts'
 import { keysDir, pemFromSecretText, readPemSecret } from '#lib/keys/pem-store.ts'
 import { DependencyDown } from '#lib/errors.ts'
@@ -79,6 +80,12 @@ let loading: Promise<AuthorityKey> | undefined
 
 /** The key, loaded once per container (a failed load is retried on the next call). */
 export function authorityKey(): Promise<AuthorityKey> {
+  // At every use: locally one process serves every function (see lib/signing/key-source.ts).
+  try {
+    checkAwsCall({ service: 'secretsmanager', action: 'GetSecretValue', secret: 'qr-authority-key' })
+  } catch (error) {
+    return Promise.reject(error)
+  }
   if (!loading) {
     const secretArn = process.env.QR_KEY_SECRET_ARN
     loading = secretArn

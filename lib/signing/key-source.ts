@@ -1,5 +1,6 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto'
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager'
+import { checkAwsCall } from '#lib/aws-guard.ts'
 import { readOrCreateSealedPemFile } from '#lib/crypto/sealed-file.ts'
 import { keysDir, readPemSecret } from '#lib/keys/pem-store.ts'
 import { type PublicJwk, publicJwkOf } from './jwk.ts'
@@ -69,6 +70,13 @@ export function createKeySource(
 ): () => Promise<SigningKey> {
   let loading: Promise<SigningKey> | undefined
   return () => {
+    // Asked at every use, not only at the first load: locally one process serves every function, and
+    // a function whose role may not read the secret must not sign with a key another one loaded.
+    try {
+      checkAwsCall({ service: 'secretsmanager', action: 'GetSecretValue', secret: 'signing-key' })
+    } catch (error) {
+      return Promise.reject(error)
+    }
     if (!loading) {
       loading = (async () => {
         if (keySourceKind(env) === 'file') return fromFile(env)

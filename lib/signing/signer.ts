@@ -28,7 +28,10 @@ async function publishedSigningKey(): Promise<SigningKey> {
     })
   }
   try {
-    return await ready
+    // signingKey() again: it asks for the secret at every use (key-source.ts), and returns the key
+    // loaded once.
+    const [key] = await Promise.all([signingKey(), ready])
+    return key
   } catch (error) {
     logger.error('invoice signing key unavailable', { error })
     throw new DependencyDown(

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda'
 import { consumers, type StreamConsumer as StreamConsumerSpec } from '#lib/consumers.ts'
+import { asFunction } from './iam.ts'
 import type { StreamConsumer } from './stream-drive.ts'
 
 /**
@@ -13,7 +14,11 @@ export async function localStreamConsumers(only?: string[]): Promise<StreamConsu
   const out: StreamConsumer[] = []
   if (wanted('history-indexer')) {
     const indexer = await import('#functions/merchant-history/history-indexer.ts')
-    out.push({ name: 'history-indexer', handler: indexer.handler })
+    // Each invocation with the function's role (scripts/local/iam.ts), as every consumer below.
+    out.push({
+      name: 'history-indexer',
+      handler: (event) => asFunction('history-indexer', () => indexer.handler(event)),
+    })
   }
   for (const spec of consumers) {
     if (spec.kind === 'stream' && wanted(spec.functionId)) out.push(await filtered(spec))
@@ -66,7 +71,9 @@ async function filtered(spec: StreamConsumerSpec): Promise<StreamConsumer> {
         const slice = records.slice(i, i + spec.batchSize)
         let failedId: string | undefined
         try {
-          const result = await fn({ Records: slice }, lambdaContext(spec.functionId, spec.timeoutSeconds))
+          const result = await asFunction(spec.functionId, () =>
+            fn({ Records: slice }, lambdaContext(spec.functionId, spec.timeoutSeconds)),
+          )
           failedId = result?.batchItemFailures?.[0]?.itemIdentifier
         } catch {
           failedId = slice[0]!.dynamodb?.SequenceNumber

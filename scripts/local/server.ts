@@ -10,6 +10,7 @@ import { MAX_BODY_BYTES } from '#lib/http/factory.ts'
 import { errorResponse } from '#lib/http/replies.ts'
 import { pathMatches } from '#lib/http/unrouted.ts'
 import { type Route, routes, UNROUTED } from '#lib/routes.ts'
+import { asFunction, type Grants, installLocalIam } from './iam.ts'
 
 /**
  * The local stand-in for API Gateway: turns each HTTP request into an HTTP API (payload 2.0) event and
@@ -191,6 +192,12 @@ export interface ServerOptions {
    * when the client sees the reply. In AWS the history trails by the stream's delay instead.
    */
   afterWrite?: () => Promise<void>
+  /**
+   * Each function's grants (functionId -> Access), which every AWS call it makes is held to
+   * (scripts/local/iam.ts): read from the cloud assembly when serving its bundles; by default those
+   * the sources derive the policies from.
+   */
+  grants?: Grants
 }
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
@@ -209,8 +216,11 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: Server
   const { route, params } = matched
   const target = route ?? { functionId: UNROUTED.functionId, handler: UNROUTED.handler }
   const event = toEvent(req, body, route, params)
-  const handler = await loadHandler(target.handler, target.functionId)
-  const result = await handler(event, lambdaContext(target.functionId, event.requestContext.requestId))
+  // As Lambda runs it: loaded and invoked with the function's role (scripts/local/iam.ts).
+  const result = await asFunction(target.functionId, async () => {
+    const handler = await loadHandler(target.handler, target.functionId)
+    return handler(event, lambdaContext(target.functionId, event.requestContext.requestId))
+  })
   if (options.afterWrite && WRITES.has(req.method ?? 'GET')) await options.afterWrite()
   write(res, result)
 }
@@ -281,6 +291,7 @@ export interface LocalServer {
  */
 export async function startServer(port = 0, options: ServerOptions = {}): Promise<LocalServer> {
   bundles = options.bundles
+  installLocalIam(options.grants)
   const server = createServer((req, res) => {
     handle(req, res, options).catch((error: unknown) => {
       // Handlers map their own errors; reaching here means the handler module itself failed to load.

@@ -3,6 +3,7 @@ import type { SQSBatchResponse, SQSEvent } from 'aws-lambda'
 import { type QueueName, useLocalQueues } from '#lib/async/queue.ts'
 import { type Consumer, consumers, type QueueConsumer } from '#lib/consumers.ts'
 import { lambdaContext, localStreamConsumers } from './consumers.ts'
+import { asFunction, type Grants, installLocalIam } from './iam.ts'
 import { type StreamDrive, startStreamDrive } from './stream-drive.ts'
 
 /**
@@ -36,6 +37,8 @@ export interface WorkersOptions {
   only?: string[]
   /** How long drained() waits between looks while something is queued. */
   pollMs?: number
+  /** Each consumer's grants, which its AWS calls are held to (scripts/local/iam.ts); the sources' by default. */
+  grants?: Grants
 }
 
 export interface Workers {
@@ -56,6 +59,7 @@ export interface Workers {
 export async function startWorkers(options: WorkersOptions): Promise<Workers> {
   const selected = consumers.filter((c) => !options.only || options.only.includes(c.functionId))
   const pollMs = options.pollMs ?? 100
+  installLocalIam(options.grants)
   let running = true
   const deadLetters: Workers['deadLetters'] = []
 
@@ -101,7 +105,9 @@ export async function startWorkers(options: WorkersOptions): Promise<Workers> {
       let failed = false
       try {
         const fn = await load<QueueFn>(consumer.handler)
-        const result = await fn(event, lambdaContext(consumer.functionId, consumer.timeoutSeconds))
+        const result = await asFunction(consumer.functionId, () =>
+          fn(event, lambdaContext(consumer.functionId, consumer.timeoutSeconds)),
+        )
         failed = Boolean(result?.batchItemFailures?.length)
       } catch {
         failed = true

@@ -6,9 +6,8 @@ import { App, type CfnElement, Stack } from 'aws-cdk-lib'
 import { Template } from 'aws-cdk-lib/assertions'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { functionsOf, routes, UNROUTED } from '#lib/routes.ts'
-import { AUTH_WRITE_PREFIXES, accessOf } from '../../infra/constructs/api-function.ts'
+import { accessOfRoutes } from '#lib/iam/functions.ts'
 import { addNagChecks } from '../../infra/constructs/nag.ts'
-import { TABLE_ACTIONS } from '../../infra/constructs/table-access.ts'
 import { ApiStack } from '../../infra/stacks/api-stack.ts'
 import { DATA_OUTPUTS, DataStack } from '../../infra/stacks/data-stack.ts'
 
@@ -227,32 +226,35 @@ describe('asynchronous consumers', () => {
 })
 
 describe('least privilege from the route table', () => {
-  it('gives each function exactly the table actions of its routes: none, read or write', () => {
+  it('gives each function exactly the table actions of its Access (lib/iam/functions.ts)', () => {
     const table = functionsOf(routes)
-    table.set(UNROUTED.functionId, [{ auth: 'none', tableAccess: 'none' } as never])
     for (const [functionId, served] of table) {
-      const access = accessOf(served)
-      const prefixes = served.flatMap((r) => AUTH_WRITE_PREFIXES[r.auth])
-      const expected =
-        access === 'none'
-          ? []
-          : [...TABLE_ACTIONS[access], ...(access === 'read' && prefixes.length ? ['dynamodb:PutItem'] : [])]
-      expect(tableActionsOf(functionId).sort(), functionId).toEqual([...expected].sort())
+      const grants = accessOfRoutes(served).table ?? []
+      const expected = [...new Set(grants.flatMap((g) => g.actions.map((a) => `dynamodb:${a}`)))]
+      expect(tableActionsOf(functionId).sort(), functionId).toEqual(expected.sort())
     }
+    expect(tableActionsOf(UNROUTED.functionId)).toEqual([])
   })
 
-  it('gives openapi, resource-public-keys and unrouted no table permission at all', () => {
-    for (const functionId of ['openapi', 'resource-public-keys', UNROUTED.functionId]) {
+  it('gives openapi and unrouted no table permission at all, and resource-public-keys a Query of the published keys only', () => {
+    for (const functionId of ['openapi', UNROUTED.functionId]) {
       expect(tableActionsOf(functionId), functionId).toEqual([])
     }
+    expect(
+      statementsOf('resource-public-keys').filter((s) => actionsOf(s).some((a) => a.startsWith('dynamodb:'))),
+    ).toEqual([
+      expect.objectContaining({
+        Action: 'dynamodb:Query',
+        Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['SIGNING_KEYS*'] } },
+      }),
+    ])
   })
 
-  it('gives no API function Scan, BatchWriteItem or any stream action', () => {
+  it('gives no API function Scan or any stream action, and BatchWriteItem to batch submission only, on batch partitions', () => {
     for (const functionId of allFunctionIds) {
       const actions = tableActionsOf(functionId)
       for (const forbidden of [
         'dynamodb:Scan',
-        'dynamodb:BatchWriteItem',
         'dynamodb:GetRecords',
         'dynamodb:GetShardIterator',
         'dynamodb:DescribeStream',
@@ -261,6 +263,18 @@ describe('least privilege from the route table', () => {
       ]) {
         expect(actions, functionId).not.toContain(forbidden)
       }
+      const batchWrites = statementsOf(functionId).filter((s) =>
+        ([] as string[]).concat(s.Action).includes('dynamodb:BatchWriteItem'),
+      )
+      if (functionId !== 'app-invoice-batch-submit') {
+        expect(batchWrites, functionId).toEqual([])
+        continue
+      }
+      expect(batchWrites).toHaveLength(1)
+      expect(batchWrites[0]!.Action).toBe('dynamodb:BatchWriteItem')
+      expect(batchWrites[0]!.Condition).toEqual({
+        'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['BATCH#*'] },
+      })
     }
   })
 

@@ -334,7 +334,7 @@ describe('ApiStack', () => {
         statementsOf(synthesized, id).filter((s) => actionsOf(s).some((a) => WRITE_ACTIONS.includes(a)))
       const leadingKeys = (prefix: string) => [
         {
-          Sid: 'AuthReplayRecordsOnly',
+          Sid: expect.any(String),
           Effect: 'Allow',
           Action: 'dynamodb:PutItem',
           Resource: expect.anything(),
@@ -517,9 +517,9 @@ describe('data encryption key (issue 7)', () => {
     for (const functionId of functionIds) {
       const served = routesOf(functionId)
       const records = [
-        ...(served.some((r) => r.auth === 'api-signature' || r.auth === 'switch-signature')
-          ? ['api-client', 'switch-client']
-          : []),
+        // Each signature scheme opens its own clients' secrets only (lib/iam/access.ts SCHEME_ACCESS).
+        ...(served.some((r) => r.auth === 'api-signature') ? ['api-client'] : []),
+        ...(served.some((r) => r.auth === 'switch-signature') ? ['switch-client'] : []),
         ...(served.some((r) =>
           ['functions/lifecycle/si-get-invoice.ts', 'functions/lifecycle/app-invoice-transmit.ts'].includes(
             r.handler,
@@ -530,7 +530,8 @@ describe('data encryption key (issue 7)', () => {
       ]
       if (records.length) expected.set(functionId, records)
     }
-    expect(expected.get('si-get-invoice')).toEqual(['api-client', 'switch-client', 'invoice'])
+    expect(expected.get('si-get-invoice')).toEqual(['api-client', 'invoice'])
+    expect(expected.get('transactions-transfer')).toEqual(['switch-client'])
     // Bearer and public functions (merchant history, notifications, resource lists) get nothing.
     expect(expected.size).toBeLessThan(functionIds.length)
     for (const functionId of functionIds) {

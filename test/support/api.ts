@@ -39,13 +39,22 @@ export async function startApi(
   await seedLocal()
   // The local stream drives and queues (scripts/local/workers.ts): the history indexer always, as
   // `npm start` runs it; the consumers of lib/consumers.ts when asked for (`workers`).
+  // Every AWS call a function makes is held to its role (scripts/local/iam.ts): a synth's grants when
+  // its bundles run, else those the sources derive the policies from.
+  const provided = inject('grants')
+  const grants = provided ? new Map(Object.entries(provided)) : undefined
   const { startWorkers } = await import('../../scripts/local/workers.ts')
   const only = options.workers === true ? undefined : ['history-indexer', ...(options.workers || [])]
-  const workers = await startWorkers({ endpoint: dynamoEndpoint, tableName, ...(only ? { only } : {}) })
+  const workers = await startWorkers({
+    endpoint: dynamoEndpoint,
+    tableName,
+    ...(only ? { only } : {}),
+    ...(grants ? { grants } : {}),
+  })
   const { startServer } = await import('../../scripts/local/server.ts')
   const bundles = inject('bundles')
   if (bundles) (await import('../../scripts/local/bundles.ts')).lambdaEnvironment()
-  const server = await startServer(0, { bundles, afterWrite: () => workers.historySettled() })
+  const server = await startServer(0, { bundles, grants, afterWrite: () => workers.historySettled() })
   return {
     url: server.url,
     tableName,

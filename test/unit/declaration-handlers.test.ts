@@ -45,9 +45,10 @@ describe('declarations and handlers', () => {
       const file = handlerOf(declaration)
       expect(existsSync(join(ROOT, file)), `${file} is missing`).toBe(true)
       const { handler } = (await import(join(ROOT, file))) as { handler?: { declaration?: Endpoint } }
-      expect(handler?.declaration, `${file} is not built from the ${declaration.functionId} declaration`).toBe(
-        declaration,
-      )
+      expect(
+        handler?.declaration,
+        `${file} is not built from the ${declaration.functionId} declaration`,
+      ).toBe(declaration)
     },
   )
 
