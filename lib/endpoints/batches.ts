@@ -2,7 +2,7 @@ import * as z from 'zod'
 import { BatchPath, BatchRequest } from '#lib/batches/schemas.ts'
 import { BATCH_PREFIX } from '#lib/db/keys.ts'
 import { type EndpointDocs, endpointsOf, lazy } from '#lib/http/endpoint.ts'
-import { APP, READ_ANY, WRITE_ANY } from './common.ts'
+import { APP, reads, writes } from './common.ts'
 
 /** Batches of invoices to validate or sign (CONTRACT section 11; docs/events.md in prose). */
 
@@ -23,13 +23,13 @@ export const batchSubmit = /* @__PURE__ */ batches({
   // The items (up to 100) go in with BatchWriteItem, 25 a call, then the header with a conditional
   // put: 101 writes, one more than a transaction takes. The header is the commit point (items without
   // one are never read and expire), so the bulk grant is limited to the batch partitions it writes.
-  access: { table: [WRITE_ANY, { actions: ['BatchWriteItem'], keys: [BATCH_PREFIX] }] },
+  access: { table: [writes([BATCH_PREFIX]), { actions: ['BatchWriteItem'], keys: [BATCH_PREFIX] }] },
   request: { body: BatchRequest },
 })
 export const batchStatus = /* @__PURE__ */ batches({
   functionId: 'app-invoice-batch-status',
   routes: [{ method: 'GET', path: '/app/invoice/batch/{batch_id}' }],
-  access: { table: [READ_ANY] },
+  access: { table: [reads([BATCH_PREFIX])] },
   request: { params: BatchPath },
 })
 

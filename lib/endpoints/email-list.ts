@@ -1,6 +1,6 @@
 import * as z from 'zod'
 import { type EndpointDocs, endpointsOf } from '#lib/http/endpoint.ts'
-import { READ_ANY } from './common.ts'
+import { reads } from './common.ts'
 
 /**
  * GET /notification/email: in a module of its own, because it takes no request schema: its function
@@ -16,7 +16,7 @@ export const emailList = /* @__PURE__ */ endpointsOf({
 })({
   functionId: 'notification-email-list',
   routes: [{ method: 'GET', path: '/notification/email' }],
-  access: { table: [READ_ANY] },
+  access: { table: [reads(['NEMAIL'])] },
   request: {},
 })
 

@@ -1,6 +1,6 @@
 import * as z from 'zod'
 import { type EndpointDocs, endpointsOf } from '#lib/http/endpoint.ts'
-import { ANY, READ_ANY } from './common.ts'
+import { ANY, reads } from './common.ts'
 
 /** GET /api/v1/health-check (CONTRACT section 5). */
 
@@ -17,7 +17,7 @@ export const healthCheck = /* @__PURE__ */ /* @__PURE__ */ endpointsOf({
   roles: ANY,
   allowAnonymous: true,
   // It proves each dependency answers: the table, both key secrets.
-  access: { table: [READ_ANY], secrets: ['signing-key', 'qr-authority-key'] },
+  access: { table: [reads(['HEALTH'])], secrets: ['signing-key', 'qr-authority-key'] },
   request: {},
 })
 

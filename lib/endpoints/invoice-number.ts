@@ -1,7 +1,7 @@
 import * as z from 'zod'
 import { type EndpointDocs, endpointsOf } from '#lib/http/endpoint.ts'
 import { GenerateInvoiceNumberRequest } from '#lib/invoice-number/schemas.ts'
-import { INVALID_BODY, SI, WRITE_ANY } from './common.ts'
+import { INVALID_BODY, SI } from './common.ts'
 
 /** The standardised invoice number (A.6, CONTRACT section 5). */
 
@@ -16,7 +16,8 @@ export const generateInvoiceNumber = /* @__PURE__ */ /* @__PURE__ */ endpointsOf
   functionId: 'si-generate-invoice-number',
   routes: [{ method: 'POST', path: '/si/generate-invoice-number' }],
   roles: SI,
-  access: { table: [WRITE_ANY] },
+  // The counter is an item of the business's own partition (keys.invoiceNumberCounter): one ADD.
+  access: { table: [{ actions: ['UpdateItem'], keys: ['BUSINESS#'] }] },
   request: { body: GenerateInvoiceNumberRequest },
 })
 

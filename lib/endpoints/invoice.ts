@@ -1,8 +1,9 @@
 import * as z from 'zod'
+import { keys } from '#lib/db/keys.ts'
 import { type EndpointDocs, endpointsOf, lazy, perVersion } from '#lib/http/endpoint.ts'
 import { PAYMENT_STATUSES } from '#lib/invoice/record.ts'
 import { invoiceSchema } from '#lib/invoice/schemas.ts'
-import { APP, INVALID_BODY, Irn, IsoDateTime, NOT_YOURS, SI, WRITE_ANY, Warning } from './common.ts'
+import { APP, INVALID_BODY, Irn, IsoDateTime, NOT_YOURS, reads, SI, Warning, writes } from './common.ts'
 
 /**
  * si/validate, app/invoice/validate and app/invoice/sign (CONTRACT sections 4 and 5). Each endpoint
@@ -18,8 +19,14 @@ const invoice = /* @__PURE__ */ endpointsOf({
   versions: ['v1', 'v2'],
 })
 
-/** What storing an invoice needs: the invoice and its events are written, its notes sealed. */
-const storesInvoices = { table: [WRITE_ANY], encrypt: ['invoice'] } as const
+/**
+ * What storing an invoice needs: the invoice (IRN#), its event and audit records are written, its notes
+ * sealed; the business, its TIN and service id guards and the code lists are read.
+ */
+const storesInvoices = {
+  table: [writes(['IRN#', 'EVENT#', 'AUDIT#']), reads(['BUSINESS#', 'TIN#', 'SERVICEID#', 'REF#'])],
+  encrypt: ['invoice'],
+} as const
 
 export const siValidate = /* @__PURE__ */ invoice({
   functionId: 'si-validate',
@@ -35,7 +42,12 @@ const signRequest = {
   body: /* @__PURE__ */ perVersion(/* @__PURE__ */ invoiceSchema('v1'), /* @__PURE__ */ invoiceSchema('v2')),
   bodyValidation: 'service' as const,
 }
-const signs = { ...storesInvoices, secrets: ['signing-key'] } as const
+/** Signing also records the signing key's public half in the JWKS partition on its first use. */
+const signs = {
+  ...storesInvoices,
+  table: [...storesInvoices.table, writes([keys.signingKeys()])],
+  secrets: ['signing-key'],
+} as const
 export const appValidate = /* @__PURE__ */ invoice({
   functionId: 'app-invoice-validate',
   routes: [{ method: 'POST', path: '/app/invoice/validate' }],

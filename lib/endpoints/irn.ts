@@ -1,7 +1,7 @@
 import * as z from 'zod'
 import { type EndpointDocs, endpointsOf, lazy } from '#lib/http/endpoint.ts'
 import { GenerateIrnRequest, ValidateIrnRequest } from '#lib/irn/schemas.ts'
-import { APP, INVALID_BODY, Irn, NOT_YOURS, READ_ANY, SI, WRITE_ANY } from './common.ts'
+import { APP, INVALID_BODY, Irn, NOT_YOURS, reads, SI, writes } from './common.ts'
 
 /** IRNs: generate and validate (A.6, CONTRACT section 5). */
 
@@ -18,14 +18,14 @@ export const generateIrn = /* @__PURE__ */ irn({
   functionId: 'si-generate-irn',
   routes: [{ method: 'POST', path: '/si/generate-irn' }],
   roles: SI,
-  access: { table: [WRITE_ANY] },
+  access: { table: [writes(['IRN#', 'AUDIT#']), reads(['BUSINESS#'])] },
   request: { body: GenerateIrnRequest },
 })
 export const validateIrn = /* @__PURE__ */ irn({
   functionId: 'app-invoice-validate-irn',
   routes: [{ method: 'POST', path: '/app/invoice/validate-irn' }],
   roles: APP,
-  access: { table: [READ_ANY] },
+  access: { table: [reads(['IRN#', 'BUSINESS#'])] },
   request: { body: ValidateIrnRequest },
 })
 

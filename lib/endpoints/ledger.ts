@@ -6,7 +6,7 @@ import {
   ReversalRequest,
   TransferRequest,
 } from '#lib/ledger/schemas.ts'
-import { WRITE_ANY } from './common.ts'
+import { reads, writes } from './common.ts'
 
 /** Area B: balance enquiry, debit transfer and reversal (CONTRACT section 6). */
 
@@ -18,22 +18,30 @@ const ledger = /* @__PURE__ */ endpointsOf({
   reply: 'bank',
 })
 
+/**
+ * A transfer or reversal: the accounts, the bank request, the provider-reference pointer and the
+ * outcome notification are written in one transaction; the merchant and its templates are read.
+ */
+const moneyMoves = {
+  table: [writes(['ACCOUNT#', 'BANKREQ#', 'PROVREF#', 'OUTBOX#']), reads(['MERCHANT#', 'NTEMPLATE#'])],
+}
+
 export const balanceEnquiry = /* @__PURE__ */ ledger({
   functionId: 'transactions-balance-enquiry',
   routes: [{ method: 'POST', path: '/api/v1/transactions/balance-enquiry' }],
-  access: { table: [WRITE_ANY] },
+  access: { table: [reads(['ACCOUNT#'])] },
   request: { body: BalanceEnquiryRequest, invalidBody: bankBodyError },
 })
 export const transfer = /* @__PURE__ */ ledger({
   functionId: 'transactions-transfer',
   routes: [{ method: 'POST', path: '/api/v1/transactions/transfer' }],
-  access: { table: [WRITE_ANY] },
+  access: moneyMoves,
   request: { body: TransferRequest, invalidBody: bankBodyError },
 })
 export const reversal = /* @__PURE__ */ ledger({
   functionId: 'transactions-reversal',
   routes: [{ method: 'POST', path: '/api/v1/transactions/reversal' }],
-  access: { table: [WRITE_ANY] },
+  access: moneyMoves,
   request: { body: ReversalRequest, invalidBody: bankBodyError },
 })
 

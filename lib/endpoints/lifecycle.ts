@@ -2,7 +2,7 @@ import * as z from 'zod'
 import { type EndpointDocs, endpointsOf } from '#lib/http/endpoint.ts'
 import { INVOICE_STATUSES, PAYMENT_STATUSES } from '#lib/invoice/record.ts'
 import { IrnPath, TransmitRequest, UpdateRequest } from '#lib/lifecycle/schemas.ts'
-import { APP, INVALID_BODY, Irn, IsoDateTime, READ_ANY, SI, WRITE_ANY } from './common.ts'
+import { APP, INVALID_BODY, Irn, IsoDateTime, reads, SI, writes } from './common.ts'
 
 /** Transmit, update, confirm and get-invoice (CONTRACT section 5). */
 
@@ -20,28 +20,32 @@ export const transmit = /* @__PURE__ */ lifecycle({
   routes: [{ method: 'POST', path: '/app/invoice/transmit' }],
   roles: APP,
   // Transmit hands the stored invoice, notes opened, to the buyer's system.
-  access: { table: [WRITE_ANY], decrypt: ['invoice'] },
+  access: {
+    // The buyer is found by TIN, and its system by its business's clients (gsi1, BUSINESS#<id>#CLIENTS).
+    table: [writes(['IRN#', 'EVENT#', 'AUDIT#']), reads(['BUSINESS#', 'TIN#'], ['gsi1'])],
+    decrypt: ['invoice'],
+  },
   request: { body: TransmitRequest },
 })
 export const update = /* @__PURE__ */ lifecycle({
   functionId: 'app-invoice-update',
   routes: [{ method: 'PATCH', path: '/app/invoice/update/{irn}' }],
   roles: APP,
-  access: { table: [WRITE_ANY] },
+  access: { table: [writes(['IRN#', 'EVENT#', 'AUDIT#']), reads(['BUSINESS#'])] },
   request: { params: IrnPath, body: UpdateRequest },
 })
 export const confirm = /* @__PURE__ */ lifecycle({
   functionId: 'app-invoice-confirm',
   routes: [{ method: 'GET', path: '/app/invoice/confirm/{irn}' }],
   roles: APP,
-  access: { table: [READ_ANY] },
+  access: { table: [reads(['IRN#', 'BUSINESS#'])] },
   request: { params: IrnPath },
 })
 export const getInvoice = /* @__PURE__ */ lifecycle({
   functionId: 'si-get-invoice',
   routes: [{ method: 'GET', path: '/si/get-invoice/{irn}' }],
   roles: SI,
-  access: { table: [READ_ANY], decrypt: ['invoice'] },
+  access: { table: [reads(['IRN#', 'BUSINESS#'])], decrypt: ['invoice'] },
   request: { params: IrnPath },
 })
 

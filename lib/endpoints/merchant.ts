@@ -3,7 +3,7 @@ import { type EndpointDocs, endpointsOf } from '#lib/http/endpoint.ts'
 import { HISTORY_STATUSES } from '#lib/merchant-history/items.ts'
 import { StatementQuery, StatementRecord } from '#lib/finance/statement.ts'
 import { HistoryQuery } from '#lib/merchant-history/schemas.ts'
-import { READ_ANY } from './common.ts'
+import { reads } from './common.ts'
 
 /** Area C: the merchant's transaction history (spec C.1, CONTRACT section 7). */
 
@@ -18,14 +18,15 @@ const merchantHistory = /* @__PURE__ */ endpointsOf({
 export const merchantTransactions = /* @__PURE__ */ merchantHistory({
   functionId: 'merchant-transactions',
   routes: [{ method: 'GET', path: '/api/v1/merchant/transactions' }],
-  access: { table: [READ_ANY] },
+  // Pages read the striped lists and the status, time and reference indexes (lib/merchant-history).
+  access: { table: [reads(['MHIST#', 'PROVREF#'], ['gsi1', 'gsi2', 'gsi3'])] },
   request: { query: HistoryQuery, queryValidation: 'handler' },
 })
 
 export const merchantStatement = /* @__PURE__ */ merchantHistory({
   functionId: 'merchant-statement',
   routes: [{ method: 'GET', path: '/api/v1/merchant/statement' }],
-  access: { table: [READ_ANY] },
+  access: { table: [reads(['MHIST#'])] },
   request: { query: StatementQuery },
 })
 

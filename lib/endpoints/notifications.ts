@@ -7,7 +7,7 @@ import {
   TemplateReplaceRequest,
   TemplateRequest,
 } from '#lib/notifications/schemas.ts'
-import { READ_ANY, WRITE_ANY } from './common.ts'
+import { reads, writes } from './common.ts'
 
 /** Area D: notification templates and the admin e-mail list (spec D.1, CONTRACT section 7). */
 
@@ -22,31 +22,31 @@ const notifications = /* @__PURE__ */ endpointsOf({
 export const templateCreate = /* @__PURE__ */ notifications({
   functionId: 'notification-template-create',
   routes: [{ method: 'POST', path: '/notification/template' }],
-  access: { table: [WRITE_ANY] },
+  access: { table: [writes(['NTEMPLATE#', 'NTEMPLATEID#', 'COUNTER#', 'AUDIT#'])] },
   request: { body: TemplateRequest },
 })
 export const templateList = /* @__PURE__ */ notifications({
   functionId: 'notification-template-list',
   routes: [{ method: 'GET', path: '/notification/template' }],
-  access: { table: [READ_ANY] },
+  access: { table: [reads(['NTEMPLATE#'])] },
   request: { query: TemplateListQuery },
 })
 export const templateReplace = /* @__PURE__ */ notifications({
   functionId: 'notification-template-replace',
   routes: [{ method: 'PUT', path: '/notification/template/{templateId}' }],
-  access: { table: [WRITE_ANY] },
+  access: { table: [writes(['NTEMPLATE#', 'NTEMPLATEID#', 'AUDIT#'])] },
   request: { params: TemplateParams, body: TemplateReplaceRequest },
 })
 export const emailAdd = /* @__PURE__ */ notifications({
   functionId: 'notification-email-add',
   routes: [{ method: 'POST', path: '/notification/email' }],
-  access: { table: [WRITE_ANY] },
+  access: { table: [writes(['NEMAIL', 'AUDIT#'])] },
   request: { body: EmailRequest },
 })
 export const emailRemove = /* @__PURE__ */ notifications({
   functionId: 'notification-email-remove',
   routes: [{ method: 'DELETE', path: '/notification/email' }],
-  access: { table: [WRITE_ANY] },
+  access: { table: [writes(['NEMAIL', 'AUDIT#'])] },
   request: { body: EmailRequest },
 })
 

@@ -1,7 +1,7 @@
 import * as z from 'zod'
 import { type EndpointDocs, endpointsOf } from '#lib/http/endpoint.ts'
 import { GenerateQrCodeRequest, VerifyQrRequest } from '#lib/qr/schemas.ts'
-import { ANY, INVALID_BODY, Irn, IsoDateTime, NOT_YOURS, READ_ANY, SI, WRITE_ANY } from './common.ts'
+import { ANY, INVALID_BODY, Irn, IsoDateTime, NOT_YOURS, reads, SI, writes } from './common.ts'
 import { irnRequestExample, TAKEN } from './irn.ts'
 
 /** The QR code of an IRN, and its verification (CONTRACT section 5). */
@@ -19,7 +19,7 @@ export const generateQrCode = /* @__PURE__ */ qr({
   functionId: 'si-generate-qr-code',
   routes: [{ method: 'POST', path: '/si/generate-qr-code' }],
   roles: SI,
-  access: { table: [WRITE_ANY], secrets: ['qr-authority-key'] },
+  access: { table: [writes(['IRN#', 'AUDIT#']), reads(['BUSINESS#'])], secrets: ['qr-authority-key'] },
   request: { body: GenerateQrCodeRequest },
 })
 export const verifyQr = /* @__PURE__ */ qr({
@@ -27,7 +27,8 @@ export const verifyQr = /* @__PURE__ */ qr({
   versions: ['v1'],
   routes: [{ method: 'POST', path: '/resource/verify-qr' }],
   roles: ANY,
-  access: { table: [READ_ANY], secrets: ['qr-authority-key'] },
+  // The QR text opens with the authority key; the IRN it names is then looked up.
+  access: { table: [reads(['IRN#', 'BUSINESS#'])], secrets: ['qr-authority-key'] },
   request: { body: VerifyQrRequest },
 })
 

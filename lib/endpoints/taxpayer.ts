@@ -1,7 +1,7 @@
 import * as z from 'zod'
 import { type EndpointDocs, endpointsOf } from '#lib/http/endpoint.ts'
 import { VerifyTinRequest } from '#lib/taxpayer/schemas.ts'
-import { ANY, INVALID_BODY, READ_ANY } from './common.ts'
+import { ANY, INVALID_BODY, reads } from './common.ts'
 
 /** TIN verification against the taxpayer registry (CONTRACT section 5). */
 
@@ -16,7 +16,7 @@ export const verifyTin = /* @__PURE__ */ /* @__PURE__ */ endpointsOf({
   functionId: 'resource-verify-tin',
   routes: [{ method: 'POST', path: '/resource/verify-tin' }],
   roles: ANY,
-  access: { table: [READ_ANY] },
+  access: { table: [reads(['TAXPAYER#', 'TIN#', 'BUSINESS#'])] },
   request: { body: VerifyTinRequest },
 })
 

@@ -2,7 +2,7 @@ import * as z from 'zod'
 import { EVENT_TYPES } from '#lib/events/types.ts'
 import { type EndpointDocs, endpointsOf, lazy } from '#lib/http/endpoint.ts'
 import { CreateWebhookRequest, DeliveriesQuery, DeliveryPath, WebhookPath } from '#lib/webhooks/schemas.ts'
-import { ADMIN_ONLY, READ_ANY, WRITE_ANY } from './common.ts'
+import { ADMIN_ONLY, reads, writes } from './common.ts'
 
 /** Webhook subscriptions and their deliveries (CONTRACT section 11; docs/events.md in prose). */
 
@@ -20,31 +20,31 @@ export const subscriptionCreate = /* @__PURE__ */ webhooks({
   functionId: 'webhook-subscription-create',
   routes: [{ method: 'POST', path: '/webhooks' }],
   // A new subscription's signing secret is sealed by the function that creates it.
-  access: { table: [WRITE_ANY], encrypt: ['webhook-subscription'] },
+  access: { table: [writes(['WEBHOOKS#', 'AUDIT#'])], encrypt: ['webhook-subscription'] },
   request: { body: CreateWebhookRequest },
 })
 export const subscriptionList = /* @__PURE__ */ webhooks({
   functionId: 'webhook-subscription-list',
   routes: [{ method: 'GET', path: '/webhooks' }],
-  access: { table: [READ_ANY] },
+  access: { table: [reads(['WEBHOOKS#'])] },
   request: {},
 })
 export const subscriptionDelete = /* @__PURE__ */ webhooks({
   functionId: 'webhook-subscription-delete',
   routes: [{ method: 'DELETE', path: '/webhooks/{id}' }],
-  access: { table: [WRITE_ANY] },
+  access: { table: [writes(['WEBHOOKS#', 'AUDIT#'])] },
   request: { params: WebhookPath },
 })
 export const deliveriesList = /* @__PURE__ */ webhooks({
   functionId: 'webhook-deliveries-list',
   routes: [{ method: 'GET', path: '/webhooks/{id}/deliveries' }],
-  access: { table: [READ_ANY] },
+  access: { table: [reads(['WEBHOOKS#', 'WHDELIVERY#'], ['gsi1'])] },
   request: { params: WebhookPath, query: DeliveriesQuery },
 })
 export const deliveryRedeliver = /* @__PURE__ */ webhooks({
   functionId: 'webhook-delivery-redeliver',
   routes: [{ method: 'POST', path: '/webhooks/{id}/deliveries/{eventId}/redeliver' }],
-  access: { table: [WRITE_ANY], queues: ['webhook-deliveries'] },
+  access: { table: [writes(['WEBHOOKS#', 'WHDELIVERY#', 'AUDIT#'])], queues: ['webhook-deliveries'] },
   request: { params: DeliveryPath },
 })
 
