@@ -220,6 +220,15 @@ export interface HouseFunctionProps {
   routes?: readonly Route[]
 }
 
+/**
+ * A function's name in AWS: fixed, so the edge stack's dashboard can name the area stacks' functions
+ * without importing anything from them (the area stacks import the API's id from the edge: a
+ * reference back would be a cycle). At most 11 + 20 (stage, infra/app.ts) + 1 + the functionId: under
+ * Lambda's 64.
+ */
+export const physicalFunctionName = (stage: string, functionId: string): string =>
+  `einvoicing-${stage}-${functionId}`
+
 /** Copies each package file beside the bundle, where the function reads it at run time. */
 const copyFiles = (files: readonly string[]): BundlingOptions['commandHooks'] => ({
   beforeBundling: () => [],
@@ -250,6 +259,7 @@ export function houseFunction(
   })
   logGroup.grantWrite(role)
   const fn = new NodejsFunction(scope, 'Function', {
+    functionName: physicalFunctionName(props.stage, props.name),
     role,
     description: `${props.serviceName} ${props.stage} ${props.name}`,
     // Absolute, so synth works from any working directory.
