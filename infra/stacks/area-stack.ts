@@ -1,5 +1,11 @@
 import { Aspects, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib'
-import { HttpMethod, HttpRoute, HttpRouteKey, type IHttpApi, PayloadFormatVersion } from 'aws-cdk-lib/aws-apigatewayv2'
+import {
+  HttpMethod,
+  HttpRoute,
+  HttpRouteKey,
+  type IHttpApi,
+  PayloadFormatVersion,
+} from 'aws-cdk-lib/aws-apigatewayv2'
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations'
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb'
 import type { IKey } from 'aws-cdk-lib/aws-kms'
@@ -83,7 +89,12 @@ export class AreaStack extends Stack {
         throw new Error(`${functionId} is served by several handler modules: ${[...handlers].join(', ')}`)
       }
       const id = constructId(functionId)
-      const fn = new ApiFunction(this, id, { ...common, functionId, handler: served[0]!.handler, routes: served })
+      const fn = new ApiFunction(this, id, {
+        ...common,
+        functionId,
+        handler: served[0]!.handler,
+        routes: served,
+      })
       this.functions.set(functionId, fn)
       const integration = new HttpLambdaIntegration(`${id}Integration`, fn.function, {
         payloadFormatVersion: PayloadFormatVersion.VERSION_2_0,
@@ -108,7 +119,10 @@ export class AreaStack extends Stack {
       logRemovalPolicy: common.logRemovalPolicy,
     }
     if (wanted.has('outbox-sender')) {
-      this.outboxSender = new OutboxSender(this, 'OutboxSender', { ...house, sesFromAddress: props.sesFromAddress })
+      this.outboxSender = new OutboxSender(this, 'OutboxSender', {
+        ...house,
+        sesFromAddress: props.sesFromAddress,
+      })
       this.consumerFunctions.set('outbox-sender', this.outboxSender.function)
     }
     if (wanted.has('history-indexer')) {

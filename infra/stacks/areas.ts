@@ -16,7 +16,14 @@ import type { Route } from '#lib/routes.ts'
  * - `merchant`: Area C.
  * - `notifications`: Area D and the outbox sender.
  */
-export const AREA_STACKS = ['invoicing', 'reference', 'events', 'payments', 'merchant', 'notifications'] as const
+export const AREA_STACKS = [
+  'invoicing',
+  'reference',
+  'events',
+  'payments',
+  'merchant',
+  'notifications',
+] as const
 export type AreaStackName = (typeof AREA_STACKS)[number]
 
 /** The area stack an endpoint deploys in. The one place this is decided for routes. */
