@@ -1,6 +1,6 @@
 import type { App, Stack } from 'aws-cdk-lib'
 import type { ThrottleSettings } from 'aws-cdk-lib/aws-apigatewayv2'
-import { consumers } from '#lib/consumers.ts'
+import { consumerFunctions } from '#lib/consumers.ts'
 import { functionsOf, type Route, routes as routeTable, UNROUTED } from '#lib/routes.ts'
 import type { ApiFunction } from './constructs/api-function.ts'
 import { AreaStack } from './stacks/area-stack.ts'
@@ -10,11 +10,7 @@ import { EdgeStack } from './stacks/edge-stack.ts'
 import { packageVersion } from './stacks/service.ts'
 
 /** Every asynchronous consumer of a stage by functionId: lib/consumers.ts, the indexer, the reconciliation. */
-export const CONSUMER_FUNCTIONS: readonly string[] = [
-  ...consumers.map((c) => c.functionId),
-  'history-indexer',
-  'reconcile-daily',
-]
+export const CONSUMER_FUNCTIONS: readonly string[] = consumerFunctions.map((c) => c.functionId)
 
 export interface StageProps {
   stage: string

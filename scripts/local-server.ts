@@ -4,9 +4,12 @@
  * DYNAMODB_ENDPOINT set it uses that (already running) DynamoDB Local instead of starting one.
  * While it runs, .local/server.json tells the CLI where its table is (scripts/local/state.ts).
  *
- * `npm start -- --bundles`: the same API served by the Lambda bundles `cdk synth` builds (built into
- * .bundles/ first, scripts/local/bundles.ts), with Lambda's environment: what deploys, run locally.
+ * `npm start -- --bundles`: the same API served, and its stream and queue consumers run, by the Lambda
+ * bundles `cdk synth` builds (built into .bundles/ first, scripts/local/bundles.ts), with Lambda's
+ * environment: what deploys, run locally. `--bundles=cdk.out` takes those a `cdk synth` wrote, and
+ * then needs no functions/ sources at all.
  */
+import { resolve } from 'node:path'
 import { dataKeyDir } from '#lib/crypto/keyring.ts'
 import { keysDir } from '#lib/keys/pem-store.ts'
 import { JavaMissingError, startDynamoDbLocal } from './local/dynamodb-local.ts'
@@ -54,32 +57,35 @@ async function main() {
   // EMF metric lines (lib/metrics.ts) mean nothing without CloudWatch: off unless asked for.
   process.env.POWERTOOLS_METRICS_DISABLED ??= 'true'
 
+  /** With --bundles: where they are (cdk.out or .bundles/), for processes started beside this one. */
+  let bundlesDir: string | undefined
   let server: Awaited<ReturnType<typeof import('./local/server.ts').startServer>> | undefined
   let workers: Awaited<ReturnType<typeof import('./local/workers.ts').startWorkers>> | undefined
   try {
     await ensureTable(dynamo.endpoint, tableName)
     const { seedLocal } = await import('./local/seed.ts')
     await seedLocal()
-    // The stream consumers (history indexer, webhooks, batches, notifications) on the one local stream
-    // drive, and the queues of lib/consumers.ts, in-process.
-    const { startWorkers } = await import('./local/workers.ts')
-    workers = await startWorkers({ endpoint: dynamo.endpoint, tableName })
-    const { startServer } = await import('./local/server.ts')
     let bundles: Record<string, string> | undefined
     if (bundlesArg) {
       const { buildBundles, bundlesFromCloudAssembly, lambdaEnvironment } = await import('./local/bundles.ts')
       const cdkOut = bundlesArg.split('=')[1]
       if (cdkOut) {
-        bundles = bundlesFromCloudAssembly(cdkOut)
+        bundlesDir = resolve(cdkOut)
+        bundles = bundlesFromCloudAssembly(bundlesDir)
       } else {
-        const dir = new URL('../.bundles/', import.meta.url).pathname
-        console.log(`Building the Lambda bundles into ${dir} as cdk synth builds them ...`)
-        bundles = await buildBundles(dir)
+        bundlesDir = new URL('../.bundles/', import.meta.url).pathname
+        console.log(`Building the Lambda bundles into ${bundlesDir} as cdk synth builds them ...`)
+        bundles = await buildBundles(bundlesDir)
       }
       lambdaEnvironment()
       // Lambda runs them with NODE_OPTIONS=--enable-source-maps: stack traces point at the .ts lines.
       process.setSourceMapsEnabled(true)
     }
+    // The stream consumers (history indexer, webhooks, batches, notifications) on the one local stream
+    // drive, and the queues of lib/consumers.ts, in-process: from their bundles too with --bundles.
+    const { startWorkers } = await import('./local/workers.ts')
+    workers = await startWorkers({ endpoint: dynamo.endpoint, tableName, bundles })
+    const { startServer } = await import('./local/server.ts')
     server = await startServer(port, { bundles, afterWrite: () => workers!.historySettled() })
   } catch (error) {
     console.error('Could not start the local API:', error)
@@ -93,6 +99,7 @@ async function main() {
     tableName,
     keysDir: keysDir(),
     dataKeyDir: dataKeyDir(),
+    ...(bundlesDir ? { bundlesDir } : {}),
     startedAt: new Date().toISOString(),
   })
   // Also on an exit nobody asked for (an uncaught error): a stale file would mislead the CLI.

@@ -39,12 +39,18 @@ export async function startApi(
   await seedLocal()
   // The local stream drives and queues (scripts/local/workers.ts): the history indexer always, as
   // `npm start` runs it; the consumers of lib/consumers.ts when asked for (`workers`).
-  const { startWorkers } = await import('../../scripts/local/workers.ts')
-  const only = options.workers === true ? undefined : ['history-indexer', ...(options.workers || [])]
-  const workers = await startWorkers({ endpoint: dynamoEndpoint, tableName, ...(only ? { only } : {}) })
-  const { startServer } = await import('../../scripts/local/server.ts')
+  // With API_BUNDLES the consumers run from their bundles too, as under `npm start -- --bundles`.
   const bundles = inject('bundles')
   if (bundles) (await import('../../scripts/local/bundles.ts')).lambdaEnvironment()
+  const { startWorkers } = await import('../../scripts/local/workers.ts')
+  const only = options.workers === true ? undefined : ['history-indexer', ...(options.workers || [])]
+  const workers = await startWorkers({
+    endpoint: dynamoEndpoint,
+    tableName,
+    bundles,
+    ...(only ? { only } : {}),
+  })
+  const { startServer } = await import('../../scripts/local/server.ts')
   const server = await startServer(0, { bundles, afterWrite: () => workers.historySettled() })
   return {
     url: server.url,
