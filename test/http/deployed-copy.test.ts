@@ -242,7 +242,7 @@ describe.runIf(hasAssembly)(
         {
           cwd: copy,
           // Its log at INFO (the suite's is quieter), for the line that says it ran to the end.
-      env: { ...process.env, LOCAL_SERVER_FILE: serverFile(), LOG_LEVEL: 'INFO' },
+          env: { ...process.env, LOCAL_SERVER_FILE: serverFile(), LOG_LEVEL: 'INFO' },
           encoding: 'utf8',
           timeout: 120_000,
         },
