@@ -4,6 +4,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { tableDefinition } from '#lib/db/table.ts'
 import { functionsOf, type Route, routeKey, routes, UNROUTED } from '#lib/routes.ts'
+import { physicalFunctionName } from '../../infra/constructs/api-function.ts'
 import { AREA_STACKS, stackOf, stackOfConsumer, stackTitle } from '../../infra/stacks/areas.ts'
 import { buildStage, CONSUMER_FUNCTIONS } from '../../infra/stage.ts'
 import { logicalIdOf, type SynthesizedStage as Synthesized, synthStage } from './stage-templates.ts'
@@ -171,6 +172,9 @@ describe('one stack per area (CONTRACT section 13)', () => {
     )
     for (const id of [...functionIds, ...CONSUMER_FUNCTIONS])
       expect(dashboard, id).toContain(`einvoicing-prod-${id}`)
+    // Lambda takes names of at most 64 characters, with the longest stage name app.ts allows (20).
+    for (const id of [...functionIds, UNROUTED.functionId, ...CONSUMER_FUNCTIONS])
+      expect(physicalFunctionName('s'.repeat(20), id).length, id).toBeLessThanOrEqual(64)
   })
 })
 
