@@ -1,5 +1,6 @@
 import type { App, Stack } from 'aws-cdk-lib'
 import type { ThrottleSettings } from 'aws-cdk-lib/aws-apigatewayv2'
+import type { IFunction } from 'aws-cdk-lib/aws-lambda'
 import { consumerFunctions } from '#lib/consumers.ts'
 import { functionsOf, type Route, routes as routeTable, UNROUTED } from '#lib/routes.ts'
 import type { ApiFunction } from './constructs/api-function.ts'
@@ -40,7 +41,7 @@ export interface Stage {
   /** Every API function by functionId, the catch-all included. */
   functions: Map<string, ApiFunction>
   /** Every consumer function by functionId. */
-  consumerFunctions: Map<string, import('aws-cdk-lib/aws-lambda').IFunction>
+  consumerFunctions: Map<string, IFunction>
   /** Every stack, in deploy order. */
   stacks: Stack[]
 }
