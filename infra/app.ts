@@ -1,7 +1,6 @@
 import { App } from 'aws-cdk-lib'
-import { ApiStack } from './stacks/api-stack.ts'
-import { DataStack } from './stacks/data-stack.ts'
 import { addNagChecks } from './constructs/nag.ts'
+import { buildStage } from './stage.ts'
 
 /**
  * `npx cdk synth -c stage=prod [-c domainName=api.example.com -c certificateArn=arn:...] [-c protect=true]
@@ -27,7 +26,8 @@ if (!/^[a-z][a-z0-9-]{0,19}$/.test(stage)) {
 const protectContext = context('protect')
 const protect = protectContext === undefined ? undefined : protectContext === 'true'
 
-const data = new DataStack(app, `Einvoicing-${stage}-Data`, {
+// Data, then the edge (Api), then one stack per area (infra/stage.ts, docs/operations.md).
+buildStage(app, {
   stage,
   protect,
   // `-c alarmEmail=oncall@example.com[,second@example.com]`: each address confirms its subscription.
@@ -35,20 +35,9 @@ const data = new DataStack(app, `Einvoicing-${stage}-Data`, {
     ?.split(',')
     .map((email) => email.trim())
     .filter(Boolean),
-  description: `E-invoicing table (${stage})`,
-})
-
-new ApiStack(app, `Einvoicing-${stage}-Api`, {
-  stage,
-  protect,
-  table: data.table,
-  secrets: data.secrets,
-  dataKey: data.dataKey,
   domainName: context('domainName'),
   certificateArn: context('certificateArn'),
-  alarmTopic: data.alarmTopic,
   sesFromAddress: context('sesFromAddress'),
-  description: `E-invoicing HTTP API and functions (${stage})`,
 })
 
 app.synth()

@@ -121,3 +121,31 @@ export const consumers: readonly Consumer[] = [
 ]
 
 export const consumerOf = (functionId: string) => consumers.find((c) => c.functionId === functionId)
+
+/**
+ * The consumers built by constructs of their own rather than from the list above: the merchant history
+ * indexer (infra/constructs/history-indexer.ts: its own stream filter, on transfers inserted or
+ * reversed) and the daily reconciliation (infra/constructs/reconciliation.ts: a schedule, not a stream).
+ */
+export const HISTORY_INDEXER = {
+  functionId: 'history-indexer',
+  handler: 'functions/merchant-history/history-indexer.ts',
+  // A batch may retry against other batches of the same merchant for up to 20 s (indexer.ts).
+  timeoutSeconds: 60,
+} as const
+export const DAILY_RECONCILIATION = {
+  functionId: 'reconcile-daily',
+  handler: 'functions/finance/reconcile-daily.ts',
+  // A whole-table scan: the most time Lambda gives.
+  timeoutSeconds: 900,
+} as const
+
+/**
+ * Every consumer function of a stage: what the stacks deploy besides the API's functions, and what
+ * `npm start -- --bundles` runs from their bundles (scripts/local/bundles.ts).
+ */
+export const consumerFunctions: readonly Pick<Consumer, 'functionId' | 'handler' | 'timeoutSeconds'>[] = [
+  ...consumers,
+  HISTORY_INDEXER,
+  DAILY_RECONCILIATION,
+]

@@ -4,9 +4,12 @@
  * DYNAMODB_ENDPOINT set it uses that (already running) DynamoDB Local instead of starting one.
  * While it runs, .local/server.json tells the CLI where its table is (scripts/local/state.ts).
  *
- * `npm start -- --bundles`: the same API served by the Lambda bundles `cdk synth` builds (built into
- * .bundles/ first, scripts/local/bundles.ts), with Lambda's environment: what deploys, run locally.
+ * `npm start -- --bundles`: the same API served, and its stream and queue consumers run, by the Lambda
+ * bundles `cdk synth` builds (built into .bundles/ first, scripts/local/bundles.ts), with Lambda's
+ * environment: what deploys, run locally. `--bundles=cdk.out` takes those a `cdk synth` wrote, and
+ * then needs no functions/ sources at all.
  */
+import { resolve } from 'node:path'
 import { dataKeyDir } from '#lib/crypto/keyring.ts'
 import { keysDir } from '#lib/keys/pem-store.ts'
 import { JavaMissingError, startDynamoDbLocal } from './local/dynamodb-local.ts'
@@ -54,17 +57,14 @@ async function main() {
   // EMF metric lines (lib/metrics.ts) mean nothing without CloudWatch: off unless asked for.
   process.env.POWERTOOLS_METRICS_DISABLED ??= 'true'
 
+  /** With --bundles: where they are (cdk.out or .bundles/), for processes started beside this one. */
+  let bundlesDir: string | undefined
   let server: Awaited<ReturnType<typeof import('./local/server.ts').startServer>> | undefined
   let workers: Awaited<ReturnType<typeof import('./local/workers.ts').startWorkers>> | undefined
   try {
     await ensureTable(dynamo.endpoint, tableName)
     const { seedLocal } = await import('./local/seed.ts')
     await seedLocal()
-    // The stream consumers (history indexer, webhooks, batches, notifications) on the one local stream
-    // drive, and the queues of lib/consumers.ts, in-process.
-    const { startWorkers } = await import('./local/workers.ts')
-    workers = await startWorkers({ endpoint: dynamo.endpoint, tableName })
-    const { startServer } = await import('./local/server.ts')
     let bundles: Record<string, string> | undefined
     // Whose permissions the local IAM guard enforces (scripts/local/iam.ts): a synth's own, read from
     // its templates, when its bundles run; else those the sources derive the policies from.
@@ -73,19 +73,33 @@ async function main() {
       const { buildBundles, bundlesFromCloudAssembly, lambdaEnvironment } = await import('./local/bundles.ts')
       const cdkOut = bundlesArg.split('=')[1]
       if (cdkOut) {
-        bundles = bundlesFromCloudAssembly(cdkOut)
+        bundlesDir = resolve(cdkOut)
+        bundles = bundlesFromCloudAssembly(bundlesDir)
         const { grantsFromCloudAssembly } = await import('./local/cloud-grants.ts')
         const { accessOfFunctions } = await import('#lib/iam/functions.ts')
-        grants = grantsFromCloudAssembly(cdkOut, accessOfFunctions().keys())
+        grants = grantsFromCloudAssembly(bundlesDir, accessOfFunctions().keys())
       } else {
-        const dir = new URL('../.bundles/', import.meta.url).pathname
-        console.log(`Building the Lambda bundles into ${dir} as cdk synth builds them ...`)
-        bundles = await buildBundles(dir)
+        bundlesDir = new URL('../.bundles/', import.meta.url).pathname
+        console.log(`Building the Lambda bundles into ${bundlesDir} as cdk synth builds them ...`)
+        bundles = await buildBundles(bundlesDir)
       }
       lambdaEnvironment()
       // Lambda runs them with NODE_OPTIONS=--enable-source-maps: stack traces point at the .ts lines.
       process.setSourceMapsEnabled(true)
     }
+    // The guard first: the workers and the server both run functions under it, with one run's grants.
+    const { installLocalIam } = await import('./local/iam.ts')
+    installLocalIam(grants)
+    // The stream consumers (history indexer, webhooks, batches, notifications) on the one local stream
+    // drive, and the queues of lib/consumers.ts, in-process: from their bundles too with --bundles.
+    const { startWorkers } = await import('./local/workers.ts')
+    workers = await startWorkers({
+      endpoint: dynamo.endpoint,
+      tableName,
+      bundles,
+      ...(grants ? { grants } : {}),
+    })
+    const { startServer } = await import('./local/server.ts')
     server = await startServer(port, { bundles, grants, afterWrite: () => workers!.historySettled() })
   } catch (error) {
     console.error('Could not start the local API:', error)
@@ -99,6 +113,7 @@ async function main() {
     tableName,
     keysDir: keysDir(),
     dataKeyDir: dataKeyDir(),
+    ...(bundlesDir ? { bundlesDir } : {}),
     startedAt: new Date().toISOString(),
   })
   // Also on an exit nobody asked for (an uncaught error): a stale file would mislead the CLI.

@@ -16,7 +16,7 @@ import { builtinAliases } from './builtin-shims.ts'
 import { acknowledge } from './nag.ts'
 import { grantAccess } from './grants.ts'
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager'
-import { type Route, routeKey, routes as routeTable, type ServiceSecret } from '#lib/routes.ts'
+import { type Route, routes as routeTable, type ServiceSecret } from '#lib/routes.ts'
 
 /** The repository root: handler modules in the route table are relative to it. */
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url))
@@ -179,6 +179,15 @@ export interface HouseFunctionProps {
   routes?: readonly Route[]
 }
 
+/**
+ * A function's name in AWS: fixed, so the edge stack's dashboard can name the area stacks' functions
+ * without importing anything from them (the area stacks import the API's id from the edge: a
+ * reference back would be a cycle). At most 11 + 20 (stage, infra/app.ts) + 1 + the functionId: under
+ * Lambda's 64.
+ */
+export const physicalFunctionName = (stage: string, functionId: string): string =>
+  `einvoicing-${stage}-${functionId}`
+
 /** Copies each package file beside the bundle, where the function reads it at run time. */
 const copyFiles = (files: readonly string[]): BundlingOptions['commandHooks'] => ({
   beforeBundling: () => [],
@@ -209,6 +218,7 @@ export function houseFunction(
   })
   logGroup.grantWrite(role)
   const fn = new NodejsFunction(scope, 'Function', {
+    functionName: physicalFunctionName(props.stage, props.name),
     role,
     description: `${props.serviceName} ${props.stage} ${props.name}`,
     // Absolute, so synth works from any working directory.

@@ -4,6 +4,7 @@ import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb'
 import { FilterCriteria, FilterRule } from 'aws-cdk-lib/aws-lambda'
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs'
 import { Construct } from 'constructs'
+import { HISTORY_INDEXER } from '#lib/consumers.ts'
 import { BANK_REQUEST_PREFIX } from '#lib/db/keys.ts'
 import { houseFunction } from './api-function.ts'
 import { StreamConsumer } from './async-consumer.ts'
@@ -37,18 +38,17 @@ export class HistoryIndexer extends Construct {
     super(scope, id)
     this.function = houseFunction(this, {
       ...props,
-      name: 'history-indexer',
-      handler: 'functions/merchant-history/history-indexer.ts',
+      name: HISTORY_INDEXER.functionId,
+      handler: HISTORY_INDEXER.handler,
       memorySize: 512,
-      // A batch may retry against other batches of the same merchant for up to 20 s (indexer.ts).
-      timeout: Duration.seconds(60),
+      timeout: Duration.seconds(HISTORY_INDEXER.timeoutSeconds),
       environment: {},
     }).function
     // Reads heads, pointers and items; writes only the history (MHIST#) and the pointers (PROVREF#)
     // (HISTORY_INDEXER_ACCESS, which the local runs hold it to too).
     grantAccess(this.function, 'history-indexer', HISTORY_INDEXER_ACCESS, { table: props.table })
     this.consumer = new StreamConsumer(this, 'Stream', {
-      consumer: 'history-indexer',
+      consumer: HISTORY_INDEXER.functionId,
       function: this.function,
       table: props.table,
       batchSize: 100,

@@ -6,6 +6,7 @@ import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs'
 import { Schedule, ScheduleExpression } from 'aws-cdk-lib/aws-scheduler'
 import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets'
 import { Construct } from 'constructs'
+import { DAILY_RECONCILIATION } from '#lib/consumers.ts'
 import { RECONCILIATION_METRIC, RECONCILIATION_NAMESPACE } from '#lib/finance/reconcile-metric.ts'
 import { houseFunction } from './api-function.ts'
 import { acknowledge } from './nag.ts'
@@ -33,11 +34,11 @@ export class Reconciliation extends Construct {
     super(scope, id)
     this.function = houseFunction(this, {
       ...props,
-      name: 'reconcile-daily',
-      handler: 'functions/finance/reconcile-daily.ts',
+      name: DAILY_RECONCILIATION.functionId,
+      handler: DAILY_RECONCILIATION.handler,
       // A whole-table scan: the most memory (and so CPU and network) and time Lambda gives.
       memorySize: 3008,
-      timeout: Duration.minutes(15),
+      timeout: Duration.seconds(DAILY_RECONCILIATION.timeoutSeconds),
     }).function
     // reconcile() only scans the table (no index, no other action): read-only by construction.
     this.function.addToRolePolicy(

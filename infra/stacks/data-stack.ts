@@ -41,7 +41,7 @@ export class DataStack extends Stack {
   readonly table: TableV2
   /**
    * The customer-managed key that wraps the field-level data keys (client secrets, invoice notes):
-   * only the functions that decrypt or encrypt those fields are granted on it (ApiStack).
+   * only the functions that decrypt or encrypt those fields are granted on it (the area stacks).
    */
   readonly dataKey: Key
   /**

@@ -156,6 +156,7 @@ export function routesOf(e: Endpoint): Route[] {
       auth: e.auth,
       roles: spec.roles ?? e.roles,
       reply: e.reply,
+      stack: e.stack,
       access: e.access,
       writes,
       ...(e.allowAnonymous ? { allowAnonymous: true } : {}),

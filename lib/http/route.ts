@@ -72,6 +72,8 @@ export interface Route {
   /** Area A roles allowed on this route (CONTRACT section 2). */
   roles: readonly Role[]
   reply: ReplyKind
+  /** The stack that deploys its function. */
+  stack: StackName
   /** What the function may do in AWS (its declaration's, without its auth scheme's own). */
   access: Access
   /** The function writes business data: an Idempotency-Key is honoured on its POST and PATCH routes. */

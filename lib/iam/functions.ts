@@ -1,5 +1,4 @@
 import { type Consumer, consumers } from '#lib/consumers.ts'
-import { BATCH_PREFIX, keys } from '#lib/db/keys.ts'
 import { functionsOf, type Route, routes as routeTable, UNROUTED } from '#lib/routes.ts'
 import {
   type Access,

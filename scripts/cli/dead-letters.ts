@@ -17,7 +17,7 @@ import { stackNames, stackOutputs } from './stage.ts'
 
 /**
  * `dlq list` and `dlq redrive`: the dead-letter queues of a stage's asynchronous consumers
- * (infra/constructs/async-consumer.ts), found by the API stack's `DeadLetters<Consumer>` outputs.
+ * (infra/constructs/async-consumer.ts), found by the area stacks' `DeadLetters<Consumer>` outputs.
  *
  * A stream consumer's queue holds failure records (which shard, which sequence numbers), not the
  * items: redrive reads those records back from the stream (kept 24 hours) and invokes the consumer
@@ -31,7 +31,17 @@ export interface DeadLetterQueue {
 }
 
 export async function deadLetterQueues(stage: string): Promise<DeadLetterQueue[]> {
-  const outputs = await stackOutputs(stackNames(stage).api)
+  // Each consumer's queue is an output of its area's stack; an area not deployed yet has none.
+  const outputs = (
+    await Promise.all(
+      stackNames(stage).areas.map((name) =>
+        stackOutputs(name).catch((error: Error) => {
+          if (/not found|does not exist/i.test(error.message)) return []
+          throw error
+        }),
+      ),
+    )
+  ).flat()
   return outputs
     .filter((o) => o.key.startsWith('DeadLetters'))
     .map((o) => ({ consumer: (o.description ?? '').replace(/^Dead-letter queue of /, ''), url: o.value }))

@@ -1,14 +1,18 @@
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation'
+import { AREA_STACKS, stackTitle } from '../../infra/stacks/areas.ts'
 
 /**
  * `--stage <name>`: the CLI works against a deployed stage, taking what it needs from the stacks'
- * outputs (infra/stacks/data-stack.ts DATA_OUTPUTS, the API stack's ApiUrl and DeadLetters*) instead
+ * outputs (infra/stacks/data-stack.ts DATA_OUTPUTS, the API stack's ApiUrl, the area stacks'
+ * DeadLetters*; infra/stage.ts names them) instead
  * of --table/--endpoint. Uses the caller's AWS profile and region.
  */
 
 export const stackNames = (stage: string) => ({
   data: `Einvoicing-${stage}-Data`,
   api: `Einvoicing-${stage}-Api`,
+  /** One per area (infra/stacks/areas.ts): their outputs name the consumers' dead-letter queues. */
+  areas: AREA_STACKS.map((area) => `Einvoicing-${stage}-${stackTitle(area)}`),
 })
 
 export interface StackOutput {

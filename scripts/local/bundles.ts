@@ -2,21 +2,24 @@ import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
+import { consumerFunctions } from '#lib/consumers.ts'
 import { functionsOf, routes, UNROUTED } from '#lib/routes.ts'
 import { esbuildOptionsFor } from '../../infra/constructs/api-function.ts'
 
 /**
- * The Lambda bundles of every API function, built as `cdk synth` builds them (esbuildOptionsFor is
- * the construct's own bundling: same entry, aliases, shims, banner, minification), one directory per
- * function with its `index.mjs` as in the deployed asset. `npm start -- --bundles` and the test run
- * with API_BUNDLES=1 serve the API from these instead of the TypeScript sources.
+ * The Lambda bundles of every function of a stage, the API's and the consumers', built as `cdk synth`
+ * builds them (esbuildOptionsFor is the construct's own bundling: same entry, aliases, shims, banner,
+ * minification), one directory per function with its `index.mjs` as in the deployed asset.
+ * `npm start -- --bundles` and the test run with API_BUNDLES=1 serve the API and run the stream and
+ * queue consumers from these instead of the TypeScript sources.
  */
 
-/** functionId -> handler module, the catch-all included. */
+/** functionId -> handler module: every API function, the catch-all, and every consumer. */
 export function bundledFunctions(): Map<string, string> {
   const handlers = new Map<string, string>()
   for (const [functionId, served] of functionsOf(routes)) handlers.set(functionId, served[0]!.handler)
   handlers.set(UNROUTED.functionId, UNROUTED.handler)
+  for (const c of consumerFunctions) handlers.set(c.functionId, c.handler)
   return handlers
 }
 
@@ -44,9 +47,9 @@ export async function buildBundles(dir: string): Promise<BundleMap> {
 }
 
 /**
- * The bundles a `cdk synth` wrote into its cloud assembly (`cdk.out`): each API function of the API
- * stack and of its nested stacks (its Description ends with its functionId) and the asset directory
- * it deploys.
+ * The bundles a `cdk synth` wrote into its cloud assembly (`cdk.out`): each function of every stack
+ * in it (the edge, the area stacks, and any nested stack), found by its Description, which ends with
+ * its functionId, and the asset directory it deploys.
  */
 export function bundlesFromCloudAssembly(cdkOut: string): BundleMap {
   const manifest = JSON.parse(readFileSync(join(cdkOut, 'manifest.json'), 'utf8')) as {
@@ -55,7 +58,7 @@ export function bundlesFromCloudAssembly(cdkOut: string): BundleMap {
   const templates = Object.values(manifest.artifacts)
     .filter((a) => a.type === 'aws:cloudformation:stack')
     .map((a) => a.properties?.templateFile ?? '')
-    .filter((file) => file.endsWith('-Api.template.json'))
+    .filter(Boolean)
   // A nested stack's template is an asset of its parent, written beside the stacks' own.
   templates.push(...readdirSync(cdkOut).filter((file) => file.endsWith('.nested.template.json')))
   const wanted = bundledFunctions()
@@ -77,6 +80,20 @@ export function bundlesFromCloudAssembly(cdkOut: string): BundleMap {
   const missing = [...wanted.keys()].filter((id) => !found[id] || !existsSync(found[id]))
   if (missing.length > 0) {
     throw new Error(`${cdkOut} has no bundle for ${missing.join(', ')}: run \`npx cdk synth\` first`)
+  }
+  return found
+}
+
+/**
+ * The bundles in `dir`: a cloud assembly (`cdk.out`, with its manifest) or a directory buildBundles
+ * wrote (one folder per functionId). What a process started beside a server running from bundles
+ * (scripts/local/run-workers.ts, invoke.ts) runs, so it runs what the server runs.
+ */
+export function bundlesIn(dir: string): BundleMap {
+  if (existsSync(join(dir, 'manifest.json'))) return bundlesFromCloudAssembly(dir)
+  const found: BundleMap = {}
+  for (const functionId of bundledFunctions().keys()) {
+    if (existsSync(bundleFile(dir, functionId))) found[functionId] = bundleFile(dir, functionId)
   }
   return found
 }

@@ -1,27 +1,35 @@
 import { randomUUID } from 'node:crypto'
+import { pathToFileURL } from 'node:url'
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda'
-import { consumers, type StreamConsumer as StreamConsumerSpec } from '#lib/consumers.ts'
+import { consumers, HISTORY_INDEXER, type StreamConsumer as StreamConsumerSpec } from '#lib/consumers.ts'
 import { asFunction } from './iam.ts'
 import type { StreamConsumer } from './stream-drive.ts'
 
 /**
  * The stream consumers the local stream drive runs: the same handler modules the CDK stack subscribes
  * to the table's stream (infra/constructs/history-indexer.ts, and infra/constructs/consumers.ts for
- * those of lib/consumers.ts). `only` (function ids) picks some of them; all by default.
+ * those of lib/consumers.ts), or with `bundles` their Lambda bundles (`npm start -- --bundles`).
+ * `only` (function ids) picks some of them; all by default.
  */
-export async function localStreamConsumers(only?: string[]): Promise<StreamConsumer[]> {
+export async function localStreamConsumers(
+  only?: string[],
+  bundles?: Record<string, string>,
+): Promise<StreamConsumer[]> {
   const wanted = (id: string) => !only || only.includes(id)
   const out: StreamConsumer[] = []
-  if (wanted('history-indexer')) {
-    const indexer = await import('#functions/merchant-history/history-indexer.ts')
+  if (wanted(HISTORY_INDEXER.functionId)) {
+    const handler = await loadConsumer<StreamFn>(HISTORY_INDEXER, bundles)
     // Each invocation with the function's role (scripts/local/iam.ts), as every consumer below.
     out.push({
-      name: 'history-indexer',
-      handler: (event) => asFunction('history-indexer', () => indexer.handler(event)),
+      name: HISTORY_INDEXER.functionId,
+      handler: (event) =>
+        asFunction(HISTORY_INDEXER.functionId, () =>
+          handler(event, lambdaContext(HISTORY_INDEXER.functionId, HISTORY_INDEXER.timeoutSeconds)),
+        ),
     })
   }
   for (const spec of consumers) {
-    if (spec.kind === 'stream' && wanted(spec.functionId)) out.push(await filtered(spec))
+    if (spec.kind === 'stream' && wanted(spec.functionId)) out.push(await filtered(spec, bundles))
   }
   return out
 }
@@ -29,6 +37,20 @@ export async function localStreamConsumers(only?: string[]): Promise<StreamConsu
 type StreamFn = (event: DynamoDBStreamEvent, context: Context) => Promise<DynamoDBBatchResponse | undefined>
 
 const projectRoot = new URL('../../', import.meta.url)
+
+/**
+ * A consumer's `handler`: from its Lambda bundle when `bundles` is given (and then it must have one:
+ * running the sources instead would test something other than what deploys), else from its module.
+ */
+export async function loadConsumer<T>(
+  consumer: { functionId: string; handler: string },
+  bundles?: Record<string, string>,
+): Promise<T> {
+  const bundle = bundles?.[consumer.functionId]
+  if (bundles && !bundle) throw new Error(`no bundle for the consumer ${consumer.functionId}`)
+  const url = bundle ? pathToFileURL(bundle).href : new URL(consumer.handler, projectRoot).href
+  return ((await import(url)) as { handler: T }).handler
+}
 
 /** The event source mapping's filter (infra/constructs/consumers.ts builds the same one). */
 function matches(spec: StreamConsumerSpec, record: DynamoDBRecord): boolean {
@@ -61,8 +83,8 @@ export function lambdaContext(functionId: string, timeoutSeconds: number): Conte
  * filter takes, in batches of its batchSize. The first failed record is reported back to the drive,
  * which delivers again from there (so, like Lambda's bisect-free retry, later batches wait).
  */
-async function filtered(spec: StreamConsumerSpec): Promise<StreamConsumer> {
-  const fn = ((await import(new URL(spec.handler, projectRoot).href)) as { handler: StreamFn }).handler
+async function filtered(spec: StreamConsumerSpec, bundles?: Record<string, string>): Promise<StreamConsumer> {
+  const fn = await loadConsumer<StreamFn>(spec, bundles)
   return {
     name: spec.functionId,
     handler: async (event) => {

@@ -20,6 +20,8 @@ export interface LocalServerState {
   /** Resolved KEYS_DIR and DATA_KEY_DIR, so secrets the CLI writes open in the server and back. */
   keysDir: string
   dataKeyDir: string
+  /** With `--bundles`: the directory the functions run from (cdk.out, or .bundles/). */
+  bundlesDir?: string
   startedAt: string
 }
 

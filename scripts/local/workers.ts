@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda'
 import { type QueueName, useLocalQueues } from '#lib/async/queue.ts'
-import { type Consumer, consumers, type QueueConsumer } from '#lib/consumers.ts'
-import { lambdaContext, localStreamConsumers } from './consumers.ts'
+import { type Consumer, consumerFunctions, consumers, type QueueConsumer } from '#lib/consumers.ts'
+import { lambdaContext, loadConsumer, localStreamConsumers } from './consumers.ts'
 import { asFunction, type Grants, installLocalIam } from './iam.ts'
 import { type StreamDrive, startStreamDrive } from './stream-drive.ts'
 
@@ -18,15 +18,14 @@ import { type StreamDrive, startStreamDrive } from './stream-drive.ts'
  * are idempotent), and the queue's redelivery wait starts at LOCAL_VISIBILITY_SECONDS (default 1 s)
  * and doubles per receive, rather than the queue's fixed visibility timeout, so a local failure is
  * retried quickly and a longer outage still fits in maxReceiveCount receives.
+ *
+ * With `bundles` (`npm start -- --bundles`, API_BUNDLES in the tests) every consumer runs from its
+ * Lambda bundle, as the API's functions do: the engine is the same, only what it loads differs.
  */
 type QueueFn = (
   event: SQSEvent,
   context: ReturnType<typeof lambdaContext>,
 ) => Promise<SQSBatchResponse | undefined>
-
-const projectRoot = new URL('../../', import.meta.url)
-const load = <T>(module: string): Promise<T> =>
-  import(new URL(module, projectRoot).href).then((m: { handler: T }) => m.handler)
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -39,6 +38,8 @@ export interface WorkersOptions {
   pollMs?: number
   /** Each consumer's grants, which its AWS calls are held to (scripts/local/iam.ts); the sources' by default. */
   grants?: Grants
+  /** functionId -> Lambda bundle file (scripts/local/bundles.ts): consumers run from these. */
+  bundles?: Record<string, string>
 }
 
 export interface Workers {
@@ -53,6 +54,11 @@ export interface Workers {
   historySettled(timeoutMs?: number): Promise<void>
   /** Messages that used up their receives (the queue's DLQ). */
   deadLetters: { queue: QueueName; body: string }[]
+  /**
+   * Invokes a consumer once with `event`, as a schedule or `aws lambda invoke` does (the daily
+   * reconciliation has no stream or queue), from its bundle when the workers run from bundles.
+   */
+  invoke(functionId: string, event?: unknown): Promise<unknown>
   stop(): Promise<void>
 }
 
@@ -104,7 +110,7 @@ export async function startWorkers(options: WorkersOptions): Promise<Workers> {
       }
       let failed = false
       try {
-        const fn = await load<QueueFn>(consumer.handler)
+        const fn = await loadConsumer<QueueFn>(consumer, options.bundles)
         const result = await asFunction(consumer.functionId, () =>
           fn(event, lambdaContext(consumer.functionId, consumer.timeoutSeconds)),
         )
@@ -148,7 +154,7 @@ export async function startWorkers(options: WorkersOptions): Promise<Workers> {
   // ---- the table's stream: one drive per consumer, as each has its own event source mapping in AWS,
   // so a long batch in one (the batch worker's 100 invoices) never holds up another ----
   const drives = new Map<string, StreamDrive>()
-  for (const consumer of await localStreamConsumers(options.only)) {
+  for (const consumer of await localStreamConsumers(options.only, options.bundles)) {
     drives.set(
       consumer.name,
       await startStreamDrive({
@@ -164,6 +170,15 @@ export async function startWorkers(options: WorkersOptions): Promise<Workers> {
 
   return {
     deadLetters,
+    async invoke(functionId, event = {}) {
+      const consumer = consumerFunctions.find((c) => c.functionId === functionId)
+      if (!consumer) throw new Error(`${functionId} is not a consumer (lib/consumers.ts consumerFunctions)`)
+      const fn = await loadConsumer<(event: unknown, context: unknown) => Promise<unknown>>(
+        consumer,
+        options.bundles,
+      )
+      return fn(event, lambdaContext(functionId, consumer.timeoutSeconds))
+    },
     settled: allSettled,
     historySettled: (timeoutMs?: number) =>
       drives.get('history-indexer')?.settled(timeoutMs) ?? Promise.resolve(),

@@ -10,8 +10,7 @@ import {
   grantsFromCloudAssembly,
   grantsFromTemplates,
 } from '../../scripts/local/cloud-grants.ts'
-import { ApiStack } from '../../infra/stacks/api-stack.ts'
-import { DataStack } from '../../infra/stacks/data-stack.ts'
+import { buildStage } from '../../infra/stage.ts'
 
 /**
  * The bundles run (`npm start -- --bundles`, the CI's API_BUNDLES=cdk.out pass) holds each function
@@ -44,14 +43,7 @@ const expected = accessOfFunctions()
 
 beforeAll(() => {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] }, outdir })
-  const data = new DataStack(app, 'Grants-dev-Data', { stage: 'dev' })
-  new ApiStack(app, 'Grants-dev-Api', {
-    stage: 'dev',
-    table: data.table,
-    secrets: data.secrets,
-    dataKey: data.dataKey,
-    sesFromAddress: 'notices@example.com',
-  })
+  buildStage(app, { stage: 'dev', prefix: 'Grants-dev', sesFromAddress: 'notices@example.com' })
   app.synth()
 }, 120_000)
 

@@ -1,27 +1,26 @@
-import { App, type CfnElement } from 'aws-cdk-lib'
-import { Match, Template } from 'aws-cdk-lib/assertions'
+import { Match, type Template } from 'aws-cdk-lib/assertions'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { RECONCILIATION_METRIC, RECONCILIATION_NAMESPACE } from '#lib/finance/reconcile-metric.ts'
-import { ApiStack } from '../../infra/stacks/api-stack.ts'
-import { DataStack } from '../../infra/stacks/data-stack.ts'
+import type { AreaStack } from '../../infra/stacks/area-stack.ts'
+import type { Stage } from '../../infra/stage.ts'
+import { logicalIdOf as logicalId, synthStage } from './stage-templates.ts'
 
-let api: ApiStack
+let stage: Stage
+/** The stack the reconciliation lives in (infra/stacks/areas.ts: payments). */
+let api: AreaStack & { reconciliation: NonNullable<AreaStack['reconciliation']> }
 let template: Template
 beforeAll(() => {
   // NodejsFunction bundling skipped: the assertions are about resources, not bundles.
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } })
-  const data = new DataStack(app, 'Recon-Data', { stage: 'prod' })
-  api = new ApiStack(app, 'Recon-Api', {
+  const synthesized = synthStage({
     stage: 'prod',
-    table: data.table,
-    secrets: data.secrets,
-    dataKey: data.dataKey,
+    prefix: 'Recon',
+    routes: [],
+    consumers: ['reconcile-daily'],
   })
-  template = Template.fromStack(api)
+  stage = synthesized.stage
+  api = stage.areas.get('payments') as typeof api
+  template = synthesized.templates.get(api.stackName)!
 })
-
-const logicalId = (construct: { node: { defaultChild?: unknown } }) =>
-  api.getLogicalId(construct.node.defaultChild as CfnElement)
 
 describe('the daily reconciliation', () => {
   it('is invoked by an EventBridge Scheduler schedule every day at 02:00 Lagos time', () => {
@@ -47,7 +46,8 @@ describe('the daily reconciliation', () => {
       Threshold: 1,
       ComparisonOperator: 'GreaterThanOrEqualToThreshold',
       TreatMissingData: 'breaching',
-      AlarmActions: [{ Ref: api.getLogicalId(api.alarmTopic.node.defaultChild as CfnElement) }],
+      // The data stack's topic, imported.
+      AlarmActions: [{ 'Fn::ImportValue': Match.stringLikeRegexp(`^${stage.data.stackName}:.*AlarmsTopic`) }],
     })
   })
 

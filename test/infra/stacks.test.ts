@@ -1,39 +1,25 @@
-import { App, type CfnElement } from 'aws-cdk-lib'
+import { App, Stack } from 'aws-cdk-lib'
 import { consumers } from '#lib/consumers.ts'
 import { Match, Template } from 'aws-cdk-lib/assertions'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { tableDefinition } from '#lib/db/table.ts'
 import { functionsOf, type Route, routeKey, routes, UNROUTED } from '#lib/routes.ts'
-import { ApiStack } from '../../infra/stacks/api-stack.ts'
-import { DataStack } from '../../infra/stacks/data-stack.ts'
+import { physicalFunctionName } from '../../infra/constructs/api-function.ts'
+import { AREA_STACKS, stackOf, stackOfConsumer, stackTitle } from '../../infra/stacks/areas.ts'
+import { buildStage, CONSUMER_FUNCTIONS } from '../../infra/stage.ts'
+import { logicalIdOf, type SynthesizedStage as Synthesized, synthStage } from './stage-templates.ts'
 
-interface Synthesized {
-  api: ApiStack
-  apiTemplate: Template
-  dataTemplate: Template
-}
-
-/** Both stacks of one stage, with NodejsFunction bundling skipped (no esbuild run: seconds, not minutes). */
-function synth(stage: string): Synthesized {
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } })
-  const data = new DataStack(app, `Einvoicing-${stage}-Data`, { stage })
-  const api = new ApiStack(app, `Einvoicing-${stage}-Api`, {
-    stage,
-    table: data.table,
-    secrets: data.secrets,
-    dataKey: data.dataKey,
-  })
-  return { api, apiTemplate: withNested(api), dataTemplate: Template.fromStack(data) }
-}
+/** Every stack of one stage. */
+const synth = (stage: string): Synthesized => synthStage({ stage })
 
 type Statement = { Effect: string; Action: string | string[]; Condition?: Record<string, unknown> }
 const actionsOf = (s: Statement): string[] => (Array.isArray(s.Action) ? s.Action : [s.Action])
 
 /** Every IAM statement attached to a function's execution role (its inline and default policies). */
-function statementsOf({ api, apiTemplate }: Synthesized, functionId: string): Statement[] {
-  const fn = api.functions.get(functionId)
+function statementsOf({ stage, apiTemplate }: Synthesized, functionId: string): Statement[] {
+  const fn = stage.functions.get(functionId)
   if (!fn) throw new Error(`no function ${functionId}`)
-  const roleId = api.getLogicalId(fn.function.role!.node.defaultChild as CfnElement)
+  const roleId = logicalIdOf(fn.function.role!)
   const policies = Object.values(apiTemplate.findResources('AWS::IAM::Policy')).filter((p) =>
     (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === roleId),
   )
@@ -118,23 +104,84 @@ describe('DataStack', () => {
   })
 })
 
-/**
- * The API stack's resources together with those of its Events nested stack (webhooks and batches),
- * so counts and grants read as one deployment.
- */
-function withNested(api: ApiStack): Template {
-  const parent = Template.fromStack(api).toJSON()
-  const nested = api.events ? Template.fromStack(api.events).toJSON() : { Resources: {} }
-  return Template.fromJSON({ ...parent, Resources: { ...parent.Resources, ...nested.Resources } })
-}
-
 /** The consumers of lib/consumers.ts built by infra/constructs/consumers.ts (the outbox sender has its own). */
 const ownConsumers = consumers.filter((c) => c.functionId !== 'outbox-sender').map((c) => c.functionId)
 
-describe('ApiStack', () => {
+describe('one stack per area (CONTRACT section 13)', () => {
+  it("keeps every template of the stage at most 300 resources (60% of CloudFormation's 500)", () => {
+    const counts = Object.fromEntries(
+      [...prod.templates].map(([name, t]) => [name, Object.keys(t.toJSON().Resources).length]),
+    )
+    expect(Object.keys(counts).sort()).toEqual(
+      ['Data', 'Api', ...AREA_STACKS.map(stackTitle)].map((s) => `Einvoicing-prod-${s}`).sort(),
+    )
+    for (const [name, count] of Object.entries(counts)) expect(count, name).toBeLessThanOrEqual(300)
+  })
+
+  it('fails the check that guards the limit when a stack is over it', () => {
+    // The same count on a stage whose route table is many times the real one: the largest area
+    // stack passes 300, so the assertion above can fail.
+    const many = Array.from({ length: 2 }, (_, copy) =>
+      routes.map((r) => ({ ...r, path: `${r.path}/copy${copy}`, functionId: `${r.functionId}-c${copy}` })),
+    ).flat()
+    const big = synthStage({ stage: 'dev', routes: many, consumers: [] })
+    const largest = Math.max(
+      ...[...big.templates.values()].map((t) => Object.keys(t.toJSON().Resources).length),
+    )
+    expect(largest).toBeGreaterThan(300)
+  })
+
+  it("deploys each endpoint in the stack stackOf names, and each consumer in stackOfConsumer's", () => {
+    for (const route of routes) {
+      const fn = prod.stage.functions.get(route.functionId)!
+      expect(Stack.of(fn).stackName, route.functionId).toBe(`Einvoicing-prod-${stackTitle(stackOf(route))}`)
+    }
+    for (const functionId of CONSUMER_FUNCTIONS) {
+      const fn = prod.stage.consumerFunctions.get(functionId)
+      expect(fn?.stack.stackName, functionId).toBe(
+        `Einvoicing-prod-${stackTitle(stackOfConsumer(functionId))}`,
+      )
+    }
+    expect(Stack.of(prod.stage.functions.get(UNROUTED.functionId)!)).toBe(prod.stage.edge)
+  })
+
+  it('lets references flow one way: the edge imports only from the data stack, the areas from data and edge', () => {
+    const importsOf = (name: string) =>
+      [...JSON.stringify(prod.templates.get(name)!.toJSON()).matchAll(/"Fn::ImportValue":"([^:"]+):/g)].map(
+        (m) => m[1],
+      )
+    expect(new Set(importsOf('Einvoicing-prod-Api'))).toEqual(new Set(['Einvoicing-prod-Data']))
+    for (const area of AREA_STACKS) {
+      const from = new Set(importsOf(`Einvoicing-prod-${stackTitle(area)}`))
+      expect(from, area).toEqual(new Set(['Einvoicing-prod-Data', 'Einvoicing-prod-Api']))
+    }
+    expect(prod.stage.edge.dependencies.map((s) => s.stackName)).toEqual(['Einvoicing-prod-Data'])
+  })
+
+  it('names every function einvoicing-<stage>-<functionId>, which the edge dashboard reads', () => {
+    const names = Object.values(prod.apiTemplate.findResources('AWS::Lambda::Function')).map(
+      (fn) => fn.Properties.FunctionName,
+    )
+    expect(names.sort()).toEqual(
+      [...functionIds, UNROUTED.functionId, ...CONSUMER_FUNCTIONS]
+        .map((id) => `einvoicing-prod-${id}`)
+        .sort(),
+    )
+    const dashboard = JSON.stringify(
+      prod.templates.get('Einvoicing-prod-Api')!.findResources('AWS::CloudWatch::Dashboard'),
+    )
+    for (const id of [...functionIds, ...CONSUMER_FUNCTIONS])
+      expect(dashboard, id).toContain(`einvoicing-prod-${id}`)
+    // Lambda takes names of at most 64 characters, with the longest stage name app.ts allows (20).
+    for (const id of [...functionIds, UNROUTED.functionId, ...CONSUMER_FUNCTIONS])
+      expect(physicalFunctionName('s'.repeat(20), id).length, id).toBeLessThanOrEqual(64)
+  })
+})
+
+describe('the stage', () => {
   it('deploys one function per functionId of the route table, plus the unrouted catch-all, the outbox sender, the history indexer, the reconciliation and the consumers', () => {
     prod.apiTemplate.resourceCountIs('AWS::Lambda::Function', functionIds.length + 4 + ownConsumers.length)
-    expect([...prod.api.functions.keys()].sort()).toEqual([...functionIds, UNROUTED.functionId].sort())
+    expect([...prod.stage.functions.keys()].sort()).toEqual([...functionIds, UNROUTED.functionId].sort())
   })
 
   it('runs every function on nodejs22.x, arm64, with the house settings and environment', () => {
@@ -172,7 +219,7 @@ describe('ApiStack', () => {
   })
 
   it('creates one route per route-table entry, wired to its function with payload 2.0, plus $default', () => {
-    const { api, apiTemplate } = prod
+    const { stage, apiTemplate } = prod
     const routeResources = Object.values(apiTemplate.findResources('AWS::ApiGatewayV2::Route'))
     expect(routeResources).toHaveLength(routes.length + 1)
     const integrations = apiTemplate.findResources('AWS::ApiGatewayV2::Integration')
@@ -184,21 +231,12 @@ describe('ApiStack', () => {
       expect(integration.PayloadFormatVersion).toBe('2.0')
       return integration.IntegrationUri['Fn::GetAtt'][0]
     }
-    const logicalIdOf = (functionId: string) =>
-      api.getLogicalId(api.functions.get(functionId)!.function.node.defaultChild as CfnElement)
+    const functionOf = (functionId: string) => logicalIdOf(stage.functions.get(functionId)!.function)
 
     for (const route of routes) {
-      const fn = api.functions.get(route.functionId)!.function
-      // A function of the Events nested stack is reached through that stack's output.
-      if (api.events && fn.stack === api.events) {
-        expect(targetFunction(routeKey(route)), routeKey(route)).toBe(
-          api.getLogicalId(api.events.nestedStackResource!),
-        )
-        continue
-      }
-      expect(targetFunction(routeKey(route)), routeKey(route)).toBe(logicalIdOf(route.functionId))
+      expect(targetFunction(routeKey(route)), routeKey(route)).toBe(functionOf(route.functionId))
     }
-    expect(targetFunction('$default')).toBe(logicalIdOf(UNROUTED.functionId))
+    expect(targetFunction('$default')).toBe(functionOf(UNROUTED.functionId))
   })
 
   it('throttles the $default stage', () => {
@@ -218,26 +256,27 @@ describe('ApiStack', () => {
     prod.apiTemplate.resourceCountIs('AWS::ApiGatewayV2::DomainName', 0)
     prod.apiTemplate.resourceCountIs('AWS::ApiGatewayV2::ApiMapping', 0)
 
-    const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } })
-    const data = new DataStack(app, 'Domain-Data', { stage: 'dev' })
     const certificateArn =
       'arn:aws:acm:eu-west-1:123456789012:certificate/00000000-0000-0000-0000-000000000000'
-    const api = new ApiStack(app, 'Domain-Api', {
+    const { stage } = synthStage({
       stage: 'dev',
-      table: data.table,
+      prefix: 'Domain',
       routes: routes.slice(0, 1),
+      consumers: [],
       domainName: 'api.example.com',
       certificateArn,
     })
-    const template = Template.fromStack(api)
+    const template = Template.fromStack(stage.edge)
     template.hasResourceProperties('AWS::ApiGatewayV2::DomainName', {
       DomainName: 'api.example.com',
       DomainNameConfigurations: [Match.objectLike({ CertificateArn: certificateArn })],
     })
     template.hasResourceProperties('AWS::ApiGatewayV2::ApiMapping', { Stage: Match.anyValue() })
-    expect(
-      () =>
-        new ApiStack(app, 'Half-Domain', { stage: 'dev', table: data.table, domainName: 'x.example.com' }),
+    expect(() =>
+      buildStage(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), {
+        stage: 'dev',
+        domainName: 'x.example.com',
+      }),
     ).toThrow(/together/)
   })
 
@@ -310,14 +349,14 @@ describe('ApiStack', () => {
         auth,
         roles: [],
         reply: 'record',
+        stack: 'invoicing',
         access: { table: [{ actions: ['GetItem', 'Query'] }] },
         writes: false,
       })
-      const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } })
-      const data = new DataStack(app, 'Schemes-Data', { stage: 'dev' })
-      const api = new ApiStack(app, 'Schemes-Api', {
+      const synthesized = synthStage({
         stage: 'dev',
-        table: data.table,
+        prefix: 'Schemes',
+        consumers: [],
         routes: [
           route('signed', 'api-signature'),
           route('switch', 'switch-signature'),
@@ -325,11 +364,6 @@ describe('ApiStack', () => {
           route('public', 'none'),
         ],
       })
-      const synthesized = {
-        api,
-        apiTemplate: Template.fromStack(api),
-        dataTemplate: Template.fromStack(data),
-      }
       const writes = (id: string) =>
         statementsOf(synthesized, id).filter((s) => actionsOf(s).some((a) => WRITE_ACTIONS.includes(a)))
       const leadingKeys = (prefix: string) => [
@@ -348,16 +382,22 @@ describe('ApiStack', () => {
       expect(writes(UNROUTED.functionId)).toEqual([])
     })
 
-    it('gives a write function PutItem and UpdateItem without conditions', () => {
+    it('gives a write function PutItem and UpdateItem on the record kinds it declares only', () => {
       expect(
         functionsOf(routes)
           .get('si-generate-irn')
           ?.some((r) => r.writes),
       ).toBe(true)
-      const unconditional = statementsOf(prod, 'si-generate-irn')
-        .filter((s) => s.Effect === 'Allow' && !s.Condition)
-        .flatMap(actionsOf)
-      expect(unconditional).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:UpdateItem']))
+      const dynamo = statementsOf(prod, 'si-generate-irn').filter((s) =>
+        actionsOf(s).some((a) => a.startsWith('dynamodb:')),
+      )
+      // No table statement without a dynamodb:LeadingKeys condition (lib/endpoints/irn.ts).
+      expect(dynamo.filter((s) => !s.Condition)).toEqual([])
+      const writing = dynamo.filter((s) => actionsOf(s).includes('dynamodb:UpdateItem'))
+      expect(writing.flatMap(actionsOf)).toEqual(expect.arrayContaining(['dynamodb:PutItem']))
+      expect(writing.map((s) => s.Condition)).toContainEqual({
+        'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['IRN#*', 'AUDIT#*'] },
+      })
     })
   })
 })
@@ -366,9 +406,9 @@ describe('service key secrets', () => {
   const readsSecret = (functionId: string) =>
     statementsOf(dev, functionId).some((s) => actionsOf(s).includes('secretsmanager:GetSecretValue'))
   const envOf = (functionId: string) => {
-    const fn = dev.api.functions.get(functionId)!
-    const id = dev.api.getLogicalId(fn.function.node.defaultChild as CfnElement)
-    return dev.apiTemplate.findResources('AWS::Lambda::Function')[id]!.Properties.Environment.Variables
+    const fn = dev.stage.functions.get(functionId)!
+    return dev.apiTemplate.findResources('AWS::Lambda::Function')[logicalIdOf(fn.function)]!.Properties
+      .Environment.Variables
   }
 
   it('creates the signing and QR authority secrets in the data stack, retained in prod', () => {
@@ -464,15 +504,14 @@ describe('outbox sender', () => {
         .flatMap((p) => p.Properties.PolicyDocument.Statement as Statement[])
         .filter((s) => actionsOf(s).some((a) => a.startsWith('ses:')))
     expect(ses(dev.apiTemplate)).toEqual([])
-    const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } })
-    const data = new DataStack(app, 'Ses-Data', { stage: 'dev' })
-    const api = new ApiStack(app, 'Ses-Api', {
+    const { apiTemplate } = synthStage({
       stage: 'dev',
-      table: data.table,
-      secrets: data.secrets,
+      prefix: 'Ses',
+      routes: [],
+      consumers: ['outbox-sender'],
       sesFromAddress: 'notify@pay.example.com',
     })
-    const statements = ses(Template.fromStack(api))
+    const statements = ses(apiTemplate)
     expect(statements).toHaveLength(1)
     expect(actionsOf(statements[0]!)).toEqual(['ses:SendEmail'])
     expect(JSON.stringify(statements[0])).toContain('identity/notify@pay.example.com')
@@ -544,9 +583,11 @@ describe('data encryption key (issue 7)', () => {
         expect.objectContaining({
           Action: 'kms:Decrypt',
           Effect: 'Allow',
-          Condition: { StringEquals: { 'kms:EncryptionContext:record': expected.get(functionId) } },
         }),
       ])
+      const condition = decrypt[0]!.Condition as { StringEquals: Record<string, string | string[]> }
+      const records = condition.StringEquals['kms:EncryptionContext:record']
+      expect([records].flat().sort(), functionId).toEqual([...expected.get(functionId)!].sort())
     }
     expect(kmsActionsOf(UNROUTED.functionId)).toEqual([])
   })
@@ -572,9 +613,10 @@ describe('data encryption key (issue 7)', () => {
 
   it('tells every function the key ARN, so none falls back to a local key file', () => {
     for (const functionId of functionIds) {
-      const fn = dev.api.functions.get(functionId)!
-      const id = dev.api.getLogicalId(fn.function.node.defaultChild as CfnElement)
-      const env = dev.apiTemplate.findResources('AWS::Lambda::Function')[id]!.Properties.Environment.Variables
+      const fn = dev.stage.functions.get(functionId)!
+      const env =
+        dev.apiTemplate.findResources('AWS::Lambda::Function')[logicalIdOf(fn.function)]!.Properties
+          .Environment.Variables
       expect(env.DATA_KEY_ARN, functionId).toBeDefined()
     }
   })

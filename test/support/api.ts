@@ -43,17 +43,19 @@ export async function startApi(
   // its bundles run, else those the sources derive the policies from.
   const provided = inject('grants')
   const grants = provided ? new Map(Object.entries(provided)) : undefined
+  // With API_BUNDLES the consumers run from their bundles too, as under `npm start -- --bundles`.
+  const bundles = inject('bundles')
+  if (bundles) (await import('../../scripts/local/bundles.ts')).lambdaEnvironment()
   const { startWorkers } = await import('../../scripts/local/workers.ts')
   const only = options.workers === true ? undefined : ['history-indexer', ...(options.workers || [])]
   const workers = await startWorkers({
     endpoint: dynamoEndpoint,
     tableName,
+    bundles,
     ...(only ? { only } : {}),
     ...(grants ? { grants } : {}),
   })
   const { startServer } = await import('../../scripts/local/server.ts')
-  const bundles = inject('bundles')
-  if (bundles) (await import('../../scripts/local/bundles.ts')).lambdaEnvironment()
   const server = await startServer(0, { bundles, grants, afterWrite: () => workers.historySettled() })
   return {
     url: server.url,

@@ -11,9 +11,10 @@ import {
   SQSClient,
   StartMessageMoveTaskCommand,
 } from '@aws-sdk/client-sqs'
+import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation'
 import { mockClient } from 'aws-sdk-client-mock'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { redrive } from '../../scripts/cli/dead-letters.ts'
+import { deadLetterQueues, redrive } from '../../scripts/cli/dead-letters.ts'
 
 /** `dlq redrive` against mocked SQS, DynamoDB Streams and Lambda (no local form of these here). */
 const sqs = mockClient(SQSClient)
@@ -93,5 +94,42 @@ describe('dlq redrive (stream consumer)', () => {
       SourceArn: 'arn:aws:sqs:eu-west-1:1:dlq',
     })
     expect(lambda.commandCalls(InvokeCommand)).toHaveLength(0)
+  })
+})
+
+describe('dlq list', () => {
+  const cloudFormation = mockClient(CloudFormationClient)
+
+  it("finds every consumer's queue in the outputs of its area stack, skipping an area not deployed", async () => {
+    cloudFormation.reset()
+    cloudFormation.on(DescribeStacksCommand).rejects(new Error('Stack with id X does not exist'))
+    const stack = (name: string, consumer: string) =>
+      cloudFormation.on(DescribeStacksCommand, { StackName: name }).resolves({
+        Stacks: [
+          {
+            StackName: name,
+            CreationTime: new Date(),
+            StackStatus: 'CREATE_COMPLETE',
+            Outputs: [
+              { OutputKey: 'ExportsOutputRefSomething', OutputValue: 'x' },
+              {
+                OutputKey: `DeadLetters${consumer}`,
+                OutputValue: `https://sqs/${consumer}`,
+                Description: `Dead-letter queue of ${consumer}`,
+              },
+            ],
+          },
+        ],
+      })
+    stack('Einvoicing-prod-Events', 'webhook-deliver')
+    stack('Einvoicing-prod-Notifications', 'outbox-sender')
+    expect(await deadLetterQueues('prod')).toEqual([
+      { consumer: 'webhook-deliver', url: 'https://sqs/webhook-deliver' },
+      { consumer: 'outbox-sender', url: 'https://sqs/outbox-sender' },
+    ])
+    cloudFormation
+      .on(DescribeStacksCommand, { StackName: 'Einvoicing-prod-Payments' })
+      .rejects(new Error('Throttling'))
+    await expect(deadLetterQueues('prod')).rejects.toThrow('Throttling')
   })
 })

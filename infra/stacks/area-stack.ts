@@ -1,0 +1,145 @@
+import { Aspects, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib'
+import {
+  HttpMethod,
+  HttpRoute,
+  HttpRouteKey,
+  type IHttpApi,
+  PayloadFormatVersion,
+} from 'aws-cdk-lib/aws-apigatewayv2'
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations'
+import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb'
+import type { IKey } from 'aws-cdk-lib/aws-kms'
+import type { IFunction } from 'aws-cdk-lib/aws-lambda'
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager'
+import type { ITopic } from 'aws-cdk-lib/aws-sns'
+import type { Construct } from 'constructs'
+import { consumers as consumerTable } from '#lib/consumers.ts'
+import { functionsOf, type Route, type ServiceSecret } from '#lib/routes.ts'
+import { AlarmsNotify } from '../constructs/alarms.ts'
+import { ApiFunction } from '../constructs/api-function.ts'
+import { Consumers } from '../constructs/consumers.ts'
+import { HistoryIndexer } from '../constructs/history-indexer.ts'
+import { acknowledge } from '../constructs/nag.ts'
+import { OutboxSender } from '../constructs/outbox-sender.ts'
+import { Reconciliation } from '../constructs/reconciliation.ts'
+import type { AreaStackName } from './areas.ts'
+import { isProtectedStage } from './data-stack.ts'
+import { constructId, NO_AUTHORIZER_REASON, type ServiceInfo } from './service.ts'
+
+export interface AreaStackProps extends StackProps, ServiceInfo {
+  stage: string
+  area: AreaStackName
+  /** The edge stack's HTTP API: this stack adds its routes to it (the one reference to the edge). */
+  api: IHttpApi
+  /** The endpoints of this area (infra/stacks/areas.ts stackOf). */
+  routes: readonly Route[]
+  /**
+   * The consumers of this area by functionId (stackOfConsumer): `history-indexer`, `outbox-sender`,
+   * `reconcile-daily`, and those of lib/consumers.ts.
+   */
+  consumers: readonly string[]
+  /** From DataStack: CDK turns each reference into an export/import pair it manages itself. */
+  table: ITableV2
+  dataKey?: IKey
+  secrets?: Partial<Record<ServiceSecret, ISecret>>
+  alarmTopic: ITopic
+  protect?: boolean
+  /** A verified SES identity for outcome notifications (the outbox sender); without it they are only logged. */
+  sesFromAddress?: string
+}
+
+/**
+ * One area of the API: a function per functionId of its routes (ApiFunction, with its alarms), each
+ * route added to the edge's HTTP API with its integration and invoke permission (all created here,
+ * so the edge never refers to this stack), and the area's asynchronous consumers with their queues,
+ * dead-letter queues (whose `DeadLetters*` outputs are this stack's) and alarms.
+ */
+export class AreaStack extends Stack {
+  readonly area: AreaStackName
+  /** The API functions, by functionId. */
+  readonly functions = new Map<string, ApiFunction>()
+  /** The consumers' functions, by functionId. */
+  readonly consumerFunctions = new Map<string, IFunction>()
+  readonly outboxSender?: OutboxSender
+  readonly historyIndexer?: HistoryIndexer
+  readonly reconciliation?: Reconciliation
+  /** Webhook fan-out and delivery, batches (lib/consumers.ts) when they are this area's. */
+  readonly consumers?: Consumers
+
+  constructor(scope: Construct, id: string, props: AreaStackProps) {
+    super(scope, id, props)
+    this.area = props.area
+    // Every alarm of this stack notifies the stage's topic.
+    Aspects.of(this).add(new AlarmsNotify(props.alarmTopic))
+    const common = {
+      table: props.table,
+      secrets: props.secrets,
+      dataKey: props.dataKey,
+      stage: props.stage,
+      serviceName: props.serviceName,
+      serviceVersion: props.serviceVersion,
+      logRemovalPolicy: isProtectedStage(props.stage, props.protect)
+        ? RemovalPolicy.RETAIN
+        : RemovalPolicy.DESTROY,
+    }
+
+    for (const [functionId, served] of functionsOf(props.routes)) {
+      const handlers = new Set(served.map((r) => r.handler))
+      if (handlers.size !== 1) {
+        throw new Error(`${functionId} is served by several handler modules: ${[...handlers].join(', ')}`)
+      }
+      const id = constructId(functionId)
+      const fn = new ApiFunction(this, id, {
+        ...common,
+        functionId,
+        handler: served[0]!.handler,
+        routes: served,
+      })
+      this.functions.set(functionId, fn)
+      const integration = new HttpLambdaIntegration(`${id}Integration`, fn.function, {
+        payloadFormatVersion: PayloadFormatVersion.VERSION_2_0,
+      })
+      for (const route of served) {
+        // In this stack, not through the API's addRoutes (which would make them the edge's).
+        const made = new HttpRoute(fn, `${route.method}${route.path}`, {
+          httpApi: props.api,
+          routeKey: HttpRouteKey.with(route.path, HttpMethod[route.method]),
+          integration,
+        })
+        acknowledge(made, 'AwsSolutions-APIG4', NO_AUTHORIZER_REASON)
+      }
+    }
+
+    const wanted = new Set(props.consumers)
+    const house = {
+      table: props.table,
+      stage: props.stage,
+      serviceName: props.serviceName,
+      serviceVersion: props.serviceVersion,
+      logRemovalPolicy: common.logRemovalPolicy,
+    }
+    if (wanted.has('outbox-sender')) {
+      this.outboxSender = new OutboxSender(this, 'OutboxSender', {
+        ...house,
+        sesFromAddress: props.sesFromAddress,
+      })
+      this.consumerFunctions.set('outbox-sender', this.outboxSender.function)
+    }
+    if (wanted.has('history-indexer')) {
+      this.historyIndexer = new HistoryIndexer(this, 'HistoryIndexer', house)
+      this.consumerFunctions.set('history-indexer', this.historyIndexer.function)
+    }
+    if (wanted.has('reconcile-daily')) {
+      this.reconciliation = new Reconciliation(this, 'Reconciliation', house)
+      this.consumerFunctions.set('reconcile-daily', this.reconciliation.function)
+    }
+    // The outbox sender is in lib/consumers.ts too, but has a construct of its own (above).
+    const skip = consumerTable
+      .map((c) => c.functionId)
+      .filter((functionId) => functionId === 'outbox-sender' || !wanted.has(functionId))
+    if (skip.length < consumerTable.length) {
+      this.consumers = new Consumers(this, 'Consumers', { ...common, apiFunctions: this.functions, skip })
+      for (const [functionId, fn] of this.consumers.functions) this.consumerFunctions.set(functionId, fn)
+    }
+  }
+}
