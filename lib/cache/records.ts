@@ -1,3 +1,5 @@
+import { checkAwsCall } from '#lib/aws-guard.ts'
+import { tableName } from '#lib/db/client.ts'
 import { readRecord } from '#lib/db/items.ts'
 
 /**
@@ -34,7 +36,16 @@ export interface CachedRecord<T> {
 /** The record under a key: from this container's cache while fresh, else read and kept. */
 export async function readCachedRecord<T>(key: Key): Promise<CachedRecord<T> | undefined> {
   const hit = entries.get(idOf(key))
-  if (hit && hit.until > Date.now()) return { record: hit.record as T, cached: true }
+  if (hit && hit.until > Date.now()) {
+    // The read a container of this function would have made to fill its own cache: locally one
+    // process serves every function, and one whose role may not read the record must not get it
+    // from another's (lib/aws-guard.ts; a no-op in AWS).
+    checkAwsCall({
+      service: 'dynamodb',
+      requests: [{ action: 'GetItem', table: tableName(), leadingKey: key.pk }],
+    })
+    return { record: hit.record as T, cached: true }
+  }
   const record = await readFreshRecord<T>(key)
   return record === undefined ? undefined : { record, cached: false }
 }
