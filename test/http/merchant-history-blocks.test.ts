@@ -3,7 +3,7 @@ import { issueMerchantToken } from '#lib/auth/credentials.ts'
 import { ApiClient } from '#lib/client/api-client.ts'
 import { addMerchant } from '#lib/ledger/repository.ts'
 import { type HistoryItem, REVERSAL_BLOCK_SIZE } from '#lib/merchant-history/items.ts'
-import { seedTransactions } from '#lib/merchant-history/seed.ts'
+import { seedTransactions } from '../../scripts/ops/seed-transactions.ts'
 import { type TransactionRecord, toRecord } from '#lib/merchant-history/service.ts'
 import { startApi, type TestApi } from '../support/api.ts'
 
