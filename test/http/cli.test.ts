@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ApiClient } from '#lib/client/api-client.ts'
-import { signAreaA } from '#lib/client/signing.ts'
+import { ApiClient } from '#client/api-client.ts'
+import { signAreaA } from '#client/signing.ts'
 import { startApi, type TestApi } from '../support/api.ts'
 
 const run = promisify(execFile)

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { issueMerchantToken } from '#lib/auth/credentials.ts'
-import { ApiClient } from '#lib/client/api-client.ts'
+import { ApiClient } from '#client/api-client.ts'
 import { addMerchant, openAccount } from '#lib/ledger/repository.ts'
 import type { HistoryItem } from '#lib/merchant-history/items.ts'
 import { seedTransactions } from '../../scripts/ops/seed-transactions.ts'

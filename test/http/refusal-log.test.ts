@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { REFUSAL_REASONS } from '#lib/auth/refusal.ts'
-import { newNonce, signAreaA, signAreaB } from '#lib/client/signing.ts'
+import { newNonce, signAreaA, signAreaB } from '#client/signing.ts'
 import { send, startApi, type TestApi } from '../support/api.ts'
 import { DEV } from '../support/clients.ts'
 

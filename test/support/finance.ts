@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
 import { expect } from 'vitest'
-import type { ApiClient } from '#lib/client/api-client.ts'
+import type { ApiClient } from '#client/api-client.ts'
 import type { TransactionRecord } from '#lib/merchant-history/service.ts'
 import type { TestApi } from './api.ts'
 
