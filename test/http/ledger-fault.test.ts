@@ -10,7 +10,8 @@ import type { TransactionRecord } from '#lib/merchant-history/service.ts'
 import { type DynamoDbLocal, startDynamoDbLocal } from '../../scripts/local/dynamodb-local.ts'
 import { startApi, type TestApi } from '../support/api.ts'
 import { type DevClients, devClients } from '../support/clients.ts'
-import { expectStatementsMatchHistory, runCli } from '../support/finance.ts'
+import { runCli } from '../support/cli.ts'
+import { expectStatementsMatchHistory } from '../support/finance.ts'
 
 /**
  * DynamoDB goes away in the middle of a burst of transfers and comes back (same port, same data on

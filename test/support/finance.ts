@@ -1,24 +1,6 @@
-import { execFile } from 'node:child_process'
-import { promisify } from 'node:util'
 import { expect } from 'vitest'
 import type { ApiClient } from '#client/api-client.ts'
 import type { TransactionRecord } from '#lib/merchant-history/service.ts'
-import type { TestApi } from './api.ts'
-
-const run = promisify(execFile)
-
-/** `npm run cli -- ...` against this test API's table; resolves with the exit code instead of throwing. */
-export async function runCli(api: TestApi, ...args: string[]) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'scripts/cli.ts', ...args], {
-      env: { ...process.env, TABLE_NAME: api.tableName, DYNAMODB_ENDPOINT: api.dynamoEndpoint },
-    })
-    return { code: 0, stdout, stderr }
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string }
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr }
-  }
-}
 
 /** The merchant's whole JSON history (pages of 200), newest first. */
 export async function wholeHistory(
