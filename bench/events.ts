@@ -13,7 +13,7 @@
  */
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { ApiClient } from '#lib/client/api-client.ts'
+import { ApiClient } from '#client/api-client.ts'
 import { buildInvoice } from '../test/fixtures/invoices/build.ts'
 import { DEV } from '../scripts/local/dev-credentials.ts'
 import { startDynamoDbLocal } from '../scripts/local/dynamodb-local.ts'

@@ -35,7 +35,7 @@ async function main() {
     process.env.DYNAMODB_ENDPOINT = dynamo.endpoint
     process.env.AWS_REGION ??= 'eu-west-1'
     await ensureTable(dynamo.endpoint, process.env.TABLE_NAME)
-    const { seedTransactions } = await import('../lib/merchant-history/seed.ts')
+    const { seedTransactions } = await import('../scripts/ops/seed-transactions.ts')
     const { HistoryQuery } = await import('../lib/merchant-history/schemas.ts')
     const { listTransactions } = await import('../lib/merchant-history/service.ts')
     const { newMeter } = await import('../lib/merchant-history/repository.ts')

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { APIGatewayProxyEventV2 } from 'aws-lambda'
-import { signAreaA } from '#lib/client/signing.ts'
+import { signAreaA } from '#client/signing.ts'
 import { DEV } from '../scripts/local/dev-credentials.ts'
 import { type DynamoDbLocal, startDynamoDbLocal } from '../scripts/local/dynamodb-local.ts'
 import { ensureTable } from '../scripts/local/table.ts'

@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto'
 import { decodeSignature, areaACanonical, areaBCanonical, hmac } from '#lib/auth/canonical.ts'
 import { parseUtcTimestamp, parseZonedTimestamp, withinWindow } from '#lib/auth/timestamps.ts'
 import { matchesAnySecret } from '#lib/auth/verify-hmac.ts'
-import { signAreaA, signAreaB } from '#lib/client/signing.ts'
+import { signAreaA, signAreaB } from '#client/signing.ts'
 import { startDynamoDbLocal } from '../scripts/local/dynamodb-local.ts'
 import { ensureTable } from '../scripts/local/table.ts'
 

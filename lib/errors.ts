@@ -1,7 +1,7 @@
 /**
  * Domain errors: what went wrong, in the domain's terms. Services throw these and know nothing of
- * HTTP; the handler factory maps each kind to a status and the route area's error record at the edge
- * (lib/http/errors.ts). Anything else that escapes a handler is a bug and becomes a 500 with a
+ * HTTP; the handler factory maps each kind to its status (`statusOf`, below) and the route area's
+ * error record at the edge (lib/http/errors.ts). Anything else that escapes a handler is a bug and becomes a 500 with a
  * generic message.
  */
 
@@ -20,6 +20,20 @@ export type ErrorKind =
   | 'conflict'
   | 'too-large'
   | 'unavailable'
+
+/**
+ * The HTTP status each kind is sent with. Here rather than at the edge (lib/http/errors.ts, which maps
+ * errors with it) so that code below the edge can name it too: the refusal log (lib/auth/refusal.ts).
+ */
+const STATUS: Record<ErrorKind, number> = {
+  invalid: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  'not-found': 404,
+  conflict: 409,
+  'too-large': 413,
+  unavailable: 503,
+}
 
 export interface DomainErrorOptions {
   /** Every problem found, for validation failures. */
@@ -91,6 +105,9 @@ export class DependencyDown extends DomainError {
     super('unavailable', message, options)
   }
 }
+
+/** The HTTP status a domain error is sent with. */
+export const statusOf = (error: DomainError): number => STATUS[error.kind]
 
 /** Validation failures: one problem per issue found, reported together. */
 export function invalid(problems: Problem[], summary = 'The request is invalid'): BadRequest {

@@ -4,7 +4,7 @@ import { renderClientTypes, renderOpenApiDocument } from '#lib/openapi/generate.
 
 /**
  * `npm run openapi`: writes openapi.json (from the route table and the endpoint declarations) and
- * lib/client/api-types.ts (openapi-typescript's types of that document, which type the project's
+ * client/api-types.ts (openapi-typescript's types of that document, which type the project's
  * client). Commit both. `npm run openapi:check` (in .ci/run) and a test fail when either is stale.
  */
 const outputs = [
@@ -13,7 +13,7 @@ const outputs = [
     render: async () => renderOpenApiDocument(),
   },
   {
-    file: fileURLToPath(new URL('../lib/client/api-types.ts', import.meta.url)),
+    file: fileURLToPath(new URL('../client/api-types.ts', import.meta.url)),
     render: () => renderClientTypes(JSON.parse(renderOpenApiDocument())),
   },
 ]
@@ -30,5 +30,5 @@ for (const { file, render } of outputs) {
     stale++
   }
 }
-if (check && stale === 0) console.log('openapi.json and lib/client/api-types.ts are current')
+if (check && stale === 0) console.log('openapi.json and client/api-types.ts are current')
 process.exitCode = stale ? 1 : 0

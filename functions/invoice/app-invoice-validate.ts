@@ -1,5 +1,5 @@
 import { appValidate } from '#lib/endpoints/invoice.ts'
-import { invoiceHandler } from '#lib/invoice/handler.ts'
+import { invoiceHandler } from './invoice-handler.ts'
 import { signBytes } from '#lib/signing/signer.ts'
 
 /**

@@ -1,5 +1,5 @@
 import { siValidate } from '#lib/endpoints/invoice.ts'
-import { invoiceHandler } from '#lib/invoice/handler.ts'
+import { invoiceHandler } from './invoice-handler.ts'
 
 /**
  * POST /api/{v}/si/validate: checks an invoice against the authority's rules and records it as

@@ -1,3 +1,3 @@
-import { referenceListHandler } from '#lib/reference/handler.ts'
+import { referenceListHandler } from './reference-handler.ts'
 
 export const handler = referenceListHandler('countries')

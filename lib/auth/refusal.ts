@@ -1,5 +1,4 @@
-import type { DomainError } from '#lib/errors.ts'
-import { statusOf } from '#lib/http/errors.ts'
+import { type DomainError, statusOf } from '#lib/errors.ts'
 import { logger, mask } from '#lib/log.ts'
 import type { AuthRequest } from './authenticate.ts'
 

@@ -1,4 +1,4 @@
-import { DomainError, type ErrorKind, type Problem } from '#lib/errors.ts'
+import { DomainError, type Problem, statusOf } from '#lib/errors.ts'
 
 /**
  * The edge: an error as the reply records carry it (status, problems, response code, headers). The
@@ -28,24 +28,11 @@ export class ApiError extends Error {
   }
 }
 
-const STATUS: Record<ErrorKind, number> = {
-  invalid: 400,
-  unauthenticated: 401,
-  forbidden: 403,
-  'not-found': 404,
-  conflict: 409,
-  'too-large': 413,
-  unavailable: 503,
-}
-
-/** The HTTP status a domain error is sent with. */
-export const statusOf = (error: DomainError): number => STATUS[error.kind]
-
 /** A domain error as the edge sends it, or undefined for anything else (a bug: a 500). */
 export function toApiError(error: unknown): ApiError | undefined {
   if (error instanceof ApiError) return error
   if (error instanceof DomainError) {
-    return new ApiError(STATUS[error.kind], error.message, {
+    return new ApiError(statusOf(error), error.message, {
       problems: error.problems,
       ...(error.responseCode === undefined ? {} : { responseCode: error.responseCode }),
       ...(error.retryAfterSeconds === undefined

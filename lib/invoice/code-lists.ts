@@ -3,7 +3,7 @@ import { db, tableName } from '#lib/db/client.ts'
 import { keys } from '#lib/db/keys.ts'
 import { DependencyDown } from '#lib/errors.ts'
 import { type ListHead, listWritesInThisProcess, readList } from '#lib/reference/store.ts'
-import type { ReferenceListName } from '#lib/routes.ts'
+import type { ReferenceListName } from '#lib/reference/lists.ts'
 
 /**
  * The reference lists an invoice is checked against (CONTRACT section 4), as lookup sets. Building

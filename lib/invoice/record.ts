@@ -1,3 +1,12 @@
+import { INVOICE_STATUSES, type InvoiceStatus, type PaymentStatus } from '#lib/invoice-status.ts'
+
+export {
+  INVOICE_STATUSES,
+  type InvoiceStatus,
+  PAYMENT_STATUSES,
+  type PaymentStatus,
+} from '#lib/invoice-status.ts'
+
 /**
  * The stored invoice record, shared by every Area A service that touches an invoice (IRNs, validate,
  * sign, transmit, update, confirm, get-invoice). One record per IRN, keyed by keys.invoice(irn).
@@ -8,11 +17,6 @@
  * Every change is a conditional write on `status` (and `revision` where content changes), so two
  * concurrent requests can never both move the same invoice.
  */
-export const INVOICE_STATUSES = ['GENERATED', 'VALIDATED', 'SIGNED', 'TRANSMITTED'] as const
-export type InvoiceStatus = (typeof INVOICE_STATUSES)[number]
-
-export const PAYMENT_STATUSES = ['PENDING', 'PAID', 'REJECTED'] as const
-export type PaymentStatus = (typeof PAYMENT_STATUSES)[number]
 
 /** The rank of a status, for "at least SIGNED" checks. */
 export const statusRank = (status: InvoiceStatus): number => INVOICE_STATUSES.indexOf(status)

@@ -1,5 +1,5 @@
 import manifest from '../../data/reference/manifest.json' with { type: 'json' }
-import type { ReferenceListName } from '#lib/routes.ts'
+import type { ReferenceListName } from '#lib/reference/lists.ts'
 
 export interface ListMeta {
   file: string

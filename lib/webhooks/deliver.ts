@@ -1,4 +1,4 @@
-import { signAreaB } from '#lib/client/signing.ts'
+import { signAreaB } from '#lib/auth/sign-request.ts'
 import { failureReason, isHttpUrl } from './probe.ts'
 import type { PartyWebhook } from './parties.ts'
 

@@ -1,5 +1,5 @@
-import { encryptPlaintext, type MigrationReport, transformAll } from '#lib/crypto/migrate.ts'
-import { rotateLocalKey } from '#lib/crypto/rotate-local.ts'
+import { encryptPlaintext, type MigrationReport, transformAll } from '../ops/encryption-migrate.ts'
+import { rotateLocalKey } from '../ops/rotate-local-key.ts'
 import { keysDir } from '#lib/keys/pem-store.ts'
 import { AUTHORITY_KEY_FILE } from '#lib/qr/authority-key.ts'
 import { SIGNING_KEY_FILE } from '#lib/signing/key-source.ts'

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { writeList } from '#lib/reference/store.ts'
-import { REFERENCE_LISTS, type ReferenceListName } from '#lib/routes.ts'
+import { REFERENCE_LISTS, type ReferenceListName } from '#lib/reference/lists.ts'
 import { loadBundledList } from '../local/seed.ts'
 import type { Command } from './command.ts'
 import { optional } from './require.ts'

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises'
-import { signAreaA, signAreaB } from '#lib/client/signing.ts'
+import { signAreaA, signAreaB } from '#client/signing.ts'
 import type { Command } from './command.ts'
 import { optional, required } from './require.ts'
 

@@ -1,6 +1,6 @@
 import { addMerchant, getAccount, openAccount } from '#lib/ledger/repository.ts'
 import { formatNaira, toKobo } from '#lib/ledger/money.ts'
-import { seedTransactions } from '#lib/merchant-history/seed.ts'
+import { seedTransactions } from '../ops/seed-transactions.ts'
 import type { Command } from './command.ts'
 import { printResult } from './output.ts'
 import { optional, required } from './require.ts'

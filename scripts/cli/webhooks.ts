@@ -1,6 +1,6 @@
 import { readBatch } from '#lib/batches/repository.ts'
 import { batchView } from '#lib/batches/views.ts'
-import { ApiClient } from '#lib/client/api-client.ts'
+import { ApiClient } from '#client/api-client.ts'
 import { type DeliveryStatus, listDeliveries } from '#lib/webhooks/deliveries.ts'
 import { subscriptionsOf, viewOf } from '#lib/webhooks/subscriptions.ts'
 import type { Command } from './command.ts'

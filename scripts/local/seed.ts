@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { bundledLists } from '#lib/reference/manifest.ts'
 import { writeList } from '#lib/reference/store.ts'
-import type { ReferenceListName } from '#lib/routes.ts'
+import type { ReferenceListName } from '#lib/reference/lists.ts'
 import { seedDevelopmentCredentials } from './dev-credentials.ts'
 import { seedLedger } from './ledger-seed.ts'
 import { seedTaxpayers } from './taxpayers.ts'

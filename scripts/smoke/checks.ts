@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { ApiClient, type ClientReply } from '#lib/client/api-client.ts'
+import { ApiClient, type ClientReply } from '#client/api-client.ts'
 
 /**
  * The post-deploy smoke test: one signed, read-only request per area (and the public documents),

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import { Agent, request as httpRequest } from 'node:http'
 import fc from 'fast-check'
-import { signAreaA, signAreaB } from '#lib/client/signing.ts'
+import { signAreaA, signAreaB } from '#client/signing.ts'
 import { REFERENCE_LISTS, type Route } from '#lib/routes.ts'
 import { DEV } from '../../scripts/local/dev-credentials.ts'
 import { buildInvoice, newIrn } from '../fixtures/invoices/build.ts'

@@ -1,5 +1,3 @@
-import { execFile } from 'node:child_process'
-import { promisify } from 'node:util'
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { apiKeyActor, auditOfInvoice, auditOfSubject, auditPut } from '#lib/audit/trail.ts'
@@ -7,11 +5,10 @@ import { db, tableName } from '#lib/db/client.ts'
 import { keys } from '#lib/db/keys.ts'
 import { buildInvoice } from '../fixtures/invoices/build.ts'
 import { startApi, type TestApi } from '../support/api.ts'
+import { cliOutput } from '../support/cli.ts'
 import { DEV, type DevClients, devClients } from '../support/clients.ts'
 import { freshInvoiceNumber } from '../support-invoices/requests.ts'
 import { clearWebhook } from '../support-invoices/webhook-receiver.ts'
-
-const run = promisify(execFile)
 
 let api: TestApi
 let clients: DevClients
@@ -23,18 +20,8 @@ beforeAll(async () => {
 })
 afterAll(() => api?.close())
 
-/** Runs `npm run cli -- ...` as a person would, against this file's table. */
-async function cli(...args: string[]) {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'scripts/cli.ts', ...args], {
-    env: {
-      ...process.env,
-      TABLE_NAME: api.tableName,
-      DYNAMODB_ENDPOINT: api.dynamoEndpoint,
-      USER: 'auditor',
-    },
-  })
-  return stdout
-}
+/** Runs `npm run cli -- ...` as a person would (user `auditor`), against this file's table. */
+const cli = (...args: string[]) => cliOutput({ ...api, env: { USER: 'auditor' } }, ...args)
 /** The events of a `--json` listing (one JSON object per line, then a count line). */
 const jsonLines = (out: string) =>
   out

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { areaACanonical, hmac } from '#lib/auth/canonical.ts'
 import { issueApiClient, revokeApiClient, rotateApiClientSecret } from '#lib/auth/credentials.ts'
-import { ApiClient } from '#lib/client/api-client.ts'
-import { signAreaA } from '#lib/client/signing.ts'
+import { ApiClient } from '#client/api-client.ts'
+import { signAreaA } from '#client/signing.ts'
 import { send, startApi, type TestApi } from '../support/api.ts'
 import { DEV, type DevClients, devClients } from '../support/clients.ts'
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { areaBCanonical, hmac } from '#lib/auth/canonical.ts'
-import { newNonce, signAreaB } from '#lib/client/signing.ts'
+import { newNonce, signAreaB } from '#client/signing.ts'
 import { send, startApi, type TestApi } from '../support/api.ts'
 import { DEV } from '../support/clients.ts'
 

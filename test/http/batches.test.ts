@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { signAreaA } from '#lib/client/signing.ts'
+import { signAreaA } from '#client/signing.ts'
 import { batchesOf } from '#lib/batches/repository.ts'
 import { eventsOfBusiness } from '#lib/events/event.ts'
 import { buildInvoice } from '../fixtures/invoices/build.ts'

@@ -1,11 +1,8 @@
-import { execFile } from 'node:child_process'
-import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ApiClient } from '#lib/client/api-client.ts'
-import { signAreaA } from '#lib/client/signing.ts'
+import { ApiClient } from '#client/api-client.ts'
+import { signAreaA } from '#client/signing.ts'
 import { startApi, type TestApi } from '../support/api.ts'
-
-const run = promisify(execFile)
+import { cliOutput } from '../support/cli.ts'
 
 // The CLI revokes from another process, so this server sees it within its credential cache bound
 // (lib/cache/records.ts); a short bound keeps the test quick.
@@ -19,12 +16,7 @@ beforeAll(async () => {
 afterAll(() => api?.close())
 
 /** Runs `npm run cli -- ...` as a person would, against this file's table in DynamoDB Local. */
-async function cli(...args: string[]) {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'scripts/cli.ts', ...args], {
-    env: { ...process.env, TABLE_NAME: api.tableName, DYNAMODB_ENDPOINT: api.dynamoEndpoint },
-  })
-  return stdout
-}
+const cli = (...args: string[]) => cliOutput(api, ...args)
 const json = (out: string) => JSON.parse(out.slice(out.indexOf('{'), out.lastIndexOf('}') + 1))
 
 describe('credentials CLI', () => {

@@ -1,6 +1,6 @@
 import { request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { signAreaA } from '#lib/client/signing.ts'
+import { signAreaA } from '#client/signing.ts'
 import { startApi, type TestApi } from '../support/api.ts'
 import { DEV } from '../support/clients.ts'
 

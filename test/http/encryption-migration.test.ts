@@ -1,16 +1,14 @@
-import { execFile } from 'node:child_process'
 import { mkdtempSync } from 'node:fs'
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
 import { gzipSync } from 'node:zlib'
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import canonicalize from 'canonicalize'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { issueApiClient, issueSwitchClient } from '#lib/auth/credentials.ts'
-import { ApiClient } from '#lib/client/api-client.ts'
-import { signAreaB } from '#lib/client/signing.ts'
+import { ApiClient } from '#client/api-client.ts'
+import { signAreaB } from '#client/signing.ts'
 import { clearFieldCache } from '#lib/crypto/fields.ts'
 import { LOCAL_DATA_KEY_FILE, RETIRED_KEY_PREFIX, resetKeyring } from '#lib/crypto/keyring.ts'
 import { readOrCreateSealedPemFile } from '#lib/crypto/sealed-file.ts'
@@ -19,13 +17,13 @@ import { keys } from '#lib/db/keys.ts'
 import { newSigningKeyPem, SIGNING_KEY_FILE } from '#lib/signing/key-source.ts'
 import { buildInvoice, invoiceOfLines } from '../fixtures/invoices/build.ts'
 import { send, startApi, type TestApi } from '../support/api.ts'
+import { cliOutput } from '../support/cli.ts'
 import { DEV, type DevClients, devClients } from '../support/clients.ts'
 
 // This file rotates the local data key: it gets a key directory of its own, so the shared
 // .local/keys of the other test files is never touched. Read lazily, so setting it here is enough.
 const keysDir = mkdtempSync(join(tmpdir(), 'enc-migration-'))
 process.env.KEYS_DIR = keysDir
-const run = promisify(execFile)
 
 let api: TestApi
 let clients: DevClients
@@ -42,9 +40,7 @@ afterAll(async () => {
 })
 
 async function cli(...args: string[]) {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'scripts/cli.ts', ...args, '--json'], {
-    env: { ...process.env, TABLE_NAME: api.tableName, DYNAMODB_ENDPOINT: api.dynamoEndpoint },
-  })
+  const stdout = await cliOutput(api, ...args, '--json')
   return JSON.parse(stdout.slice(stdout.indexOf('{'), stdout.lastIndexOf('}') + 1))
 }
 

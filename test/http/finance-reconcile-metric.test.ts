@@ -5,6 +5,7 @@ import { keys } from '#lib/db/keys.ts'
 import { RECONCILIATION_METRIC, RECONCILIATION_NAMESPACE } from '#lib/finance/reconcile-metric.ts'
 import { openAccount } from '#lib/ledger/repository.ts'
 import { startApi, type TestApi } from '../support/api.ts'
+import { captureOutput } from '../support/output.ts'
 
 // This file turns EMF metrics on (the suite keeps them off) to read what the daily function writes.
 process.env.POWERTOOLS_METRICS_DISABLED = 'false'
@@ -17,19 +18,17 @@ afterAll(() => api?.close())
 
 /** Runs the scheduled function in-process, returning its result and the EMF lines it wrote. */
 async function runDaily() {
-  const written: string[] = []
-  const original = process.stdout.write.bind(process.stdout)
-  process.stdout.write = ((chunk: unknown) => {
-    written.push(...String(chunk).split('\n').filter(Boolean))
-    return true
-  }) as typeof process.stdout.write
+  const output = captureOutput(['stdout'])
   try {
     // As its schedule invokes it: from its bundle when the run serves the API from bundles.
     const result = await api.workers.invoke('reconcile-daily')
-    const emf = written.filter((line) => line.includes('"_aws"')).map((line) => JSON.parse(line))
+    const emf = output
+      .lines()
+      .filter((line) => line.includes('"_aws"'))
+      .map((line) => JSON.parse(line))
     return { result, emf }
   } finally {
-    process.stdout.write = original
+    output.restore()
   }
 }
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { issueApiClient, setValidationMode } from '#lib/auth/credentials.ts'
-import { ApiClient } from '#lib/client/api-client.ts'
+import { ApiClient } from '#client/api-client.ts'
 import { buildInvoice } from '../fixtures/invoices/build.ts'
 import { startApi, type TestApi } from '../support/api.ts'
 import { DEV } from '../support/clients.ts'

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { issueMerchantToken } from '#lib/auth/credentials.ts'
-import { ApiClient } from '#lib/client/api-client.ts'
+import { ApiClient } from '#client/api-client.ts'
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb'
 import { db, tableName } from '#lib/db/client.ts'
 import { keys } from '#lib/db/keys.ts'
@@ -17,6 +17,7 @@ import {
 import { startApi, type TestApi } from '../support/api.ts'
 import { ascending, range, storedHistory } from '../support/history.ts'
 import { type DevClients, devClients } from '../support/clients.ts'
+import { transferBody } from '../support/transfers.ts'
 
 let api: TestApi
 let clients: DevClients
@@ -33,17 +34,9 @@ async function freshMerchant(merchantId: string) {
   return new ApiClient(api.url, { area: 'bearer', token, headers: { 'x-merchant-id': merchantId } })
 }
 
-const transfer = (accountNumber: string, merchantId: string, requestId = `REQ-${randomUUID()}`) => ({
-  requestId,
-  stan: '100001',
-  processingCode: '400000',
-  merchantId,
-  merchantReference: `ORD-${randomUUID()}`,
-  accountNumber,
-  amount: 100,
-  currency: 'NGN',
-  productCode: 'BILLS',
-})
+/** A transfer of 100.00 from the account to the merchant. */
+const transfer = (accountNumber: string, merchantId: string) =>
+  transferBody({ accountNumber, merchantId, amount: 100 })
 
 describe('Area B under concurrency', () => {
   it('gives exactly 100 approvals and 100 declines for 200 parallel transfers of 100.00 from 10,000.00', {

@@ -4,13 +4,14 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { issueMerchantToken } from '#lib/auth/credentials.ts'
-import { ApiClient } from '#lib/client/api-client.ts'
+import { ApiClient } from '#client/api-client.ts'
 import { addMerchant, getAccount, openAccount } from '#lib/ledger/repository.ts'
 import type { TransactionRecord } from '#lib/merchant-history/service.ts'
 import { type DynamoDbLocal, startDynamoDbLocal } from '../../scripts/local/dynamodb-local.ts'
 import { startApi, type TestApi } from '../support/api.ts'
 import { type DevClients, devClients } from '../support/clients.ts'
-import { expectStatementsMatchHistory, runCli } from '../support/finance.ts'
+import { runCli } from '../support/cli.ts'
+import { expectStatementsMatchHistory } from '../support/finance.ts'
 
 /**
  * DynamoDB goes away in the middle of a burst of transfers and comes back (same port, same data on

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { addMerchant, getAccount, openAccount } from '#lib/ledger/repository.ts'
 import { startApi, type TestApi } from '../support/api.ts'
 import { type DevClients, devClients } from '../support/clients.ts'
+import { transferBody } from '../support/transfers.ts'
 
 let api: TestApi
 let clients: DevClients
@@ -20,19 +21,6 @@ const id = (prefix = 'REQ') => `${prefix}-${randomUUID()}`
 const TRACE = expect.stringMatching(/^[0-9a-f-]{36}$/)
 const ISO_UTC = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
 const LOCAL = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}$/)
-
-const transferBody = (overrides: Record<string, unknown> = {}) => ({
-  requestId: id(),
-  stan: '123456',
-  processingCode: '400000',
-  merchantId: 'MRC0001',
-  merchantReference: id('ORD'),
-  accountNumber: '0123456789',
-  amount: 1500.5,
-  currency: 'NGN',
-  productCode: 'AIRTIME',
-  ...overrides,
-})
 
 /** A fresh account so each test knows its balance. */
 async function freshAccount(balanceKobo: number) {

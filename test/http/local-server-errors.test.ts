@@ -1,6 +1,6 @@
 import { connect } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { signAreaA } from '#lib/client/signing.ts'
+import { signAreaA } from '#client/signing.ts'
 import { send, startApi, type TestApi } from '../support/api.ts'
 import { DEV } from '../support/clients.ts'
 

@@ -1,27 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { signAreaA, signAreaB } from '#lib/client/signing.ts'
+import { signAreaA, signAreaB } from '#client/signing.ts'
 import { send, startApi, type TestApi } from '../support/api.ts'
+import { type CapturedOutput, captureOutput } from '../support/output.ts'
 import { DEV, devClients } from '../support/clients.ts'
 
 // This file turns request logging on (the suite keeps it silent) and captures everything written.
 process.env.LOG_LEVEL = 'DEBUG'
-const captured: string[] = []
-const originalOut = process.stdout.write.bind(process.stdout)
-const originalErr = process.stderr.write.bind(process.stderr)
+let output: CapturedOutput
 
 let api: TestApi
 beforeAll(async () => {
-  const capture = (chunk: unknown) => {
-    captured.push(String(chunk))
-    return true
-  }
-  process.stdout.write = capture as typeof process.stdout.write
-  process.stderr.write = capture as typeof process.stderr.write
+  output = captureOutput()
   api = await startApi()
 })
 afterAll(async () => {
-  process.stdout.write = originalOut
-  process.stderr.write = originalErr
+  output?.restore()
   await api?.close()
 })
 
@@ -80,7 +73,7 @@ describe('logs', () => {
     await clients.notify.get('/notification/email')
     await send(`${api.url}/notification/email`, { headers: { authorization: 'Bearer wrong' } })
 
-    const log = captured.join('')
+    const log = output.written.join('')
     // The capture is real: the requests above were logged.
     expect(log).toContain('"route":"GET /api/v1/resource/states"')
     expect(log).toContain('"status":401')

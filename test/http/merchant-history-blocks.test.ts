@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { issueMerchantToken } from '#lib/auth/credentials.ts'
-import { ApiClient } from '#lib/client/api-client.ts'
+import { ApiClient } from '#client/api-client.ts'
 import { addMerchant } from '#lib/ledger/repository.ts'
 import { type HistoryItem, REVERSAL_BLOCK_SIZE } from '#lib/merchant-history/items.ts'
-import { seedTransactions } from '#lib/merchant-history/seed.ts'
-import { type TransactionRecord, toRecord } from '#lib/merchant-history/service.ts'
+import { seedTransactions } from '../../scripts/ops/seed-transactions.ts'
+import { toRecord } from '#lib/merchant-history/service.ts'
 import { startApi, type TestApi } from '../support/api.ts'
+import { allPages } from '../support/finance.ts'
 
 /**
  * SUCCESSFUL and REVERSED pages are placed with per-block reversal counts and one block's numbers.
@@ -34,19 +35,6 @@ beforeAll(async () => {
 }, 300_000)
 afterAll(() => api?.close())
 
-async function allPages(params: Record<string, string>) {
-  const content: TransactionRecord[] = []
-  let total = -1
-  for (let page = 1; ; page++) {
-    const reply = await merchant.get<{
-      data: { content: TransactionRecord[]; page: { totalElements: number; totalPages: number } }
-    }>(`/api/v1/merchant/transactions?${new URLSearchParams({ ...params, size: '200', page: String(page) })}`)
-    content.push(...reply.body.data.content)
-    total = reply.body.data.page.totalElements
-    if (page >= reply.body.data.page.totalPages) return { content, total }
-  }
-}
-
 describe('merchant history longer than one reversal block', () => {
   it('holds more successful positions than one block', () => {
     const okPositions = items.filter((i) => i.status !== 'FAILED').length
@@ -58,7 +46,7 @@ describe('merchant history longer than one reversal block', () => {
     { timeout: 60_000 },
     async (status) => {
       const expected = items.filter((i) => i.status === status).map(toRecord)
-      const { content, total } = await allPages({ status })
+      const { content, total } = await allPages(merchant, { status, size: 200 })
       expect(total).toBe(expected.length)
       expect(content).toEqual(expected)
     },
@@ -80,7 +68,7 @@ describe('merchant history longer than one reversal block', () => {
           inRange.some((i) => i.seqOk! < REVERSAL_BLOCK_SIZE),
       ).toBe(true)
       const expected = inRange.map(toRecord)
-      const { content, total } = await allPages({ status, fromDate, toDate })
+      const { content, total } = await allPages(merchant, { status, fromDate, toDate, size: 200 })
       expect(total).toBe(expected.length)
       expect(content).toEqual(expected)
     },

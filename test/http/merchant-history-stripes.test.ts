@@ -2,16 +2,18 @@ import { randomUUID } from 'node:crypto'
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { issueMerchantToken } from '#lib/auth/credentials.ts'
-import { ApiClient } from '#lib/client/api-client.ts'
+import { ApiClient } from '#client/api-client.ts'
 import { db, tableName } from '#lib/db/client.ts'
 import { keys } from '#lib/db/keys.ts'
 import { addMerchant, openAccount } from '#lib/ledger/repository.ts'
 import { type HistoryItem, historyStripe } from '#lib/merchant-history/items.ts'
-import { seedTransactions } from '#lib/merchant-history/seed.ts'
-import { type TransactionRecord, toRecord } from '#lib/merchant-history/service.ts'
+import { seedTransactions } from '../../scripts/ops/seed-transactions.ts'
+import { toRecord } from '#lib/merchant-history/service.ts'
 import { startApi, type TestApi } from '../support/api.ts'
 import { type DevClients, devClients } from '../support/clients.ts'
+import { allPages } from '../support/finance.ts'
 import { range, storedHistory } from '../support/history.ts'
+import { transferBody } from '../support/transfers.ts'
 
 /**
  * A merchant's lists are striped over several partition keys (lib/merchant-history/items.ts), and a
@@ -65,18 +67,6 @@ async function writeHistoryFromBeforeStriping() {
   )
 }
 
-const transfer = (accountNumber: string) => ({
-  requestId: `REQ-${randomUUID()}`,
-  stan: '444444',
-  processingCode: '400000',
-  merchantId: MERCHANT,
-  merchantReference: `ORD-${randomUUID()}`,
-  accountNumber,
-  amount: 1,
-  currency: 'NGN',
-  productCode: 'DATA',
-})
-
 beforeAll(async () => {
   api = await startApi()
   clients = devClients(api.url)
@@ -89,7 +79,8 @@ beforeAll(async () => {
   await openAccount({ accountNumber: '7300000001', name: 'Stripes payer', balanceKobo: 1_000_000 })
   await openAccount({ accountNumber: '7300000002', name: 'Stripes empty', balanceKobo: 0 })
   for (let i = 0; i < 230; i++) {
-    const body = transfer(i % 11 === 10 ? '7300000002' : '7300000001')
+    const accountNumber = i % 11 === 10 ? '7300000002' : '7300000001'
+    const body = transferBody({ accountNumber, merchantId: MERCHANT, amount: 1 })
     const reply = await clients.switch.post<{ providerReference: string }>(
       '/api/v1/transactions/transfer',
       body,
@@ -109,18 +100,6 @@ beforeAll(async () => {
   await api.settled()
 }, 120_000)
 afterAll(() => api?.close())
-
-async function allPages(params: Record<string, string>) {
-  const content: TransactionRecord[] = []
-  for (let page = 1; ; page++) {
-    const reply = await merchant.get<{
-      data: { content: TransactionRecord[]; page: { totalElements: number; totalPages: number } }
-    }>(`/api/v1/merchant/transactions?${new URLSearchParams({ ...params, page: String(page) })}`)
-    expect(reply.status).toBe(200)
-    content.push(...reply.body.data.content)
-    if (page >= reply.body.data.page.totalPages) return { content, total: reply.body.data.page.totalElements }
-  }
-}
 
 describe('merchant history written before striping, then striped', () => {
   it('keeps the old items at their key and stripes the new ones, numbering every one exactly once', async () => {
@@ -152,7 +131,7 @@ describe('merchant history written before striping, then striped', () => {
     const stored = (await storedHistory(MERCHANT)).reverse() as HistoryItem[]
     const expected = stored.filter((i) => status === 'ALL' || i.status === status).map(toRecord)
     expect(expected.length).toBeGreaterThan(Number(size))
-    const { content, total } = await allPages({ status, size })
+    const { content, total } = await allPages(merchant, { status, size })
     expect(total).toBe(expected.length)
     expect(content).toEqual(expected)
   })
@@ -168,7 +147,7 @@ describe('merchant history written before striping, then striped', () => {
             (status === 'ALL' || i.status === status) && i.createdAt >= fromDate && i.createdAt <= toDate,
         )
         .map(toRecord)
-      const { content, total } = await allPages({ status, size: '50', fromDate, toDate })
+      const { content, total } = await allPages(merchant, { status, size: '50', fromDate, toDate })
       expect(total, status).toBe(expected.length)
       expect(content, status).toEqual(expected)
     }
@@ -178,7 +157,7 @@ describe('merchant history written before striping, then striped', () => {
     const stored = await storedHistory(MERCHANT)
     for (const seq of [LEGACY - 1, LEGACY + 120]) {
       const reference = stored[seq - 1]!.providerReference as string
-      const { content } = await allPages({ reference, size: '10' })
+      const { content } = await allPages(merchant, { reference, size: '10' })
       expect(content.map((t) => t.providerReference)).toEqual([reference])
     }
   })

@@ -1,15 +1,16 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { issueMerchantToken } from '#lib/auth/credentials.ts'
-import { ApiClient } from '#lib/client/api-client.ts'
+import { ApiClient } from '#client/api-client.ts'
 import { addMerchant, openAccount } from '#lib/ledger/repository.ts'
 import type { HistoryItem } from '#lib/merchant-history/items.ts'
-import { seedTransactions } from '#lib/merchant-history/seed.ts'
+import { seedTransactions } from '../../scripts/ops/seed-transactions.ts'
 import { type TransactionRecord, toRecord } from '#lib/merchant-history/service.ts'
 import { lagosLocalIso } from '#lib/time.ts'
 import { startApi, type TestApi } from '../support/api.ts'
 import { type DevClients, devClients } from '../support/clients.ts'
-import { expectStatementsMatchHistory } from '../support/finance.ts'
+import { allPages, expectStatementsMatchHistory } from '../support/finance.ts'
+import { transferBody } from '../support/transfers.ts'
 
 const PATH = '/api/v1/merchant/transactions'
 let api: TestApi
@@ -41,33 +42,9 @@ async function merchantClient(merchantId: string) {
 const query = (params: Record<string, string | number | undefined>) =>
   `${PATH}?${new URLSearchParams(Object.entries(params).filter(([, v]) => v !== undefined) as [string, string][]).toString()}`
 
-const transfer = (overrides: Record<string, unknown>) => ({
-  requestId: `REQ-${randomUUID()}`,
-  stan: '222222',
-  processingCode: '400000',
-  merchantId: 'MRC0001',
-  merchantReference: `ORD-${randomUUID()}`,
-  accountNumber: '0123456789',
-  amount: 10,
-  currency: 'NGN',
-  productCode: 'DATA',
-  ...overrides,
-})
-
-/** Every page of a listing, concatenated. */
-async function allPages(client: ApiClient, params: Record<string, string | number | undefined>) {
-  const content: TransactionRecord[] = []
-  for (let page = 1; ; page++) {
-    const reply = await client.get<HistoryReply>(query({ ...params, page }))
-    expect(reply.status).toBe(200)
-    content.push(...reply.body.data.content)
-    if (page >= reply.body.data.page.totalPages) return { content, total: reply.body.data.page.totalElements }
-  }
-}
-
 describe('GET /api/v1/merchant/transactions: a live transfer', () => {
   it('lists the transfer with every C.1 field, in the C.1 envelope', async () => {
-    const body = transfer({ amount: 1234.56 })
+    const body = transferBody({ amount: 1234.56 })
     const sent = await clients.switch.post<{ providerReference: string; completedAt: string }>(
       '/api/v1/transactions/transfer',
       body,
@@ -104,7 +81,7 @@ describe('GET /api/v1/merchant/transactions: a live transfer', () => {
   })
 
   it('never shows one merchant the transactions of another', async () => {
-    const body = transfer({ amount: 5 })
+    const body = transferBody({ amount: 5 })
     const sent = await clients.switch.post<{ providerReference: string }>(
       '/api/v1/transactions/transfer',
       body,
@@ -127,7 +104,7 @@ describe('GET /api/v1/merchant/transactions: a live transfer', () => {
     // Eight transfers: 1..6 approved, 7 and 8 declined (the balance runs out); then 2 and 5 reversed.
     const sent: { requestId: string; providerReference: string }[] = []
     for (let i = 1; i <= 8; i++) {
-      const body = transfer({ merchantId: 'MRC-HIST-LIVE', accountNumber, amount: i <= 6 ? 15 : 80 })
+      const body = transferBody({ merchantId: 'MRC-HIST-LIVE', accountNumber, amount: i <= 6 ? 15 : 80 })
       const reply = await clients.switch.post<{ providerReference: string; responseCode: string }>(
         '/api/v1/transactions/transfer',
         body,

@@ -2,38 +2,37 @@ import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { startApi, type TestApi } from '../support/api.ts'
 import { type DevClients, devClients } from '../support/clients.ts'
+import { type CapturedOutput, captureOutput } from '../support/output.ts'
+import { transferBody } from '../support/transfers.ts'
 
 // This file turns request logs and EMF metrics on (the suite keeps both off) and reads what is written.
 process.env.LOG_LEVEL = 'INFO'
 process.env.POWERTOOLS_METRICS_DISABLED = 'false'
 // Lambda sets this; Powertools reports cold starts only for on-demand initialisation.
 process.env.AWS_LAMBDA_INITIALIZATION_TYPE = 'on-demand'
-let lines: string[] = []
-/** Everything written in this file, across tests. */
-const allLines: string[] = []
-const originalOut = process.stdout.write.bind(process.stdout)
+/** Everything written to stdout in this file, across tests. */
+let output: CapturedOutput
+/** Where the current test's writes begin. */
+let testStart = 0
 
 let api: TestApi
 let clients: DevClients
 beforeAll(async () => {
-  process.stdout.write = ((chunk: unknown) => {
-    const written = String(chunk).split('\n').filter(Boolean)
-    lines.push(...written)
-    allLines.push(...written)
-    return true
-  }) as typeof process.stdout.write
+  output = captureOutput(['stdout'])
   api = await startApi()
   clients = devClients(api.url)
 })
 afterAll(async () => {
-  process.stdout.write = originalOut
+  output?.restore()
   await api?.close()
 })
 beforeEach(() => {
-  lines = []
+  testStart = output.written.length
 })
 
-const json = (from = lines) =>
+/** The lines the current test wrote. */
+const lines = () => output.lines(testStart)
+const json = (from = lines()) =>
   from.flatMap((line) => {
     try {
       return [JSON.parse(line) as Record<string, any>]
@@ -43,7 +42,7 @@ const json = (from = lines) =>
   })
 const requestLogs = () => json().filter((l) => l.message === 'request')
 /** EMF documents: the metric names and dimensions of each, and its values. */
-const emf = (from = lines) =>
+const emf = (from = lines()) =>
   json(from)
     .filter((l) => l._aws?.CloudWatchMetrics)
     .map((l) => {
@@ -54,19 +53,6 @@ const emf = (from = lines) =>
       )
       return { namespace: directive.Namespace as string, names, dimensions, values: names.map((n) => l[n]) }
     })
-
-const transfer = (overrides: Record<string, unknown> = {}) => ({
-  requestId: `REQ-${randomUUID()}`,
-  stan: '123456',
-  processingCode: '400000',
-  merchantId: 'MRC0001',
-  merchantReference: `ORD-${randomUUID()}`,
-  accountNumber: '0123456789',
-  amount: 10,
-  currency: 'NGN',
-  productCode: 'AIRTIME',
-  ...overrides,
-})
 
 describe('request log lines', () => {
   it('carry the Lambda context (cold_start, function_request_id) and the caller x-request-id as correlation_id', async () => {
@@ -122,7 +108,7 @@ describe('request log lines', () => {
 
 describe('EMF metrics', () => {
   it('a transfer emits Requests by route and status class and Transactions by response code, in namespace Einvoicing', async () => {
-    const reply = await clients.switch.post('/api/v1/transactions/transfer', transfer())
+    const reply = await clients.switch.post('/api/v1/transactions/transfer', transferBody())
     expect(reply.status).toBe(200)
     const metrics = emf().filter((m) => m.names[0] !== 'ColdStart')
     expect(metrics).toEqual([
@@ -146,7 +132,7 @@ describe('EMF metrics', () => {
   })
 
   it('a declined transfer is counted under its response code (51: insufficient funds)', async () => {
-    const reply = await clients.switch.post('/api/v1/transactions/transfer', transfer({ amount: 1e9 }))
+    const reply = await clients.switch.post('/api/v1/transactions/transfer', transferBody({ amount: 1e9 }))
     expect((reply.body as { responseCode: string }).responseCode).toBe('51')
     expect(emf().find((m) => m.names[0] === 'Transactions')?.dimensions.responseCode).toBe('51')
   })
@@ -163,7 +149,7 @@ describe('EMF metrics', () => {
   it('ColdStart is emitted once per container (function), with the function name', () => {
     // From the sources every function shares this process's one container; from the bundles each
     // function has its own, as in Lambda.
-    const coldStarts = emf(allLines).filter((m) => m.names[0] === 'ColdStart')
+    const coldStarts = emf(output.lines()).filter((m) => m.names[0] === 'ColdStart')
     const names = coldStarts.map((m) => m.dimensions.function_name)
     expect(names[0]).toBe('resource-states')
     expect(new Set(names).size).toBe(names.length)

@@ -8,6 +8,7 @@ import { handler } from '#functions/notifications/outbox-sender.ts'
 import { getOutboxItem, listOutbox, type OutboxItem } from '#lib/notifications/outbox.ts'
 import { startApi, type TestApi } from '../support/api.ts'
 import { type DevClients, devClients } from '../support/clients.ts'
+import { transferBody } from '../support/transfers.ts'
 
 let api: TestApi
 let clients: DevClients
@@ -28,21 +29,8 @@ beforeAll(async () => {
 })
 afterAll(() => api?.close())
 
-const transfer = (overrides: Record<string, unknown> = {}) => ({
-  requestId: `REQ-${randomUUID()}`,
-  stan: '444444',
-  processingCode: '400000',
-  merchantId: 'MRC0002',
-  merchantReference: `ORD-${randomUUID()}`,
-  accountNumber: '0123456789',
-  amount: 1500,
-  currency: 'NGN',
-  productCode: 'OUTBOX',
-  ...overrides,
-})
-
 async function transferred(overrides: Record<string, unknown> = {}) {
-  const body = transfer(overrides)
+  const body = transferBody({ merchantId: 'MRC0002', amount: 1500, productCode: 'OUTBOX', ...overrides })
   const reply = await clients.switch.post<{
     providerReference: string
     completedAt: string

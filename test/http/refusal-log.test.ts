@@ -1,37 +1,29 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { REFUSAL_REASONS } from '#lib/auth/refusal.ts'
-import { newNonce, signAreaA, signAreaB } from '#lib/client/signing.ts'
+import { newNonce, signAreaA, signAreaB } from '#client/signing.ts'
 import { send, startApi, type TestApi } from '../support/api.ts'
+import { type CapturedOutput, captureOutput } from '../support/output.ts'
 import { DEV } from '../support/clients.ts'
 
 // This file turns logging on (the suite keeps it silent) and captures what the server writes.
 process.env.LOG_LEVEL = 'INFO'
-const captured: string[] = []
-const originalOut = process.stdout.write.bind(process.stdout)
-const originalErr = process.stderr.write.bind(process.stderr)
+let output: CapturedOutput
 
 let api: TestApi
 beforeAll(async () => {
-  const capture = (chunk: unknown) => {
-    captured.push(String(chunk))
-    return true
-  }
-  // Powertools writes WARN and ERROR to stderr, the rest to stdout.
-  process.stdout.write = capture as typeof process.stdout.write
-  process.stderr.write = capture as typeof process.stderr.write
+  output = captureOutput()
   api = await startApi()
 })
 afterAll(async () => {
-  process.stdout.write = originalOut
-  process.stderr.write = originalErr
+  output?.restore()
   await api?.close()
 })
 
 /** The refusal lines logged while `run` ran. */
 async function refusalsDuring(run: () => Promise<unknown>): Promise<Record<string, unknown>[]> {
-  const from = captured.length
+  const from = output.written.length
   await run()
-  return captured
+  return output.written
     .slice(from)
     .join('')
     .split('\n')
@@ -126,7 +118,7 @@ describe('a refused request', () => {
   })
 
   it('is never logged with a secret, token, signature or full API key', () => {
-    const log = captured.join('')
+    const log = output.written.join('')
     const sensitive = [
       ...Object.values(DEV.clients).flatMap((c) => [c.apiKey, c.secret]),
       DEV.switch.token,

@@ -17,6 +17,7 @@ import {
 import { FUZZ_PRODUCT, snapshot } from '../fuzz/state.ts'
 import { startApi, type TestApi } from '../support/api.ts'
 import { operationFor } from '../support/contract.ts'
+import { type CapturedOutput, captureOutput } from '../support/output.ts'
 import { DEV, devClients } from '../support/clients.ts'
 
 /**
@@ -35,9 +36,7 @@ const RANDOM_SEED = Number(process.env.FUZZ_SEED ?? Math.floor(Math.random() * 2
 const RUNS = Number(process.env.FUZZ_RUNS ?? 3)
 
 process.env.LOG_LEVEL = 'INFO'
-const captured: string[] = []
-const originalOut = process.stdout.write.bind(process.stdout)
-const originalErr = process.stderr.write.bind(process.stderr)
+let output: CapturedOutput
 /** Every signature header value sent: none may appear in the log. */
 const signaturesSent = new Set<string>()
 
@@ -73,21 +72,14 @@ beforeAll(async () => {
   ctx = { signedIrn: invoice.irn, transferRequestId, templateId: String(created.body.data.templateID) }
   state = await snapshot()
 
-  const capture = (chunk: unknown) => {
-    captured.push(String(chunk))
-    return true
-  }
-  // Powertools writes WARN and ERROR to stderr, the rest to stdout.
-  process.stdout.write = capture as typeof process.stdout.write
-  process.stderr.write = capture as typeof process.stderr.write
+  output = captureOutput()
   console.info(
     `route fuzz: fixed seed ${FIXED_SEED}, random seed ${RANDOM_SEED} (rerun with FUZZ_SEED=${RANDOM_SEED})`,
   )
 })
 
 afterAll(async () => {
-  process.stdout.write = originalOut
-  process.stderr.write = originalErr
+  output?.restore()
   await api?.close()
   console.info(
     `route fuzz: ${tally.requests} requests, ${tally.refused} refused (${tally.refusedByAuth} by auth); statuses ${JSON.stringify(Object.fromEntries([...tally.byStatus].sort()))}`,
@@ -145,7 +137,7 @@ function expectAreaRecord(kind: ReplyKind, reply: RawReply) {
 
 /** The refusal log lines written while one request was handled. */
 function refusalLines(from: number): Record<string, unknown>[] {
-  return captured
+  return output.written
     .slice(from)
     .join('')
     .split('\n')
@@ -155,7 +147,7 @@ function refusalLines(from: number): Record<string, unknown>[] {
 
 /** Sends one request and checks everything the fuzz test promises about its reply. */
 async function exchange(route: Route, request: FuzzRequest, expectRefusal: boolean) {
-  const from = captured.length
+  const from = output.written.length
   const reply = await sendRaw(api.url, request)
   tally.requests++
   tally.byStatus.set(reply.status, (tally.byStatus.get(reply.status) ?? 0) + 1)
@@ -247,7 +239,7 @@ describe('the route fuzz test', () => {
   )
 
   it('left a log with no secret, token or signature, and a reason on every refusal', () => {
-    const log = captured.join('')
+    const log = output.written.join('')
     const secrets = [
       ...Object.values(DEV.clients).flatMap((c) => [c.apiKey, c.secret]),
       DEV.switch.token,

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import { signAreaA, signAreaB } from '#lib/client/signing.ts'
+import { signAreaA, signAreaB } from '#client/signing.ts'
 import { send, startApi, type TestApi } from '../support/api.ts'
 import { DEV } from '../support/clients.ts'
 

@@ -1,12 +1,9 @@
-import { execFile } from 'node:child_process'
-import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildInvoice } from '../fixtures/invoices/build.ts'
 import { startApi, type TestApi } from '../support/api.ts'
+import { cliOutput } from '../support/cli.ts'
 import { DEV, devClients } from '../support/clients.ts'
 import { eventually, startEventReceiver } from '../support/standard-webhook-receiver.ts'
-
-const run = promisify(execFile)
 
 let api: TestApi
 beforeAll(async () => {
@@ -16,9 +13,7 @@ afterAll(() => api?.close())
 
 /** `npm run cli -- ...` as a person runs it, against this file's table. */
 async function cli(...args: string[]) {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'scripts/cli.ts', ...args], {
-    env: { ...process.env, TABLE_NAME: api.tableName, DYNAMODB_ENDPOINT: api.dynamoEndpoint },
-  })
+  const stdout = await cliOutput(api, ...args)
   return JSON.parse(stdout.slice(stdout.search(/[[{]/)))
 }
 

@@ -1,6 +1,6 @@
 import { expect } from 'vitest'
-import type { AreaACredentials } from '#lib/client/signing.ts'
-import { signAreaA } from '#lib/client/signing.ts'
+import type { AreaACredentials } from '#client/signing.ts'
+import { signAreaA } from '#client/signing.ts'
 import { type HttpReply, send } from '../support/api.ts'
 
 /**

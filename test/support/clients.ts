@@ -1,4 +1,4 @@
-import { ApiClient, type ClientReply } from '#lib/client/api-client.ts'
+import { ApiClient, type ClientReply } from '#client/api-client.ts'
 import { DEV } from '../../scripts/local/dev-credentials.ts'
 import { checkReply } from './contract.ts'
 

@@ -1,40 +1,31 @@
-import { execFile } from 'node:child_process'
-import { promisify } from 'node:util'
 import { expect } from 'vitest'
-import type { ApiClient } from '#lib/client/api-client.ts'
+import type { ApiClient } from '#client/api-client.ts'
 import type { TransactionRecord } from '#lib/merchant-history/service.ts'
-import type { TestApi } from './api.ts'
 
-const run = promisify(execFile)
-
-/** `npm run cli -- ...` against this test API's table; resolves with the exit code instead of throwing. */
-export async function runCli(api: TestApi, ...args: string[]) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'scripts/cli.ts', ...args], {
-      env: { ...process.env, TABLE_NAME: api.tableName, DYNAMODB_ENDPOINT: api.dynamoEndpoint },
-    })
-    return { code: 0, stdout, stderr }
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string }
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr }
+/**
+ * Every page of GET /api/v1/merchant/transactions for these filters (an undefined one is left out),
+ * concatenated in order, and the total the pages report. Every page must be a 200.
+ */
+export async function allPages(
+  merchant: ApiClient,
+  params: Record<string, string | number | undefined> = {},
+): Promise<{ content: TransactionRecord[]; total: number }> {
+  const content: TransactionRecord[] = []
+  for (let page = 1; ; page++) {
+    const given = Object.entries({ ...params, page }).filter(([, value]) => value !== undefined)
+    const search = new URLSearchParams(given.map(([name, value]): [string, string] => [name, String(value)]))
+    const reply = await merchant.get<{
+      data: { content: TransactionRecord[]; page: { totalElements: number; totalPages: number } }
+    }>(`/api/v1/merchant/transactions?${search}`)
+    expect(reply.status).toBe(200)
+    content.push(...reply.body.data.content)
+    if (page >= reply.body.data.page.totalPages) return { content, total: reply.body.data.page.totalElements }
   }
 }
 
 /** The merchant's whole JSON history (pages of 200), newest first. */
-export async function wholeHistory(
-  merchant: ApiClient,
-  params: Record<string, string> = {},
-): Promise<TransactionRecord[]> {
-  const content: TransactionRecord[] = []
-  for (let page = 1; ; page++) {
-    const search = new URLSearchParams({ ...params, page: String(page), size: '200' })
-    const reply = await merchant.get<{
-      data: { content: TransactionRecord[]; page: { totalPages: number } }
-    }>(`/api/v1/merchant/transactions?${search}`)
-    expect(reply.status).toBe(200)
-    content.push(...reply.body.data.content)
-    if (page >= reply.body.data.page.totalPages) return content
-  }
+export async function wholeHistory(merchant: ApiClient, params: Record<string, string> = {}) {
+  return (await allPages(merchant, { ...params, size: 200 })).content
 }
 
 type Sums = Record<'SUCCESSFUL' | 'FAILED' | 'REVERSED', { count: number; kobo: number }>

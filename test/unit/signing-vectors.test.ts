@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { areaBCanonical, hmac, sha256Hex } from '#lib/auth/canonical.ts'
-import { signAreaB } from '#lib/client/signing.ts'
+import { signAreaB } from '#client/signing.ts'
 
 interface Vector {
   id: string

@@ -1,9 +1,9 @@
 import { apiSignature } from '#lib/auth/api-signature.ts'
 import type { Endpoint } from '#lib/http/endpoint.ts'
 import { apiHandler } from '#lib/http/factory.ts'
-import { API_VERSIONS } from './schemas.ts'
-import { type InvoiceAction, type InvoiceSigner, handleInvoice } from './service.ts'
-import { prepareValidation } from './validate.ts'
+import { API_VERSIONS } from '#lib/invoice/schemas.ts'
+import { type InvoiceAction, type InvoiceSigner, handleInvoice } from '#lib/invoice/service.ts'
+import { prepareValidation } from '#lib/invoice/validate.ts'
 
 /**
  * The handler of an invoice endpoint: si/validate, app/invoice/validate and app/invoice/sign differ

@@ -1,7 +1,7 @@
 import { link, rename } from 'node:fs/promises'
 import { join } from 'node:path'
 import { keysDir, readOrCreatePemFile } from '#lib/keys/pem-store.ts'
-import { clearFieldCache } from './fields.ts'
+import { clearFieldCache } from '#lib/crypto/fields.ts'
 import {
   dataKeyDir,
   keyringFor,
@@ -11,8 +11,8 @@ import {
   newLocalKeyText,
   RETIRED_KEY_PREFIX,
   resetKeyring,
-} from './keyring.ts'
-import { type MigrationReport, reencryptUnder, transformAll } from './migrate.ts'
+} from '#lib/crypto/keyring.ts'
+import { type MigrationReport, reencryptUnder, transformAll } from './encryption-migrate.ts'
 
 type Env = Record<string, string | undefined>
 

@@ -2,8 +2,8 @@ import { apiSignature } from '#lib/auth/api-signature.ts'
 import { referenceLists } from '#lib/endpoints/reference.ts'
 import { apiHandler } from '#lib/http/factory.ts'
 import { DependencyDown } from '#lib/errors.ts'
-import type { ReferenceListName } from '#lib/routes.ts'
-import { readHead, readList } from './store.ts'
+import type { ReferenceListName } from '#lib/reference/lists.ts'
+import { readHead, readList } from '#lib/reference/store.ts'
 
 /**
  * The handler of one reference list endpoint: the list in the Envelope, with ETag and Last-Modified

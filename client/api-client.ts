@@ -3,7 +3,7 @@ import { type AreaACredentials, type AreaBCredentials, signAreaA, signAreaB } fr
 
 /**
  * Types of the published contract, generated from openapi.json by openapi-typescript
- * (lib/client/api-types.ts): a path, its methods, each one's request and every reply it can give.
+ * (client/api-types.ts): a path, its methods, each one's request and every reply it can give.
  */
 export type ApiPath = keyof paths
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete'

@@ -18,7 +18,7 @@ import {
   reversalBlockOf,
   reversalCountAttribute,
   unstripedSet,
-} from './items.ts'
+} from '#lib/merchant-history/items.ts'
 
 /**
  * Bulk history for demos and the benchmark (`npm run cli -- seed-transactions`, bench/history.ts):

@@ -9,8 +9,14 @@ import { isConditionFailed } from '#lib/db/errors.ts'
 import { keys } from '#lib/db/keys.ts'
 import { scanPages } from '#lib/db/query.ts'
 import { NOTE_FIELDS, noteContext } from '#lib/invoice/notes.ts'
-import { DecryptionFailed, decryptField, encryptField, type FieldContext, isEncrypted } from './fields.ts'
-import { keyFileContext } from './sealed-file.ts'
+import {
+  DecryptionFailed,
+  decryptField,
+  encryptField,
+  type FieldContext,
+  isEncrypted,
+} from '#lib/crypto/fields.ts'
+import { keyFileContext } from '#lib/crypto/sealed-file.ts'
 
 /**
  * Offline passes over every protected value (an admin command, never a request path: it Scans).
