@@ -1,7 +1,7 @@
 import type { QueueName } from '#lib/async/queue.ts'
 import { BATCH_PREFIX, EVENT_PREFIX, OUTBOX_PREFIX } from '#lib/db/keys.ts'
 import type { EncryptionRecord, TableGrant } from '#lib/iam/access.ts'
-import type { ServiceSecret } from '#lib/routes.ts'
+import type { ServiceSecret } from '#lib/route.ts'
 
 /**
  * The asynchronous consumers, as lib/routes.ts is for endpoints: the one list the CDK stack builds
@@ -22,7 +22,7 @@ interface ConsumerBase {
   batchSize: number
   timeoutSeconds: number
   /**
-   * What the function does to the table (the stack grants no more, lib/iam/functions.ts): read or
+   * What the function does to the table (the stack grants no more, lib/function-access.ts): read or
    * write every record, or just the grants listed.
    */
   tableAccess: 'read' | 'write' | readonly TableGrant[]

@@ -1,13 +1,13 @@
 import { declarations, unrouted } from '#lib/endpoints/index.ts'
 import { type Endpoint, handlerOf, routesOf } from '#lib/http/endpoint.ts'
-import { type Route, routeKey } from '#lib/http/route.ts'
+import { type Route, routeKey } from '#lib/route.ts'
 
 /**
  * The route table, derived from the endpoint declarations (lib/endpoints): never written by hand.
  * The stacks deploy one Lambda function per declaration and one HTTP API route per entry; the local
  * server routes requests with it. No function's runtime code imports it: a handler finds its route
  * among its own declaration's (lib/http/factory.ts), and the catch-all's bundle carries the table's
- * methods and paths as data (lib/http/route-lookup-bundled.ts).
+ * methods and paths as data (functions/meta/route-table-bundled.ts).
  */
 
 export type {
@@ -19,8 +19,8 @@ export type {
   Route,
   ServiceSecret,
   StackName,
-} from '#lib/http/route.ts'
-export { routeKey, SECRET_ENV } from '#lib/http/route.ts'
+} from '#lib/route.ts'
+export { routeKey, SECRET_ENV } from '#lib/route.ts'
 
 /** Area A routes of two-version endpoints come first (v1, then v2), then the rest, in declaration order. */
 const order = (route: Route): number => {

@@ -76,7 +76,7 @@ async function main() {
         bundlesDir = resolve(cdkOut)
         bundles = bundlesFromCloudAssembly(bundlesDir)
         const { grantsFromCloudAssembly } = await import('./local/cloud-grants.ts')
-        const { accessOfFunctions } = await import('#lib/iam/functions.ts')
+        const { accessOfFunctions } = await import('#lib/function-access.ts')
         grants = grantsFromCloudAssembly(bundlesDir, accessOfFunctions().keys())
       } else {
         bundlesDir = new URL('../.bundles/', import.meta.url).pathname

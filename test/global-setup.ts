@@ -37,7 +37,7 @@ export default async function setup(project: TestProject) {
     } else {
       bundles = bundlesFromCloudAssembly(wanted)
       const { grantsFromCloudAssembly } = await import('../scripts/local/cloud-grants.ts')
-      const { accessOfFunctions } = await import('#lib/iam/functions.ts')
+      const { accessOfFunctions } = await import('#lib/function-access.ts')
       grants = Object.fromEntries(grantsFromCloudAssembly(wanted, accessOfFunctions().keys()))
     }
   }

@@ -11,7 +11,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs'
 import { Construct } from 'constructs'
 import type { BuildOptions, Loader } from 'esbuild'
 import type { Access } from '#lib/iam/access.ts'
-import { accessOfRoutes } from '#lib/iam/functions.ts'
+import { accessOfRoutes } from '#lib/function-access.ts'
 import { builtinAliases } from './builtin-shims.ts'
 import { acknowledge } from './nag.ts'
 import { grantAccess } from './grants.ts'
@@ -71,12 +71,12 @@ const BUNDLING = {
   loader: { '.json': 'json' },
 } satisfies BundlingOptions
 
-/** The module through which the catch-all finds the table's paths (lib/http/route-lookup.ts). */
-const ROUTE_LOOKUP = '#lib/http/route-lookup.ts'
+/** The module through which the catch-all finds the table's paths (functions/meta/route-table.ts). */
+const ROUTE_LOOKUP = '#functions/meta/route-table.ts'
 
 /**
  * What a function's bundle takes in place of the whole route table: the catch-all (no routes of its
- * own) gets every route's method and path as data, ROUTE_TABLE for lib/http/route-lookup-bundled.ts,
+ * own) gets every route's method and path as data, ROUTE_TABLE for functions/meta/route-table-bundled.ts,
  * derived from the declarations at every build; a routed function finds its routes in its own
  * declaration and gets an empty table.
  */
@@ -86,7 +86,7 @@ export function routeLookupBundling(served: readonly Route[]): {
 } {
   const table = served.length === 0 ? routeTable.map((r) => ({ method: r.method, path: r.path })) : []
   return {
-    alias: { [ROUTE_LOOKUP]: join(PROJECT_ROOT, 'lib/http/route-lookup-bundled.ts') },
+    alias: { [ROUTE_LOOKUP]: join(PROJECT_ROOT, 'functions/meta/route-table-bundled.ts') },
     define: { ROUTE_TABLE: JSON.stringify(table) },
   }
 }
@@ -266,7 +266,7 @@ export function houseFunction(
 export class ApiFunction extends Construct {
   readonly function: NodejsFunction
   readonly logGroup: LogGroup
-  /** What its role allows (lib/iam/functions.ts), as the local runs enforce it. */
+  /** What its role allows (lib/function-access.ts), as the local runs enforce it. */
   readonly access: Access
   readonly alarms: readonly Alarm[]
 

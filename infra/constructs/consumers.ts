@@ -10,7 +10,7 @@ import { Construct } from 'constructs'
 import type { QueueName } from '#lib/async/queue.ts'
 import { type Consumer, consumers } from '#lib/consumers.ts'
 import type { Access } from '#lib/iam/access.ts'
-import { accessOfConsumer } from '#lib/iam/functions.ts'
+import { accessOfConsumer } from '#lib/function-access.ts'
 import type { ServiceSecret } from '#lib/routes.ts'
 import { houseFunction } from './api-function.ts'
 import { QueueConsumer, StreamConsumer } from './async-consumer.ts'
@@ -41,7 +41,7 @@ export interface ConsumersProps {
  *   `maxReceiveCount` receives. Chosen over EventBridge Scheduler (one schedule per retry, minute
  *   granularity, a second service to grant and watch) and Step Functions (a state machine per
  *   delivery for what a delayed message does).
- * Each function gets only what it uses (its Access, lib/iam/functions.ts, as grants.ts renders it):
+ * Each function gets only what it uses (its Access, lib/function-access.ts, as grants.ts renders it):
  * its table grants, SendMessage on the queues it sends to, kms:Decrypt/Encrypt bound to the
  * encryption-context records it handles, the secrets it loads. The DLQs, bisection, partial failures and the DLQ-depth and lag alarms come from the house
  * StreamConsumer and QueueConsumer (infra/constructs/async-consumer.ts); added here: error and
@@ -80,7 +80,7 @@ export class Consumers extends Construct {
       timeout: Duration.seconds(c.timeoutSeconds),
     }).function
     this.functions.set(c.functionId, fn)
-    // Its role: the Access the local runs hold it to (lib/iam/functions.ts). Its own queue, made
+    // Its role: the Access the local runs hold it to (lib/function-access.ts). Its own queue, made
     // below, is granted then.
     const access = accessOfConsumer(c)
     grantAccess(fn, c.functionId, { ...access, queues: [] }, props)

@@ -8,7 +8,7 @@ import { HISTORY_INDEXER } from '#lib/consumers.ts'
 import { BANK_REQUEST_PREFIX } from '#lib/db/keys.ts'
 import { houseFunction } from './api-function.ts'
 import { StreamConsumer } from './async-consumer.ts'
-import { HISTORY_INDEXER_ACCESS } from '#lib/iam/functions.ts'
+import { HISTORY_INDEXER_ACCESS } from '#lib/function-access.ts'
 import { grantAccess } from './grants.ts'
 
 export interface HistoryIndexerProps {

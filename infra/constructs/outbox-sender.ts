@@ -8,7 +8,7 @@ import { OUTBOX_PREFIX } from '#lib/db/keys.ts'
 import { houseFunction } from './api-function.ts'
 import { StreamConsumer } from './async-consumer.ts'
 import { consumerOf } from '#lib/consumers.ts'
-import { accessOfConsumer } from '#lib/iam/functions.ts'
+import { accessOfConsumer } from '#lib/function-access.ts'
 import { grantAccess } from './grants.ts'
 
 export interface OutboxSenderProps {
@@ -42,7 +42,7 @@ export class OutboxSender extends Construct {
       environment: props.sesFromAddress ? { SES_FROM_ADDRESS: props.sesFromAddress } : {},
     }).function
     // Reads the admin e-mail list and marks each outbox item SENT with a conditional update; sends
-    // from the configured identity, if any (its lib/consumers.ts entry, lib/iam/functions.ts).
+    // from the configured identity, if any (its lib/consumers.ts entry, lib/function-access.ts).
     const domain = props.sesFromAddress?.split('@').pop()
     grantAccess(this.function, 'outbox-sender', accessOfConsumer(consumerOf('outbox-sender')!), {
       table: props.table,

@@ -1,4 +1,4 @@
-import type { AuthScheme, Route } from '#lib/routes.ts'
+import type { AuthScheme, Route } from '#lib/route.ts'
 import type { Caller, PublicCaller } from './caller.ts'
 
 /** What every auth scheme gets to look at: the request exactly as received. */

@@ -1,4 +1,4 @@
-import type { Role } from '#lib/routes.ts'
+import type { Role } from '#lib/route.ts'
 
 /** An Area A client, established by its signature (CONTRACT section 2). */
 export interface ApiClientCaller {

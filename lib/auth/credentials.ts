@@ -9,7 +9,7 @@ import { keys } from '#lib/db/keys.ts'
 import { queryAll } from '#lib/db/query.ts'
 import { Conflict, NotFound } from '#lib/errors.ts'
 import { logger, mask } from '#lib/log.ts'
-import type { Role } from '#lib/routes.ts'
+import type { Role } from '#lib/route.ts'
 import { type BearerKind, type BearerToken, hashToken } from './bearer.ts'
 
 /**

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { gunzipSync, gzipSync } from 'node:zlib'
 import { BatchWriteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
-import type { Role } from '#lib/routes.ts'
+import type { Role } from '#lib/route.ts'
 import { db, tableName } from '#lib/db/client.ts'
 import { queryAll } from '#lib/db/query.ts'
 import { isConditionFailed } from '#lib/db/errors.ts'

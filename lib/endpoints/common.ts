@@ -1,7 +1,7 @@
 import * as z from 'zod'
 import type { IndexName } from '#lib/db/table.ts'
 import { lazy } from '#lib/http/endpoint.ts'
-import type { Role } from '#lib/http/route.ts'
+import type { Role } from '#lib/route.ts'
 import type { TableGrant } from '#lib/iam/access.ts'
 
 /**

@@ -1,7 +1,7 @@
 import type * as z from 'zod'
 import type { DomainError, Problem } from '#lib/errors.ts'
 import type { Access, TableAction } from '#lib/iam/access.ts'
-import type { Area, AuthScheme, HttpMethod, ReplyKind, Role, Route, StackName } from './route.ts'
+import type { Area, AuthScheme, HttpMethod, ReplyKind, Role, Route, StackName } from '#lib/route.ts'
 
 /**
  * One endpoint's whole declaration (CONTRACT sections 10 and 13): where it is served and who may call

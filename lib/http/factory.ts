@@ -8,7 +8,7 @@ import type { Verifier } from '#lib/auth/authenticate.ts'
 import type { Caller } from '#lib/auth/caller.ts'
 import { isUnavailable } from '#lib/db/errors.ts'
 import { logger } from '#lib/log.ts'
-import { type AuthScheme, type ReplyKind, type Route, routeKey } from './route.ts'
+import { type AuthScheme, type ReplyKind, type Route, routeKey } from '#lib/route.ts'
 import { collapseRepeatedContentType } from './content-type.ts'
 import { type Endpoint, forVersion, routesOf } from './endpoint.ts'
 import { BadRequest, DependencyDown } from '#lib/errors.ts'
@@ -22,9 +22,10 @@ import {
 import { parseEventJsonBody } from './json-body.ts'
 import { errorResponse, type Reply, type ReplyContext, successResponse } from './replies.ts'
 import { observability, traceIdOf } from './observability.ts'
-// By its #lib/ name: the catch-all's bundle replaces this module with the table's paths as data.
-import { resolveUnrouted } from '#lib/http/route-lookup.ts'
 import { parseOrThrow } from './validation.ts'
+
+/** What the catch-all answers a request no route takes (functions/meta/route-table.ts). */
+export type UnroutedResolver = (method: string, path: string) => { error: ApiError; reply: ReplyKind }
 
 /** Bodies over 1 MiB are refused before anything else looks at them (CONTRACT section 3). */
 export const MAX_BODY_BYTES = 1024 * 1024
@@ -103,7 +104,7 @@ const requestIdentity = (): Middleware => ({
  * no routes is the catch-all, which answers 404 or 405; a routed function never gets another route's
  * request from API Gateway, so one reaching it is a build mistake (a logged 500).
  */
-const routeResolution = (declaration: Endpoint): Middleware => {
+const routeResolution = (declaration: Endpoint, resolveUnrouted?: UnroutedResolver): Middleware => {
   const served = new Map(routesOf(declaration).map((route) => [routeKey(route), route]))
   return {
     name: 'route-resolution',
@@ -118,6 +119,7 @@ const routeResolution = (declaration: Endpoint): Middleware => {
           `${request.event.routeKey} reached ${declaration.functionId}, which serves only ${[...served.keys()].join(', ')}`,
         )
       }
+      if (!resolveUnrouted) throw new Error(`${declaration.functionId} serves no route and resolves none`)
       const unrouted = resolveUnrouted(request.event.requestContext.http.method, request.event.rawPath)
       request.context.api.unroutedReply = unrouted.reply
       throw unrouted.error
@@ -244,6 +246,8 @@ export function apiHandler<
   fn: (
     ctx: HandlerContext<z.output<B>, z.output<Q>, z.output<P>, Awaited<ReturnType<V['verify']>>>,
   ) => Promise<Reply> | Reply,
+  /** The catch-all (a declaration with no routes) answers every other request with this. */
+  options: { resolveUnrouted?: UnroutedResolver } = {},
 ) {
   const { request: declared } = declaration
   const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, ApiContext>()
@@ -252,7 +256,7 @@ export function apiHandler<
       requestIdentity(),
       httpHeaderNormalizer() as Middleware,
       httpEventNormalizer() as Middleware,
-      routeResolution(declaration as Endpoint),
+      routeResolution(declaration as Endpoint, options.resolveUnrouted),
       authentication(verifier),
       jsonBody(),
       idempotency(),

@@ -7,7 +7,7 @@ import type { Caller } from '#lib/auth/caller.ts'
 import { db, tableName } from '#lib/db/client.ts'
 import { isConditionFailed } from '#lib/db/errors.ts'
 import { keys } from '#lib/db/keys.ts'
-import type { Route } from '#lib/routes.ts'
+import type { Route } from '#lib/route.ts'
 import { BadRequest, Conflict } from '#lib/errors.ts'
 
 /**

@@ -4,7 +4,7 @@ import type middy from '@middy/core'
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda'
 import { logger } from '#lib/log.ts'
 import { countColdStart, countMetric, METRIC } from '#lib/metrics.ts'
-import type { Route } from '#lib/routes.ts'
+import type { Route } from '#lib/route.ts'
 import { ApiError } from './errors.ts'
 
 /**

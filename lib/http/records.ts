@@ -1,5 +1,5 @@
 import * as z from 'zod'
-import type { ReplyKind } from '#lib/routes.ts'
+import type { ReplyKind } from '#lib/route.ts'
 
 /**
  * The reply records of the four areas as lib/http/replies.ts writes them, in zod: the OpenAPI

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda'
-import type { ReplyKind } from '#lib/routes.ts'
+import type { ReplyKind } from '#lib/route.ts'
 import { lagosDateTime } from '#lib/time.ts'
 import type { Problem } from '#lib/errors.ts'
 import type { ApiError } from './errors.ts'

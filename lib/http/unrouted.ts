@@ -1,5 +1,5 @@
 import { ApiError } from './errors.ts'
-import type { ReplyKind, Route } from './route.ts'
+import type { ReplyKind, Route } from '#lib/route.ts'
 
 /** The area a path belongs to, so an unknown path still gets that area's error record. */
 function replyKindForPath(path: string): ReplyKind {

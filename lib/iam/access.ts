@@ -1,7 +1,5 @@
 import type { QueueName } from '#lib/async/queue.ts'
-import { keys, NONCE_PREFIX, REPLAY_PREFIX } from '#lib/db/keys.ts'
 import type { IndexName } from '#lib/db/table.ts'
-import type { AuthScheme, ServiceSecret } from '#lib/routes.ts'
 
 /**
  * What a function may do in AWS, in one shape: the IAM policy of its role is generated from it
@@ -22,6 +20,9 @@ import type { AuthScheme, ServiceSecret } from '#lib/routes.ts'
  *   the partition-key value it names is the index's: a grant's `keys` limit an index's partition
  *   keys as they limit the table's, so an index grant with keys lists index key prefixes.
  */
+
+/** The service's own private keys: the invoice signing key (Ed25519) and the QR authority key (RSA). */
+export type ServiceSecret = 'signing-key' | 'qr-authority-key'
 
 export type TableAction =
   | 'GetItem'
@@ -125,45 +126,4 @@ export function mergeAccess(...parts: Access[]): Access {
   if (queues.length) merged.queues = queues
   if (parts.some((p) => p.email)) merged.email = true
   return merged
-}
-
-/** The partition-key prefix of a key builder's keys (`keys.apiClient('').pk` is `APIKEY#`). */
-const prefixOf = (key: { pk: string }) => key.pk
-
-/**
- * What each auth scheme's verifier (lib/auth) does on every request, whatever the route:
- * - api-signature reads the API client record and opens its secrets, then writes the signature's
- *   replay item (api-signature.ts, replay-store.ts);
- * - switch-signature reads the bearer token and the switch client record, opens the client's
- *   secrets, then spends the nonce (switch-signature.ts, bearer.ts, replay-store.ts);
- * - the bearer schemes read their token record (bearer.ts).
- */
-export const SCHEME_ACCESS: Record<AuthScheme, Access> = {
-  'api-signature': {
-    table: [
-      { actions: ['GetItem'], keys: [prefixOf(keys.apiClient(''))] },
-      { actions: ['PutItem'], keys: [REPLAY_PREFIX] },
-    ],
-    decrypt: ['api-client'],
-  },
-  'switch-signature': {
-    table: [
-      { actions: ['GetItem'], keys: [prefixOf(keys.bearer('')), prefixOf(keys.switchClient(''))] },
-      { actions: ['PutItem'], keys: [NONCE_PREFIX] },
-    ],
-    decrypt: ['switch-client'],
-  },
-  'merchant-bearer': { table: [{ actions: ['GetItem'], keys: [prefixOf(keys.bearer(''))] }] },
-  'admin-bearer': { table: [{ actions: ['GetItem'], keys: [prefixOf(keys.bearer(''))] }] },
-  none: {},
-}
-
-/**
- * The idempotency layer (lib/http/idempotency.ts) of a route that takes an Idempotency-Key: one
- * conditional put claims the key, an update stores the reply, a delete releases a failed attempt.
- */
-export const IDEMPOTENCY_ACCESS: Access = {
-  table: [
-    { actions: ['PutItem', 'UpdateItem', 'DeleteItem'], keys: [prefixOf(keys.idempotency('', '', ''))] },
-  ],
 }

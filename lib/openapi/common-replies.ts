@@ -1,5 +1,5 @@
 import type { Endpoint } from '#lib/http/endpoint.ts'
-import type { Route } from '#lib/routes.ts'
+import type { Route } from '#lib/route.ts'
 
 /**
  * The error replies a route gives whatever its endpoint does, from the factory and the auth scheme

@@ -3,7 +3,7 @@ import { appendFileSync } from 'node:fs'
 import { type AwsCall, installAwsGuard } from '#lib/aws-guard.ts'
 import type { Access } from '#lib/iam/access.ts'
 import { AccessDeniedException, denialOf } from '#lib/iam/evaluate.ts'
-import { accessOfFunctions } from '#lib/iam/functions.ts'
+import { accessOfFunctions } from '#lib/function-access.ts'
 
 /**
  * IAM in every local run. DynamoDB Local, the local key files and the in-process queues check no
@@ -14,7 +14,7 @@ import { accessOfFunctions } from '#lib/iam/functions.ts'
  * Access does not allow. Calls made outside any invocation (test setup, seeding, the CLI) are an
  * operator's, not a function's, and are not checked.
  *
- * Whose grants: from sources, the Access the policies are generated from (lib/iam/functions.ts);
+ * Whose grants: from sources, the Access the policies are generated from (lib/function-access.ts);
  * serving the bundles of a `cdk synth`, the grants read back from its templates (cloud-grants.ts).
  */
 

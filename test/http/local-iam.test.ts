@@ -2,7 +2,7 @@ import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynam
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { db, tableName } from '#lib/db/client.ts'
 import { type Access, mergeAccess } from '#lib/iam/access.ts'
-import { accessOfFunctions } from '#lib/iam/functions.ts'
+import { accessOfFunctions } from '#lib/function-access.ts'
 import { buildInvoice } from '../fixtures/invoices/build.ts'
 import { asFunction, type Grants, installLocalIam } from '../../scripts/local/iam.ts'
 import { startApi, type TestApi } from '../support/api.ts'

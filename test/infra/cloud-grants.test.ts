@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { App } from 'aws-cdk-lib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Access } from '#lib/iam/access.ts'
-import { accessOfFunctions } from '#lib/iam/functions.ts'
+import { accessOfFunctions } from '#lib/function-access.ts'
 import {
   CloudAssembly,
   grantsFromCloudAssembly,

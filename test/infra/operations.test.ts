@@ -6,7 +6,7 @@ import { App } from 'aws-cdk-lib'
 import { Template } from 'aws-cdk-lib/assertions'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { functionsOf, routes, UNROUTED } from '#lib/routes.ts'
-import { accessOfRoutes } from '#lib/iam/functions.ts'
+import { accessOfRoutes } from '#lib/function-access.ts'
 import { addNagChecks } from '../../infra/constructs/nag.ts'
 import { DATA_OUTPUTS } from '../../infra/stacks/data-stack.ts'
 import { buildStage, type Stage } from '../../infra/stage.ts'
@@ -207,7 +207,7 @@ describe('asynchronous consumers', () => {
 })
 
 describe('least privilege from the route table', () => {
-  it('gives each function exactly the table actions of its Access (lib/iam/functions.ts)', () => {
+  it('gives each function exactly the table actions of its Access (lib/function-access.ts)', () => {
     const table = functionsOf(routes)
     for (const [functionId, served] of table) {
       const grants = accessOfRoutes(served).table ?? []

@@ -1,4 +1,4 @@
-import type { Access } from '#lib/iam/access.ts'
+import type { Access, ServiceSecret } from '#lib/iam/access.ts'
 
 /**
  * The words a route is described in: what an endpoint declaration (./endpoint.ts) says about where it
@@ -32,8 +32,7 @@ export type Role = 'SI' | 'APP' | 'ADMIN'
  */
 export type ReplyKind = 'envelope' | 'record' | 'bank' | 'merchant' | 'notification'
 
-/** The service's own private keys: the invoice signing key (Ed25519) and the QR authority key (RSA). */
-export type ServiceSecret = 'signing-key' | 'qr-authority-key'
+export type { ServiceSecret } from '#lib/iam/access.ts'
 
 /** The environment variable through which a function learns each secret's ARN. */
 export const SECRET_ENV: Record<ServiceSecret, string> = {

@@ -1,15 +1,56 @@
 import { type Consumer, consumers } from '#lib/consumers.ts'
 import { functionsOf, type Route, routes as routeTable, UNROUTED } from '#lib/routes.ts'
+import { keys, NONCE_PREFIX, REPLAY_PREFIX } from '#lib/db/keys.ts'
+import type { AuthScheme } from '#lib/route.ts'
 import {
   type Access,
   ALL_INDEXES,
-  IDEMPOTENCY_ACCESS,
   mergeAccess,
   READ_ACTIONS,
-  SCHEME_ACCESS,
   type TableGrant,
   WRITE_ACTIONS,
-} from './access.ts'
+} from '#lib/iam/access.ts'
+
+/** The partition-key prefix of a key builder's keys (`keys.apiClient('').pk` is `APIKEY#`). */
+const prefixOf = (key: { pk: string }) => key.pk
+
+/**
+ * What each auth scheme's verifier (lib/auth) does on every request, whatever the route:
+ * - api-signature reads the API client record and opens its secrets, then writes the signature's
+ *   replay item (api-signature.ts, replay-store.ts);
+ * - switch-signature reads the bearer token and the switch client record, opens the client's
+ *   secrets, then spends the nonce (switch-signature.ts, bearer.ts, replay-store.ts);
+ * - the bearer schemes read their token record (bearer.ts).
+ */
+export const SCHEME_ACCESS: Record<AuthScheme, Access> = {
+  'api-signature': {
+    table: [
+      { actions: ['GetItem'], keys: [prefixOf(keys.apiClient(''))] },
+      { actions: ['PutItem'], keys: [REPLAY_PREFIX] },
+    ],
+    decrypt: ['api-client'],
+  },
+  'switch-signature': {
+    table: [
+      { actions: ['GetItem'], keys: [prefixOf(keys.bearer('')), prefixOf(keys.switchClient(''))] },
+      { actions: ['PutItem'], keys: [NONCE_PREFIX] },
+    ],
+    decrypt: ['switch-client'],
+  },
+  'merchant-bearer': { table: [{ actions: ['GetItem'], keys: [prefixOf(keys.bearer(''))] }] },
+  'admin-bearer': { table: [{ actions: ['GetItem'], keys: [prefixOf(keys.bearer(''))] }] },
+  none: {},
+}
+
+/**
+ * The idempotency layer (lib/http/idempotency.ts) of a route that takes an Idempotency-Key: one
+ * conditional put claims the key, an update stores the reply, a delete releases a failed attempt.
+ */
+export const IDEMPOTENCY_ACCESS: Access = {
+  table: [
+    { actions: ['PutItem', 'UpdateItem', 'DeleteItem'], keys: [prefixOf(keys.idempotency('', '', ''))] },
+  ],
+}
 
 /**
  * Each function's Access, for the policy generator (infra/constructs/grants.ts) and for the local IAM
