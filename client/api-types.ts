@@ -6425,10 +6425,7 @@ export interface operations {
     "transactions-balance-enquiry-v1": {
         parameters: {
             query?: never;
-            header?: {
-                /** @description A retry with the same key (1 to 128 visible ASCII characters) gets the first reply back. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -6508,15 +6505,6 @@ export interface operations {
             };
             /** @description No account has this number (code 14) */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ResponseCodeError"];
-                };
-            };
-            /** @description The Idempotency-Key was used with a different body, or its first request is still in progress */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };

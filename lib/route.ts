@@ -79,12 +79,20 @@ export interface Route {
   writes: boolean
   /** The health check also answers callers without credentials, with less detail. */
   allowAnonymous?: boolean
+  /** The business metric its replies are counted in (lib/http/observability.ts). */
+  metric?: BusinessMetric
   /**
    * Files of npm packages the function reads at run time (not code it imports), by module path:
    * copied beside the function's bundle in AWS, read from node_modules locally.
    */
   files?: readonly string[]
 }
+
+/**
+ * `invoices`: validate and sign outcomes and the rule codes of rejections; `transactions`: Area B
+ * money movements by operation and response code.
+ */
+export type BusinessMetric = 'invoices' | 'transactions'
 
 /** `METHOD /path`, as API Gateway's routeKey spells it. */
 export const routeKey = (r: Pick<Route, 'method' | 'path'>): string => `${r.method} ${r.path}`

@@ -30,6 +30,7 @@ const storesInvoices = {
 
 export const siValidate = /* @__PURE__ */ invoice({
   functionId: 'si-validate',
+  metric: 'invoices',
   routes: [{ method: 'POST', path: '/si/validate' }],
   roles: SI,
   access: storesInvoices,
@@ -50,6 +51,7 @@ const signs = {
 } as const
 export const appValidate = /* @__PURE__ */ invoice({
   functionId: 'app-invoice-validate',
+  metric: 'invoices',
   routes: [{ method: 'POST', path: '/app/invoice/validate' }],
   roles: APP,
   access: signs,
@@ -57,6 +59,7 @@ export const appValidate = /* @__PURE__ */ invoice({
 })
 export const appSign = /* @__PURE__ */ invoice({
   functionId: 'app-invoice-sign',
+  metric: 'invoices',
   routes: [{ method: 'POST', path: '/app/invoice/sign' }],
   roles: APP,
   access: signs,

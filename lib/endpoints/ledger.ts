@@ -34,12 +34,14 @@ export const balanceEnquiry = /* @__PURE__ */ ledger({
 })
 export const transfer = /* @__PURE__ */ ledger({
   functionId: 'transactions-transfer',
+  metric: 'transactions',
   routes: [{ method: 'POST', path: '/api/v1/transactions/transfer' }],
   access: moneyMoves,
   request: { body: TransferRequest, invalidBody: bankBodyError },
 })
 export const reversal = /* @__PURE__ */ ledger({
   functionId: 'transactions-reversal',
+  metric: 'transactions',
   routes: [{ method: 'POST', path: '/api/v1/transactions/reversal' }],
   access: moneyMoves,
   request: { body: ReversalRequest, invalidBody: bankBodyError },

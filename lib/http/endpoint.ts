@@ -1,7 +1,16 @@
 import type * as z from 'zod'
 import type { DomainError, Problem } from '#lib/errors.ts'
 import type { Access, TableAction } from '#lib/iam/access.ts'
-import type { Area, AuthScheme, HttpMethod, ReplyKind, Role, Route, StackName } from '#lib/route.ts'
+import type {
+  Area,
+  AuthScheme,
+  BusinessMetric,
+  HttpMethod,
+  ReplyKind,
+  Role,
+  Route,
+  StackName,
+} from '#lib/route.ts'
 
 /**
  * One endpoint's whole declaration (CONTRACT sections 10 and 13): where it is served and who may call
@@ -121,6 +130,8 @@ export interface Endpoint<
   access: Access
   /** The health check also answers callers without credentials, with less detail. */
   allowAnonymous?: boolean
+  /** The business metric its replies are counted in (lib/http/observability.ts). */
+  metric?: BusinessMetric
   /** Files of npm packages the function reads at run time, copied beside its bundle. */
   files?: readonly string[]
   request: EndpointRequest<B, Q, P>
@@ -160,6 +171,7 @@ export function routesOf(e: Endpoint): Route[] {
       access: e.access,
       writes,
       ...(e.allowAnonymous ? { allowAnonymous: true } : {}),
+      ...(e.metric ? { metric: e.metric } : {}),
       ...(e.files ? { files: e.files } : {}),
     })),
   )

@@ -50,14 +50,6 @@ export function traceIdOf(headers: Record<string, string | undefined> | undefine
   return randomUUID()
 }
 
-/** Invoice endpoints whose outcome is counted (validate and sign: the invoice is checked against the rules). */
-const INVOICE_FUNCTIONS = new Set(['si-validate', 'app-invoice-validate', 'app-invoice-sign'])
-/** Area B operations whose response codes are counted. */
-const TRANSACTION_FUNCTIONS: Record<string, string> = {
-  'transactions-transfer': 'transfer',
-  'transactions-reversal': 'reversal',
-}
-
 type Request = middy.Request<
   APIGatewayProxyEventV2,
   APIGatewayProxyStructuredResultV2,
@@ -102,14 +94,15 @@ function record(request: Request): void {
     })
   }
   if (!route || !response) return
-  if (INVOICE_FUNCTIONS.has(route.functionId) && (status < 300 || status === 400 || status === 422)) {
+  if (route.metric === 'invoices' && (status < 300 || status === 400 || status === 422)) {
     countMetric(METRIC.invoices, { outcome: status < 300 ? 'accepted' : 'rejected' })
     const problems = request.error instanceof ApiError ? request.error.problems : []
     for (const ruleCode of new Set(problems.map((p) => p.code))) {
       countMetric(METRIC.invoiceRuleFailures, { ruleCode })
     }
   }
-  const operation = TRANSACTION_FUNCTIONS[route.functionId]
+  // The operation is the path's last segment: /api/v1/transactions/transfer -> transfer.
+  const operation = route.metric === 'transactions' ? route.path.split('/').pop() : undefined
   if (operation) countMetric(METRIC.transactions, { operation, responseCode: responseCodeOf(response) })
 }
 

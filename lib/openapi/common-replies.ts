@@ -41,8 +41,8 @@ export function commonReplies(route: Route, declaration: Endpoint): Record<numbe
     replies[409] =
       'The Idempotency-Key was used with a different body, or its first request is still in progress'
   }
-  // Everything that reads the table can find it unavailable; the document itself is bundled.
-  if (route.functionId !== 'openapi' && route.functionId !== 'docs') {
+  // Everything that authenticates or reads the table can find it unavailable; the document is bundled.
+  if (route.auth !== 'none' || route.access.table?.length) {
     replies[503] = 'A service this request depends on is unavailable: retry shortly'
   }
   return replies

@@ -289,7 +289,7 @@ function operationOf(
 
   const security =
     route.allowAnonymous && route.auth !== 'none' ? [...SECURITY[route.auth], {}] : SECURITY[route.auth]
-  const isMeta = route.functionId === 'openapi' || route.functionId === 'docs'
+  const isMeta = route.handler.startsWith('functions/meta/')
   return {
     operationId,
     tags: [isMeta ? META_TAG : AREA_TAGS[route.area]],
