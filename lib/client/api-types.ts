@@ -253,7 +253,7 @@ export interface paths {
         };
         /**
          * The merchant's transactions
-         * @description The calling merchant's history, filtered and paged, newest first. fromDate/toDate are zone-less Africa/Lagos date-times (or dates). With `Accept: text/csv`, the same page as RFC 4180 CSV (size up to 1,000), the next page in a `Link` header.
+         * @description The calling merchant's history, filtered and paged, newest first. `page` counts from 1 in the request and `data.page.number` from 0 in the reply (`page=1` replies `number` 0). fromDate/toDate are zone-less Africa/Lagos date-times (or dates). With `Accept: text/csv`, the same page as RFC 4180 CSV (size up to 1,000), the next page in a `Link` header.
          */
         get: operations["merchant-transactions-v1"];
         put?: never;
@@ -757,7 +757,7 @@ export interface paths {
         };
         /**
          * A subscription's delivery log (ADMIN)
-         * @description Newest first; paged like the merchant history (page from 1, size up to 200).
+         * @description Newest first; paged like merchant history (`page` from 1, size up to 200, reply `number` from 0).
          */
         get: operations["webhook-deliveries-list-v1"];
         put?: never;
@@ -4197,7 +4197,7 @@ export interface operations {
                                 type: string;
                             }[];
                             page: {
-                                /** @description The page asked for (1-based, as the request) */
+                                /** @description 0-based: the request's `page` minus 1 (`page=1` is 0) */
                                 number: number;
                                 /** @description Page size */
                                 size: number;
