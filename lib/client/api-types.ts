@@ -2187,6 +2187,15 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description The request carries a body larger than 1 MiB (refused before anything else, as on every route) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
+                };
+            };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
             default: {
                 headers: {
@@ -2216,6 +2225,15 @@ export interface operations {
                     "application/json": {
                         [key: string]: unknown;
                     };
+                };
+            };
+            /** @description The request carries a body larger than 1 MiB (refused before anything else, as on every route) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -4822,6 +4840,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Jwks"];
+                };
+            };
+            /** @description The request carries a body larger than 1 MiB (refused before anything else, as on every route) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
                 };
             };
             /** @description A service this request depends on is unavailable: retry shortly */
