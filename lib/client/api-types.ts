@@ -3118,7 +3118,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccessPointProviderResponse"];
                 };
             };
-            /** @description The body is invalid: every problem is listed, each with its path: schema, code lists, IRN format and ownership, and in strict mode the arithmetic rules (README: "Invoice rule codes") */
+            /** @description The body is invalid: every problem is listed, each with its path: schema, code lists, IRN format and ownership, and in strict mode the arithmetic rules (docs/invoices.md: "Invoice rule codes") */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3754,7 +3754,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccessPointProviderResponse"];
                 };
             };
-            /** @description The body is invalid: every problem is listed, each with its path: schema, code lists, IRN format and ownership, and in strict mode the arithmetic rules (README: "Invoice rule codes") */
+            /** @description The body is invalid: every problem is listed, each with its path: schema, code lists, IRN format and ownership, and in strict mode the arithmetic rules (docs/invoices.md: "Invoice rule codes") */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6364,7 +6364,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccessPointProviderResponse"];
                 };
             };
-            /** @description The body is invalid: every problem is listed, each with its path: schema, code lists, IRN format and ownership, and in strict mode the arithmetic rules (README: "Invoice rule codes") */
+            /** @description The body is invalid: every problem is listed, each with its path: schema, code lists, IRN format and ownership, and in strict mode the arithmetic rules (docs/invoices.md: "Invoice rule codes") */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8316,7 +8316,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccessPointProviderResponse"];
                 };
             };
-            /** @description The body is invalid: every problem is listed, each with its path: schema, code lists, IRN format and ownership, and in strict mode the arithmetic rules (README: "Invoice rule codes") */
+            /** @description The body is invalid: every problem is listed, each with its path: schema, code lists, IRN format and ownership, and in strict mode the arithmetic rules (docs/invoices.md: "Invoice rule codes") */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8952,7 +8952,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccessPointProviderResponse"];
                 };
             };
-            /** @description The body is invalid: every problem is listed, each with its path: schema, code lists, IRN format and ownership, and in strict mode the arithmetic rules (README: "Invoice rule codes") */
+            /** @description The body is invalid: every problem is listed, each with its path: schema, code lists, IRN format and ownership, and in strict mode the arithmetic rules (docs/invoices.md: "Invoice rule codes") */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11036,7 +11036,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccessPointProviderResponse"];
                 };
             };
-            /** @description The body is invalid: every problem is listed, each with its path: schema, code lists, IRN format and ownership, and in strict mode the arithmetic rules (README: "Invoice rule codes") */
+            /** @description The body is invalid: every problem is listed, each with its path: schema, code lists, IRN format and ownership, and in strict mode the arithmetic rules (docs/invoices.md: "Invoice rule codes") */
             400: {
                 headers: {
                     [name: string]: unknown;
