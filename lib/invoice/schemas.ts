@@ -217,7 +217,14 @@ const partsOf = (version: ApiVersion): VersionParts => {
   parts[version] ??= buildVersion(version)
   return parts[version]
 }
-export const invoiceSchema = (version: ApiVersion) => partsOf(version).invoice
+/** The invoice schema of a version, built now: what validation parses with. */
+export const builtInvoiceSchema = (version: ApiVersion) => partsOf(version).invoice
+/**
+ * The same schema for an endpoint's declaration, built on first use: a declaration names both
+ * versions at load, but a request is of one version, and the service parses with
+ * builtInvoiceSchema, so neither is built on the import path (the cold start).
+ */
+export const invoiceSchema = (version: ApiVersion) => z.lazy(() => partsOf(version).invoice)
 
 export type InvoiceV1 = z.output<VersionParts['invoice']>
 export type InvoiceV2 = z.output<VersionParts['invoice']>
