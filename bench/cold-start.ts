@@ -8,6 +8,7 @@
  *   npx tsx bench/cold-start.ts        (or npm run bench:cold-start; RUNS=n rounds, default 7)
  *   BASELINE=<dir> npx tsx bench/cold-start.ts
  *   MAPS=1 npx tsx bench/cold-start.ts (also with --enable-source-maps, as Lambda runs)
+ *   ONLY=<regex> npx tsx bench/cold-start.ts (only the handler modules it matches)
  *
  * Target per function: bundle under 600 KB, and import at most 1.15x its own floor: the project's code
  * and what it does at load may add 15% to what its libraries cost. The run ends with
@@ -42,6 +43,8 @@ const FLOOR_DIR = join(OUT_DIR, 'floors')
  * its bundle (bench/floor/generate.ts).
  */
 const FLOORS = ['bench/floor/empty.ts', 'bench/floor/dynamodb.ts']
+/** ONLY=<regex>: only the handler modules it matches (a quicker look at a few; M counts those). */
+const ONLY = process.env.ONLY ? new RegExp(process.env.ONLY) : undefined
 /** MAPS=1 also times every bundle with --enable-source-maps, as Lambda runs it (twice the runs). */
 const MAPS = process.env.MAPS === '1'
 
@@ -52,6 +55,7 @@ function bundlesToBuild(): Map<string, string[]> {
     byHandler.set(handler, [...(byHandler.get(handler) ?? []), functionId])
   for (const [functionId, served] of functionsOf(routes)) add(served[0]!.handler, functionId)
   add(UNROUTED.handler, UNROUTED.functionId)
+  if (ONLY) for (const handler of byHandler.keys()) if (!ONLY.test(handler)) byHandler.delete(handler)
   return byHandler
 }
 

@@ -34,9 +34,9 @@ export const MAX_AMOUNT = 1e15
 export const MIN_NONZERO_AMOUNT = 1e-10
 /**
  * The schema parts both versions share, built on first use and once, so that each is one object
- * (one OpenAPI component) and nothing is built on the import path: every invoice function imports
- * this module (for its patterns), and building zod schemas at load was most of what their cold start
- * added to their libraries' (BENCHMARKS.md, fifth session).
+ * (one OpenAPI component). Every invoice function imports this module, most only for its patterns
+ * (IRN, TIN, telephone): those no longer build any schema as they load. The three invoice handlers
+ * still build theirs at load, on purpose (lib/invoice/handler.ts: no request pays for it).
  */
 function buildShared() {
   const Amount = z
@@ -269,14 +269,7 @@ const partsOf = (version: ApiVersion): VersionParts => {
   parts[version] ??= buildVersion(version)
   return parts[version]
 }
-/** The invoice schema of a version, built now: what validation parses with. */
-export const builtInvoiceSchema = (version: ApiVersion) => partsOf(version).invoice
-/**
- * The same schema for an endpoint's declaration, built on first use: a declaration names both
- * versions at load, but a request is of one version, and the service parses with
- * builtInvoiceSchema, so neither is built on the import path (the cold start).
- */
-export const invoiceSchema = (version: ApiVersion) => z.lazy(() => partsOf(version).invoice)
+export const invoiceSchema = (version: ApiVersion) => partsOf(version).invoice
 
 export type InvoiceV1 = z.output<VersionParts['invoice']>
 export type InvoiceV2 = z.output<VersionParts['invoice']>

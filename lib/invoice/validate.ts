@@ -3,7 +3,7 @@ import { loneSurrogates } from '#lib/text/well-formed.ts'
 import type { CodeLists } from './code-lists.ts'
 import { hintMisspellings, type KeyTree, keyTreeOf, problemsFromIssues, unknownKeys } from './problems.ts'
 import { checkRules } from './rules.ts'
-import { type ApiVersion, builtInvoiceSchema, type StoredInvoice } from './schemas.ts'
+import { type ApiVersion, invoiceSchema, type StoredInvoice } from './schemas.ts'
 
 /**
  * The whole validation of an invoice, pure: the text rule (no lone surrogates), schema, unknown keys, code lists, formats, IRN ownership,
@@ -33,13 +33,13 @@ const keyTrees: Partial<Record<ApiVersion, KeyTree>> = {}
  * when the function loads, so no request builds them; a function that validates only v1 builds no v2.
  */
 export function prepareValidation(version: ApiVersion): KeyTree {
-  keyTrees[version] ??= keyTreeOf(builtInvoiceSchema(version))
+  keyTrees[version] ??= keyTreeOf(invoiceSchema(version))
   return keyTrees[version]
 }
 
 export function validateInvoice(input: unknown, options: ValidationOptions): ValidationResult {
   const tree = prepareValidation(options.version)
-  const parsed = builtInvoiceSchema(options.version).safeParse(input)
+  const parsed = invoiceSchema(options.version).safeParse(input)
   const warnings = unknownKeys(input, tree)
   const rules = checkRules(input, { lists: options.lists, serviceId: options.serviceId })
   const lenient = options.mode === 'lenient'
