@@ -32,185 +32,133 @@ export { TIN_PATTERN }
  */
 export const MAX_AMOUNT = 1e15
 export const MIN_NONZERO_AMOUNT = 1e-10
+const Amount = z
+  .number()
+  .refine((n) => n === 0 || (Math.abs(n) >= MIN_NONZERO_AMOUNT && Math.abs(n) <= MAX_AMOUNT), {
+    message: `must be 0 or between ${MIN_NONZERO_AMOUNT} and ${MAX_AMOUNT} in magnitude`,
+    params: { rule: 'NG-SC-04' },
+  })
+  .meta({ minimum: -MAX_AMOUNT, maximum: MAX_AMOUNT })
+
+/** Required strings must say something; postal_zone is the one field the spec lets be empty. */
+const Text = z.string().min(1)
+/** A.1: `YYYY-MM-DD`, and a day that exists (2024-02-30 is refused). */
+export const DateString = z.iso.date()
+const Irn = z.string().regex(IRN_PATTERN)
+
+// Numeric codes of the reference page: 0=REJECTED, 1=PENDING, 2=PAID; stored as names.
+const PAYMENT_STATUS_CODES: Record<number, PaymentStatus> = { 0: 'REJECTED', 1: 'PENDING', 2: 'PAID' }
+export const PaymentStatusInput = z
+  .union([z.enum(PAYMENT_STATUSES), z.literal([0, 1, 2])], {
+    error: 'must be PENDING, PAID or REJECTED, or the numeric code 0 (REJECTED), 1 (PENDING) or 2 (PAID)',
+  })
+  .transform((v): PaymentStatus => (typeof v === 'number' ? PAYMENT_STATUS_CODES[v]! : v))
+
+/** The schema's reading of issue_time (a Java LocalTime); second and nano default to 0. */
+export const LocalTime = z.object({
+  hour: z.int().min(0).max(23),
+  minute: z.int().min(0).max(59),
+  second: z.int().min(0).max(59).optional(),
+  nano: z.int().min(0).max(999_999_999).optional(),
+})
+
+const two = (n: number) => String(n).padStart(2, '0')
+/** Both readings are stored as `HH:MM:SS` (a non-zero nano adds `.nnnnnnnnn`), so equal times hash equally. */
+export const IssueTime = z
+  .union([z.string().regex(TIME_PATTERN), LocalTime], {
+    error: 'must be a time "HH:MM:SS" or a LocalTime object {hour, minute, second, nano}',
+  })
+  .transform((v) => {
+    if (typeof v === 'string') return v
+    const base = `${two(v.hour)}:${two(v.minute)}:${two(v.second ?? 0)}`
+    return v.nano ? `${base}.${String(v.nano).padStart(9, '0')}` : base
+  })
+
+export const DocumentRef = z.object({ irn: Irn, issue_date: DateString })
+
+const postalAddress = (version: ApiVersion) =>
+  z.object({
+    street_name: Text,
+    city_name: Text,
+    postal_zone: version === 'v2' ? z.string().max(20) : z.string(),
+    lga: Text,
+    state: Text,
+    country: Text,
+  })
+
 /**
- * The schema parts both versions share, built on first use and once, so that each is one object
- * (one OpenAPI component). Every invoice function imports this module, most only for its patterns
- * (IRN, TIN, telephone): those no longer build any schema as they load. The three invoice handlers
- * still build theirs at load, on purpose (lib/invoice/handler.ts: no request pays for it).
+ * A.3, plus `id` and `postal_address_id`, which A.7 shows on parties and the authority's samples send.
+ * This service keeps no party or address registry, so postal_address_id cannot stand in for
+ * postal_address: it is stored as given.
  */
-function buildShared() {
-  const Amount = z
-    .number()
-    .refine((n) => n === 0 || (Math.abs(n) >= MIN_NONZERO_AMOUNT && Math.abs(n) <= MAX_AMOUNT), {
-      message: `must be 0 or between ${MIN_NONZERO_AMOUNT} and ${MAX_AMOUNT} in magnitude`,
-      params: { rule: 'NG-SC-04' },
-    })
-    .meta({ minimum: -MAX_AMOUNT, maximum: MAX_AMOUNT })
+const partyShape = (address: ReturnType<typeof postalAddress>) => ({
+  id: z.string().optional(),
+  postal_address_id: z.string().optional(),
+  tin: z.string().regex(TIN_PATTERN),
+  email: Text,
+  party_name: Text,
+  telephone: z.string().regex(TELEPHONE_PATTERN).optional(),
+  business_description: z.string().optional(),
+  postal_address: address,
+})
 
-  /** Required strings must say something; postal_zone is the one field the spec lets be empty. */
-  const Text = z.string().min(1)
-  /** A.1: `YYYY-MM-DD`, and a day that exists (2024-02-30 is refused). */
-  const DateString = z.iso.date()
-  const Irn = z.string().regex(IRN_PATTERN)
+export const Item = z.object({
+  name: Text,
+  description: Text,
+  sellers_item_identification: z.string().optional(),
+})
 
-  // Numeric codes of the reference page: 0=REJECTED, 1=PENDING, 2=PAID; stored as names.
-  const PAYMENT_STATUS_CODES: Record<number, PaymentStatus> = { 0: 'REJECTED', 1: 'PENDING', 2: 'PAID' }
-  const PaymentStatusInput = z
-    .union([z.enum(PAYMENT_STATUSES), z.literal([0, 1, 2])], {
-      error: 'must be PENDING, PAID or REJECTED, or the numeric code 0 (REJECTED), 1 (PENDING) or 2 (PAID)',
-    })
-    .transform((v): PaymentStatus => (typeof v === 'number' ? PAYMENT_STATUS_CODES[v]! : v))
+/** base_quantity is the quantity price_amount is for; 0 would make the unit price undefined. */
+export const Price = z.object({ price_amount: Amount, base_quantity: z.int32().min(1), price_unit: Text })
 
-  /** The schema's reading of issue_time (a Java LocalTime); second and nano default to 0. */
-  const LocalTime = z.object({
-    hour: z.int().min(0).max(23),
-    minute: z.int().min(0).max(59),
-    second: z.int().min(0).max(59).optional(),
-    nano: z.int().min(0).max(999_999_999).optional(),
-  })
-
-  const two = (n: number) => String(n).padStart(2, '0')
-  /** Both readings are stored as `HH:MM:SS` (a non-zero nano adds `.nnnnnnnnn`), so equal times hash equally. */
-  const IssueTime = z
-    .union([z.string().regex(TIME_PATTERN), LocalTime], {
-      error: 'must be a time "HH:MM:SS" or a LocalTime object {hour, minute, second, nano}',
-    })
-    .transform((v) => {
-      if (typeof v === 'string') return v
-      const base = `${two(v.hour)}:${two(v.minute)}:${two(v.second ?? 0)}`
-      return v.nano ? `${base}.${String(v.nano).padStart(9, '0')}` : base
-    })
-
-  const DocumentRef = z.object({ irn: Irn, issue_date: DateString })
-
-  const postalAddress = (version: ApiVersion) =>
-    z.object({
-      street_name: Text,
-      city_name: Text,
-      postal_zone: version === 'v2' ? z.string().max(20) : z.string(),
-      lga: Text,
-      state: Text,
-      country: Text,
-    })
-
-  /**
-   * A.3, plus `id` and `postal_address_id`, which A.7 shows on parties and the authority's samples send.
-   * This service keeps no party or address registry, so postal_address_id cannot stand in for
-   * postal_address: it is stored as given.
-   */
-  const partyShape = (address: ReturnType<typeof postalAddress>) => ({
-    id: z.string().optional(),
-    postal_address_id: z.string().optional(),
-    tin: z.string().regex(TIN_PATTERN),
-    email: Text,
-    party_name: Text,
-    telephone: z.string().regex(TELEPHONE_PATTERN).optional(),
-    business_description: z.string().optional(),
-    postal_address: address,
-  })
-
-  const Item = z.object({
-    name: Text,
-    description: Text,
-    sellers_item_identification: z.string().optional(),
-  })
-
-  /** base_quantity is the quantity price_amount is for; 0 would make the unit price undefined. */
-  const Price = z.object({ price_amount: Amount, base_quantity: z.int32().min(1), price_unit: Text })
-
-  const invoiceLine = (version: ApiVersion) =>
-    z.object({
-      item: version === 'v2' ? Item : Item.optional(),
-      price: version === 'v2' ? Price : Price.optional(),
-      hsn_code: z.string().optional(),
-      product_category: z.string().optional(),
-      isic_code: z.string().optional(),
-      service_category: z.string().optional(),
-      discount_rate: Amount,
-      discount_amount: Amount,
-      fee_rate: Amount,
-      fee_amount: Amount,
-      invoiced_quantity: z.int32(),
-      line_extension_amount: Amount,
-    })
-
-  /** A.5 says the PaymentMeans fields are optional in the schema and required on the page: both pass. */
-  const PaymentMeans = z.object({
-    payment_means_code: Text.optional(),
-    payment_due_date: DateString.optional(),
-  })
-
-  /**
-   * The schema marks AllowanceCharge's fields optional; they are required here because
-   * tax_exclusive_amount cannot be checked without knowing each amount and whether it adds or subtracts.
-   */
-  const AllowanceCharge = z.object({ charge_indicator: z.boolean(), amount: Amount })
-
-  const TaxCategory = z.object({ id: Text, percent: Amount })
-  const TaxSubtotal = z.object({
-    taxable_amount: Amount,
-    tax_amount: Amount,
-    tax_category: TaxCategory,
-    /** Carried by the authority's sample request; informational (the rule uses tax_category.percent). */
-    tax_category_percent: Amount.optional(),
-  })
-  const TaxTotal = z.object({ tax_amount: Amount, tax_subtotal: z.array(TaxSubtotal) })
-  const LegalMonetaryTotal = z.object({
+const invoiceLine = (version: ApiVersion) =>
+  z.object({
+    item: version === 'v2' ? Item : Item.optional(),
+    price: version === 'v2' ? Price : Price.optional(),
+    hsn_code: z.string().optional(),
+    product_category: z.string().optional(),
+    isic_code: z.string().optional(),
+    service_category: z.string().optional(),
+    discount_rate: Amount,
+    discount_amount: Amount,
+    fee_rate: Amount,
+    fee_amount: Amount,
+    invoiced_quantity: z.int32(),
     line_extension_amount: Amount,
-    tax_exclusive_amount: Amount,
-    tax_inclusive_amount: Amount,
-    payable_amount: Amount,
   })
 
-  return {
-    Amount,
-    Text,
-    DateString,
-    Irn,
-    PaymentStatusInput,
-    LocalTime,
-    IssueTime,
-    DocumentRef,
-    postalAddress,
-    partyShape,
-    Item,
-    Price,
-    invoiceLine,
-    PaymentMeans,
-    AllowanceCharge,
-    TaxCategory,
-    TaxSubtotal,
-    TaxTotal,
-    LegalMonetaryTotal,
-  }
-}
+/** A.5 says the PaymentMeans fields are optional in the schema and required on the page: both pass. */
+export const PaymentMeans = z.object({
+  payment_means_code: Text.optional(),
+  payment_due_date: DateString.optional(),
+})
 
-let sharedParts: ReturnType<typeof buildShared> | undefined
-const shared = () => {
-  sharedParts ??= buildShared()
-  return sharedParts
-}
+/**
+ * The schema marks AllowanceCharge's fields optional; they are required here because
+ * tax_exclusive_amount cannot be checked without knowing each amount and whether it adds or subtracts.
+ */
+export const AllowanceCharge = z.object({ charge_indicator: z.boolean(), amount: Amount })
+
+export const TaxCategory = z.object({ id: Text, percent: Amount })
+export const TaxSubtotal = z.object({
+  taxable_amount: Amount,
+  tax_amount: Amount,
+  tax_category: TaxCategory,
+  /** Carried by the authority's sample request; informational (the rule uses tax_category.percent). */
+  tax_category_percent: Amount.optional(),
+})
+export const TaxTotal = z.object({ tax_amount: Amount, tax_subtotal: z.array(TaxSubtotal) })
+export const LegalMonetaryTotal = z.object({
+  line_extension_amount: Amount,
+  tax_exclusive_amount: Amount,
+  tax_inclusive_amount: Amount,
+  payable_amount: Amount,
+})
 
 export const INVOICE_KINDS = ['B2C', 'B2B', 'B2G'] as const
 
 /** Every named part is built once per version, so each appears once in the OpenAPI components. */
 function buildVersion(version: ApiVersion) {
-  const {
-    Amount,
-    Text,
-    DateString,
-    Irn,
-    PaymentStatusInput,
-    IssueTime,
-    DocumentRef,
-    postalAddress,
-    partyShape,
-    invoiceLine,
-    PaymentMeans,
-    AllowanceCharge,
-    TaxTotal,
-    LegalMonetaryTotal,
-  } = shared()
   const address = postalAddress(version)
   const shape = partyShape(address)
   const party = z.object(shape)
@@ -281,8 +229,6 @@ export type StoredInvoice = InvoiceV1 | InvoiceV2
  * the document, and every use of it becomes a `$ref`.
  */
 export function invoiceComponents(): Record<string, z.ZodType> {
-  const { DateString, DocumentRef, LocalTime, Item, Price, PaymentMeans, AllowanceCharge } = shared()
-  const { TaxCategory, TaxSubtotal, TaxTotal, LegalMonetaryTotal } = shared()
   const components: Record<string, z.ZodType> = {
     Date: DateString,
     DocumentRef,
