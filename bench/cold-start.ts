@@ -110,15 +110,20 @@ function timeOnce({ args, env }: Timed): number {
 /**
  * Median wall time of each process. Runs are interleaved (round r times every target once), so a
  * slow spell on a shared machine falls on all targets alike, bare node included, instead of on
- * whichever bundle happened to be measured then. One untimed run each first warms the page cache.
+ * whichever bundle happened to be measured then; each round takes the targets in a new random order,
+ * so no target always runs just after the same neighbour or at the same point of a round. One
+ * untimed run each first warms the page cache.
  */
 function timeInterleaved(targets: Timed[]): number[] {
   for (const target of targets) timeOnce(target)
   const samples = targets.map(() => [] as number[])
+  const order = targets.map((_, i) => i)
   for (let round = 0; round < RUNS; round++) {
-    targets.forEach((target, i) => {
-      samples[i]!.push(timeOnce(target))
-    })
+    for (let i = order.length - 1; i > 0; i--) {
+      const j = Math.floor(Math.random() * (i + 1))
+      ;[order[i], order[j]] = [order[j]!, order[i]!]
+    }
+    for (const i of order) samples[i]!.push(timeOnce(targets[i]!))
   }
   return samples.map(median)
 }
