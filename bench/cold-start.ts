@@ -1,9 +1,18 @@
 /**
  * Cold-start benchmark: builds every function's bundle with the ApiFunction construct's own esbuild
- * settings, then measures whole-process import time against bare `node`.
+ * settings, and for each group of functions its own floor: a reference bundle of exactly the
+ * third-party imports its code makes (bench/floor/generate.ts, from a build with every package
+ * external). Then it times whole-process import against bare `node` and against that floor, side by
+ * side in interleaved rounds (medians).
  *
- *   npx tsx bench/cold-start.ts        (or npm run bench:cold-start)
+ *   npx tsx bench/cold-start.ts        (or npm run bench:cold-start; RUNS=n rounds, default 7)
  *   BASELINE=<dir> npx tsx bench/cold-start.ts
+ *   MAPS=1 npx tsx bench/cold-start.ts (also with --enable-source-maps, as Lambda runs)
+ *   ONLY=<regex> npx tsx bench/cold-start.ts (only the handler modules it matches)
+ *
+ * Target per function: bundle under 600 KB, and import at most 1.15x its own floor: the project's code
+ * and what it does at load may add 15% to what its libraries cost. The run ends with
+ * "N of M within target" (functions).
  *
  * BASELINE names the .bench/cold-start folder of an earlier checkout's run: its bundles are timed in
  * the same interleaved rounds, for a before/after comparison free of the machine's drift.
@@ -13,29 +22,31 @@
  */
 import { spawnSync } from 'node:child_process'
 import { loadavg } from 'node:os'
-import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs'
+import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { basename, dirname, join, relative } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { build, type Metafile } from 'esbuild'
 import { esbuildOptionsFor, PROJECT_ROOT } from '../infra/constructs/api-function.ts'
 import { functionsOf, routes, UNROUTED } from '../lib/routes.ts'
+import { floorSource, libraryImportsOf, packageOf } from './floor/generate.ts'
 
 const RUNS = Number(process.env.RUNS ?? 7)
 const TARGET_KB = 600
-/** Import time at most this multiple of the DynamoDB-only floor's, measured in the same rounds. */
-const TARGET_FLOOR_RATIO = 1.5
+/** Import time at most this multiple of the function's own floor's, measured in the same rounds. */
+const TARGET_OWN_FLOOR_RATIO = 1.15
 const DYNAMODB_FLOOR = 'bench/floor/dynamodb.ts'
 const OUT_DIR = join(PROJECT_ROOT, '.bench', 'cold-start')
+const FLOOR_DIR = join(OUT_DIR, 'floors')
 /**
- * Reference bundles, built and timed like the functions but not counted against the targets: what
- * an empty handler, the DynamoDB client alone, with field encryption, and with zod as well cost.
+ * Hand-written reference bundles, printed for comparison with earlier sessions and not counted: an
+ * empty handler and the DynamoDB client module alone. Each function's own floor is generated from
+ * its bundle (bench/floor/generate.ts).
  */
-const FLOORS = [
-  'bench/floor/empty.ts',
-  'bench/floor/dynamodb.ts',
-  'bench/floor/dynamodb-encryption.ts',
-  'bench/floor/dynamodb-encryption-zod.ts',
-]
+const FLOORS = ['bench/floor/empty.ts', 'bench/floor/dynamodb.ts']
+/** ONLY=<regex>: only the handler modules it matches (a quicker look at a few; M counts those). */
+const ONLY = process.env.ONLY ? new RegExp(process.env.ONLY) : undefined
+/** MAPS=1 also times every bundle with --enable-source-maps, as Lambda runs it (twice the runs). */
+const MAPS = process.env.MAPS === '1'
 
 /** handler module -> the functionIds deployed from it. */
 function bundlesToBuild(): Map<string, string[]> {
@@ -44,6 +55,7 @@ function bundlesToBuild(): Map<string, string[]> {
     byHandler.set(handler, [...(byHandler.get(handler) ?? []), functionId])
   for (const [functionId, served] of functionsOf(routes)) add(served[0]!.handler, functionId)
   add(UNROUTED.handler, UNROUTED.functionId)
+  if (ONLY) for (const handler of byHandler.keys()) if (!ONLY.test(handler)) byHandler.delete(handler)
   return byHandler
 }
 
@@ -98,15 +110,20 @@ function timeOnce({ args, env }: Timed): number {
 /**
  * Median wall time of each process. Runs are interleaved (round r times every target once), so a
  * slow spell on a shared machine falls on all targets alike, bare node included, instead of on
- * whichever bundle happened to be measured then. One untimed run each first warms the page cache.
+ * whichever bundle happened to be measured then; each round takes the targets in a new random order,
+ * so no target always runs just after the same neighbour or at the same point of a round. One
+ * untimed run each first warms the page cache.
  */
 function timeInterleaved(targets: Timed[]): number[] {
   for (const target of targets) timeOnce(target)
   const samples = targets.map(() => [] as number[])
+  const order = targets.map((_, i) => i)
   for (let round = 0; round < RUNS; round++) {
-    targets.forEach((target, i) => {
-      samples[i]!.push(timeOnce(target))
-    })
+    for (let i = order.length - 1; i > 0; i--) {
+      const j = Math.floor(Math.random() * (i + 1))
+      ;[order[i], order[j]] = [order[j]!, order[i]!]
+    }
+    for (const i of order) samples[i]!.push(timeOnce(targets[i]!))
   }
   return samples.map(median)
 }
@@ -121,64 +138,111 @@ const kb = (bytes: number) => bytes / 1024
 const pad = (s: string, n: number) => s.padEnd(n)
 const lpad = (s: string, n: number) => s.padStart(n)
 
+/** A function group's floor: the library imports its functions' code makes, as one module. */
+interface OwnFloor {
+  name: string
+  packages: string[]
+  bundle: Bundle
+}
+
+/** One floor per distinct set of library imports, each built with the functions' esbuild settings. */
+async function ownFloors(bundles: Bundle[]): Promise<Map<Bundle, OwnFloor>> {
+  mkdirSync(FLOOR_DIR, { recursive: true })
+  const bySource = new Map<string, { packages: string[]; users: Bundle[] }>()
+  for (const b of bundles) {
+    // The same build with every package external: what survives tree shaking imports the packages.
+    const external = await build({
+      ...esbuildOptionsFor(b.handler, join(FLOOR_DIR, 'external.mjs')),
+      packages: 'external',
+      minify: false,
+      sourcemap: false,
+      write: false,
+    })
+    const imports = libraryImportsOf(external.outputFiles[0]!.text)
+    const source = floorSource(imports)
+    const group = bySource.get(source) ?? {
+      packages: [...new Set([...imports.keys()].map(packageOf))].sort(),
+      users: [],
+    }
+    group.users.push(b)
+    bySource.set(source, group)
+  }
+  const floorOf = new Map<Bundle, OwnFloor>()
+  let n = 0
+  for (const [source, { packages, users }] of bySource) {
+    const name = `own-floor-${++n}`
+    const entry = join(FLOOR_DIR, `${name}.ts`)
+    writeFileSync(entry, source)
+    const floor = { name, packages, bundle: await bundle(relative(PROJECT_ROOT, entry), []) }
+    for (const user of users) floorOf.set(user, floor)
+  }
+  return floorOf
+}
+
 async function main() {
   rmSync(OUT_DIR, { recursive: true, force: true })
   mkdirSync(OUT_DIR, { recursive: true })
   const plan = bundlesToBuild()
   const functionCount = [...plan.values()].reduce((n, ids) => n + ids.length, 0)
   console.log(
-    `node ${process.version} (${process.execPath}), ${RUNS} runs each, median of whole-process wall time`,
+    `node ${process.version} (${process.execPath}), ${RUNS} interleaved rounds, median of whole-process wall time`,
   )
   console.log(`${functionCount} functions from ${plan.size} distinct handler modules\n`)
 
   const started = performance.now()
   const bundles = await Promise.all([...plan].map(([handler, ids]) => bundle(handler, ids)))
   const floors = await Promise.all(FLOORS.map((handler) => bundle(handler, [])))
-  console.log(`esbuild: ${plan.size} bundles in ${Math.round(performance.now() - started)} ms`)
-  for (const b of bundles) console.log(`  ${pad(b.handler, 40)} ${lpad(kb(b.bytes).toFixed(1), 7)} KB`)
+  const floorOf = await ownFloors(bundles)
+  const owns = [...new Set(floorOf.values())]
+  console.log(
+    `esbuild: ${plan.size} bundles and ${owns.length} own floors in ${Math.round(performance.now() - started)} ms`,
+  )
+  console.log('\nown floors (the third-party imports of each group of functions, generated):')
+  for (const f of owns) {
+    const users = bundles.filter((b) => floorOf.get(b) === f).length
+    console.log(
+      `  ${pad(f.name, 13)} ${lpad(kb(f.bundle.bytes).toFixed(1), 6)} KB  ${lpad(String(users), 2)} modules  ${f.packages.join(', ')}`,
+    )
+  }
 
   // The environment a handler module needs to load; config is read lazily, so nothing connects.
   const env = { PATH: process.env.PATH, TABLE_NAME: 'bench-table', AWS_REGION: 'eu-west-1', STAGE: 'bench' }
-  // Lambda runs with NODE_OPTIONS=--enable-source-maps (set by ApiFunction): measured separately.
+  // Lambda runs with NODE_OPTIONS=--enable-source-maps (set by ApiFunction).
   const lambdaEnv = { ...env, NODE_OPTIONS: '--enable-source-maps' }
-  const measured = [...bundles, ...floors]
+  const measured = [...bundles, ...floors, ...owns.map((f) => f.bundle)]
   const baselines = process.env.BASELINE
     ? bundles
         .map((b) => ({ b, file: join(process.env.BASELINE!, basename(dirname(b.file)), 'index.mjs') }))
         .filter(({ file }) => existsSync(file))
     : []
-  const times = timeInterleaved([
+  const targets: Timed[] = [
     { args: ['-e', '0'], env },
-    { args: ['-e', '0'], env: lambdaEnv },
-    ...measured.flatMap((b) => [
-      { args: importOf(b.file), env },
-      { args: importOf(b.file), env: lambdaEnv },
-    ]),
+    ...measured.map((b) => ({ args: importOf(b.file), env })),
     ...baselines.map(({ file }) => ({ args: importOf(file), env })),
-  ])
-  const [bare, bareMaps] = times as [number, number]
-  console.log(
-    `\nbare node -e 0: ${bare.toFixed(1)} ms (with --enable-source-maps: ${bareMaps.toFixed(1)} ms)\n`,
+    ...(MAPS ? measured.map((b) => ({ args: importOf(b.file), env: lambdaEnv })) : []),
+  ]
+  const times = timeInterleaved(targets)
+  const bare = times[0]!
+  const msOf = new Map(measured.map((b, i) => [b, times[1 + i]!]))
+  const mapsOf = new Map(
+    MAPS ? measured.map((b, i) => [b, times[1 + measured.length + baselines.length + i]!]) : [],
   )
+  console.log(`\nbare node -e 0: ${bare.toFixed(1)} ms\n`)
 
-  const floorIndex = measured.findIndex((b) => b.handler === DYNAMODB_FLOOR)
-  const floorMs = times[2 + 2 * floorIndex]!
-  const floorMsMaps = times[3 + 2 * floorIndex]!
-  const rows = measured.map((b, i) => {
-    const ms = times[2 + 2 * i]!
-    const msMaps = times[3 + 2 * i]!
-    const row = {
+  const dynamoFloor = msOf.get(floors[FLOORS.indexOf(DYNAMODB_FLOOR)]!)!
+  const rows = bundles.map((b) => {
+    const ms = msOf.get(b)!
+    const own = floorOf.get(b)!
+    const ownMs = msOf.get(own.bundle)!
+    return {
       ...b,
       ms,
-      ratio: ms / bare,
-      floorRatio: ms / floorMs,
-      msMaps,
-      ratioMaps: msMaps / bareMaps,
-      floorRatioMaps: msMaps / floorMsMaps,
+      own,
+      ownMs,
+      ownRatio: ms / ownMs,
       sizeOk: kb(b.bytes) < TARGET_KB,
-      ratioOk: ms / floorMs <= TARGET_FLOOR_RATIO,
+      ratioOk: ms / ownMs <= TARGET_OWN_FLOOR_RATIO,
     }
-    return row
   })
 
   const header = [
@@ -187,35 +251,42 @@ async function main() {
     lpad('size KB', 8),
     lpad('import ms', 9),
     lpad('/bare', 6),
-    lpad('/floor', 6),
-    lpad('+maps ms', 8),
-    lpad('/bare', 6),
-    lpad('/floor', 6),
+    lpad('/dynamo', 7),
+    pad('own floor', 13),
+    lpad('floor ms', 8),
+    lpad('+ms', 6),
+    lpad('/own', 6),
+    ...(MAPS ? [lpad('+maps ms', 8), lpad('/own', 6)] : []),
     ' targets',
   ].join(' | ')
-  console.log(`\n${header}\n${'-'.repeat(header.length)}`)
+  console.log(`${header}\n${'-'.repeat(header.length)}`)
   for (const r of rows) {
-    const reference = r.functionIds.length === 0
+    const maps = mapsOf.get(r)
     console.log(
       [
         pad(r.handler, 40),
-        lpad(reference ? 'ref' : String(r.functionIds.length), 3),
+        lpad(String(r.functionIds.length), 3),
         lpad(kb(r.bytes).toFixed(1), 8),
         lpad(r.ms.toFixed(1), 9),
-        lpad(`${r.ratio.toFixed(2)}x`, 6),
-        lpad(`${r.floorRatio.toFixed(2)}x`, 6),
-        lpad(r.msMaps.toFixed(1), 8),
-        lpad(`${r.ratioMaps.toFixed(2)}x`, 6),
-        lpad(`${r.floorRatioMaps.toFixed(2)}x`, 6),
-        reference
-          ? ' (reference, not a function)'
-          : ` ${r.sizeOk ? 'size ok' : 'SIZE OVER'}, ${r.ratioOk ? 'ratio ok' : 'RATIO OVER'}`,
+        lpad(`${(r.ms / bare).toFixed(2)}x`, 6),
+        lpad(`${(r.ms / dynamoFloor).toFixed(2)}x`, 7),
+        pad(r.own.name, 13),
+        lpad(r.ownMs.toFixed(1), 8),
+        lpad((r.ms - r.ownMs).toFixed(1), 6),
+        lpad(`${r.ownRatio.toFixed(2)}x`, 6),
+        ...(maps !== undefined
+          ? [lpad(maps.toFixed(1), 8), lpad(`${(maps / mapsOf.get(r.own.bundle)!).toFixed(2)}x`, 6)]
+          : []),
+        ` ${r.sizeOk ? 'size ok' : 'SIZE OVER'}, ${r.ratioOk ? 'ratio ok' : 'RATIO OVER'}`,
       ].join(' | '),
     )
   }
-  console.log(
-    `${pad(`bare node -e 0`, 40)} |     |          | ${lpad(bare.toFixed(1), 9)} |  1.00x |        | ${lpad(bareMaps.toFixed(1), 8)} |  1.00x |        |`,
-  )
+  for (const f of [...floors, ...owns.map((o) => o.bundle)]) {
+    const ms = msOf.get(f)!
+    console.log(
+      `${pad(f.handler.replace(/^\.bench\/cold-start\/floors\//, ''), 40)} | ref | ${lpad(kb(f.bytes).toFixed(1), 8)} | ${lpad(ms.toFixed(1), 9)} | ${lpad(`${(ms / bare).toFixed(2)}x`, 6)} | ${lpad(`${(ms / dynamoFloor).toFixed(2)}x`, 7)} | (reference, not a function)`,
+    )
+  }
   console.log(
     `load average at the end: ${loadavg()
       .map((n) => n.toFixed(2))
@@ -225,19 +296,18 @@ async function main() {
   if (baselines.length > 0) {
     console.log(`\nbefore (BASELINE=${process.env.BASELINE}) -> now, same rounds:`)
     baselines.forEach(({ b, file }, i) => {
-      const before = times[2 + 2 * measured.length + i]!
+      const before = times[1 + measured.length + i]!
       const now = rows.find((r) => r.file === b.file)!
       console.log(
         `  ${pad(b.handler, 44)} ${lpad(kb(statSync(file).size).toFixed(0), 4)} -> ${lpad(kb(b.bytes).toFixed(0), 4)} KB   ` +
-          `/floor ${(before / floorMs).toFixed(2)}x -> ${now.floorRatio.toFixed(2)}x  (${before.toFixed(0)} -> ${now.ms.toFixed(0)} ms)`,
+          `/own ${(before / now.ownMs).toFixed(2)}x -> ${now.ownRatio.toFixed(2)}x  (${before.toFixed(0)} -> ${now.ms.toFixed(0)} ms)`,
       )
     })
   }
 
   // What fills the bundles: the largest and the smallest function bundle.
-  const fnRows = rows.filter((r) => r.functionIds.length > 0)
-  const largest = fnRows.reduce((a, b) => (b.bytes > a.bytes ? b : a))
-  const smallest = fnRows.reduce((a, b) => (b.bytes < a.bytes ? b : a))
+  const largest = rows.reduce((a, b) => (b.bytes > a.bytes ? b : a))
+  const smallest = rows.reduce((a, b) => (b.bytes < a.bytes ? b : a))
   for (const r of [largest, smallest]) {
     console.log(`\n${r.handler} (${kb(r.bytes).toFixed(1)} KB), by package:`)
     for (const [name, bytes] of packageShares(r).slice(0, 8)) {
@@ -247,14 +317,14 @@ async function main() {
     }
   }
 
-  const both = fnRows.filter((r) => r.sizeOk && r.ratioOk)
+  const both = rows.filter((r) => r.sizeOk && r.ratioOk)
   const fnsMeeting = both.reduce((n, r) => n + r.functionIds.length, 0)
   console.log(
-    `\nbundle < ${TARGET_KB} KB: ${fnRows.filter((r) => r.sizeOk).length}/${fnRows.length} bundles; ` +
-      `import <= ${TARGET_FLOOR_RATIO}x the DynamoDB-only floor (${floorMs.toFixed(1)} ms, ${(floorMs / bare).toFixed(2)}x bare node): ` +
-      `${fnRows.filter((r) => r.ratioOk).length}/${fnRows.length} bundles. Bundles in ${relative(PROJECT_ROOT, OUT_DIR)}/`,
+    `\nbundle < ${TARGET_KB} KB: ${rows.filter((r) => r.sizeOk).length}/${rows.length} bundles; ` +
+      `import <= ${TARGET_OWN_FLOOR_RATIO}x its own floor: ${rows.filter((r) => r.ratioOk).length}/${rows.length} bundles. ` +
+      `Bundles in ${relative(PROJECT_ROOT, OUT_DIR)}/`,
   )
-  console.log(`${fnsMeeting} of ${functionCount} within target`)
+  console.log(`${fnsMeeting} of ${functionCount} within target (functions)`)
 }
 
 await main()

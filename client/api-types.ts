@@ -255,7 +255,7 @@ export interface paths {
         };
         /**
          * The merchant's transactions
-         * @description The calling merchant's history, filtered and paged, newest first. fromDate/toDate are zone-less Africa/Lagos date-times (or dates). With `Accept: text/csv`, the same page as RFC 4180 CSV (size up to 1,000), the next page in a `Link` header.
+         * @description The calling merchant's history, filtered and paged, newest first. `page` counts from 1 in the request and `data.page.number` from 0 in the reply (`page=1` replies `number` 0). fromDate/toDate are zone-less Africa/Lagos date-times (or dates). With `Accept: text/csv`, the same page as RFC 4180 CSV (size up to 1,000), the next page in a `Link` header.
          */
         get: operations["merchant-transactions-v1"];
         put?: never;
@@ -759,7 +759,7 @@ export interface paths {
         };
         /**
          * A subscription's delivery log (ADMIN)
-         * @description Newest first; paged like the merchant history (page from 1, size up to 200).
+         * @description Newest first; paged like merchant history (`page` from 1, size up to 200, reply `number` from 0).
          */
         get: operations["webhook-deliveries-list-v1"];
         put?: never;
@@ -2189,6 +2189,15 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description The request carries a body larger than 1 MiB (refused before anything else, as on every route) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
+                };
+            };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
             default: {
                 headers: {
@@ -2218,6 +2227,15 @@ export interface operations {
                     "application/json": {
                         [key: string]: unknown;
                     };
+                };
+            };
+            /** @description The request carries a body larger than 1 MiB (refused before anything else, as on every route) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -3102,7 +3120,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccessPointProviderResponse"];
                 };
             };
-            /** @description The body is invalid: every problem is listed, each with its path: schema, code lists, IRN format and ownership, and in strict mode the arithmetic rules (README: "Invoice rule codes") */
+            /** @description The body is invalid: every problem is listed, each with its path: schema, code lists, IRN format and ownership, and in strict mode the arithmetic rules (docs/invoices.md: "Invoice rule codes") */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3738,7 +3756,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccessPointProviderResponse"];
                 };
             };
-            /** @description The body is invalid: every problem is listed, each with its path: schema, code lists, IRN format and ownership, and in strict mode the arithmetic rules (README: "Invoice rule codes") */
+            /** @description The body is invalid: every problem is listed, each with its path: schema, code lists, IRN format and ownership, and in strict mode the arithmetic rules (docs/invoices.md: "Invoice rule codes") */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4199,7 +4217,7 @@ export interface operations {
                                 type: string;
                             }[];
                             page: {
-                                /** @description The page asked for (1-based, as the request) */
+                                /** @description 0-based: the request's `page` minus 1 (`page=1` is 0) */
                                 number: number;
                                 /** @description Page size */
                                 size: number;
@@ -4824,6 +4842,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Jwks"];
+                };
+            };
+            /** @description The request carries a body larger than 1 MiB (refused before anything else, as on every route) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
                 };
             };
             /** @description A service this request depends on is unavailable: retry shortly */
@@ -6339,7 +6366,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccessPointProviderResponse"];
                 };
             };
-            /** @description The body is invalid: every problem is listed, each with its path: schema, code lists, IRN format and ownership, and in strict mode the arithmetic rules (README: "Invoice rule codes") */
+            /** @description The body is invalid: every problem is listed, each with its path: schema, code lists, IRN format and ownership, and in strict mode the arithmetic rules (docs/invoices.md: "Invoice rule codes") */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8279,7 +8306,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccessPointProviderResponse"];
                 };
             };
-            /** @description The body is invalid: every problem is listed, each with its path: schema, code lists, IRN format and ownership, and in strict mode the arithmetic rules (README: "Invoice rule codes") */
+            /** @description The body is invalid: every problem is listed, each with its path: schema, code lists, IRN format and ownership, and in strict mode the arithmetic rules (docs/invoices.md: "Invoice rule codes") */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8915,7 +8942,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccessPointProviderResponse"];
                 };
             };
-            /** @description The body is invalid: every problem is listed, each with its path: schema, code lists, IRN format and ownership, and in strict mode the arithmetic rules (README: "Invoice rule codes") */
+            /** @description The body is invalid: every problem is listed, each with its path: schema, code lists, IRN format and ownership, and in strict mode the arithmetic rules (docs/invoices.md: "Invoice rule codes") */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10999,7 +11026,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccessPointProviderResponse"];
                 };
             };
-            /** @description The body is invalid: every problem is listed, each with its path: schema, code lists, IRN format and ownership, and in strict mode the arithmetic rules (README: "Invoice rule codes") */
+            /** @description The body is invalid: every problem is listed, each with its path: schema, code lists, IRN format and ownership, and in strict mode the arithmetic rules (docs/invoices.md: "Invoice rule codes") */
             400: {
                 headers: {
                     [name: string]: unknown;

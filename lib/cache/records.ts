@@ -5,7 +5,7 @@ import { readRecord } from '#lib/db/items.ts'
 /**
  * Records that every request reads before it can start (API clients, switch clients, bearer tokens,
  * businesses), kept per container for CREDENTIAL_CACHE_SECONDS (default 60). That is the staleness
- * bound stated in the README: a key or token revoked in another container (or by the CLI) stops
+ * bound stated in docs/operations.md: a key or token revoked in another container (or by the CLI) stops
  * working within it; a change made through lib/auth/credentials.ts in this container (revoke,
  * rotate, webhook, validation mode) takes effect here at once, since those writes call forgetRecord.
  *

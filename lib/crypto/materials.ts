@@ -12,7 +12,7 @@ import {
 /**
  * Data keys from the Encryption SDK's own caching materials manager, so a warm container makes no
  * KMS call per request: one GenerateDataKey serves up to MAX_MESSAGES values or MAX_AGE_MS, and one
- * Decrypt opens every value written under that data key for MAX_AGE_MS (README, "Caches and their
+ * Decrypt opens every value written under that data key for MAX_AGE_MS (docs/operations.md, "Caches and their
  * staleness bounds").
  *
  * The SDK's cache is keyed by the encryption context, and ours differs per record (record, id,

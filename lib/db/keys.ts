@@ -120,7 +120,7 @@ export const keys = {
   /** A providerReference (`TNX...`): unique across the bank, points to its merchant history item. */
   providerReference: (reference: string): Key => ({ pk: `PROVREF#${reference}`, sk: 'TRANSACTION' }),
 
-  // ---- Area C merchant history (lib/merchant-history; design in its README section) ----
+  // ---- Area C merchant history (lib/merchant-history; design in docs/history-and-finance.md) ----
   /** Per merchant: dense sequence counters per partition, which are also the totals. */
   historyHead: (merchantId: string): Key => ({ pk: `MHIST#${merchantId}`, sk: 'HEAD' }),
   /**

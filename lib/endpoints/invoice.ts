@@ -98,7 +98,7 @@ const exampleReply = (message: string, signed: boolean) => ({
 })
 
 const invoiceErrors = {
-  400: `${INVALID_BODY}: schema, code lists, IRN format and ownership, and in strict mode the arithmetic rules (README: "Invoice rule codes")`,
+  400: `${INVALID_BODY}: schema, code lists, IRN format and ownership, and in strict mode the arithmetic rules (docs/invoices.md: "Invoice rule codes")`,
   404: NOT_YOURS,
   413: 'The invoice is too large to store, even compressed',
 }

@@ -33,7 +33,7 @@ export const merchantStatement = /* @__PURE__ */ merchantHistory({
 export const merchantTransactionsDocs = (): EndpointDocs => ({
   summary: "The merchant's transactions",
   description:
-    "The calling merchant's history, filtered and paged, newest first. fromDate/toDate are zone-less Africa/Lagos date-times (or dates). With `Accept: text/csv`, the same page as RFC 4180 CSV (size up to 1,000), the next page in a `Link` header.",
+    "The calling merchant's history, filtered and paged, newest first. `page` counts from 1 in the request and `data.page.number` from 0 in the reply (`page=1` replies `number` 0). fromDate/toDate are zone-less Africa/Lagos date-times (or dates). With `Accept: text/csv`, the same page as RFC 4180 CSV (size up to 1,000), the next page in a `Link` header.",
   replies: () => ({
     200: {
       description: 'One page of transactions',
@@ -63,7 +63,7 @@ export const merchantTransactionsDocs = (): EndpointDocs => ({
           .meta({ description: 'Newest first' }),
         page: z.object({
           size: z.int().meta({ description: 'Page size' }),
-          number: z.int().meta({ description: 'The page asked for (1-based, as the request)' }),
+          number: z.int().meta({ description: "0-based: the request's `page` minus 1 (`page=1` is 0)" }),
           totalElements: z.int(),
           totalPages: z.int(),
         }),

@@ -41,6 +41,7 @@ export const openapiDocs = (): EndpointDocs => ({
     'OpenAPI 3.1 for all four areas, generated from the endpoint declarations. `servers` is the URL the document was fetched from.',
   replies: () => ({
     200: { description: 'The OpenAPI document', data: z.record(z.string(), z.unknown()) },
+    413: 'The request carries a body larger than 1 MiB (refused before anything else, as on every route)',
   }),
 })
 
@@ -48,5 +49,8 @@ export const docsDocs = (): EndpointDocs => ({
   summary: 'The API reference (HTML)',
   description:
     'A human-readable reference rendered from the OpenAPI document by Redoc, served by the API itself: nothing is fetched from elsewhere.',
-  replies: () => ({ 200: { description: 'An HTML page', data: z.string(), mediaType: 'text/html' } }),
+  replies: () => ({
+    200: { description: 'An HTML page', data: z.string(), mediaType: 'text/html' },
+    413: 'The request carries a body larger than 1 MiB (refused before anything else, as on every route)',
+  }),
 })

@@ -132,5 +132,6 @@ export const publicKeysDocs = (): EndpointDocs => ({
         })
         .meta({ id: 'Jwks' }),
     },
+    413: 'The request carries a body larger than 1 MiB (refused before anything else, as on every route)',
   }),
 })

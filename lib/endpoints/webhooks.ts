@@ -116,7 +116,8 @@ export const subscriptionDeleteDocs = (): EndpointDocs => ({
 
 export const deliveriesListDocs = (): EndpointDocs => ({
   summary: "A subscription's delivery log (ADMIN)",
-  description: 'Newest first; paged like the merchant history (page from 1, size up to 200).',
+  description:
+    'Newest first; paged like merchant history (`page` from 1, size up to 200, reply `number` from 0).',
   replies: () => ({
     200: {
       description: 'One page of deliveries',

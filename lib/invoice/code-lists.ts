@@ -90,7 +90,7 @@ let built: { etags: string; lists: CodeLists; checkedUntil: number; writes: numb
 const DEFAULT_SECONDS = 60
 /**
  * How long a container uses its code lists before checking the lists' ETags again: the staleness
- * bound stated in the README (a list loaded with `reference load` applies within it). Env
+ * bound stated in docs/operations.md (a list loaded with `reference load` applies within it). Env
  * CODE_LIST_CACHE_SECONDS, default 60; 0 checks on every request.
  */
 export function codeListCacheSeconds(env: NodeJS.ProcessEnv = process.env): number {

@@ -1,6 +1,6 @@
 /**
  * The stable codes of every problem an invoice can be refused or warned for. Integrators match on
- * these, so a code is never reused for another meaning; README.md ("Invoice rule codes") documents
+ * these, so a code is never reused for another meaning; docs/invoices.md ("Invoice rule codes") documents
  * each, and a test keeps the two in step.
  *
  * `lenient: true` marks the arithmetic rules of CONTRACT section 4: they fail in strict mode (the

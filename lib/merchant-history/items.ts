@@ -4,7 +4,7 @@ import { keys } from '#lib/db/keys.ts'
  * The stored shapes of a merchant's history (Area C), shared by the ledger's transactions, which
  * write them one at a time, and the bulk seeder, which writes the same shapes in batches.
  *
- * Design (README "Merchant history"): every transaction of a merchant gets a dense sequence number
+ * Design (docs/history-and-finance.md): every transaction of a merchant gets a dense sequence number
  * `seqAll` (1, 2, 3...) in the ALL list, and a dense number in the space of its status at creation:
  * `seqOk` for transactions created SUCCESSFUL (they may later become REVERSED) and `seqFailed` for
  * FAILED ones. The numbers are allocated by a conditional update of the merchant's head item in the

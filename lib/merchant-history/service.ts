@@ -93,9 +93,9 @@ function densePage(
 }
 
 /**
- * The merchant's history page (CONTRACT section 7): newest first. `page` is 1-based and the reply's
- * `page.number` is the page asked for: the spec's samples disagree (request page 1, reply number 0),
- * and a client reading the reply's number back into its next request must land on the next page.
+ * The merchant's history page (CONTRACT section 7): newest first. `page` is 1-based in the request and
+ * the reply's `page.number` is 0-based (`page - 1`), as the interface's samples show (request page 1,
+ * reply number 0): the form the existing clients of the service read.
  * Every list is read as one key range of at most `size` items per stripe it spans (at most 2 for a
  * page of up to 100); totals come from the head's counters.
  */
@@ -111,7 +111,7 @@ export async function listTransactions(
     : await listPage(merchantId, query, skip, meter)
   return {
     content: items.map(toRecord),
-    page: { size, number: query.page, totalElements: total, totalPages: Math.ceil(total / size) },
+    page: { size, number: query.page - 1, totalElements: total, totalPages: Math.ceil(total / size) },
   }
 }
 

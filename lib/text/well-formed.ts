@@ -6,7 +6,7 @@
  * hashed the same way twice; refusing it at the edge is the only honest answer.
  */
 
-/** The code of the problem, one of the invoice format codes (README "Invoice rule codes"). */
+/** The code of the problem, one of the invoice format codes (docs/invoices.md, "Invoice rule codes"). */
 export const LONE_SURROGATE_CODE = 'NG-FM-04'
 
 export interface TextProblem {

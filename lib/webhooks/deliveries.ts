@@ -293,8 +293,8 @@ export async function listDeliveries(
     content: items.map(deliveryView),
     page: {
       size: options.size,
-      // The page asked for, as merchant history replies it (the 1-based number the request used).
-      number: options.page,
+      // 0-based, as merchant history replies it (CONTRACT section 7): request page 1 is number 0.
+      number: options.page - 1,
       totalElements: total,
       totalPages: Math.ceil(total / options.size),
     },

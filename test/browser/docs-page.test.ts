@@ -1,17 +1,17 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type BrowserContext, chromium } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { send, startApi, type TestApi } from '../support/api.ts'
+import { testBrowser } from '../support/chromium.ts'
 import { document } from '../support/contract.ts'
 
 /**
- * GET /api/docs in a real browser: Debian's chromium, headless (.ci/run installs it when missing).
- * The page must render every operation of the document from the API's own bytes: any request to
- * another host fails the test.
+ * GET /api/docs in a real browser: the headless Chromium `npm ci` brings (test/support/chromium.ts),
+ * or CHROMIUM_PATH's. The page must render every operation of the document from the API's own bytes:
+ * any request to another host fails the test.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 
 let api: TestApi
 let context: BrowserContext
@@ -19,15 +19,12 @@ let profile: string
 const elsewhere: string[] = []
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `${CHROMIUM} not found: install Debian's chromium (apt-get install -y chromium), as .ci/run does`,
-    )
-  }
+  const browser = await testBrowser()
   api = await startApi()
   profile = mkdtempSync(join(tmpdir(), 'docs-chromium-'))
   context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
+    executablePath: browser.executablePath,
+    env: { ...process.env, ...browser.env },
     headless: true,
     args: [
       '--headless',

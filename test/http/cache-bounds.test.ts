@@ -14,7 +14,7 @@ import { startApi, type TestApi } from '../support/api.ts'
 import { DEV } from '../support/clients.ts'
 
 /**
- * The staleness bounds of the per-container caches (README, "Caches and their staleness bounds"):
+ * The staleness bounds of the per-container caches (docs/operations.md, "Caches and their staleness bounds"):
  * changes made the way another container or the CLI makes them (straight to the table, not through
  * this process's credential functions, which would also drop this process's cached copy) must take
  * effect within the bound. Short bounds keep the test quick; production defaults are 60 s.

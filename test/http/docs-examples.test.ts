@@ -4,7 +4,7 @@ import { startApi, type TestApi } from '../support/api.ts'
 import { type DevClients, devClients } from '../support/clients.ts'
 
 /**
- * docs/examples/invoice-v1.json and invoice-v2.json are the invoices a new user copies (the README
+ * docs/examples/invoice-v1.json and invoice-v2.json are the invoices a new user copies (docs/invoices.md
  * posts them). Each must pass every endpoint of its version as written, on a freshly seeded server,
  * with no warning: a change to the rules that breaks them fails here, not in a user's first hour.
  */

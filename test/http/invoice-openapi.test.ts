@@ -1,10 +1,12 @@
 import { readFileSync } from 'node:fs'
+import { request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildOpenApiDocument } from '#lib/openapi/document.ts'
 import { renderClientTypes, renderOpenApiDocument } from '#lib/openapi/generate.ts'
 import { routes } from '#lib/routes.ts'
 import { startApi, type TestApi } from '../support/api.ts'
 import { type DevClients, devClients } from '../support/clients.ts'
+import { checkReply } from '../support/contract.ts'
 
 const committed = readFileSync(new URL('../../openapi.json', import.meta.url), 'utf8')
 
@@ -105,4 +107,39 @@ describe('GET /api/openapi.json', () => {
       `https://${new URL(api.url).host}`,
     )
   })
+
+  // The size check runs on every route before anything else (lib/http/factory.ts), GET included:
+  // the one refusal these operations can give besides the catch-all's 404/405.
+  it.each(['/api/openapi.json', '/api/docs', '/api/v1/resource/public-keys'])(
+    'GET %s with a body over 1 MiB is 413, a reply the document lists',
+    async (path) => {
+      const reply = await getWithBody(`${api.url}${path}`, `{"pad":"${'x'.repeat(1024 * 1024)}"}`)
+      expect(reply.status).toBe(413)
+      expect(reply.text).toMatch(/larger than the limit/)
+      checkReply('GET', `${api.url}${path}`, reply)
+    },
+  )
 })
+
+/** A GET with a body (fetch refuses to send one), the reply as the contract checker takes it. */
+function getWithBody(url: string, body: string) {
+  return new Promise<{ status: number; headers: Headers; body: unknown; text: string }>((resolve, reject) => {
+    // Node frames a GET's body only when told its length.
+    const headers = { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) }
+    const req = request(url, { method: 'GET', headers })
+    req.on('error', reject)
+    req.on('response', (res) => {
+      let text = ''
+      res.on('data', (chunk) => {
+        text += chunk
+      })
+      res.on('end', () => {
+        const headers = new Headers()
+        for (const [name, value] of Object.entries(res.headers))
+          if (typeof value === 'string') headers.set(name, value)
+        resolve({ status: res.statusCode ?? 0, headers, body: JSON.parse(text), text })
+      })
+    })
+    req.end(body)
+  })
+}

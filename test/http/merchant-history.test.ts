@@ -68,7 +68,7 @@ describe('GET /api/v1/merchant/transactions: a live transfer', () => {
             type: 'DEBIT',
           },
         ],
-        page: { size: 50, number: 1, totalElements: 1, totalPages: 1 },
+        page: { size: 50, number: 0, totalElements: 1, totalPages: 1 },
       },
       timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/),
     })
@@ -90,7 +90,7 @@ describe('GET /api/v1/merchant/transactions: a live transfer', () => {
       const reply = await clients.merchant2.get<HistoryReply>(query({ reference }))
       expect(reply.body.data).toEqual({
         content: [],
-        page: { size: 50, number: 1, totalElements: 0, totalPages: 0 },
+        page: { size: 50, number: 0, totalElements: 0, totalPages: 0 },
       })
     }
     const all = await clients.merchant2.get<HistoryReply>(query({ status: 'ALL' }))
@@ -179,24 +179,31 @@ describe('GET /api/v1/merchant/transactions: filters and paging over a seeded hi
 
   it('defaults to status ALL, page 1 and size 50, newest first', async () => {
     const reply = await merchant.get<HistoryReply>(PATH)
-    expect(reply.body.data.page).toEqual({ size: 50, number: 1, totalElements: 260, totalPages: 6 })
+    expect(reply.body.data.page).toEqual({ size: 50, number: 0, totalElements: 260, totalPages: 6 })
     expect(reply.body.data.content).toEqual(expectedFor(() => true).slice(0, 50))
   })
 
-  it('answers page N with number N (request and reply agree), and an empty page past the end', async () => {
+  it('answers page=1 with "number": 0 (CONTRACT section 7: 1-based request, 0-based reply)', async () => {
+    const reply = await merchant.get(`${PATH}?page=1&size=50`)
+    expect(reply.status).toBe(200)
+    expect(reply.text).toContain('"number":0,')
+    expect((reply.body as HistoryReply).data.page.number).toBe(0)
+  })
+
+  it('answers page N with number N - 1, and an empty page past the end', async () => {
     const last = await merchant.get<HistoryReply>(query({ page: 6 }))
-    expect(last.body.data.page).toEqual({ size: 50, number: 6, totalElements: 260, totalPages: 6 })
+    expect(last.body.data.page).toEqual({ size: 50, number: 5, totalElements: 260, totalPages: 6 })
     expect(last.body.data.content).toEqual(expectedFor(() => true).slice(250))
     const past = await merchant.get<HistoryReply>(query({ page: 7 }))
     expect(past.body.data).toEqual({
       content: [],
-      page: { size: 50, number: 7, totalElements: 260, totalPages: 6 },
+      page: { size: 50, number: 6, totalElements: 260, totalPages: 6 },
     })
   })
 
   it('serves up to 200 per page', async () => {
     const reply = await merchant.get<HistoryReply>(query({ size: 200, page: 2 }))
-    expect(reply.body.data.page).toEqual({ size: 200, number: 2, totalElements: 260, totalPages: 2 })
+    expect(reply.body.data.page).toEqual({ size: 200, number: 1, totalElements: 260, totalPages: 2 })
     expect(reply.body.data.content).toEqual(expectedFor(() => true).slice(200))
   })
 
@@ -217,7 +224,7 @@ describe('GET /api/v1/merchant/transactions: filters and paging over a seeded hi
     const reply = await merchant.get<HistoryReply>(query({ status: 'INITIATED' }))
     expect(reply.body.data).toEqual({
       content: [],
-      page: { size: 50, number: 1, totalElements: 0, totalPages: 0 },
+      page: { size: 50, number: 0, totalElements: 0, totalPages: 0 },
     })
   })
 
@@ -262,7 +269,7 @@ describe('GET /api/v1/merchant/transactions: filters and paging over a seeded hi
       const reply = await merchant.get<HistoryReply>(query({ reference }))
       expect(reply.body.data).toEqual({
         content: [toRecord(target)],
-        page: { size: 50, number: 1, totalElements: 1, totalPages: 1 },
+        page: { size: 50, number: 0, totalElements: 1, totalPages: 1 },
       })
     }
     const wrongStatus = await merchant.get<HistoryReply>(

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -9,31 +9,54 @@ import { freePort } from '../../scripts/local/dynamodb-local.ts'
 import type { LocalServerState } from '../../scripts/local/state.ts'
 
 /**
- * The README's commands, run as a new user runs them: `npm start` (on a free port, on this run's
- * DynamoDB Local, with its own table and its own server file so that a developer's running server is
- * untouched), then every ```sh block of README.md pasted into bash in order, with only the URL's
- * port changed. A block is left out only when the line before it says
- * `<!-- readme-test: skip (why) -->` and the first test below names it. Each block must exit 0, no HTTP reply may be 4xx/5xx (curl
- * runs with --fail-with-body), no reply may report FAILED, and each `# {...}` line under a command
- * (the output the README promises, `...` standing for what varies) must match what was printed.
+ * The documentation's commands, run as a new user runs them: `npm start` (on a free port, on this
+ * run's DynamoDB Local, with its own table and its own server file so that a developer's running
+ * server is untouched), then every ```sh block of README.md and of each docs/*.md, in the reading
+ * order of DOCS, pasted into bash in order, with only the URL's port changed. A block is left out
+ * only when the line before it says `<!-- readme-test: skip (why) -->` and the first test below
+ * names it. Each block must exit 0, no HTTP reply may be 4xx/5xx (curl runs with --fail-with-body),
+ * no reply may report FAILED, and each `# {...}` line under a command (the output the document
+ * promises, `...` standing for what varies) must match what was printed.
  */
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
-const README = readFileSync(join(ROOT, 'README.md'), 'utf8')
+
+/**
+ * Every document with commands, in the order a reader follows the README's map: blocks build on the
+ * ones before them (the invoices' IRNs count from the first one signed; the audit trail in
+ * operations.md reads the invoices of invoices.md). Every docs/*.md must be listed (checked below).
+ */
+const DOCS = [
+  'README.md',
+  'docs/authentication.md',
+  'docs/invoices.md',
+  'docs/payments.md',
+  'docs/history-and-finance.md',
+  'docs/finance.md',
+  'docs/events.md',
+  'docs/operations.md',
+  'docs/capacity.md',
+  'docs/hostile-input.md',
+  'docs/development.md',
+  'docs/adding-an-endpoint.md',
+  'docs/interface.md',
+  'docs/CONTRACT.md',
+]
 
 interface Block {
+  file: string
   line: number
   code: string
   skip?: string
 }
 
-function codeBlocks(markdown: string, language: string): Block[] {
-  const lines = markdown.split('\n')
+function codeBlocks(file: string, language: string): Block[] {
+  const lines = readFileSync(join(ROOT, file), 'utf8').split('\n')
   const blocks: Block[] = []
   for (let i = 0; i < lines.length; i++) {
     if (lines[i] !== `\`\`\`${language}`) continue
     const end = lines.indexOf('```', i + 1)
     const marker = /^<!-- readme-test: skip \((.+)\) -->$/.exec(lines[i - 1] ?? '')
-    blocks.push({ line: i + 1, code: lines.slice(i + 1, end).join('\n'), skip: marker?.[1] })
+    blocks.push({ file, line: i + 1, code: lines.slice(i + 1, end).join('\n'), skip: marker?.[1] })
     i = end
   }
   return blocks
@@ -49,8 +72,8 @@ function promisedFragments(code: string): string[] {
     .filter((fragment) => fragment.length > 2)
 }
 
-const blocks = codeBlocks(README, 'sh')
-const snippets = codeBlocks(README, 'ts')
+const blocks = DOCS.flatMap((file) => codeBlocks(file, 'sh'))
+const snippets = DOCS.flatMap((file) => codeBlocks(file, 'ts'))
 
 /** A 4xx or 5xx reply fails the block (with its body shown), as a person reading it would judge it. */
 const CURL_FAILS_ON_ERROR = 'curl() { command curl --fail-with-body "$@"; }'
@@ -120,23 +143,27 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true })
 })
 
-describe('README.md, pasted as written', () => {
-  it('has shell blocks to run, and the server told the CLI where it is', () => {
+describe('README.md and docs/*.md, pasted as written', () => {
+  it('reads every document, has shell blocks to run, and the server told the CLI where it is', () => {
+    const docs = readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md'))
+    expect(docs.map((name) => `docs/${name}`).sort()).toEqual(DOCS.filter((f) => f !== 'README.md').sort())
     const scripts = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts
     expect(scripts.cli).toBe(CLI_SCRIPT)
-    // Leaving a block out is a decision made here, not only by a comment in the README.
-    expect(blocks.filter((b) => b.skip).map((b) => b.code.split('\n')[0])).toEqual([
-      'npm ci && npm start     # the whole API on http://127.0.0.1:3000, on DynamoDB Local',
-      'npx cdk synth                                   # offline, no AWS credentials needed',
+    // Leaving a block out is a decision made here, not only by a comment in the document.
+    expect(blocks.filter((b) => b.skip).map((b) => `${b.file}: ${b.code.split('\n')[0]}`)).toEqual([
+      'README.md: npm ci && npm start     # the whole API on http://127.0.0.1:3000, on DynamoDB Local',
+      'docs/events.md: npm run cli -- webhooks deliveries --business 11111111-1111-4111-8111-111111111111 --subscription wh_... --status failed',
+      'docs/operations.md: npx cdk synth                                   # offline, no AWS credentials needed',
+      'docs/adding-an-endpoint.md: npm run openapi',
     ])
-    expect(blocks.filter((b) => !b.skip).length).toBeGreaterThanOrEqual(8)
+    expect(blocks.filter((b) => !b.skip).length).toBeGreaterThanOrEqual(10)
     expect(snippets.length).toBeGreaterThanOrEqual(1)
     const state = JSON.parse(readFileSync(serverFile(), 'utf8')) as LocalServerState
     expect(state.url).toBe(`http://127.0.0.1:${port}`)
   })
 
   for (const block of blocks.filter((b) => !b.skip)) {
-    it(`block at README.md line ${block.line}: ${block.code.split('\n')[0]}`, () => {
+    it(`block at ${block.file} line ${block.line}: ${block.code.split('\n')[0]}`, () => {
       const code = block.code.replaceAll('127.0.0.1:3000', `127.0.0.1:${port}`)
       const script = `set -eo pipefail\n${CURL_FAILS_ON_ERROR}\n${NPM_RUN_CLI}\n${code}\n`
       const run = spawnSync('bash', ['-c', script], { cwd: ROOT, env: terminalEnv(), encoding: 'utf8' })
@@ -150,8 +177,8 @@ describe('README.md, pasted as written', () => {
   // The TypeScript snippets, as a module beside nothing else, importing the project by absolute path;
   // a `reply` they end with must not be a 4xx or 5xx.
   for (const snippet of snippets) {
-    it(`TypeScript snippet at README.md line ${snippet.line}`, () => {
-      const file = join(dir, `snippet-${snippet.line}.mts`)
+    it(`TypeScript snippet at ${snippet.file} line ${snippet.line}`, () => {
+      const file = join(dir, `snippet-${snippet.file.replaceAll('/', '-')}-${snippet.line}.mts`)
       const code = snippet.code
         .replaceAll('127.0.0.1:3000', `127.0.0.1:${port}`)
         .replaceAll("from './", `from '${ROOT}`)

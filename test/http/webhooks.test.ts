@@ -197,7 +197,7 @@ describe('webhook delivery', () => {
       expect(reply.body.data.content).toHaveLength(1)
       return reply.body.data
     })
-    expect(log.page).toEqual({ size: 50, number: 1, totalElements: 1, totalPages: 1 })
+    expect(log.page).toEqual({ size: 50, number: 0, totalElements: 1, totalPages: 1 })
     expect(log.content[0]).toMatchObject({
       event_id: receiver.received[0]!.id,
       event_type: 'invoice.signed',

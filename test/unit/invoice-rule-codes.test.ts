@@ -2,13 +2,10 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { RULE_CODES } from '#lib/invoice/rule-codes.ts'
 
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
-const section = readme.slice(
-  readme.indexOf('### Invoice rule codes'),
-  readme.indexOf('### The OpenAPI document'),
-)
+const doc = readFileSync(new URL('../../docs/invoices.md', import.meta.url), 'utf8')
+const section = doc.slice(doc.indexOf('## Invoice rule codes'), doc.indexOf('## Invoice services'))
 
-/** The README's table rows: code -> [meaning, path example, strict, lenient]. */
+/** The table's rows: code -> [meaning, path example, strict, lenient]. */
 const rows = new Map(
   [...section.matchAll(/^\| `(NG-[A-Z]+-\d+)` \| (.+) \| `(.+)` \| (\S+) \| (\S+) \|$/gm)].map((m) => [
     m[1]!,
@@ -16,7 +13,7 @@ const rows = new Map(
   ]),
 )
 
-describe('the README section "Invoice rule codes"', () => {
+describe('docs/invoices.md, section "Invoice rule codes"', () => {
   it('documents exactly the codes the validator uses', () => {
     expect([...rows.keys()].sort()).toEqual(Object.keys(RULE_CODES).sort())
   })
