@@ -1,6 +1,6 @@
 import type { QueueName } from '#lib/async/queue.ts'
 import { BATCH_PREFIX, EVENT_PREFIX, OUTBOX_PREFIX } from '#lib/db/keys.ts'
-import type { EncryptionRecord, TableGrant } from '#lib/iam/access.ts'
+import { type EncryptionRecord, READ_ACTIONS, type TableGrant, WRITE_ACTIONS } from '#lib/iam/access.ts'
 import type { ServiceSecret } from '#lib/route.ts'
 
 /**
@@ -57,24 +57,28 @@ export interface QueueConsumer extends ConsumerBase {
 
 export type Consumer = StreamConsumer | QueueConsumer
 
+/** Outcome notifications and admin notices: built by a construct of its own (its SES identity). */
+export const OUTBOX_SENDER: StreamConsumer = {
+  kind: 'stream',
+  functionId: 'outbox-sender',
+  handler: 'functions/notifications/outbox-sender.ts',
+  prefix: OUTBOX_PREFIX,
+  batchSize: 25,
+  retryAttempts: 5,
+  timeoutSeconds: 30,
+  // Reads the outbox item and the admin e-mail list; marks each outbox item SENT with a conditional
+  // update, and writes nothing else.
+  tableAccess: [
+    { actions: READ_ACTIONS, keys: ['NEMAIL', OUTBOX_PREFIX] },
+    { actions: ['UpdateItem'], keys: [OUTBOX_PREFIX] },
+  ],
+  sendsEmail: true,
+  description: 'Outcome notifications and admin notices -> the admin e-mail list',
+}
+
 export const consumers: readonly Consumer[] = [
-  {
-    kind: 'stream',
-    functionId: 'outbox-sender',
-    handler: 'functions/notifications/outbox-sender.ts',
-    prefix: OUTBOX_PREFIX,
-    batchSize: 25,
-    retryAttempts: 5,
-    timeoutSeconds: 30,
-    // Reads the outbox item and the admin e-mail list; marks each outbox item SENT with a conditional
-    // update, and writes nothing else.
-    tableAccess: [
-      { actions: ['GetItem', 'BatchGetItem', 'Query'], indexes: ['gsi1', 'gsi2', 'gsi3'] },
-      { actions: ['UpdateItem'], keys: [OUTBOX_PREFIX] },
-    ],
-    sendsEmail: true,
-    description: 'Outcome notifications and admin notices -> the admin e-mail list',
-  },
+  OUTBOX_SENDER,
+
   {
     kind: 'stream',
     functionId: 'webhook-fan-out',
@@ -84,7 +88,11 @@ export const consumers: readonly Consumer[] = [
     // Each retry is cheap and idempotent; a day of them rides out a long DynamoDB or SQS outage.
     retryAttempts: 2000,
     timeoutSeconds: 60,
-    tableAccess: 'write',
+    // Reads the event's business's subscriptions; writes one delivery record per subscription.
+    tableAccess: [
+      { actions: READ_ACTIONS, keys: ['WEBHOOKS#', EVENT_PREFIX] },
+      { actions: WRITE_ACTIONS, keys: ['WHDELIVERY#'] },
+    ],
     sendsTo: ['webhook-deliveries'],
     description: 'Integration events -> one delivery per subscription, first attempt queued',
   },
@@ -98,7 +106,11 @@ export const consumers: readonly Consumer[] = [
     timeoutSeconds: 30,
     visibilityTimeoutSeconds: 90,
     maxReceiveCount: 20,
-    tableAccess: 'write',
+    // The delivery and its subscription's state; a failure notice for the admin list (OUTBOX#).
+    tableAccess: [
+      { actions: WRITE_ACTIONS, keys: ['WEBHOOKS#', 'WHDELIVERY#', OUTBOX_PREFIX] },
+      { actions: READ_ACTIONS, keys: [EVENT_PREFIX] },
+    ],
     dataKey: { decrypt: ['webhook-subscription'] },
     sendsTo: ['webhook-deliveries'],
     description: 'One signed webhook attempt per message; retries queued with a delay',
@@ -112,7 +124,11 @@ export const consumers: readonly Consumer[] = [
     batchSize: 1,
     retryAttempts: 2000,
     timeoutSeconds: 300,
-    tableAccess: 'write',
+    // The batch's own items, and what the single validate and sign endpoints touch (lib/endpoints/invoice.ts).
+    tableAccess: [
+      { actions: WRITE_ACTIONS, keys: [BATCH_PREFIX, 'IRN#', EVENT_PREFIX, 'AUDIT#', 'SIGNING_KEYS'] },
+      { actions: READ_ACTIONS, keys: ['BUSINESS#', 'TIN#', 'SERVICEID#', 'REF#', 'APIKEY#'] },
+    ],
     // As the single sign endpoint: the signing key, and invoice notes sealed.
     secrets: ['signing-key'],
     dataKey: { encrypt: ['invoice'] },

@@ -7,7 +7,7 @@ import { Construct } from 'constructs'
 import { OUTBOX_PREFIX } from '#lib/db/keys.ts'
 import { houseFunction } from './api-function.ts'
 import { StreamConsumer } from './async-consumer.ts'
-import { consumerOf } from '#lib/consumers.ts'
+import { OUTBOX_SENDER } from '#lib/consumers.ts'
 import { accessOfConsumer } from '#lib/function-access.ts'
 import { grantAccess } from './grants.ts'
 
@@ -32,25 +32,27 @@ export class OutboxSender extends Construct {
 
   constructor(scope: Construct, id: string, props: OutboxSenderProps) {
     super(scope, id)
+    // Its name, handler module, timeout and access: its lib/consumers.ts entry, written once there.
+    const spec = OUTBOX_SENDER
     this.function = houseFunction(this, {
       ...props,
-      name: 'outbox-sender',
-      handler: 'functions/notifications/outbox-sender.ts',
-      // Sends e-mail in batches: less memory, a longer timeout than an API function.
+      name: spec.functionId,
+      handler: spec.handler,
+      // Sends e-mail in batches: less memory than an API function.
       memorySize: 512,
-      timeout: Duration.seconds(30),
+      timeout: Duration.seconds(spec.timeoutSeconds),
       environment: props.sesFromAddress ? { SES_FROM_ADDRESS: props.sesFromAddress } : {},
     }).function
     // Reads the admin e-mail list and marks each outbox item SENT with a conditional update; sends
     // from the configured identity, if any (its lib/consumers.ts entry, lib/function-access.ts).
     const domain = props.sesFromAddress?.split('@').pop()
-    grantAccess(this.function, 'outbox-sender', accessOfConsumer(consumerOf('outbox-sender')!), {
+    grantAccess(this.function, spec.functionId, accessOfConsumer(spec), {
       table: props.table,
       ...(props.sesFromAddress ? { emailIdentities: [props.sesFromAddress, domain!] } : {}),
     })
     // Bisect, per-item failures, an on-failure dead-letter queue and the alarms: StreamConsumer.
     this.consumer = new StreamConsumer(this, 'Stream', {
-      consumer: 'outbox-sender',
+      consumer: spec.functionId,
       function: this.function,
       table: props.table,
       batchSize: 25,

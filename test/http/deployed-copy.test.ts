@@ -12,6 +12,7 @@ import { buildInvoice } from '../fixtures/invoices/build.ts'
 import { send } from '../support/api.ts'
 import { DEV, type DevClients, devClients } from '../support/clients.ts'
 import { eventually, startEventReceiver } from '../support/standard-webhook-receiver.ts'
+import { transferBody } from '../support/transfers.ts'
 
 /**
  * What deploys, and only that (issue 21): a copy of the project with the cloud assembly `cdk synth`
@@ -137,17 +138,7 @@ describe.runIf(hasAssembly)(
     })
 
     it('indexes a signed transfer into the merchant history (history indexer)', async () => {
-      const body = {
-        requestId: `REQ-${randomUUID()}`,
-        stan: '222222',
-        processingCode: '400000',
-        merchantId: 'MRC0001',
-        merchantReference: `ORD-${randomUUID()}`,
-        accountNumber: '0123456789',
-        amount: 25,
-        currency: 'NGN',
-        productCode: 'DATA',
-      }
+      const body = transferBody({ amount: 25 })
       const sent = await clients.switch.post<any>('/api/v1/transactions/transfer', body)
       expect(sent.status).toBe(200)
       expect(sent.body.responseCode).toBe('00')
