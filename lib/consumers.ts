@@ -1,6 +1,6 @@
 import type { QueueName } from '#lib/async/queue.ts'
 import { BATCH_PREFIX, EVENT_PREFIX, OUTBOX_PREFIX } from '#lib/db/keys.ts'
-import { type EncryptionRecord, READ_ACTIONS, type TableGrant, WRITE_ACTIONS } from '#lib/iam/access.ts'
+import { type EncryptionRecord, reads, type TableGrant, writes } from '#lib/iam/access.ts'
 import type { ServiceSecret } from '#lib/route.ts'
 
 /**
@@ -68,10 +68,7 @@ export const OUTBOX_SENDER: StreamConsumer = {
   timeoutSeconds: 30,
   // Reads the outbox item and the admin e-mail list; marks each outbox item SENT with a conditional
   // update, and writes nothing else.
-  tableAccess: [
-    { actions: READ_ACTIONS, keys: ['NEMAIL', OUTBOX_PREFIX] },
-    { actions: ['UpdateItem'], keys: [OUTBOX_PREFIX] },
-  ],
+  tableAccess: [reads(['NEMAIL', OUTBOX_PREFIX]), { actions: ['UpdateItem'], keys: [OUTBOX_PREFIX] }],
   sendsEmail: true,
   description: 'Outcome notifications and admin notices -> the admin e-mail list',
 }
@@ -89,10 +86,7 @@ export const consumers: readonly Consumer[] = [
     retryAttempts: 2000,
     timeoutSeconds: 60,
     // Reads the event's business's subscriptions; writes one delivery record per subscription.
-    tableAccess: [
-      { actions: READ_ACTIONS, keys: ['WEBHOOKS#', EVENT_PREFIX] },
-      { actions: WRITE_ACTIONS, keys: ['WHDELIVERY#'] },
-    ],
+    tableAccess: [reads(['WEBHOOKS#', EVENT_PREFIX]), writes(['WHDELIVERY#'])],
     sendsTo: ['webhook-deliveries'],
     description: 'Integration events -> one delivery per subscription, first attempt queued',
   },
@@ -107,10 +101,7 @@ export const consumers: readonly Consumer[] = [
     visibilityTimeoutSeconds: 90,
     maxReceiveCount: 20,
     // The delivery and its subscription's state; a failure notice for the admin list (OUTBOX#).
-    tableAccess: [
-      { actions: WRITE_ACTIONS, keys: ['WEBHOOKS#', 'WHDELIVERY#', OUTBOX_PREFIX] },
-      { actions: READ_ACTIONS, keys: [EVENT_PREFIX] },
-    ],
+    tableAccess: [writes(['WEBHOOKS#', 'WHDELIVERY#', OUTBOX_PREFIX]), reads([EVENT_PREFIX])],
     dataKey: { decrypt: ['webhook-subscription'] },
     sendsTo: ['webhook-deliveries'],
     description: 'One signed webhook attempt per message; retries queued with a delay',
@@ -126,8 +117,8 @@ export const consumers: readonly Consumer[] = [
     timeoutSeconds: 300,
     // The batch's own items, and what the single validate and sign endpoints touch (lib/endpoints/invoice.ts).
     tableAccess: [
-      { actions: WRITE_ACTIONS, keys: [BATCH_PREFIX, 'IRN#', EVENT_PREFIX, 'AUDIT#', 'SIGNING_KEYS'] },
-      { actions: READ_ACTIONS, keys: ['BUSINESS#', 'TIN#', 'SERVICEID#', 'REF#', 'APIKEY#'] },
+      writes([BATCH_PREFIX, 'IRN#', EVENT_PREFIX, 'AUDIT#', 'SIGNING_KEYS']),
+      reads(['BUSINESS#', 'TIN#', 'SERVICEID#', 'REF#', 'APIKEY#']),
     ],
     // As the single sign endpoint: the signing key, and invoice notes sealed.
     secrets: ['signing-key'],

@@ -1,8 +1,6 @@
 import * as z from 'zod'
-import type { IndexName } from '#lib/db/table.ts'
 import { lazy } from '#lib/http/endpoint.ts'
 import type { Role } from '#lib/route.ts'
-import type { TableGrant } from '#lib/iam/access.ts'
 
 /**
  * Reply descriptions and small records several endpoints' documents share. The error statuses every
@@ -36,24 +34,5 @@ export const APP: readonly Role[] = ['APP', 'ADMIN']
 export const ANY: readonly Role[] = ['SI', 'APP', 'ADMIN']
 export const ADMIN_ONLY: readonly Role[] = ['ADMIN']
 
-const INDEXES = ['gsi1', 'gsi2', 'gsi3'] as const
-const READS = ['GetItem', 'BatchGetItem', 'Query'] as const
-const WRITES = [...READS, 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'] as const
-
-/**
- * Table grants by the partition-key prefixes a function's records live under (dynamodb:LeadingKeys):
- * `reads(...)` may get and query them (and the named indexes), `writes(...)` may also change them.
- */
-export const reads = (keys: readonly string[], indexes: readonly IndexName[] = []): TableGrant => ({
-  actions: READS,
-  keys,
-  ...(indexes.length ? { indexes } : {}),
-})
-export const writes = (keys: readonly string[], indexes: readonly IndexName[] = []): TableGrant => ({
-  actions: WRITES,
-  keys,
-  ...(indexes.length ? { indexes } : {}),
-})
-/** Every key and index: only where a function's keys cannot be named in advance (say why where used). */
-export const READ_ANY: TableGrant = { actions: READS, indexes: INDEXES }
-export const WRITE_ANY: TableGrant = { actions: WRITES, indexes: INDEXES }
+// The table grants by record kind live with the access model, shared with the consumers.
+export { reads, writes } from '#lib/iam/access.ts'

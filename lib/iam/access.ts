@@ -81,6 +81,21 @@ export const WRITE_ACTIONS: readonly TableAction[] = [
 ]
 export const ALL_INDEXES: readonly IndexName[] = ['gsi1', 'gsi2', 'gsi3']
 
+/**
+ * Table grants by the partition-key prefixes a function's records live under (dynamodb:LeadingKeys):
+ * `reads(...)` may get and query them (and the named indexes), `writes(...)` may also change them.
+ */
+export const reads = (keys: readonly string[], indexes: readonly IndexName[] = []): TableGrant => ({
+  actions: READ_ACTIONS,
+  keys,
+  ...(indexes.length ? { indexes } : {}),
+})
+export const writes = (keys: readonly string[], indexes: readonly IndexName[] = []): TableGrant => ({
+  actions: WRITE_ACTIONS,
+  keys,
+  ...(indexes.length ? { indexes } : {}),
+})
+
 const union = <T>(...lists: (readonly T[] | undefined)[]): T[] => [...new Set(lists.flatMap((l) => l ?? []))]
 
 /** Whether every request `inner` allows, `outer` allows too. */
