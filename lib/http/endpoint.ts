@@ -137,7 +137,8 @@ export interface Endpoint<
   request: EndpointRequest<B, Q, P>
 }
 
-const WRITE_ACTIONS: ReadonlySet<TableAction> = new Set([
+// The actions that change an item (reads and condition checks do not): what makes a route a writer.
+const CHANGING_ACTIONS: ReadonlySet<TableAction> = new Set([
   'PutItem',
   'UpdateItem',
   'DeleteItem',
@@ -146,7 +147,7 @@ const WRITE_ACTIONS: ReadonlySet<TableAction> = new Set([
 
 /** Whether the endpoint changes stored business data (its POST and PATCH routes honour Idempotency-Key). */
 export const writesData = (e: Pick<Endpoint, 'access'>): boolean =>
-  e.access.table?.some((grant) => grant.actions.some((a) => WRITE_ACTIONS.has(a))) ?? false
+  e.access.table?.some((grant) => grant.actions.some((a) => CHANGING_ACTIONS.has(a))) ?? false
 
 /** The handler module of an endpoint, relative to the project root. */
 export const handlerOf = (e: Pick<Endpoint, 'domain' | 'functionId'>): string =>

@@ -1,4 +1,4 @@
-import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process'
+import { execFileSync, spawnSync } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -11,6 +11,7 @@ import { freePort } from '../../scripts/local/dynamodb-local.ts'
 import { buildInvoice } from '../fixtures/invoices/build.ts'
 import { send } from '../support/api.ts'
 import { DEV, type DevClients, devClients } from '../support/clients.ts'
+import { type NpmStart, npmStart } from '../support/npm-start.ts'
 import { eventually, startEventReceiver } from '../support/standard-webhook-receiver.ts'
 import { transferBody } from '../support/transfers.ts'
 
@@ -31,8 +32,7 @@ const assembly = process.env.API_BUNDLES ? resolve(ROOT, process.env.API_BUNDLES
 const hasAssembly = Boolean(assembly && existsSync(join(assembly, 'manifest.json')))
 
 let copy: string
-let server: ChildProcess | undefined
-let output = ''
+let server: NpmStart | undefined
 let url: string
 let clients: DevClients
 const serverFile = () => join(copy, '.local', 'test-server.json')
@@ -76,24 +76,14 @@ beforeAll(async () => {
   }
   // The copy's own local keys, as on a new clone.
   for (const name of ['KEYS_DIR', 'DATA_KEY_DIR', 'API_BUNDLES', 'STAGE']) delete env[name]
-  server = spawn('npm', ['start', '--', '--bundles=cdk.out'], {
+  server = await npmStart({
     cwd: copy,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    args: ['--bundles=cdk.out'],
     env,
+    serverFile: serverFile(),
+    timeoutMs: 120_000,
   })
-  const keep = (chunk: Buffer) => {
-    output = (output + chunk.toString()).slice(-6000)
-  }
-  server.stdout?.on('data', keep)
-  server.stderr?.on('data', keep)
-  const deadline = Date.now() + 120_000
-  while (!existsSync(serverFile())) {
-    if (server.exitCode !== null) throw new Error(`npm start -- --bundles=cdk.out exited:\n${output}`)
-    if (Date.now() > deadline) throw new Error(`npm start did not come up within 120 s:\n${output}`)
-    await new Promise((r) => setTimeout(r, 200))
-  }
-  expect(output).toContain('from the Lambda bundles')
+  expect(server.output()).toContain('from the Lambda bundles')
   url = `http://127.0.0.1:${port}`
   clients = devClients(url)
   // This file reads the copy's table directly (the outbox) through lib/, which reads these on first use.
@@ -104,12 +94,7 @@ beforeAll(async () => {
 }, 180_000)
 
 afterAll(async () => {
-  if (server?.pid && server.exitCode === null) {
-    const exited = new Promise((r) => server!.once('exit', r))
-    // The whole group: npm, its shell and the server under it.
-    process.kill(-server.pid, 'SIGTERM')
-    await exited
-  }
+  await server?.stop()
   if (copy) rmSync(copy, { recursive: true, force: true })
 })
 
@@ -132,7 +117,7 @@ describe.runIf(hasAssembly)(
         // A bundle that failed to load is the local server's 500, never the route's own answer.
         if (reply.status !== (open ? 200 : 401)) failed.push(`${route.method} ${route.path}: ${reply.status}`)
       }
-      expect(failed, output).toEqual([])
+      expect(failed, server?.output()).toEqual([])
       // And what no route takes, the catch-all's bundle.
       expect((await send(`${url}/api/v1/no-such-route`)).status).toBe(404)
     })

@@ -1,12 +1,13 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { freePort } from '../../scripts/local/dynamodb-local.ts'
 import type { LocalServerState } from '../../scripts/local/state.ts'
+import { type NpmStart, npmStart } from '../support/npm-start.ts'
 
 /**
  * The documentation's commands, run as a new user runs them: `npm start` (on a free port, on this
@@ -93,10 +94,9 @@ const NPM_RUN_CLI = `npm() {
   fi
 }`
 
-let server: ChildProcess | undefined
+let server: NpmStart | undefined
 let port: number
 let dir: string
-let serverOutput = ''
 const serverFile = () => join(dir, 'server.json')
 
 /** The environment of a new terminal: nothing names a table, so the CLI must find the server. */
@@ -109,10 +109,10 @@ function terminalEnv(): NodeJS.ProcessEnv {
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'readme-test-'))
   port = await freePort()
-  server = spawn('npm', ['start'], {
+  server = await npmStart({
     cwd: ROOT,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    serverFile: serverFile(),
+    timeoutMs: 90_000,
     env: {
       ...terminalEnv(),
       PORT: String(port),
@@ -120,26 +120,10 @@ beforeAll(async () => {
       TABLE_NAME: `readme-${randomUUID()}`,
     },
   })
-  const keep = (chunk: Buffer) => {
-    serverOutput = (serverOutput + chunk.toString()).slice(-4000)
-  }
-  server.stdout?.on('data', keep)
-  server.stderr?.on('data', keep)
-  const deadline = Date.now() + 90_000
-  while (!existsSync(serverFile())) {
-    if (server.exitCode !== null) throw new Error(`npm start exited:\n${serverOutput}`)
-    if (Date.now() > deadline) throw new Error(`npm start did not come up within 90 s:\n${serverOutput}`)
-    await new Promise((resolve) => setTimeout(resolve, 200))
-  }
 }, 120_000)
 
 afterAll(async () => {
-  if (server?.pid && server.exitCode === null) {
-    const exited = new Promise((resolve) => server!.once('exit', resolve))
-    // The whole group: npm, its shell and the server under it.
-    process.kill(-server.pid, 'SIGTERM')
-    await exited
-  }
+  await server?.stop()
   if (dir) rmSync(dir, { recursive: true, force: true })
 })
 
