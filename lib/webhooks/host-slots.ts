@@ -30,8 +30,8 @@ export interface HostLease {
   holder: string
 }
 
-/** The host part of the URL as the lease is keyed: lower case, with its port when not the default. */
-export const hostOf = (url: string): string => new URL(url).host.toLowerCase()
+/** The host a lease is keyed by: the URL's host name, lower case, whatever the port (a host is one machine). */
+export const hostOf = (url: string): string => new URL(url).hostname.toLowerCase()
 
 export async function takeHostSlot(host: string, now = Date.now()): Promise<HostLease | undefined> {
   const out = await db().send(
