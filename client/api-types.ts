@@ -7077,7 +7077,7 @@ export interface operations {
                     "application/json": components["schemas"]["FailedEnvelope"];
                 };
             };
-            /** @description A service this request depends on is unavailable: retry shortly */
+            /** @description Other changes to the subscriptions were being made at the same moment: nothing changed, try again */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7169,7 +7169,7 @@ export interface operations {
                     "application/json": components["schemas"]["FailedEnvelope"];
                 };
             };
-            /** @description A service this request depends on is unavailable: retry shortly */
+            /** @description Other changes to the subscriptions were being made at the same moment: nothing changed, try again */
             503: {
                 headers: {
                     [name: string]: unknown;

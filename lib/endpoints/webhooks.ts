@@ -98,6 +98,7 @@ export const subscriptionCreateDocs = (): EndpointDocs => ({
     400: 'The body is invalid, or the url is not an allowed destination: the message says why',
     403: NOT_ADMIN,
     409: 'The business has 16 subscriptions already, or the URL already receives one of these events',
+    503: 'Other changes to the subscriptions were being made at the same moment: nothing changed, try again',
   }),
 })
 
@@ -118,6 +119,7 @@ export const subscriptionDeleteDocs = (): EndpointDocs => ({
     400: 'The id in the path is invalid',
     403: NOT_ADMIN,
     404: UNKNOWN_SUBSCRIPTION,
+    503: 'Other changes to the subscriptions were being made at the same moment: nothing changed, try again',
   }),
 })
 

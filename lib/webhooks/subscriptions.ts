@@ -1,5 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto'
-import { QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
+import {
+  QueryCommand,
+  TransactWriteCommand,
+  type TransactWriteCommandInput,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb'
 import { appendAudit } from '#lib/audit/trail.ts'
 import { decryptField, encryptField } from '#lib/crypto/fields.ts'
 import { db, tableName } from '#lib/db/client.ts'
@@ -8,7 +13,7 @@ import { isConditionFailed, transactionCancellationCodes } from '#lib/db/errors.
 import { readRecord, recordOf } from '#lib/db/items.ts'
 import { keys } from '#lib/db/keys.ts'
 import type { EventType } from '#lib/events/event.ts'
-import { Conflict, NotFound } from '#lib/errors.ts'
+import { Conflict, DependencyDown, NotFound } from '#lib/errors.ts'
 import { checkDestination } from '#lib/net/destination.ts'
 import { newWebhookSecret } from './signature.ts'
 
@@ -69,6 +74,28 @@ export const MAX_SUBSCRIPTIONS = 16
  */
 export const checkUrl = (url: string, stage?: string): Promise<string> => checkDestination(url, stage)
 
+/**
+ * A transaction on the business's count item: two made at once may cancel each other
+ * (TransactionConflict, which the SDK does not retry), so it is tried again a few times after a short
+ * random wait; still conflicting, it is a 503 to try again (nothing was written).
+ */
+async function transactOnCount(input: TransactWriteCommandInput): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await db().send(new TransactWriteCommand(input))
+      return
+    } catch (error) {
+      const conflict = transactionCancellationCodes(error)?.includes('TransactionConflict')
+      if (!conflict) throw error
+      if (attempt === 5)
+        throw new DependencyDown(
+          'Other changes to your webhook subscriptions were being made at the same moment: nothing changed, try again',
+        )
+      await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 80 * attempt))
+    }
+  }
+}
+
 /** The destination guards' key part: the URL as given, hashed (a URL may be up to 2,048 characters). */
 const urlHash = (url: string) => createHash('sha256').update(url).digest('base64url')
 
@@ -128,43 +155,41 @@ export async function createSubscription(
   }
   const hash = urlHash(input.url)
   try {
-    await db().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: tableName(),
-              Key: keys.webhookSubscriptionCount(businessId),
-              UpdateExpression: 'ADD subscriptions :one',
-              ConditionExpression: 'attribute_not_exists(subscriptions) OR subscriptions < :max',
-              ExpressionAttributeValues: { ':one': 1, ':max': MAX_SUBSCRIPTIONS },
-            },
+    await transactOnCount({
+      TransactItems: [
+        {
+          Update: {
+            TableName: tableName(),
+            Key: keys.webhookSubscriptionCount(businessId),
+            UpdateExpression: 'ADD subscriptions :one',
+            ConditionExpression: 'attribute_not_exists(subscriptions) OR subscriptions < :max',
+            ExpressionAttributeValues: { ':one': 1, ':max': MAX_SUBSCRIPTIONS },
           },
-          {
-            Put: {
-              TableName: tableName(),
-              Item: {
-                ...keys.webhookSubscription(businessId, id),
-                entity: 'WEBHOOK_SUBSCRIPTION',
-                ...subscription,
-              },
-              ConditionExpression: 'attribute_not_exists(pk)',
+        },
+        {
+          Put: {
+            TableName: tableName(),
+            Item: {
+              ...keys.webhookSubscription(businessId, id),
+              entity: 'WEBHOOK_SUBSCRIPTION',
+              ...subscription,
             },
+            ConditionExpression: 'attribute_not_exists(pk)',
           },
-          ...events.map((event) => ({
-            Put: {
-              TableName: tableName(),
-              Item: {
-                ...keys.webhookDestinationGuard(businessId, hash, event),
-                entity: 'WEBHOOK_DESTINATION_GUARD',
-                subscriptionId: id,
-              },
-              ConditionExpression: 'attribute_not_exists(pk)',
+        },
+        ...events.map((event) => ({
+          Put: {
+            TableName: tableName(),
+            Item: {
+              ...keys.webhookDestinationGuard(businessId, hash, event),
+              entity: 'WEBHOOK_DESTINATION_GUARD',
+              subscriptionId: id,
             },
-          })),
-        ],
-      }),
-    )
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        })),
+      ],
+    })
   } catch (error) {
     throw (await refusalOf(error, businessId, input.url, events)) ?? error
   }
@@ -240,43 +265,41 @@ export async function deleteSubscription(businessId: string, id: string, actor: 
     throw new NotFound(`No webhook subscription ${id} for your business`)
   const hash = urlHash(found.url)
   try {
-    await db().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: tableName(),
-              Key: keys.webhookSubscription(businessId, id),
-              UpdateExpression: 'SET #status = :deleted, deletedAt = :at',
-              ConditionExpression: 'attribute_exists(pk) AND #status <> :deleted',
-              ExpressionAttributeNames: { '#status': 'status' },
-              ExpressionAttributeValues: { ':deleted': 'DELETED', ':at': new Date().toISOString() },
-            },
+    await transactOnCount({
+      TransactItems: [
+        {
+          Update: {
+            TableName: tableName(),
+            Key: keys.webhookSubscription(businessId, id),
+            UpdateExpression: 'SET #status = :deleted, deletedAt = :at',
+            ConditionExpression: 'attribute_exists(pk) AND #status <> :deleted',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: { ':deleted': 'DELETED', ':at': new Date().toISOString() },
           },
-          ...(found.counted
-            ? [
-                {
-                  Update: {
-                    TableName: tableName(),
-                    Key: keys.webhookSubscriptionCount(businessId),
-                    UpdateExpression: 'ADD subscriptions :minus',
-                    ConditionExpression: 'subscriptions > :zero',
-                    ExpressionAttributeValues: { ':minus': -1, ':zero': 0 },
-                  },
+        },
+        ...(found.counted
+          ? [
+              {
+                Update: {
+                  TableName: tableName(),
+                  Key: keys.webhookSubscriptionCount(businessId),
+                  UpdateExpression: 'ADD subscriptions :minus',
+                  ConditionExpression: 'subscriptions > :zero',
+                  ExpressionAttributeValues: { ':minus': -1, ':zero': 0 },
                 },
-                ...found.events.map((event) => ({
-                  Delete: {
-                    TableName: tableName(),
-                    Key: keys.webhookDestinationGuard(businessId, hash, event),
-                    ConditionExpression: 'subscriptionId = :id',
-                    ExpressionAttributeValues: { ':id': id },
-                  },
-                })),
-              ]
-            : []),
-        ],
-      }),
-    )
+              },
+              ...found.events.map((event) => ({
+                Delete: {
+                  TableName: tableName(),
+                  Key: keys.webhookDestinationGuard(businessId, hash, event),
+                  ConditionExpression: 'subscriptionId = :id',
+                  ExpressionAttributeValues: { ':id': id },
+                },
+              })),
+            ]
+          : []),
+      ],
+    })
   } catch (error) {
     // Deleted meanwhile by a concurrent request: the same outcome as the second DELETE.
     if (transactionCancellationCodes(error)?.[0] === 'ConditionalCheckFailed')
