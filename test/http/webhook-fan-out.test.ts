@@ -1,10 +1,16 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { marshall } from '@aws-sdk/util-dynamodb'
 import type { ApiClient } from '#client/api-client.ts'
+import { type QueueTransport, useLocalQueues } from '#lib/async/queue.ts'
+import { keys } from '#lib/db/keys.ts'
+import { newEvent } from '#lib/events/event.ts'
+import { handler as deliverHandler } from '../../functions/webhooks/deliver.ts'
+import { handler as fanOutHandler } from '../../functions/webhooks/fan-out.ts'
 import { buildInvoice } from '../fixtures/invoices/build.ts'
 import { startApi, type TestApi } from '../support/api.ts'
-import { type DevClients, devClients } from '../support/clients.ts'
+import { DEV, type DevClients, devClients } from '../support/clients.ts'
 import { type EventReceiver, eventually, startEventReceiver } from '../support/standard-webhook-receiver.ts'
 
 /**
@@ -56,6 +62,39 @@ describe('delivery', () => {
     for (const r of receivers) {
       expect(r.received).toHaveLength(1)
       expect(r.received[0]!.verified).toBe(true)
+    }
+  })
+
+  it('does one page of 10 subscriptions per unit of work: the stream queues the next page as a message', async () => {
+    // The 12 subscriptions above. The queue is replaced by a recorder for this test (the local
+    // runner's transport is put back after), so each unit of work is seen on its own.
+    const slot = Symbol.for('einvoicing.localQueues')
+    const runner = (globalThis as Record<symbol, QueueTransport | undefined>)[slot]
+    const sent: Record<string, unknown>[] = []
+    useLocalQueues({ send: async (_queue, body) => void sent.push(JSON.parse(body)) })
+    try {
+      const event = newEvent(
+        'invoice.signed',
+        DEV.supplier.businessId,
+        { irn: 'PAGE001-94ND90NR-20261121', status: 'SIGNED', payment_status: 'PENDING' } as never,
+        new Date().toISOString(),
+      )
+      const item = { ...keys.event(event.id), entity: 'EVENT', ...event }
+      const streamed = {
+        Records: [{ eventName: 'INSERT', dynamodb: { NewImage: marshall(item), SequenceNumber: '1' } }],
+      }
+      expect(await fanOutHandler(streamed as never)).toEqual({ batchItemFailures: [] })
+      const page = sent.filter((m) => m.kind === 'fan-out')
+      expect(sent.filter((m) => m.kind === undefined)).toHaveLength(10)
+      expect(page).toHaveLength(1)
+
+      sent.length = 0
+      const queued = { Records: [{ messageId: 'page-2', body: JSON.stringify(page[0]) }] }
+      expect(await deliverHandler(queued as never)).toEqual({ batchItemFailures: [] })
+      expect(sent).toHaveLength(2)
+      expect(sent.every((m) => m.kind === undefined && m.eventId === event.id)).toBe(true)
+    } finally {
+      useLocalQueues(runner)
     }
   })
 
