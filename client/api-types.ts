@@ -215,7 +215,7 @@ export interface paths {
         };
         /**
          * Health of the application, its dependencies and your webhook
-         * @description Without credentials only `{status, execTime}` (for uptime probes; a wrong signature is still 401). Any authenticated client also gets `components`; an ADMIN client also gets each dependency's detail.
+         * @description Without credentials only `{status, execTime}` (for uptime probes; a wrong signature is still 401). Any authenticated client also gets `components`: each dependency's status (the detail is in the operator's logs, for no client's reply) and its own webhook's.
          */
         get: operations["health-check-v1"];
         put?: never;
@@ -721,7 +721,7 @@ export interface paths {
         put?: never;
         /**
          * Subscribe a URL to events (ADMIN)
-         * @description The reply holds the signing secret (`whsec_` + Base64 of 32 bytes) this once. Deliveries are signed per Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<Base64 HMAC-SHA256(secret, "{id}.{timestamp}.{body}")>`; the body is an IntegrationEvent. url must be https:// (http:// to 127.0.0.1 or localhost on a local server).
+         * @description The reply holds the signing secret (`whsec_` + Base64 of 32 bytes) this once. Deliveries are signed per Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<Base64 HMAC-SHA256(secret, "{id}.{timestamp}.{body}")>`; the body is an IntegrationEvent. url must be https:// to a name or address that resolves only to public addresses (no loopback, private, link-local, carrier-grade NAT, unspecified, multicast or documentation ranges, in any numeric form); the address is checked again at each delivery. A local server also takes http:// to 127.0.0.1, localhost or [::1]. At most 16 subscriptions per business, and one per URL and event type.
          */
         post: operations["webhook-subscription-create-v1"];
         delete?: never;
@@ -759,7 +759,7 @@ export interface paths {
         };
         /**
          * A subscription's delivery log (ADMIN)
-         * @description Newest first; paged like merchant history (`page` from 1, size up to 200, reply `number` from 0).
+         * @description Newest first, `size` at a time (up to 200, default 50). The next page: pass `cursor` = the reply's `page.next_cursor` (null on the last page). Each log entry says `HTTP <status>` or the class of a failure, never a network error or a timing.
          */
         get: operations["webhook-deliveries-list-v1"];
         put?: never;
@@ -781,7 +781,7 @@ export interface paths {
         put?: never;
         /**
          * Send one event again (ADMIN)
-         * @description A new round of the retry schedule, same webhook-id. Already pending: 202, nothing added.
+         * @description A new round of the retry schedule, same webhook-id. Already pending: 202, nothing added. At most 10 redeliveries of one event a day (UTC).
          */
         post: operations["webhook-delivery-redeliver-v1"];
         delete?: never;
@@ -3969,7 +3969,7 @@ export interface operations {
                             } & {
                                 [key: string]: unknown;
                             };
-                            /** @description Each dependency; ADMIN clients also get its detail (latency, keys loaded, version) */
+                            /** @description Each dependency's status; its detail is in the operator's logs, never in a reply */
                             dependencies: {
                                 [key: string]: {
                                     /** @enum {string} */
@@ -3981,7 +3981,6 @@ export interface operations {
                             /** @description Your webhook's reachability */
                             webhook: "NOT_CONFIGURED" | {
                                 httpStatus?: number | null;
-                                latencyMs?: number | null;
                                 status: string;
                                 url: string;
                             };
@@ -4029,7 +4028,7 @@ export interface operations {
                             } & {
                                 [key: string]: unknown;
                             };
-                            /** @description Each dependency; ADMIN clients also get its detail (latency, keys loaded, version) */
+                            /** @description Each dependency's status; its detail is in the operator's logs, never in a reply */
                             dependencies: {
                                 [key: string]: {
                                     /** @enum {string} */
@@ -4041,7 +4040,6 @@ export interface operations {
                             /** @description Your webhook's reachability */
                             webhook: "NOT_CONFIGURED" | {
                                 httpStatus?: number | null;
-                                latencyMs?: number | null;
                                 status: string;
                                 url: string;
                             };
@@ -7025,7 +7023,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is invalid: every problem is listed */
+            /** @description The body is invalid, or the url is not an allowed destination: the message says why */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7052,7 +7050,7 @@ export interface operations {
                     "application/json": components["schemas"]["FailedEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was used with a different body, or its first request is still in progress */
+            /** @description The business has 16 subscriptions already, or the URL already receives one of these events */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7079,7 +7077,7 @@ export interface operations {
                     "application/json": components["schemas"]["FailedEnvelope"];
                 };
             };
-            /** @description A service this request depends on is unavailable: retry shortly */
+            /** @description Other changes to the subscriptions were being made at the same moment: nothing changed, try again */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7171,7 +7169,7 @@ export interface operations {
                     "application/json": components["schemas"]["FailedEnvelope"];
                 };
             };
-            /** @description A service this request depends on is unavailable: retry shortly */
+            /** @description Other changes to the subscriptions were being made at the same moment: nothing changed, try again */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7194,7 +7192,7 @@ export interface operations {
     "webhook-deliveries-list-v1": {
         parameters: {
             query?: {
-                page?: number;
+                cursor?: string;
                 size?: number;
                 status?: "FAILED" | "PENDING" | "DELIVERED";
             };
@@ -7222,12 +7220,13 @@ export interface operations {
                                 /** @enum {string} */
                                 event_type: "invoice.validated" | "invoice.signed" | "invoice.transmitted" | "invoice.received" | "invoice.payment_status_changed" | "batch.completed";
                                 last_attempt_at: string | null;
+                                /** @description As the log entry error */
                                 last_error?: string;
                                 last_http_status: number | null;
                                 log: {
                                     at: string;
+                                    /** @description `HTTP <status>`, or the class of a failure: timeout, connection refused, TLS failure, DNS failure, destination not allowed */
                                     error?: string;
-                                    ms: number;
                                     status: number | null;
                                 }[];
                                 next_attempt_at: string | null;
@@ -7235,10 +7234,8 @@ export interface operations {
                                 status: "PENDING" | "DELIVERED" | "FAILED";
                             }[];
                             page: {
-                                number: number;
+                                next_cursor: string | null;
                                 size: number;
-                                totalElements: number;
-                                totalPages: number;
                             };
                         };
                         /** @description Always null on success */
@@ -7255,7 +7252,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The id or the paging parameters are invalid */
+            /** @description The id, the size or the cursor is invalid */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7388,7 +7385,7 @@ export interface operations {
                     "application/json": components["schemas"]["FailedEnvelope"];
                 };
             };
-            /** @description The Idempotency-Key was used with a different body, or its first request is still in progress */
+            /** @description This event was already sent again 10 times today */
             409: {
                 headers: {
                     [name: string]: unknown;

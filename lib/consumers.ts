@@ -53,6 +53,11 @@ export interface QueueConsumer extends ConsumerBase {
   /** Longer than the function's timeout, so a message is not handed out twice while it runs. */
   visibilityTimeoutSeconds: number
   maxReceiveCount: number
+  /**
+   * The most concurrent invocations the queue's event source starts (Lambda's SQS maxConcurrency,
+   * 2 to 1000): a storm of messages cannot take the account's concurrency from the API.
+   */
+  maxConcurrency?: number
 }
 
 export type Consumer = StreamConsumer | QueueConsumer
@@ -85,10 +90,12 @@ export const consumers: readonly Consumer[] = [
     // Each retry is cheap and idempotent; a day of them rides out a long DynamoDB or SQS outage.
     retryAttempts: 2000,
     timeoutSeconds: 60,
-    // Reads the event's business's subscriptions; writes one delivery record per subscription.
+    // Reads a page of the event's business's subscriptions; writes one delivery record per
+    // subscription of the page; queues the next page (lib/webhooks/delivery.ts fanOut).
     tableAccess: [reads(['WEBHOOKS#', EVENT_PREFIX]), writes(['WHDELIVERY#'])],
     sendsTo: ['webhook-deliveries'],
-    description: 'Integration events -> one delivery per subscription, first attempt queued',
+    description:
+      'Integration events -> one delivery per subscription of the first page, first attempts queued, the next page queued',
   },
   {
     kind: 'queue',
@@ -100,11 +107,15 @@ export const consumers: readonly Consumer[] = [
     timeoutSeconds: 30,
     visibilityTimeoutSeconds: 90,
     maxReceiveCount: 20,
-    // The delivery and its subscription's state; a failure notice for the admin list (OUTBOX#).
-    tableAccess: [writes(['WEBHOOKS#', 'WHDELIVERY#', OUTBOX_PREFIX]), reads([EVENT_PREFIX])],
+    // At most 20 x 10 attempts in flight: the rest of the account's concurrency stays the API's.
+    maxConcurrency: 20,
+    // The delivery and its subscription's state; a failure notice for the admin list (OUTBOX#); the
+    // destination host's concurrency slots (WHHOST#); further pages of a fan-out (WEBHOOKS#, WHDELIVERY#).
+    tableAccess: [writes(['WEBHOOKS#', 'WHDELIVERY#', 'WHHOST#', OUTBOX_PREFIX]), reads([EVENT_PREFIX])],
     dataKey: { decrypt: ['webhook-subscription'] },
     sendsTo: ['webhook-deliveries'],
-    description: 'One signed webhook attempt per message; retries queued with a delay',
+    description:
+      'One signed webhook attempt per message (at most 10 in flight per destination host), or one more page of a fan-out; retries queued with a delay',
   },
   {
     kind: 'stream',

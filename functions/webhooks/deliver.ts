@@ -1,5 +1,8 @@
 import { queueHandler } from '#lib/async/handlers.ts'
-import { type AttemptMessage, attempt } from '#lib/webhooks/delivery.ts'
+import { type DeliveryMessage, handleDeliveryMessage } from '#lib/webhooks/delivery.ts'
 
-/** The webhook-deliveries queue -> one signed attempt per message (lib/consumers.ts). */
-export const handler = queueHandler<AttemptMessage>('webhook-deliver', (message) => attempt(message))
+/**
+ * The webhook-deliveries queue -> one signed attempt per message, or one more page of an event's
+ * fan-out (lib/consumers.ts).
+ */
+export const handler = queueHandler<DeliveryMessage>('webhook-deliver', handleDeliveryMessage)

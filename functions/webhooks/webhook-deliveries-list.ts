@@ -4,9 +4,12 @@ import { apiHandler } from '#lib/http/factory.ts'
 import { listDeliveries } from '#lib/webhooks/deliveries.ts'
 import { ownSubscription } from '#lib/webhooks/subscriptions.ts'
 
-/** GET /api/v1/webhooks/{id}/deliveries (ADMIN): the delivery log, newest first, paged. */
+/** GET /api/v1/webhooks/{id}/deliveries (ADMIN): the delivery log, newest first, a page by cursor. */
 export const handler = apiHandler(deliveriesList, apiSignature, async ({ params, query, caller }) => {
   const subscription = await ownSubscription(caller.businessId, params.id)
   const data = await listDeliveries(subscription.id, query)
-  return { message: `${data.page.totalElements} deliveries`, data }
+  return {
+    message: `${data.content.length} deliveries${data.page.next_cursor ? ', more on the next page' : ''}`,
+    data,
+  }
 })

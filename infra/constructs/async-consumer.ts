@@ -118,6 +118,8 @@ export interface QueueConsumerProps {
   batchSize?: number
   /** At least six times the function's timeout (AWS's advice for Lambda consumers). */
   visibilityTimeout?: Duration
+  /** The most concurrent invocations the event source starts (2 to 1000; unlimited when absent). */
+  maxConcurrency?: number
 }
 
 /**
@@ -138,7 +140,11 @@ export class QueueConsumer extends Construct {
       deadLetterQueue: { queue: this.deadLetters.queue, maxReceiveCount: props.maxReceiveCount ?? 5 },
     })
     props.function.addEventSource(
-      new SqsEventSource(this.queue, { batchSize: props.batchSize ?? 10, reportBatchItemFailures: true }),
+      new SqsEventSource(this.queue, {
+        batchSize: props.batchSize ?? 10,
+        reportBatchItemFailures: true,
+        ...(props.maxConcurrency ? { maxConcurrency: props.maxConcurrency } : {}),
+      }),
     )
     // On the function: the mapping is created as its child.
     acknowledge(

@@ -101,6 +101,7 @@ export class Consumers extends Construct {
         batchSize: c.batchSize,
         maxReceiveCount: c.maxReceiveCount,
         visibilityTimeout: Duration.seconds(c.visibilityTimeoutSeconds),
+        ...(c.maxConcurrency ? { maxConcurrency: c.maxConcurrency } : {}),
       })
       this.queues.set(c.queue, consumer.queue)
       // Attempts are delayed up to 15 minutes on purpose; older than 30 means the worker is behind.

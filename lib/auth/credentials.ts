@@ -6,6 +6,7 @@ import { db, tableName } from '#lib/db/client.ts'
 import { isConditionFailed, transactionCancellationCodes } from '#lib/db/errors.ts'
 import { readRecord, recordOf } from '#lib/db/items.ts'
 import { keys } from '#lib/db/keys.ts'
+import { checkDestination } from '#lib/net/destination.ts'
 import { queryAll } from '#lib/db/query.ts'
 import { Conflict, NotFound } from '#lib/errors.ts'
 import { logger, mask } from '#lib/log.ts'
@@ -198,6 +199,8 @@ export async function issueApiClient(input: {
   webhookUrl?: string
 }): Promise<IssuedApiClient> {
   if (!(await getBusiness(input.businessId))) throw new NotFound(`No business ${input.businessId}`)
+  // The destination policy of webhooks (CONTRACT section 14): transmit sends the bearer key there.
+  if (input.webhookUrl) await checkDestination(input.webhookUrl)
   const apiKey = input.apiKey ?? newToken('ak')
   const secret = input.secret ?? newSecret()
   const client: ApiClient = {
@@ -269,10 +272,17 @@ async function updateClient(
 export const revokeApiClient = (apiKey: string) =>
   updateClient(keys.apiClient(apiKey), 'SET active = :f', { ':f': false })
 
-export const setWebhook = (apiKey: string, url: string | undefined) =>
-  url
-    ? updateClient(keys.apiClient(apiKey), 'SET webhookUrl = :u', { ':u': url })
-    : updateClient(keys.apiClient(apiKey), 'REMOVE webhookUrl', {})
+/**
+ * Sets (or removes) a client's webhook URL: transmit delivers invoices there with the client's bearer
+ * key, and the health check probes it, so it follows the webhook destination policy (CONTRACT
+ * section 14, lib/net/destination.ts): https:// to public addresses only; a 400 saying why otherwise.
+ */
+export async function setWebhook(apiKey: string, url: string | undefined): Promise<void> {
+  if (url) {
+    await checkDestination(url)
+    await updateClient(keys.apiClient(apiKey), 'SET webhookUrl = :u', { ':u': url })
+  } else await updateClient(keys.apiClient(apiKey), 'REMOVE webhookUrl', {})
+}
 
 /**
  * Adds a new secret and keeps at most two (the newest two), so the old one works until the client

@@ -209,6 +209,23 @@ export const keys = {
     sk: `SUB#${subscriptionId}`,
   }),
   webhookSubscriptionPartition: (businessId: string) => `WEBHOOKS#${businessId}`,
+  /** The subscriptions' own items in that partition start with this sort key (the rest are guards). */
+  webhookSubscriptionSkPrefix: 'SUB#',
+  /** How many subscriptions the business has (a conditional ADD in each create's transaction). */
+  webhookSubscriptionCount: (businessId: string): Key => ({ pk: `WEBHOOKS#${businessId}`, sk: 'COUNT' }),
+  /**
+   * One per (destination URL, event type) a subscription of the business takes: created with it,
+   * attribute_not_exists, so a second subscription of the same URL to the same event is refused.
+   */
+  webhookDestinationGuard: (businessId: string, urlHash: string, eventType: string): Key => ({
+    pk: `WEBHOOKS#${businessId}`,
+    sk: `DEST#${urlHash}#${eventType}`,
+  }),
+  /**
+   * One of the concurrent-delivery slots of a destination host (lib/webhooks/host-slots.ts): at most
+   * that many deliveries to one host are in flight, whichever businesses they are for.
+   */
+  webhookHostSlot: (host: string, slot: number): Key => ({ pk: `WHHOST#${host}`, sk: `SLOT#${slot}` }),
   /**
    * One event's delivery to one subscription: created once (attribute_not_exists) by the fan-out,
    * so an event reaches a subscription through one delivery however often the stream repeats it.

@@ -32,7 +32,7 @@ const HealthReport = () => {
       .object({
         application: component,
         dependencies: z.record(z.string(), component).meta({
-          description: 'Each dependency; ADMIN clients also get its detail (latency, keys loaded, version)',
+          description: "Each dependency's status; its detail is in the operator's logs, never in a reply",
         }),
         webhook: z
           .union([
@@ -41,7 +41,6 @@ const HealthReport = () => {
               status: z.string(),
               url: z.string(),
               httpStatus: z.int().nullable().optional(),
-              latencyMs: z.number().nullable().optional(),
             }),
           ])
           .meta({ description: "Your webhook's reachability" }),
@@ -54,7 +53,7 @@ const HealthReport = () => {
 export const healthCheckDocs = (): EndpointDocs => ({
   summary: 'Health of the application, its dependencies and your webhook',
   description:
-    "Without credentials only `{status, execTime}` (for uptime probes; a wrong signature is still 401). Any authenticated client also gets `components`; an ADMIN client also gets each dependency's detail.",
+    "Without credentials only `{status, execTime}` (for uptime probes; a wrong signature is still 401). Any authenticated client also gets `components`: each dependency's status (the detail is in the operator's logs, for no client's reply) and its own webhook's.",
   replies: () => {
     const report = HealthReport()
     return {

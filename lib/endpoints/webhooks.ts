@@ -65,32 +65,40 @@ const Delivery = /* @__PURE__ */ lazy(() =>
     status: z.enum(['PENDING', 'DELIVERED', 'FAILED']),
     attempts: z.int(),
     last_http_status: z.int().nullable(),
-    last_error: z.string().optional(),
+    last_error: z.string().optional().meta({ description: 'As the log entry error' }),
     last_attempt_at: z.string().nullable(),
     next_attempt_at: z.string().nullable(),
     created_at: z.string(),
     delivered_at: z.string().optional(),
     log: z.array(
-      z.object({ at: z.string(), status: z.int().nullable(), ms: z.int(), error: z.string().optional() }),
+      z.object({
+        at: z.string(),
+        status: z.int().nullable(),
+        error: z.string().optional().meta({
+          description:
+            '`HTTP <status>`, or the class of a failure: timeout, connection refused, TLS failure, DNS failure, destination not allowed',
+        }),
+      }),
     ),
   }),
 )
-const INVALID = 'The body is invalid: every problem is listed'
 const NOT_ADMIN = 'The API key lacks the ADMIN role'
 const UNKNOWN_SUBSCRIPTION = 'No webhook subscription of your business has this id'
 
 export const subscriptionCreateDocs = (): EndpointDocs => ({
   summary: 'Subscribe a URL to events (ADMIN)',
   description:
-    'The reply holds the signing secret (`whsec_` + Base64 of 32 bytes) this once. Deliveries are signed per Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<Base64 HMAC-SHA256(secret, "{id}.{timestamp}.{body}")>`; the body is an IntegrationEvent. url must be https:// (http:// to 127.0.0.1 or localhost on a local server).',
+    'The reply holds the signing secret (`whsec_` + Base64 of 32 bytes) this once. Deliveries are signed per Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<Base64 HMAC-SHA256(secret, "{id}.{timestamp}.{body}")>`; the body is an IntegrationEvent. url must be https:// to a name or address that resolves only to public addresses (no loopback, private, link-local, carrier-grade NAT, unspecified, multicast or documentation ranges, in any numeric form); the address is checked again at each delivery. A local server also takes http:// to 127.0.0.1, localhost or [::1]. At most 16 subscriptions per business, and one per URL and event type.',
   example: { url: 'https://example.com/hooks/einvoice', events: ['invoice.signed'] },
   replies: () => ({
     201: {
       description: 'Subscribed; the secret is shown this once',
       data: Subscription().extend({ secret: z.string() }),
     },
-    400: INVALID,
+    400: 'The body is invalid, or the url is not an allowed destination: the message says why',
     403: NOT_ADMIN,
+    409: 'The business has 16 subscriptions already, or the URL already receives one of these events',
+    503: 'Other changes to the subscriptions were being made at the same moment: nothing changed, try again',
   }),
 })
 
@@ -111,22 +119,23 @@ export const subscriptionDeleteDocs = (): EndpointDocs => ({
     400: 'The id in the path is invalid',
     403: NOT_ADMIN,
     404: UNKNOWN_SUBSCRIPTION,
+    503: 'Other changes to the subscriptions were being made at the same moment: nothing changed, try again',
   }),
 })
 
 export const deliveriesListDocs = (): EndpointDocs => ({
   summary: "A subscription's delivery log (ADMIN)",
   description:
-    'Newest first; paged like merchant history (`page` from 1, size up to 200, reply `number` from 0).',
+    "Newest first, `size` at a time (up to 200, default 50). The next page: pass `cursor` = the reply's `page.next_cursor` (null on the last page). Each log entry says `HTTP <status>` or the class of a failure, never a network error or a timing.",
   replies: () => ({
     200: {
       description: 'One page of deliveries',
       data: z.object({
         content: z.array(Delivery()),
-        page: z.object({ size: z.int(), number: z.int(), totalElements: z.int(), totalPages: z.int() }),
+        page: z.object({ size: z.int(), next_cursor: z.string().nullable() }),
       }),
     },
-    400: 'The id or the paging parameters are invalid',
+    400: 'The id, the size or the cursor is invalid',
     403: NOT_ADMIN,
     404: UNKNOWN_SUBSCRIPTION,
   }),
@@ -134,7 +143,8 @@ export const deliveriesListDocs = (): EndpointDocs => ({
 
 export const deliveryRedeliverDocs = (): EndpointDocs => ({
   summary: 'Send one event again (ADMIN)',
-  description: 'A new round of the retry schedule, same webhook-id. Already pending: 202, nothing added.',
+  description:
+    'A new round of the retry schedule, same webhook-id. Already pending: 202, nothing added. At most 10 redeliveries of one event a day (UTC).',
   replies: () => ({
     202: {
       description: 'Queued (or already pending)',
@@ -143,6 +153,7 @@ export const deliveryRedeliverDocs = (): EndpointDocs => ({
     400: 'The ids in the path are invalid',
     403: NOT_ADMIN,
     404: 'No delivery of this event to a subscription of your business',
+    409: 'This event was already sent again 10 times today',
     503: 'The delivery queue is unavailable: nothing changed',
   }),
 })

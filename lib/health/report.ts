@@ -1,12 +1,16 @@
 import type { AnonymousCaller, ApiClientCaller } from '#lib/auth/caller.ts'
+import { logger } from '#lib/log.ts'
 import { probeWebhook } from '#lib/webhooks/probe.ts'
 import { applicationDetail, checkDependencies, overallStatus } from './checks.ts'
 
 /**
  * The health reply (CONTRACT section 5), by caller: anonymous uptime probes get `{status, execTime}`;
  * an authenticated client also gets `application`, each dependency's `{status}` and its own webhook
- * (`{status, url, httpStatus, latencyMs}` or `NOT_CONFIGURED`); an ADMIN client gets each dependency's
- * detail too. HTTP 200 unless DOWN (503).
+ * (`{status, url, httpStatus}` or `NOT_CONFIGURED`). HTTP 200 unless DOWN (503).
+ *
+ * Dependency detail (table name, key ids and sources, latencies, versions) is the operator's, not a
+ * tenant's, whatever its role (CONTRACT section 14): it goes to the function's log, one line per
+ * authenticated check, and never into a reply.
  */
 export async function healthReport(
   caller: ApiClientCaller | AnonymousCaller,
@@ -22,12 +26,15 @@ export async function healthReport(
   const execTime = `${Math.round(performance.now() - started)}ms`
   if (caller.scheme !== 'api-signature') return { httpStatus, body: { status, execTime } }
 
-  const admin = caller.roles.includes('ADMIN')
+  logger.info('health check detail', {
+    status,
+    application: applicationDetail(),
+    dependencies: Object.fromEntries(
+      Object.entries(results).map(([name, r]) => [name, { status: r.status, ...r.detail }]),
+    ),
+  })
   const dependencies = Object.fromEntries(
-    Object.entries(results).map(([name, r]) => [
-      name,
-      admin ? { status: r.status, ...r.detail } : { status: r.status },
-    ]),
+    Object.entries(results).map(([name, r]) => [name, { status: r.status }]),
   )
   return {
     httpStatus,
@@ -35,14 +42,13 @@ export async function healthReport(
       status,
       execTime,
       components: {
-        application: admin ? { status: 'UP', ...applicationDetail() } : { status: 'UP' },
+        application: { status: 'UP' },
         dependencies,
         webhook: webhook
           ? {
               status: webhook.status,
               url: webhook.url,
               httpStatus: webhook.httpStatus,
-              latencyMs: webhook.latencyMs,
             }
           : 'NOT_CONFIGURED',
       },

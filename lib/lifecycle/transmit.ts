@@ -17,6 +17,11 @@ import { buyerTinOf } from './views.ts'
  * buyer's webhook signed like an Area B request, then moved to TRANSMITTED with a conditional write.
  * A party down, or a delivery refused, is a 503 and changes nothing. Transmitting again is a no-op.
  * Delivery is at least once: two transmits racing may both deliver, and the receiver dedupes by irn.
+ *
+ * The reply says whether each party's system is up, and nothing else of another business's settings
+ * (CONTRACT section 14): not its name, not its webhook URL, not why it is down, and not whether the
+ * buyer's TIN is registered here at all ("no system registered" covers both). Only the caller's own
+ * (supplier) system's failure gets its class (timeout, HTTP 503, ...).
  */
 
 interface Party {
@@ -31,8 +36,8 @@ export interface TransmitResult {
   alreadyTransmitted: boolean
 }
 
-const label = (party: Party) =>
-  `${party.role} ${party.tin}${party.business ? ` (${party.business.name})` : ''}`
+/** The party as the invoice names it: its role and TIN, which the caller wrote itself. */
+const label = (party: Party) => `${party.role} ${party.tin}`
 
 async function partiesOf(record: InvoiceRecord, supplier: Business): Promise<Party[]> {
   const parties: Party[] = [
@@ -67,18 +72,16 @@ async function checkParties(parties: Party[]): Promise<{ lines: string[]; proble
   const lines: string[] = []
   const problems: Problem[] = []
   for (const { party, probes } of checks) {
-    if (!party.business) lines.push(`${label(party)}: not registered with this service, no webhook to check`)
-    else if (probes.length === 0) lines.push(`${label(party)}: no webhook registered, not checked`)
+    if (probes.length === 0) lines.push(`${label(party)}: no system registered, not checked`)
     for (const probe of probes) {
       if (probe.status === 'UP') {
-        lines.push(
-          `${label(party)}: webhook ${probe.url} is up (HTTP ${probe.httpStatus}, ${probe.latencyMs} ms)`,
-        )
+        lines.push(`${label(party)}: system is up`)
       } else {
+        const why = party.role === 'supplier' ? `${probe.reason}; ` : ''
         problems.push({
           path: `parties/${party.role}/webhook`,
           code: 'WEBHOOK_DOWN',
-          message: `${label(party)}: webhook ${probe.url} is down (${probe.reason}; checked with a ${WEBHOOK_TIMEOUT_MS} ms limit)`,
+          message: `${label(party)}: system is down (${why}checked with a ${WEBHOOK_TIMEOUT_MS} ms limit)`,
         })
       }
     }
@@ -116,15 +119,12 @@ async function deliverToBuyer(
   const lines: string[] = []
   const problems: Problem[] = []
   for (const d of deliveries) {
-    if (d.delivered)
-      lines.push(
-        `${label(buyer)}: signed invoice delivered to ${d.url} (HTTP ${d.httpStatus}, ${d.latencyMs} ms)`,
-      )
+    if (d.delivered) lines.push(`${label(buyer)}: signed invoice delivered`)
     else
       problems.push({
         path: 'parties/buyer/delivery',
         code: 'DELIVERY_FAILED',
-        message: `${label(buyer)}: delivery to ${d.url} failed (${d.reason})`,
+        message: `${label(buyer)}: the delivery to its system failed`,
       })
   }
   return { lines, problems }

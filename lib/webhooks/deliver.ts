@@ -1,5 +1,5 @@
 import { signAreaB } from '#lib/auth/sign-request.ts'
-import { failureReason, isHttpUrl } from './probe.ts'
+import { guardedRequest, outcomeOf } from '#lib/net/request.ts'
 import type { PartyWebhook } from './parties.ts'
 
 /**
@@ -7,7 +7,9 @@ import type { PartyWebhook } from './parties.ts'
  * `Authorization: Bearer <the receiving client's API key>`, X-Timestamp, X-Nonce and X-Signature =
  * Base64(HMAC-SHA256(<the client's current API secret>, METHOD\nPATH?QUERY\nX-Timestamp\nX-Nonce\n
  * hex(SHA-256(body)))). The receiver verifies it with the secret it already holds, and rejects replays
- * by the nonce. Only a 2xx answer counts as delivered.
+ * by the nonce. Only a 2xx answer counts as delivered. The destination policy holds here too
+ * (lib/net/request.ts): the bearer key never goes over plain http outside the local server, nor to an
+ * address that is not public.
  */
 export const DELIVERY_TIMEOUT_MS = 4000
 
@@ -15,7 +17,7 @@ export interface Delivery {
   delivered: boolean
   url: string
   httpStatus: number | null
-  latencyMs: number
+  /** Why it was not delivered, as a class (`HTTP 500`, `timeout`, `destination not allowed`). */
   reason?: string
 }
 
@@ -25,40 +27,17 @@ export async function deliverSigned(
   timeoutMs = DELIVERY_TIMEOUT_MS,
 ): Promise<Delivery> {
   const { url } = webhook
-  const started = performance.now()
-  const latency = () => Math.round(performance.now() - started)
-  if (!isHttpUrl(url))
-    return { delivered: false, url, httpStatus: null, latencyMs: 0, reason: 'not an http(s) URL' }
   const body = JSON.stringify(payload)
-  const { pathname, search } = new URL(url)
-  const headers = signAreaB(
-    { token: webhook.apiKey, secret: webhook.secret },
-    { method: 'POST', target: `${pathname}${search}`, body },
-  )
   try {
-    const res = await fetch(url, {
-      method: 'POST',
-      headers,
-      body,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(timeoutMs),
-    })
-    await res.body?.cancel()
+    const { pathname, search } = new URL(url)
+    const headers = signAreaB(
+      { token: webhook.apiKey, secret: webhook.secret },
+      { method: 'POST', target: `${pathname}${search}`, body },
+    )
+    const res = await guardedRequest(url, { method: 'POST', headers, body, timeoutMs })
     const delivered = res.status >= 200 && res.status < 300
-    return {
-      delivered,
-      url,
-      httpStatus: res.status,
-      latencyMs: latency(),
-      ...(delivered ? {} : { reason: `HTTP ${res.status}` }),
-    }
+    return { delivered, url, httpStatus: res.status, ...(delivered ? {} : { reason: `HTTP ${res.status}` }) }
   } catch (error) {
-    return {
-      delivered: false,
-      url,
-      httpStatus: null,
-      latencyMs: latency(),
-      reason: failureReason(error, timeoutMs),
-    }
+    return { delivered: false, url, httpStatus: null, reason: outcomeOf(error) }
   }
 }

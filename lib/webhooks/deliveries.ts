@@ -11,6 +11,7 @@ import { readRecord, recordOf } from '#lib/db/items.ts'
 import { keys } from '#lib/db/keys.ts'
 import type { EventType, IntegrationEvent } from '#lib/events/event.ts'
 import { TTL_ATTRIBUTE } from '#lib/db/table.ts'
+import { BadRequest, Conflict } from '#lib/errors.ts'
 import type { Subscription } from './subscriptions.ts'
 
 /**
@@ -27,7 +28,11 @@ export interface AttemptLog {
   at: string
   /** The receiver's HTTP status; null when there was no answer (refused, timed out). */
   status: number | null
-  ms: number
+  /**
+   * `HTTP <status>` or the outcome class of a failure (lib/net/request.ts: timeout, connection
+   * refused, TLS failure, DNS failure, destination not allowed). No network error codes and no
+   * timings: the log is the tenant's, and those would map hosts it cannot reach.
+   */
   error?: string
 }
 
@@ -50,6 +55,9 @@ export interface Delivery {
   failedAt?: string
   /** While an attempt runs: until when (epoch ms) its claim holds. */
   claimedUntil?: number
+  /** The UTC day of the last redelivery request, and how many were made that day. */
+  redeliveryDay?: string
+  redeliveriesToday?: number
   log: AttemptLog[]
 }
 
@@ -191,26 +199,47 @@ export async function recordOutcome(d: Delivery, outcome: Outcome): Promise<bool
   }
 }
 
+/** CONTRACT section 14: one event is sent again at most this many times a day (UTC). */
+export const MAX_REDELIVERIES_PER_DAY = 10
+
 /**
  * Starts a new round of the schedule for a DELIVERED or FAILED delivery (same event, same
- * webhook-id). Returns the attempt number to queue, or undefined when it is already PENDING (its
- * next attempt is already on its way).
+ * webhook-id), counting it against the day's MAX_REDELIVERIES_PER_DAY in the same conditional update
+ * (no read or write more than before). Returns the attempt number to queue, or undefined when it is
+ * already PENDING (its next attempt is already on its way). Over the day's allowance: Conflict (409).
  */
-export async function restartDelivery(d: Delivery): Promise<number | undefined> {
+export async function restartDelivery(d: Delivery, now = new Date()): Promise<number | undefined> {
+  const today = now.toISOString().slice(0, 10)
+  const used = d.redeliveryDay === today ? (d.redeliveriesToday ?? 0) : 0
+  if (d.status !== 'PENDING' && used >= MAX_REDELIVERIES_PER_DAY) {
+    throw new Conflict(
+      `Event ${d.eventId} was already sent again ${used} times today, the most allowed (${MAX_REDELIVERIES_PER_DAY} a day, UTC): try again after midnight UTC`,
+    )
+  }
+  // What was read must still hold: two requests racing cannot both count as the same one.
+  const seen =
+    d.redeliveryDay === undefined
+      ? 'attribute_not_exists(redeliveryDay)'
+      : 'redeliveryDay = :seenDay AND redeliveriesToday = :seenCount'
   try {
     await db().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: keys.webhookDelivery(d.subscriptionId, d.eventId),
         UpdateExpression:
-          'SET #status = :pending, roundStart = attempts, nextAttemptAt = :now, gsi1pk = :gsi1pk REMOVE failedAt, claimedUntil',
-        ConditionExpression: '#status <> :pending AND attempts = :n',
+          'SET #status = :pending, roundStart = attempts, nextAttemptAt = :now, gsi1pk = :gsi1pk, redeliveryDay = :today, redeliveriesToday = :count REMOVE failedAt, claimedUntil',
+        ConditionExpression: `#status <> :pending AND attempts = :n AND ${seen}`,
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: {
           ':pending': 'PENDING',
-          ':now': new Date().toISOString(),
+          ':now': now.toISOString(),
           ':n': d.attempts,
           ':gsi1pk': statusKeys(d, 'PENDING').gsi1pk,
+          ':today': today,
+          ':count': used + 1,
+          ...(d.redeliveryDay === undefined
+            ? {}
+            : { ':seenDay': d.redeliveryDay, ':seenCount': d.redeliveriesToday ?? 0 }),
         },
       }),
     )
@@ -221,33 +250,63 @@ export async function restartDelivery(d: Delivery): Promise<number | undefined> 
   }
 }
 
+const OUTCOME =
+  /^(HTTP \d{3}|timeout|connection refused|TLS failure|DNS failure|destination not allowed|subscription deleted)$/
+
+/**
+ * What a log entry may tell the tenant. Entries written before the outcome classes may hold a raw
+ * network error code and a timing: those show as `connection refused`, without the time.
+ */
+const entryView = (e: AttemptLog) => ({
+  at: e.at,
+  status: e.status,
+  ...(e.error ? { error: OUTCOME.test(e.error) ? e.error : 'connection refused' } : {}),
+})
+
 /** A delivery as GET .../deliveries shows it. */
 export function deliveryView(d: Delivery) {
+  const lastError = d.lastError ? entryView({ at: '', status: null, error: d.lastError }).error : undefined
   return {
     event_id: d.eventId,
     event_type: d.eventType,
     status: d.status,
     attempts: d.attempts,
     last_http_status: d.lastStatus ?? null,
-    ...(d.lastError ? { last_error: d.lastError } : {}),
+    ...(lastError ? { last_error: lastError } : {}),
     last_attempt_at: d.lastAttemptAt ?? null,
     next_attempt_at: d.status === 'PENDING' ? d.nextAttemptAt : null,
     created_at: d.createdAt,
     ...(d.deliveredAt ? { delivered_at: d.deliveredAt } : {}),
-    log: d.log,
+    log: d.log.map(entryView),
   }
+}
+
+/** A page's cursor: the last item's creation time and event id, which place it in either listing. */
+const CURSOR = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?Z)#(evt_[0-9a-z]{9}[0-9a-f]{20})$/
+
+export const encodeCursor = (d: Pick<Delivery, 'createdAt' | 'eventId'>) =>
+  Buffer.from(`${d.createdAt}#${d.eventId}`).toString('base64url')
+
+/** The cursor's position, or a 400 when it is not one this service handed out. */
+export function decodeCursor(cursor: string): { createdAt: string; eventId: string } {
+  const match = CURSOR.exec(Buffer.from(cursor, 'base64url').toString('utf8'))
+  if (!match)
+    throw new BadRequest('cursor is not one this API gave: use page.next_cursor of the previous reply')
+  return { createdAt: match[1]!, eventId: match[2]! }
 }
 
 /**
  * One page of a subscription's deliveries, newest first, optionally of one status (its own index
- * partition, so no filtering). Pages are 1-based in the request and the reply, as merchant history (issue 11);
- * reaching page n reads the n-1 pages before it and the total is a COUNT query, both bounded by the
- * 30-day retention of the log.
+ * partition, so no filtering). A page reads `size + 1` items at most, whatever the log's length:
+ * the extra one only says whether there is a next page, whose cursor (`page.next_cursor`, the page's
+ * last item) the next request passes. No count of the partition and no skipping (CONTRACT
+ * section 14): a deep page costs what the first does.
  */
 export async function listDeliveries(
   subscriptionId: string,
-  options: { status?: DeliveryStatus; page: number; size: number },
+  options: { status?: DeliveryStatus; size: number; cursor?: string },
 ) {
+  const after = options.cursor ? decodeCursor(options.cursor) : undefined
   const base: QueryCommandInput = options.status
     ? {
         TableName: tableName(),
@@ -256,47 +315,40 @@ export async function listDeliveries(
         ExpressionAttributeValues: {
           ':pk': keys.webhookDeliveryStatusPartition(subscriptionId, options.status),
         },
+        ...(after
+          ? {
+              ExclusiveStartKey: {
+                ...keys.webhookDelivery(subscriptionId, after.eventId),
+                ...keys.webhookDeliveryByStatus(
+                  subscriptionId,
+                  options.status,
+                  after.createdAt,
+                  after.eventId,
+                ),
+              },
+            }
+          : {}),
       }
     : {
         TableName: tableName(),
         KeyConditionExpression: 'pk = :pk',
         ExpressionAttributeValues: { ':pk': keys.webhookDeliveryPartition(subscriptionId) },
+        ...(after ? { ExclusiveStartKey: keys.webhookDelivery(subscriptionId, after.eventId) } : {}),
       }
-  let total = 0
-  let start: Record<string, unknown> | undefined
-  do {
-    const out = await db().send(new QueryCommand({ ...base, Select: 'COUNT', ExclusiveStartKey: start }))
-    total += out.Count ?? 0
-    start = out.LastEvaluatedKey
-  } while (start)
-  const skip = (options.page - 1) * options.size
-  const items: Delivery[] = []
-  let seen = 0
-  start = undefined
   // Newest first: the base partition sorts by event id (time-ordered), the index by creation time.
-  while (items.length < options.size && seen < skip + options.size) {
-    const out: QueryCommandOutput = await db().send(
-      new QueryCommand({
-        ...base,
-        ScanIndexForward: false,
-        Limit: skip + options.size - seen,
-        ExclusiveStartKey: start,
-      }),
-    )
-    for (const item of out.Items ?? []) {
-      if (seen++ >= skip) items.push(recordOf<Delivery>(item))
-    }
-    start = out.LastEvaluatedKey
-    if (!start) break
-  }
+  // One query: DynamoDB answers up to Limit items unless a 1 MB page ends first (items are small).
+  const out: QueryCommandOutput = await db().send(
+    new QueryCommand({ ...base, ScanIndexForward: false, Limit: options.size + 1 }),
+  )
+  const items = (out.Items ?? []).map((item) => recordOf<Delivery>(item))
+  const shown = items.slice(0, options.size)
+  // Fewer items than asked with a LastEvaluatedKey: DynamoDB's 1 MB page ended first.
+  const more = items.length > options.size || (out.LastEvaluatedKey !== undefined && shown.length > 0)
   return {
-    content: items.map(deliveryView),
+    content: shown.map(deliveryView),
     page: {
       size: options.size,
-      // 0-based, as merchant history replies it (CONTRACT section 7): request page 1 is number 0.
-      number: options.page - 1,
-      totalElements: total,
-      totalPages: Math.ceil(total / options.size),
+      next_cursor: more ? encodeCursor(shown[shown.length - 1]!) : null,
     },
   }
 }

@@ -7,7 +7,10 @@ import type { IntegrationEvent } from '#lib/events/event.ts'
 import { NotFound } from '#lib/errors.ts'
 import { logger } from '#lib/log.ts'
 import { adminNoticeItem } from '#lib/notifications/outbox.ts'
+import { guardedRequest, outcomeOf } from '#lib/net/request.ts'
+import { hostOf, releaseHostSlot, takeHostSlot } from './host-slots.ts'
 import {
+  type AttemptLog,
   claimAttempt,
   createDelivery,
   type Delivery,
@@ -17,7 +20,6 @@ import {
   recordOutcome,
   restartDelivery,
 } from './deliveries.ts'
-import { failureReason } from './probe.ts'
 import { nextWaitMs } from './schedule.ts'
 import { signWebhook } from './signature.ts'
 import {
@@ -26,14 +28,17 @@ import {
   reactivate,
   type Subscription,
   signingSecretOf,
-  subscriptionsOf,
+  subscriptionPage,
 } from './subscriptions.ts'
 
 /**
  * Webhook delivery (CONTRACT section 11), at least once, with the same webhook-id on every attempt.
  *
  * fanOut: an event (from the table's stream) -> one delivery per subscription that existed when it
- * happened and wants its type, each created once, and its first attempt queued.
+ * happened and wants its type, each created once, and its first attempt queued. One call handles one
+ * page of FAN_OUT_PAGE subscriptions and queues the next page as a message of its own, so the
+ * stream's work per event is bounded whatever the count, and another business's events behind it
+ * never wait on it (CONTRACT section 14).
  * attempt: one queued attempt -> a signed POST with a 5 s limit; a 2xx is DELIVERED; anything else
  * is retried on the schedule (lib/webhooks/schedule.ts) through the queue's delay, and once the
  * schedule is used up the delivery is FAILED, the subscription FAILED and the admin list told, in one
@@ -49,8 +54,29 @@ export interface AttemptMessage {
   attempt: number
 }
 
-export async function fanOut(event: IntegrationEvent): Promise<number> {
-  const subscriptions = (await subscriptionsOf(event.business_id)).filter(
+/** The next page of an event's fan-out: the subscriptions after `after` (a subscription's sort key). */
+export interface FanOutMessage {
+  kind: 'fan-out'
+  event: IntegrationEvent
+  after: string
+}
+
+/** What the delivery queue carries. */
+export type DeliveryMessage = AttemptMessage | FanOutMessage
+
+/** Subscriptions read per unit of fan-out work. */
+export const FAN_OUT_PAGE = 10
+
+/** An attempt that found its host's slots all held comes back after this long (+ jitter). */
+const HOST_BUSY_DELAY_S = 2
+
+/** Routes a delivery-queue message to its work. */
+export const handleDeliveryMessage = (message: DeliveryMessage) =>
+  'kind' in message ? fanOut(message.event, message.after) : attempt(message)
+
+export async function fanOut(event: IntegrationEvent, after?: string): Promise<number> {
+  const page = await subscriptionPage(event.business_id, FAN_OUT_PAGE, after)
+  const subscriptions = page.subscriptions.filter(
     (s) => s.status !== 'DELETED' && s.createdAt <= event.created_at && s.events.includes(event.type),
   )
   for (const subscription of subscriptions) {
@@ -62,41 +88,103 @@ export async function fanOut(event: IntegrationEvent): Promise<number> {
       await sendMessage(QUEUE, { subscriptionId: subscription.id, eventId: event.id, attempt: 0 })
     }
   }
+  // After this page's deliveries: a retry of this page (idempotent) then queues the next page once.
+  if (page.next)
+    await sendMessage(QUEUE, { kind: 'fan-out', event, after: page.next } satisfies FanOutMessage)
   return subscriptions.length
 }
 
-/** Signed POST of the stored body; only a 2xx within the limit counts. */
-async function post(url: string, secret: string, d: Delivery) {
-  const started = performance.now()
+/**
+ * Signed POST of the stored body under the destination policy (lib/net/request.ts: the address
+ * connected to is checked); only a 2xx within the limit counts. The log entry keeps the HTTP status or
+ * the outcome class of a failure, never a network error code or a timing: with those a tenant could
+ * map hosts it cannot reach itself.
+ */
+async function post(url: string, secret: string, d: Delivery): Promise<{ ok: boolean; entry: AttemptLog }> {
   const at = new Date()
   const headers = signWebhook(secret, d.eventId, Math.floor(at.getTime() / 1000), d.body)
-  const entry = (status: number | null, error?: string) => ({
-    at: at.toISOString(),
-    status,
-    ms: Math.round(performance.now() - started),
-    ...(error ? { error } : {}),
-  })
   try {
-    const res = await fetch(url, {
+    const res = await guardedRequest(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'user-agent': 'einvoicing-webhooks/1', ...headers },
       body: d.body,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+      timeoutMs: DELIVERY_TIMEOUT_MS,
     })
-    await res.body?.cancel()
     const ok = res.status >= 200 && res.status < 300
-    return { ok, entry: entry(res.status, ok ? undefined : `HTTP ${res.status}`) }
+    return {
+      ok,
+      entry: { at: at.toISOString(), status: res.status, ...(ok ? {} : { error: `HTTP ${res.status}` }) },
+    }
   } catch (error) {
-    return { ok: false, entry: entry(null, failureReason(error, DELIVERY_TIMEOUT_MS)) }
+    return { ok: false, entry: { at: at.toISOString(), status: null, error: outcomeOf(error) } }
   }
 }
 
-/** Where a URL points, without its query (which may carry the receiver's own token). */
-const shown = (url: string) => {
-  const u = new URL(url)
-  return `${u.origin}${u.pathname}`
+/**
+ * A URL as text for the operator's e-mail, never as a link (CONTRACT section 14): the scheme and dots
+ * defanged (`hxxps://hooks[.]example[.]com/...`) so no mail client turns it into one, without its
+ * query (which may carry the receiver's token), control characters dropped, 200 characters at most.
+ */
+export function asData(url: string): string {
+  let text = url
+  try {
+    const u = new URL(url)
+    text = `${u.protocol}//${u.host}${u.pathname}`
+  } catch {}
+  return text
+    .replace(/\p{Cc}/gu, '')
+    .slice(0, 200)
+    .replace(/^http/i, 'hxxp')
+    .replace(/:\/\//, '[://]')
+    .replaceAll('.', '[.]')
 }
+
+const dayOf = (iso: string) => iso.slice(0, 10)
+
+/**
+ * The operator's notice of failing subscriptions: one per business per day (outbox reference
+ * `WEBHOOKS-FAILED-<business>-<day>`), whatever the count of subscriptions that fail that day, so a
+ * tenant cannot fill the admin list's mailboxes. Written as an update that creates the item only
+ * once (if_not_exists on every attribute): its creation is the stream INSERT the outbox sender
+ * sends; the day's later failures only add their subscription id to `subscriptionIds`, for
+ * `npm run cli -- webhooks list`.
+ */
+function failureNoticeUpdate(subscription: Subscription, d: Delivery, outcome: Outcome) {
+  const at = outcome.entry.at
+  const notice = adminNoticeItem({
+    reference: failureNoticeReference(subscription.businessId, at),
+    createdAt: at,
+    subject: `Webhook subscriptions of business ${subscription.businessId} FAILED on ${dayOf(at)}`,
+    body: [
+      `A webhook subscription of business ${subscription.businessId} is FAILED: ${subscription.id}.`,
+      `Its destination, shown as data and not as a link: ${asData(subscription.url)}`,
+      `Event ${d.eventId} (${d.eventType}) was tried ${d.attempts + 1} times over the whole retry schedule; the last attempt at ${at} got ${outcome.entry.error ?? 'no answer'}.`,
+      'This is the one notice for this business today: other subscriptions of it that fail today are listed by `npm run cli -- webhooks list --business ' +
+        subscription.businessId +
+        '` (status FAILED).',
+      'New events are still attempted and a successful delivery makes a subscription ACTIVE again. Failed deliveries can be sent again with POST /api/v1/webhooks/{id}/deliveries/{eventId}/redeliver or `npm run cli -- webhooks redeliver`.',
+    ].join('\n'),
+  })
+  const { pk, sk, ...fields } = notice
+  const names: Record<string, string> = { '#ids': 'subscriptionIds' }
+  const values: Record<string, unknown> = { ':id': new Set([subscription.id]) }
+  const sets = Object.entries(fields).map(([name, value], i) => {
+    names[`#f${i}`] = name
+    values[`:f${i}`] = value
+    return `#f${i} = if_not_exists(#f${i}, :f${i})`
+  })
+  return {
+    TableName: tableName(),
+    Key: { pk, sk },
+    UpdateExpression: `SET ${sets.join(', ')} ADD #ids :id`,
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  }
+}
+
+/** The outbox reference of a business's failure notice for the day of `at`. */
+export const failureNoticeReference = (businessId: string, at: string) =>
+  `WEBHOOKS-FAILED-${businessId}-${dayOf(at)}`
 
 /**
  * The last failure of a round: the delivery FAILED and, if the subscription was ACTIVE, the
@@ -106,16 +194,6 @@ const shown = (url: string) => {
 async function recordFailure(d: Delivery, subscription: Subscription, outcome: Outcome): Promise<void> {
   const deliveryWrite = { Update: outcomeUpdate(d, outcome) }
   const at = outcome.entry.at
-  const notice = adminNoticeItem({
-    reference: `WEBHOOK-${subscription.id}-${d.eventId}`,
-    createdAt: at,
-    subject: `Webhook subscription ${subscription.id} FAILED (business ${subscription.businessId})`,
-    body: [
-      `The webhook subscription ${subscription.id} of business ${subscription.businessId}, delivering to ${shown(subscription.url)}, is FAILED.`,
-      `Event ${d.eventId} (${d.eventType}) was tried ${d.attempts + 1} times over the whole retry schedule; the last attempt at ${at} got ${outcome.entry.error ?? 'no answer'}.`,
-      'New events are still attempted and a successful delivery makes the subscription ACTIVE again. Failed deliveries can be sent again with POST /api/v1/webhooks/{id}/deliveries/{eventId}/redeliver or `npm run cli -- webhooks redeliver`.',
-    ].join('\n'),
-  })
   try {
     await db().send(
       new TransactWriteCommand({
@@ -131,11 +209,11 @@ async function recordFailure(d: Delivery, subscription: Subscription, outcome: O
               ExpressionAttributeValues: { ':failed': 'FAILED', ':active': 'ACTIVE', ':at': at },
             },
           },
-          { Put: { TableName: tableName(), Item: notice, ConditionExpression: 'attribute_not_exists(pk)' } },
+          { Update: failureNoticeUpdate(subscription, d, outcome) },
         ],
       }),
     )
-    logger.warn('webhook subscription failed: admin list notified', {
+    logger.warn('webhook subscription failed: admin list notified (once per business per day)', {
       subscriptionId: subscription.id,
       eventId: d.eventId,
     })
@@ -171,14 +249,28 @@ export async function attempt(message: AttemptMessage, now = Date.now()): Promis
     await sendMessage(QUEUE, message, (d.claimedUntil - now) / 1000)
     return 'waiting'
   }
-  if (!(await claimAttempt(d, now))) return 'stale'
   const subscription = await getSubscription(d.businessId, d.subscriptionId)
   if (!subscription || subscription.status === 'DELETED') {
-    const entry = { at: new Date().toISOString(), status: null, ms: 0, error: 'subscription deleted' }
+    if (!(await claimAttempt(d, now))) return 'stale'
+    const entry = { at: new Date().toISOString(), status: null, error: 'subscription deleted' }
     await recordOutcome(d, { status: 'FAILED', entry })
     return 'failed'
   }
-  const { ok, entry } = await post(subscription.url, await signingSecretOf(subscription), d)
+  // One of the destination host's slots first: with all of them held, the attempt waits (the same
+  // message, a little later) and its count does not move.
+  const lease = await takeHostSlot(hostOf(subscription.url), now)
+  if (!lease) {
+    await sendMessage(QUEUE, message, HOST_BUSY_DELAY_S * (1 + Math.random()))
+    return 'waiting'
+  }
+  let result: { ok: boolean; entry: AttemptLog }
+  try {
+    if (!(await claimAttempt(d, now))) return 'stale'
+    result = await post(subscription.url, await signingSecretOf(subscription), d)
+  } finally {
+    await releaseHostSlot(lease)
+  }
+  const { ok, entry } = result
   if (ok) {
     await recordOutcome(d, { status: 'DELIVERED', entry })
     if (subscription.status === 'FAILED') await reactivate(subscription)

@@ -23,7 +23,10 @@ const integer = (name: string, min: number, max: number) =>
     .min(min, `${name} must be a whole number from ${min} to ${max}`)
     .max(max, `${name} must be a whole number from ${min} to ${max}`)
 
-/** Paged like CONTRACT section 7: page 1-based (default 1), size default 50, at most 200. */
+/**
+ * A page of at most `size` (default 50, at most 200), newest first; the next one by the previous
+ * reply's `page.next_cursor` (CONTRACT section 14: no page reads more than its own items and one).
+ */
 export const DeliveriesQuery = z.object({
   status: z.preprocess(
     (v) => (typeof v === 'string' && v ? v.toUpperCase() : undefined),
@@ -31,6 +34,12 @@ export const DeliveriesQuery = z.object({
       .enum(['FAILED', 'PENDING', 'DELIVERED'], { error: 'status must be failed, pending or delivered' })
       .optional(),
   ),
-  page: z.preprocess(blankIsAbsent, integer('page', 1, 1_000_000).default(1)),
   size: z.preprocess(blankIsAbsent, integer('size', 1, 200).default(50)),
+  cursor: z.preprocess(
+    blankIsAbsent,
+    z
+      .string()
+      .max(200, 'cursor is not one this API gave: use page.next_cursor of the previous reply')
+      .optional(),
+  ),
 })

@@ -1,14 +1,20 @@
-import { randomUUID } from 'node:crypto'
-import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
+import { createHash, randomUUID } from 'node:crypto'
+import {
+  QueryCommand,
+  TransactWriteCommand,
+  type TransactWriteCommandInput,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb'
 import { appendAudit } from '#lib/audit/trail.ts'
 import { decryptField, encryptField } from '#lib/crypto/fields.ts'
 import { db, tableName } from '#lib/db/client.ts'
 import { queryAll } from '#lib/db/query.ts'
-import { isConditionFailed } from '#lib/db/errors.ts'
+import { isConditionFailed, transactionCancellationCodes } from '#lib/db/errors.ts'
 import { readRecord, recordOf } from '#lib/db/items.ts'
 import { keys } from '#lib/db/keys.ts'
 import type { EventType } from '#lib/events/event.ts'
-import { BadRequest, NotFound } from '#lib/errors.ts'
+import { Conflict, DependencyDown, NotFound } from '#lib/errors.ts'
+import { checkDestination } from '#lib/net/destination.ts'
 import { newWebhookSecret } from './signature.ts'
 
 /**
@@ -32,6 +38,8 @@ export interface Subscription {
   createdAt: string
   failedAt?: string
   deletedAt?: string
+  /** Made with its count and destination guards (every subscription since CONTRACT section 14). */
+  counted?: boolean
 }
 
 /** What GET /webhooks lists: everything but the secret. */
@@ -55,51 +63,136 @@ export const viewOf = (s: Subscription): SubscriptionView => ({
 
 const secretContext = (id: string) => ({ record: 'webhook-subscription', id, field: 'secret' })
 
+/** CONTRACT section 14: a 17th subscription of one business is refused. */
+export const MAX_SUBSCRIPTIONS = 16
+
 /**
- * `https://` always; plain `http://` only to this machine, and only outside AWS (stage `local`), so
- * tests and `npm start` can deliver to a receiver on 127.0.0.1.
+ * The destination policy (lib/net/destination.ts): `https://` to public addresses only (names
+ * resolved now, and again at each delivery); plain `http://` only to this machine, and only outside
+ * AWS (stage `local`), so tests and `npm start` can deliver to a receiver on 127.0.0.1. A 400 saying
+ * what is wrong otherwise.
  */
-export function checkUrl(url: string, stage = process.env.STAGE ?? 'local'): void {
-  let parsed: URL
-  try {
-    parsed = new URL(url)
-  } catch {
-    throw new BadRequest(`url is not a URL: "${url}"`)
+export const checkUrl = (url: string, stage?: string): Promise<string> => checkDestination(url, stage)
+
+/**
+ * A transaction on the business's count item: two made at once may cancel each other
+ * (TransactionConflict, which the SDK does not retry), so it is tried again a few times after a short
+ * random wait; still conflicting, it is a 503 to try again (nothing was written).
+ */
+async function transactOnCount(input: TransactWriteCommandInput): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await db().send(new TransactWriteCommand(input))
+      return
+    } catch (error) {
+      const conflict = transactionCancellationCodes(error)?.includes('TransactionConflict')
+      if (!conflict) throw error
+      if (attempt === 5)
+        throw new DependencyDown(
+          'Other changes to your webhook subscriptions were being made at the same moment: nothing changed, try again',
+        )
+      await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 80 * attempt))
+    }
   }
-  if (parsed.protocol === 'https:') return
-  const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(parsed.hostname)
-  if (parsed.protocol === 'http:' && loopback && stage === 'local') return
-  throw new BadRequest(
-    stage === 'local'
-      ? 'url must be https://, or http:// to 127.0.0.1 or localhost'
-      : 'url must be https:// (http:// is accepted only by a local server)',
-  )
 }
 
+/** The destination guards' key part: the URL as given, hashed (a URL may be up to 2,048 characters). */
+const urlHash = (url: string) => createHash('sha256').update(url).digest('base64url')
+
+/**
+ * What refused a create: the count (17th subscription) or a guard (the URL already takes one of the
+ * events). The transaction's items are [count, subscription, ...guards].
+ */
+async function refusalOf(
+  error: unknown,
+  businessId: string,
+  url: string,
+  events: EventType[],
+): Promise<Error | undefined> {
+  const codes = transactionCancellationCodes(error)
+  if (!codes) return undefined
+  if (codes[0] === 'ConditionalCheckFailed')
+    return new Conflict(
+      `Your business has ${MAX_SUBSCRIPTIONS} webhook subscriptions, the most it may have: delete one (DELETE /api/v1/webhooks/{id}) before adding another`,
+    )
+  const taken = events.filter((_, i) => codes[i + 2] === 'ConditionalCheckFailed')
+  if (taken.length) {
+    const guard = await readRecord<{ subscriptionId: string }>(
+      keys.webhookDestinationGuard(businessId, urlHash(url), taken[0]!),
+      { consistent: true },
+    )
+    return new Conflict(
+      `This URL already receives ${taken.join(', ')} through webhook subscription ${guard?.subscriptionId ?? '(another)'}: one subscription per URL and event, so no event is delivered twice`,
+    )
+  }
+  return undefined
+}
+
+/**
+ * A new subscription, in one transaction with what bounds it: the business's count goes up by one
+ * only while it is below MAX_SUBSCRIPTIONS (a conditional write on one counter item, not a query
+ * that two concurrent creates could both pass), and one guard per event type claims (URL, event)
+ * for this subscription.
+ */
 export async function createSubscription(
   businessId: string,
   input: { url: string; events: EventType[] },
   actor: string,
 ): Promise<SubscriptionView & { secret: string }> {
-  checkUrl(input.url)
+  await checkUrl(input.url)
   const id = `wh_${randomUUID().replaceAll('-', '')}`
   const secret = newWebhookSecret()
+  const events = [...new Set(input.events)]
   const subscription: Subscription = {
     id,
     businessId,
     url: input.url,
-    events: [...new Set(input.events)],
+    events,
     status: 'ACTIVE',
     secret: await encryptField(secret, secretContext(id)),
     createdAt: new Date().toISOString(),
+    counted: true,
   }
-  await db().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: { ...keys.webhookSubscription(businessId, id), entity: 'WEBHOOK_SUBSCRIPTION', ...subscription },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  )
+  const hash = urlHash(input.url)
+  try {
+    await transactOnCount({
+      TransactItems: [
+        {
+          Update: {
+            TableName: tableName(),
+            Key: keys.webhookSubscriptionCount(businessId),
+            UpdateExpression: 'ADD subscriptions :one',
+            ConditionExpression: 'attribute_not_exists(subscriptions) OR subscriptions < :max',
+            ExpressionAttributeValues: { ':one': 1, ':max': MAX_SUBSCRIPTIONS },
+          },
+        },
+        {
+          Put: {
+            TableName: tableName(),
+            Item: {
+              ...keys.webhookSubscription(businessId, id),
+              entity: 'WEBHOOK_SUBSCRIPTION',
+              ...subscription,
+            },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+        ...events.map((event) => ({
+          Put: {
+            TableName: tableName(),
+            Item: {
+              ...keys.webhookDestinationGuard(businessId, hash, event),
+              entity: 'WEBHOOK_DESTINATION_GUARD',
+              subscriptionId: id,
+            },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        })),
+      ],
+    })
+  } catch (error) {
+    throw (await refusalOf(error, businessId, input.url, events)) ?? error
+  }
   await appendAudit({
     type: 'WEBHOOK_SUBSCRIBED',
     actor,
@@ -114,12 +207,41 @@ export async function createSubscription(
 /** Every subscription of a business, deleted ones included (the caller filters). */
 export async function subscriptionsOf(businessId: string): Promise<Subscription[]> {
   const items = await queryAll({
-    KeyConditionExpression: 'pk = :pk',
-    ExpressionAttributeValues: { ':pk': keys.webhookSubscriptionPartition(businessId) },
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sub)',
+    ExpressionAttributeValues: {
+      ':pk': keys.webhookSubscriptionPartition(businessId),
+      ':sub': keys.webhookSubscriptionSkPrefix,
+    },
   })
   return items
     .map((item) => recordOf<Subscription>(item))
     .sort((a, b) => a.createdAt.localeCompare(b.createdAt))
+}
+
+/**
+ * One page of a business's subscriptions in sort-key order (the fan-out's unit of work): at most
+ * `limit` of them, and the sort key to continue after, when there may be more.
+ */
+export async function subscriptionPage(
+  businessId: string,
+  limit: number,
+  after?: string,
+): Promise<{ subscriptions: Subscription[]; next?: string }> {
+  const pk = keys.webhookSubscriptionPartition(businessId)
+  const out = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sub)',
+      ExpressionAttributeValues: { ':pk': pk, ':sub': keys.webhookSubscriptionSkPrefix },
+      Limit: limit,
+      ...(after ? { ExclusiveStartKey: { pk, sk: after } } : {}),
+    }),
+  )
+  const next = out.LastEvaluatedKey?.sk
+  return {
+    subscriptions: (out.Items ?? []).map((item) => recordOf<Subscription>(item)),
+    ...(typeof next === 'string' ? { next } : {}),
+  }
 }
 
 export const getSubscription = (businessId: string, id: string) =>
@@ -133,20 +255,55 @@ export async function ownSubscription(businessId: string, id: string): Promise<S
   return found
 }
 
+/**
+ * DELETED, with the subscription's count and destination guards released in the same transaction
+ * (a subscription made before the bounds existed has neither: `counted` says which).
+ */
 export async function deleteSubscription(businessId: string, id: string, actor: string): Promise<void> {
+  const found = await getSubscription(businessId, id)
+  if (!found || found.status === 'DELETED')
+    throw new NotFound(`No webhook subscription ${id} for your business`)
+  const hash = urlHash(found.url)
   try {
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.webhookSubscription(businessId, id),
-        UpdateExpression: 'SET #status = :deleted, deletedAt = :at',
-        ConditionExpression: 'attribute_exists(pk) AND #status <> :deleted',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':deleted': 'DELETED', ':at': new Date().toISOString() },
-      }),
-    )
+    await transactOnCount({
+      TransactItems: [
+        {
+          Update: {
+            TableName: tableName(),
+            Key: keys.webhookSubscription(businessId, id),
+            UpdateExpression: 'SET #status = :deleted, deletedAt = :at',
+            ConditionExpression: 'attribute_exists(pk) AND #status <> :deleted',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: { ':deleted': 'DELETED', ':at': new Date().toISOString() },
+          },
+        },
+        ...(found.counted
+          ? [
+              {
+                Update: {
+                  TableName: tableName(),
+                  Key: keys.webhookSubscriptionCount(businessId),
+                  UpdateExpression: 'ADD subscriptions :minus',
+                  ConditionExpression: 'subscriptions > :zero',
+                  ExpressionAttributeValues: { ':minus': -1, ':zero': 0 },
+                },
+              },
+              ...found.events.map((event) => ({
+                Delete: {
+                  TableName: tableName(),
+                  Key: keys.webhookDestinationGuard(businessId, hash, event),
+                  ConditionExpression: 'subscriptionId = :id',
+                  ExpressionAttributeValues: { ':id': id },
+                },
+              })),
+            ]
+          : []),
+      ],
+    })
   } catch (error) {
-    if (isConditionFailed(error)) throw new NotFound(`No webhook subscription ${id} for your business`)
+    // Deleted meanwhile by a concurrent request: the same outcome as the second DELETE.
+    if (transactionCancellationCodes(error)?.[0] === 'ConditionalCheckFailed')
+      throw new NotFound(`No webhook subscription ${id} for your business`)
     throw error
   }
   await appendAudit({

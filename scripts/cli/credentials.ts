@@ -145,7 +145,7 @@ export const commands: Command[] = [
     'client set-webhook',
     "set (or with --clear remove) an Area A client's webhook URL",
     { key: { type: 'string' }, url: { type: 'string' }, clear: { type: 'boolean' } },
-    'client set-webhook: the URL transmit delivers invoices to and the health check probes.\n\nOptions:\n  --key API_KEY   (required)\n  --url URL       the webhook URL\n  --clear         remove the webhook instead',
+    'client set-webhook: the URL transmit delivers invoices to and the health check probes.\n\nOptions:\n  --key API_KEY   (required)\n  --url URL       the webhook URL: https:// to a name or address that resolves to public addresses only\n  --clear         remove the webhook instead',
     async (v) => {
       const key = required(v, 'key', 'client set-webhook --key API_KEY --url URL')
       const url = v.clear ? undefined : required(v, 'url', 'client set-webhook --key API_KEY --url URL')

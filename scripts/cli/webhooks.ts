@@ -25,7 +25,7 @@ Options:
   --business ID       the business id (required)
   --subscription ID   the subscription id, wh_... (required)
   --status S          failed, pending or delivered (default: all)
-  --page N            page, from 1 (default 1)
+  --cursor C          the next page: page.next_cursor of the previous one
   --size N            deliveries per page, at most 200 (default 50)
 
 Example: npm run cli -- webhooks deliveries --business 11111111-1111-4111-8111-111111111111 --subscription wh_... --status failed`
@@ -71,7 +71,7 @@ export const commands: Command[] = [
       business: { type: 'string' },
       subscription: { type: 'string' },
       status: { type: 'string' },
-      page: { type: 'string' },
+      cursor: { type: 'string' },
       size: { type: 'string' },
     },
     async run(values) {
@@ -87,13 +87,19 @@ export const commands: Command[] = [
         console.error(`--status must be failed, pending or delivered.\n\n${deliveriesHelp}`)
         process.exit(2)
       }
-      const page = Number(optional(values, 'page') ?? 1)
       const size = Math.min(200, Number(optional(values, 'size') ?? 50))
-      if (!Number.isInteger(page) || page < 1 || !Number.isInteger(size) || size < 1) {
-        console.error(`--page and --size must be whole numbers from 1.\n\n${deliveriesHelp}`)
+      if (!Number.isInteger(size) || size < 1) {
+        console.error(`--size must be a whole number from 1.\n\n${deliveriesHelp}`)
         process.exit(2)
       }
-      print(await listDeliveries(id, { ...(status ? { status: status as DeliveryStatus } : {}), page, size }))
+      const cursor = optional(values, 'cursor')
+      print(
+        await listDeliveries(id, {
+          ...(status ? { status: status as DeliveryStatus } : {}),
+          ...(cursor ? { cursor } : {}),
+          size,
+        }),
+      )
     },
   },
   {

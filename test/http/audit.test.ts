@@ -189,7 +189,7 @@ describe('credential changes through the CLI', () => {
     const issuedOut = await cli('client', 'issue', '--business', id, '--roles', 'SI,APP')
     const issued = JSON.parse(issuedOut.slice(issuedOut.indexOf('{'), issuedOut.lastIndexOf('}') + 1))
     await cli('client', 'rotate', '--key', issued.api_key)
-    await cli('client', 'set-webhook', '--key', issued.api_key, '--url', 'https://hooks.example.com/x')
+    await cli('client', 'set-webhook', '--key', issued.api_key, '--url', 'https://93.184.215.14/x')
     await cli('client', 'revoke', '--key', issued.api_key)
 
     const out = await cli('audit', 'business', '--id', id, '--json')
@@ -207,7 +207,7 @@ describe('credential changes through the CLI', () => {
       ...[
         ['CREDENTIAL_ISSUED', { kind: 'api-client', roles: 'SI,APP' }],
         ['CREDENTIAL_ROTATED', { kind: 'api-client' }],
-        ['WEBHOOK_SET', { kind: 'api-client', webhook: 'https://hooks.example.com/x' }],
+        ['WEBHOOK_SET', { kind: 'api-client', webhook: 'https://93.184.215.14/x' }],
         ['CREDENTIAL_REVOKED', { kind: 'api-client' }],
       ].map(([type, detail]) => ({
         eventId: expect.any(String),

@@ -652,6 +652,8 @@ describe('Consumers (lib/consumers.ts on DynamoDB Streams and SQS)', () => {
     ).filter((m) => m.Properties.StartingPosition === undefined)
     expect(sqsMappings).toHaveLength(1)
     expect(sqsMappings[0]!.Properties.FunctionResponseTypes).toEqual(['ReportBatchItemFailures'])
+    // A storm of deliveries cannot take the account's concurrency from the API (CONTRACT section 14).
+    expect(sqsMappings[0]!.Properties.ScalingConfig).toEqual({ MaximumConcurrency: 20 })
   })
 
   it('alarms on any message in a dead-letter queue', () => {

@@ -1,0 +1,95 @@
+import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
+import { randomUUID } from 'node:crypto'
+import { db, tableName } from '#lib/db/client.ts'
+import { isConditionFailed } from '#lib/db/errors.ts'
+import { keys } from '#lib/db/keys.ts'
+import { TTL_ATTRIBUTE } from '#lib/db/table.ts'
+
+/**
+ * At most MAX_PER_HOST deliveries in flight to one destination host (CONTRACT section 14), whoever's
+ * subscriptions they are for, however many delivery functions run: a host a tenant names is not
+ * flooded by the service, and one slow host cannot take all of the delivery function's concurrency.
+ *
+ * Each host has MAX_PER_HOST slot items (`WHHOST#<host>`, `SLOT#0..9`). Taking a slot is one query of
+ * the host's slots (one read unit: the items are tiny) and a conditional write on a free one (free =
+ * never taken, or its lease has run out). A lease outlives one attempt (5 s and its writes) but is
+ * released as soon as the attempt is over; a worker that dies holding one frees it when it expires,
+ * so a crash never shrinks a host's allowance for long. When every slot is held the attempt is not
+ * made and its message comes back a little later (lib/webhooks/delivery.ts): nothing is lost and the
+ * attempt count does not move.
+ *
+ * Chosen over one counter item per host: a counter that a dead worker incremented stays high for
+ * good, while a lease frees itself.
+ */
+export const MAX_PER_HOST = 10
+export const LEASE_MS = 30_000
+
+export interface HostLease {
+  host: string
+  slot: number
+  holder: string
+}
+
+/** The host a lease is keyed by: the URL's host name, lower case, whatever the port (a host is one machine). */
+export const hostOf = (url: string): string => new URL(url).hostname.toLowerCase()
+
+export async function takeHostSlot(host: string, now = Date.now()): Promise<HostLease | undefined> {
+  const out = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': keys.webhookHostSlot(host, 0).pk },
+    }),
+  )
+  const busy = new Set(
+    (out.Items ?? [])
+      .filter((item) => typeof item.until === 'number' && item.until >= now)
+      .map((item) => Number(String(item.sk).slice('SLOT#'.length))),
+  )
+  const free = [...Array(MAX_PER_HOST).keys()].filter((slot) => !busy.has(slot))
+  // Random order: concurrent workers that read the same free slots mostly pick different ones.
+  free.sort(() => Math.random() - 0.5)
+  const holder = randomUUID()
+  for (const slot of free.slice(0, 3)) {
+    try {
+      await db().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.webhookHostSlot(host, slot),
+          // The item itself goes a day after its last use (DynamoDB's TTL): hosts come and go.
+          UpdateExpression: 'SET #until = :until, holder = :holder, #ttl = :ttl',
+          ConditionExpression: 'attribute_not_exists(#until) OR #until < :now',
+          ExpressionAttributeNames: { '#until': 'until', '#ttl': TTL_ATTRIBUTE },
+          ExpressionAttributeValues: {
+            ':until': now + LEASE_MS,
+            ':holder': holder,
+            ':now': now,
+            ':ttl': Math.floor(now / 1000) + 86_400,
+          },
+        }),
+      )
+      return { host, slot, holder }
+    } catch (error) {
+      if (!isConditionFailed(error)) throw error
+    }
+  }
+  return undefined
+}
+
+/** Frees a slot this worker holds (a lease already taken over by another worker is left alone). */
+export async function releaseHostSlot(lease: HostLease): Promise<void> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.webhookHostSlot(lease.host, lease.slot),
+        UpdateExpression: 'REMOVE #until, holder',
+        ConditionExpression: 'holder = :holder',
+        ExpressionAttributeNames: { '#until': 'until' },
+        ExpressionAttributeValues: { ':holder': lease.holder },
+      }),
+    )
+  } catch (error) {
+    if (!isConditionFailed(error)) throw error
+  }
+}

@@ -1,0 +1,148 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ApiClient } from '#client/api-client.ts'
+import { issueApiClient } from '#lib/auth/credentials.ts'
+import { getOutboxItem } from '#lib/notifications/outbox.ts'
+import { buildInvoice } from '../fixtures/invoices/build.ts'
+import { startApi, type TestApi } from '../support/api.ts'
+import { DEV, type DevClients, devClients } from '../support/clients.ts'
+import { deadWebhookUrl } from '../support-invoices/webhook-receiver.ts'
+import { type EventReceiver, eventually, startEventReceiver } from '../support/standard-webhook-receiver.ts'
+
+/**
+ * CONTRACT section 14, what bounds one tenant's webhooks: 16 subscriptions, one per URL and event,
+ * 10 redeliveries of an event a day, and one failure notice per business per day. (Fan-out pages,
+ * deliveries per host and the log's pages: webhook-fan-out.test.ts.)
+ */
+process.env.WEBHOOK_RETRY_SCHEDULE = '500ms'
+
+let api: TestApi
+let clients: DevClients & { buyerAdmin: ApiClient; otherAdmin: ApiClient }
+const closers: (() => Promise<unknown>)[] = []
+beforeAll(async () => {
+  api = await startApi({ workers: ['webhook-fan-out', 'webhook-deliver', 'outbox-sender'] })
+  const admin = async (businessId: string, apiKey: string) => {
+    await issueApiClient({ apiKey, secret: `${apiKey}-secret`, businessId, roles: ['ADMIN'] })
+    return new ApiClient(api.url, { area: 'A', credentials: { apiKey, secret: `${apiKey}-secret` } })
+  }
+  clients = {
+    ...devClients(api.url),
+    buyerAdmin: await admin(DEV.buyer.businessId, 'bounds-buyer-admin'),
+    otherAdmin: await admin(DEV.other.businessId, 'bounds-other-admin'),
+  }
+})
+afterAll(async () => {
+  for (const close of closers) await close()
+  await api?.close()
+})
+
+async function receiver(): Promise<EventReceiver> {
+  const r = await startEventReceiver()
+  closers.push(() => r.close())
+  return r
+}
+
+async function subscribe(client: ApiClient, url: string, events: string[]) {
+  const reply = await client.post<any>('/api/v1/webhooks', { url, events })
+  expect(reply.status, JSON.stringify(reply.body)).toBe(201)
+  return reply.body.data as { id: string; secret: string }
+}
+
+describe('subscriptions per business', () => {
+  it('takes at most 16, even when 20 are asked for at once (409 naming the limit); a delete frees one', async () => {
+    const replies = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        clients.otherAdmin.post<any>('/api/v1/webhooks', {
+          url: `http://127.0.0.1:9/hooks/${i}`,
+          events: ['batch.completed'],
+        }),
+      ),
+    )
+    const made = replies.filter((r) => r.status === 201)
+    const refused = replies.filter((r) => r.status === 409)
+    expect([made.length, refused.length]).toEqual([16, 4])
+    expect(refused[0]!.body.message).toMatch(/16 webhook subscriptions, the most it may have/)
+    expect((await clients.otherAdmin.get<any>('/api/v1/webhooks')).body.data).toHaveLength(16)
+
+    const id = made[0]!.body.data.id
+    expect((await clients.otherAdmin.request('DELETE', `/api/v1/webhooks/${id}`)).status).toBe(204)
+    const again = { url: 'http://127.0.0.1:9/hooks/again', events: ['batch.completed'] }
+    expect((await clients.otherAdmin.post('/api/v1/webhooks', again)).status).toBe(201)
+    expect(
+      (await clients.otherAdmin.post('/api/v1/webhooks', { ...again, url: `${again.url}/2` })).status,
+    ).toBe(409)
+  })
+
+  it('refuses a second subscription of one URL to an event it already receives (409 naming it)', async () => {
+    const url = 'http://127.0.0.1:9/dup'
+    const first = await subscribe(clients.buyerAdmin, url, ['invoice.signed', 'invoice.received'])
+    const dup = await clients.buyerAdmin.post<any>('/api/v1/webhooks', { url, events: ['invoice.received'] })
+    expect(dup.status).toBe(409)
+    expect(dup.body.message).toContain(first.id)
+    expect(dup.body.message).toContain('invoice.received')
+    // Another event to the same URL is another subscription; once deleted, the URL is free again.
+    const other = await subscribe(clients.buyerAdmin, url, ['batch.completed'])
+    expect((await clients.buyerAdmin.request('DELETE', `/api/v1/webhooks/${first.id}`)).status).toBe(204)
+    const retaken = await subscribe(clients.buyerAdmin, url, ['invoice.received'])
+    for (const id of [other.id, retaken.id])
+      expect((await clients.buyerAdmin.request('DELETE', `/api/v1/webhooks/${id}`)).status).toBe(204)
+  })
+})
+
+describe('delivery', () => {
+  it('redelivers one event at most 10 times a day (409 saying so)', async () => {
+    const r = await receiver()
+    const { id, secret } = await subscribe(clients.admin, r.url, ['invoice.payment_status_changed'])
+    r.secret = secret
+    const invoice = buildInvoice()
+    expect((await clients.app.post('/api/v1/app/invoice/sign', invoice)).status).toBe(200)
+    expect(
+      (
+        await clients.app.request('PATCH', `/api/v1/app/invoice/update/${invoice.irn}`, {
+          payment_status: 'PAID',
+        })
+      ).status,
+    ).toBe(200)
+    await eventually(() => expect(r.received).toHaveLength(1))
+    const eventId = r.received[0]!.id
+    const redeliver = () =>
+      clients.admin.post<any>(`/api/v1/webhooks/${id}/deliveries/${eventId}/redeliver`, {})
+    for (let n = 2; n <= 11; n++) {
+      expect((await redeliver()).status).toBe(202)
+      await eventually(() => expect(r.received).toHaveLength(n))
+      await eventually(async () => {
+        const log = await clients.admin.get<any>(`/api/v1/webhooks/${id}/deliveries`)
+        expect(log.body.data.content[0].status).toBe('DELIVERED')
+      })
+    }
+    const over = await redeliver()
+    expect(over.status).toBe(409)
+    expect(over.body.message).toMatch(/already sent again 10 times today/)
+    await api.workers.drained()
+    expect(r.received).toHaveLength(11)
+  })
+
+  it('tells the operator once per business and day, whatever the count of failing subscriptions, the URL as data', async () => {
+    const urls = [await deadWebhookUrl(), await deadWebhookUrl()]
+    const subs = [
+      await subscribe(clients.buyerAdmin, urls[0]!, ['invoice.received']),
+      await subscribe(clients.buyerAdmin, urls[1]!, ['invoice.received']),
+    ]
+    const invoice = buildInvoice()
+    expect((await clients.app.post('/api/v1/app/invoice/sign', invoice)).status).toBe(200)
+    expect((await clients.app.post('/api/v1/app/invoice/transmit', { irn: invoice.irn })).status).toBe(200)
+    const day = new Date().toISOString().slice(0, 10)
+    await eventually(async () => {
+      for (const sub of subs) {
+        const listed = await clients.buyerAdmin.get<any>('/api/v1/webhooks')
+        expect(listed.body.data.find((s: { id: string }) => s.id === sub.id).status).toBe('FAILED')
+      }
+    })
+    await api.workers.drained()
+    const notice = (await getOutboxItem(`WEBHOOKS-FAILED-${DEV.buyer.businessId}-${day}`)) as any
+    expect(notice).toBeDefined()
+    expect([...notice.subscriptionIds].sort()).toEqual(subs.map((s) => s.id).sort())
+    // The notice names one subscription; the URL is not a link a mail client would open.
+    expect(notice.body).toMatch(/hxxp\[:\/\/\]127\[\.\]0\[\.\]0\[\.\]1/)
+    expect(notice.body).not.toMatch(/https?:\/\/127/)
+  })
+})
