@@ -178,12 +178,25 @@ const jsonBody = (): Middleware => {
   }
 }
 
+/** A function's timeout (infra/constructs/api-function.ts): the bound when a caller gives no context. */
+const DEFAULT_FUNCTION_MS = 10_000
+const remainingTimeOf = (context: Context) =>
+  typeof context.getRemainingTimeInMillis === 'function'
+    ? context.getRemainingTimeInMillis()
+    : DEFAULT_FUNCTION_MS
+
 /** Idempotency-Key: a retry gets the first reply back without running the handler again. */
 const idempotency = (): Middleware => ({
   name: 'idempotency',
   before: async (request) => {
     const state = request.context.api
-    const outcome = await claimIdempotencyKey(state.route!, state.caller, request.event, state.rawBody)
+    const outcome = await claimIdempotencyKey(
+      state.route!,
+      state.caller,
+      request.event,
+      state.rawBody,
+      remainingTimeOf(request.context),
+    )
     if (outcome?.replay) return outcome.replay
     state.idempotency = outcome?.claim
     return undefined

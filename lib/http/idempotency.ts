@@ -17,9 +17,14 @@ import { BadRequest, Conflict } from '#lib/errors.ts'
  * past its expiry counts as absent (the retention is 24 hours, whatever the TTL sweeper's delay). Only
  * successful replies are kept; a failed attempt releases the key so the client can try again.
  * Read-only routes are naturally idempotent and skip this.
+ *
+ * A claim whose function dies (timeout, out of memory) never gets to release it: the claim records
+ * when the function's own time runs out (`inProgressUntil`, ms: now + the invocation's remaining
+ * time, Powertools' in-progress expiry), and after that the key is free again, not after 24 hours.
  */
 const KEY_FORM = /^[\x21-\x7e]{1,128}$/
 const RETENTION_SECONDS = 24 * 60 * 60
+const IN_PROGRESS = 'IN_PROGRESS'
 
 export interface IdempotencyClaim {
   key: { pk: string; sk: string }
@@ -46,6 +51,8 @@ export async function claimIdempotencyKey(
   caller: Caller,
   event: APIGatewayProxyEventV2,
   rawBody: Buffer,
+  /** The invocation's remaining time (Lambda's context.getRemainingTimeInMillis()). */
+  remainingMs: number,
 ): Promise<{ claim?: IdempotencyClaim; replay?: APIGatewayProxyStructuredResultV2 } | undefined> {
   const header = event.headers['idempotency-key']
   if (header === undefined || !['POST', 'PATCH'].includes(route.method) || !route.writes) return undefined
@@ -58,7 +65,8 @@ export async function claimIdempotencyKey(
   const pathHash = createHash('sha256').update(event.rawPath).digest('hex')
   const key = keys.idempotency(id, `${route.method} ${route.path}#${pathHash}`, header)
   const requestHash = createHash('sha256').update(rawBody).digest('hex')
-  const now = Math.floor(Date.now() / 1000)
+  const nowMs = Date.now()
+  const now = Math.floor(nowMs / 1000)
   let existing: Record<string, unknown>
   try {
     // One conditional write decides: the key is free (never used, or used but past its expiry,
@@ -67,9 +75,18 @@ export async function claimIdempotencyKey(
     await db().send(
       new PutCommand({
         TableName: tableName(),
-        Item: { ...key, state: 'IN_PROGRESS', requestHash, expiresAt: now + RETENTION_SECONDS },
-        ConditionExpression: 'attribute_not_exists(pk) OR expiresAt <= :now',
-        ExpressionAttributeValues: { ':now': now },
+        Item: {
+          ...key,
+          state: IN_PROGRESS,
+          requestHash,
+          expiresAt: now + RETENTION_SECONDS,
+          inProgressUntil: nowMs + remainingMs,
+        },
+        // Free when never used, past its retention, or claimed by an invocation whose time is up.
+        ConditionExpression:
+          'attribute_not_exists(pk) OR expiresAt <= :now OR (#state = :inProgress AND inProgressUntil <= :nowMs)',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: { ':now': now, ':nowMs': nowMs, ':inProgress': IN_PROGRESS },
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
     )
@@ -81,8 +98,12 @@ export async function claimIdempotencyKey(
   if (existing.requestHash !== requestHash) {
     throw new Conflict('This Idempotency-Key was already used with a different request body: use a new key')
   }
-  if (existing.state !== 'DONE')
-    throw new Conflict('A request with this Idempotency-Key is still in progress: retry shortly')
+  if (existing.state !== 'DONE') {
+    const untilMs = typeof existing.inProgressUntil === 'number' ? existing.inProgressUntil : nowMs + 1000
+    throw new Conflict('A request with this Idempotency-Key is still in progress: retry shortly', {
+      retryAfterSeconds: Math.max(1, Math.ceil((untilMs - nowMs) / 1000)),
+    })
+  }
   const response = existing.response as APIGatewayProxyStructuredResultV2
   return { replay: { ...response, headers: { ...response.headers, 'idempotent-replayed': 'true' } } }
 }
