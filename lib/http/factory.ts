@@ -6,6 +6,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import type * as z from 'zod'
 import type { Verifier } from '#lib/auth/authenticate.ts'
 import type { Caller } from '#lib/auth/caller.ts'
+import { RateLimited, rateLimitHeaders } from '#lib/auth/rate-limit.ts'
 import { isUnavailable } from '#lib/db/errors.ts'
 import { logger } from '#lib/log.ts'
 import { type AuthScheme, type ReplyKind, type Route, routeKey } from '#lib/route.ts'
@@ -29,6 +30,9 @@ export type UnroutedResolver = (method: string, path: string) => { error: ApiErr
 
 /** Bodies over 1 MiB are refused before anything else looks at them (CONTRACT section 3). */
 export const MAX_BODY_BYTES = 1024 * 1024
+
+/** Retry-After of a 503 for a dependency throttled or unreachable: DynamoDB and Lambda recover in seconds. */
+const RETRY_UNAVAILABLE_SECONDS = 2
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 
@@ -92,12 +96,32 @@ const requestIdentity = (): Middleware => ({
       caller: { scheme: 'none' },
     }
   },
-  after: (request) => logCompletion(request),
+  after: (request) => {
+    addRateLimitHeaders(request)
+    logCompletion(request)
+  },
   onError: (request) => {
     request.response = toErrorResponse(request)
+    addRateLimitHeaders(request)
     logCompletion(request)
   },
 })
+
+/**
+ * Every authenticated reply says where its client stands in its rate limit window (CONTRACT section
+ * 14), a 429 included; a replayed reply says where the client stands now, not at the first request.
+ */
+function addRateLimitHeaders(request: MiddyRequest) {
+  const caller = request.context.api?.caller
+  const rate =
+    (caller && 'rate' in caller ? caller.rate : undefined) ??
+    (request.error instanceof RateLimited ? request.error.rate : undefined)
+  if (!rate || !request.response) return
+  request.response = {
+    ...request.response,
+    headers: { ...request.response.headers, ...rateLimitHeaders(rate) },
+  }
+}
 
 /**
  * Finds the request's route among the declaration's own, by API Gateway's routeKey. A function with
@@ -220,7 +244,10 @@ function toErrorResponse(request: MiddyRequest): APIGatewayProxyStructuredResult
   if (known) return errorResponse(kind, known, state.reply)
   if (isUnavailable(error)) {
     logger.error('dependency unavailable', { error })
-    const down = new DependencyDown('A service this request depends on is unavailable: retry shortly')
+    // Throttled or down, behind the API (DynamoDB, Lambda): the caller may retry, and is told when.
+    const down = new DependencyDown('A service this request depends on is unavailable: retry shortly', {
+      retryAfterSeconds: RETRY_UNAVAILABLE_SECONDS,
+    })
     return errorResponse(kind, toApiError(down)!, state.reply)
   }
   // A bug: the stack goes to the log, never to the caller.

@@ -99,13 +99,14 @@ describe('Idempotency-Key', () => {
       reply = await clients.si.post<any>(PATH, body, key)
     })
     expect(reply.headers.get('idempotent-replayed')).toBe('true')
-    // Authentication reads the client and marks the signature seen (the first put); after that the
-    // idempotency decision is exactly one conditional put, with no read of the record that won.
-    const afterAuth = operations.slice(operations.findIndex((op) => op.startsWith('Put')) + 1)
+    // Authentication reads the client, marks the signature seen (the first put) and, beside it, counts
+    // the request in the rate limit window (an update); after that the idempotency decision is
+    // exactly one conditional put, with no read of the record that won.
+    const afterAuth = operations.slice(operations.findIndex((op) => op.startsWith('Update')) + 1)
     expect(afterAuth, operations.join(', ')).toEqual([expect.stringMatching(/^Put/)])
   })
 
-  it('is free again once a claim\'s function has run out of time, not 24 hours later', async () => {
+  it("is free again once a claim's function has run out of time, not 24 hours later", async () => {
     vi.useFakeTimers({ toFake: ['Date'] })
     const start = Date.now()
     vi.setSystemTime(start)
