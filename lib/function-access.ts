@@ -66,6 +66,15 @@ export const IDEMPOTENCY_ACCESS: Access = {
 }
 
 /**
+ * A route whose reply carries a secret keeps its stored first reply sealed (lib/http/sealed-reply.ts):
+ * it seals on the first request and opens on a replay.
+ */
+export const SEALED_REPLY_ACCESS: Access = {
+  encrypt: ['idempotent-reply'],
+  decrypt: ['idempotent-reply'],
+}
+
+/**
  * Each function's Access, for the policy generator (infra/constructs/grants.ts) and for the local IAM
  * guard of a run from sources (scripts/local/iam.ts): both read it from here, so what is tested
  * locally is what the role allows in AWS.
@@ -89,6 +98,7 @@ export function accessOfRoutes(routes: readonly Route[]): Access {
     ...(routes.some((r) => r.writes && (r.method === 'POST' || r.method === 'PATCH'))
       ? [IDEMPOTENCY_ACCESS]
       : []),
+    ...(routes.some((r) => r.sealedReply) ? [SEALED_REPLY_ACCESS] : []),
   )
 }
 

@@ -21,6 +21,7 @@ import {
   releaseIdempotencyKey,
 } from './idempotency.ts'
 import { parseEventJsonBody } from './json-body.ts'
+import type { ReplySealer } from './sealed-reply.ts'
 import { errorResponse, type Reply, type ReplyContext, successResponse } from './replies.ts'
 import { observability, traceIdOf } from './observability.ts'
 import { parseOrThrow } from './validation.ts'
@@ -210,7 +211,7 @@ const remainingTimeOf = (context: Context) =>
     : DEFAULT_FUNCTION_MS
 
 /** Idempotency-Key: a retry gets the first reply back without running the handler again. */
-const idempotency = (): Middleware => ({
+const idempotency = (sealer: ReplySealer | undefined): Middleware => ({
   name: 'idempotency',
   before: async (request) => {
     const state = request.context.api
@@ -220,6 +221,7 @@ const idempotency = (): Middleware => ({
       request.event,
       state.rawBody,
       remainingTimeOf(request.context),
+      sealer,
     )
     if (outcome?.replay) return outcome.replay
     state.idempotency = outcome?.claim
@@ -286,10 +288,18 @@ export function apiHandler<
   fn: (
     ctx: HandlerContext<z.output<B>, z.output<Q>, z.output<P>, Awaited<ReturnType<V['verify']>>>,
   ) => Promise<Reply> | Reply,
-  /** The catch-all (a declaration with no routes) answers every other request with this. */
-  options: { resolveUnrouted?: UnroutedResolver } = {},
+  options: {
+    /** The catch-all (a declaration with no routes) answers every other request with this. */
+    resolveUnrouted?: UnroutedResolver
+    /** Required when the declaration says `sealedReply`: lib/http/sealed-reply.ts's sealedReplies. */
+    sealedReplies?: ReplySealer
+  } = {},
 ) {
   const { request: declared } = declaration
+  if (declaration.sealedReply && !options.sealedReplies) {
+    // At cold start, never as a secret stored in plain text.
+    throw new Error(`${declaration.functionId} declares sealedReply: its handler must pass sealedReplies`)
+  }
   const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, ApiContext>()
     .use([
       observability() as Middleware,
@@ -299,7 +309,7 @@ export function apiHandler<
       routeResolution(declaration as Endpoint, options.resolveUnrouted),
       authentication(verifier),
       jsonBody(),
-      idempotency(),
+      idempotency(options.sealedReplies),
     ])
     .handler(async (event, context) => {
       const state = context.api

@@ -9,6 +9,7 @@ import { isConditionFailed } from '#lib/db/errors.ts'
 import { keys } from '#lib/db/keys.ts'
 import type { Route } from '#lib/route.ts'
 import { BadRequest, Conflict } from '#lib/errors.ts'
+import type { ReplySealer } from './sealed-reply.ts'
 
 /**
  * `Idempotency-Key` on POST and PATCH (CONTRACT section 5): the first reply is stored and a retry
@@ -28,6 +29,8 @@ const IN_PROGRESS = 'IN_PROGRESS'
 
 export interface IdempotencyClaim {
   key: { pk: string; sk: string }
+  /** Seals the reply before it is stored: the route's reply carries a secret (Route.sealedReply). */
+  sealer?: ReplySealer
 }
 
 function callerId(caller: Caller): string | undefined {
@@ -53,6 +56,8 @@ export async function claimIdempotencyKey(
   rawBody: Buffer,
   /** The invocation's remaining time (Lambda's context.getRemainingTimeInMillis()). */
   remainingMs: number,
+  /** Given for routes whose reply carries a secret: the stored reply is sealed with it. */
+  sealer?: ReplySealer,
 ): Promise<{ claim?: IdempotencyClaim; replay?: APIGatewayProxyStructuredResultV2 } | undefined> {
   const header = event.headers['idempotency-key']
   if (header === undefined || !['POST', 'PATCH'].includes(route.method) || !route.writes) return undefined
@@ -90,7 +95,7 @@ export async function claimIdempotencyKey(
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
     )
-    return { claim: { key } }
+    return { claim: { key, ...(sealer ? { sealer } : {}) } }
   } catch (error) {
     if (!isConditionFailed(error)) throw error
     existing = heldBy(error)
@@ -104,7 +109,12 @@ export async function claimIdempotencyKey(
       retryAfterSeconds: Math.max(1, Math.ceil((untilMs - nowMs) / 1000)),
     })
   }
-  const response = existing.response as APIGatewayProxyStructuredResultV2
+  const stored = existing.response as APIGatewayProxyStructuredResultV2
+  let response = stored
+  if (existing.sealed) {
+    if (!sealer) throw new Error(`${route.method} ${route.path} stored a sealed reply but has no sealer`)
+    response = { ...stored, body: await sealer.open(String(stored.body ?? ''), key) }
+  }
   return { replay: { ...response, headers: { ...response.headers, 'idempotent-replayed': 'true' } } }
 }
 
@@ -127,13 +137,17 @@ export async function completeIdempotencyKey(
 ) {
   const status = response.statusCode ?? 200
   if (status >= 200 && status < 300) {
+    // A reply carrying a secret is stored sealed, never in plain text (CONTRACT section 14).
+    const stored = claim.sealer
+      ? { ...response, body: await claim.sealer.seal(String(response.body ?? ''), claim.key) }
+      : response
     await db().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: claim.key,
-        UpdateExpression: 'SET #state = :done, #response = :response',
+        UpdateExpression: 'SET #state = :done, #response = :response, sealed = :sealed',
         ExpressionAttributeNames: { '#state': 'state', '#response': 'response' },
-        ExpressionAttributeValues: { ':done': 'DONE', ':response': response },
+        ExpressionAttributeValues: { ':done': 'DONE', ':response': stored, ':sealed': Boolean(claim.sealer) },
       }),
     )
   } else {
