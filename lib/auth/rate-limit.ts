@@ -41,6 +41,8 @@ export interface RateState extends RateLimit {
   remaining: number
   /** Seconds until the window ends and the count starts again. */
   resetSeconds: number
+  /** The window's start, epoch seconds: which window the request was counted in. */
+  windowStart: number
 }
 
 /** Over the quota: 429 with Retry-After, in the area's error record. */
@@ -100,6 +102,7 @@ export async function countRequest(subject: string, windowSeconds: number): Prom
         ...limit,
         remaining: Math.max(0, limit.quota - count),
         resetSeconds,
+        windowStart,
       }
       if (count > limit.quota) throw new RateLimited(rate)
       return rate
