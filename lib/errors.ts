@@ -19,6 +19,7 @@ export type ErrorKind =
   | 'not-found'
   | 'conflict'
   | 'too-large'
+  | 'rate-limited'
   | 'unavailable'
 
 /**
@@ -32,6 +33,7 @@ const STATUS: Record<ErrorKind, number> = {
   'not-found': 404,
   conflict: 409,
   'too-large': 413,
+  'rate-limited': 429,
   unavailable: 503,
 }
 

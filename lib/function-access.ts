@@ -1,6 +1,6 @@
 import { type Consumer, consumers } from '#lib/consumers.ts'
 import { functionsOf, type Route, routes as routeTable, UNROUTED } from '#lib/routes.ts'
-import { keys, NONCE_PREFIX, REPLAY_PREFIX } from '#lib/db/keys.ts'
+import { keys, NONCE_PREFIX, RATE_PREFIX, REPLAY_PREFIX } from '#lib/db/keys.ts'
 import type { AuthScheme } from '#lib/route.ts'
 import {
   type Access,
@@ -15,18 +15,26 @@ import {
 const prefixOf = (key: { pk: string }) => key.pk
 
 /**
+ * The per-client rate limit (lib/auth/rate-limit.ts): every authenticating verifier counts the request
+ * in its client's window, one UpdateItem (ADD) under RATE#.
+ */
+export const RATE_LIMIT_GRANT: TableGrant = { actions: ['UpdateItem'], keys: [RATE_PREFIX] }
+
+/**
  * What each auth scheme's verifier (lib/auth) does on every request, whatever the route:
  * - api-signature reads the API client record and opens its secrets, then writes the signature's
  *   replay item (api-signature.ts, replay-store.ts);
  * - switch-signature reads the bearer token and the switch client record, opens the client's
  *   secrets, then spends the nonce (switch-signature.ts, bearer.ts, replay-store.ts);
- * - the bearer schemes read their token record (bearer.ts).
+ * - the bearer schemes read their token record (bearer.ts);
+ * - all four count the request in the client's rate limit window (RATE_LIMIT_GRANT).
  */
 export const SCHEME_ACCESS: Record<AuthScheme, Access> = {
   'api-signature': {
     table: [
       { actions: ['GetItem'], keys: [prefixOf(keys.apiClient(''))] },
       { actions: ['PutItem'], keys: [REPLAY_PREFIX] },
+      RATE_LIMIT_GRANT,
     ],
     decrypt: ['api-client'],
   },
@@ -34,11 +42,16 @@ export const SCHEME_ACCESS: Record<AuthScheme, Access> = {
     table: [
       { actions: ['GetItem'], keys: [prefixOf(keys.bearer('')), prefixOf(keys.switchClient(''))] },
       { actions: ['PutItem'], keys: [NONCE_PREFIX] },
+      RATE_LIMIT_GRANT,
     ],
     decrypt: ['switch-client'],
   },
-  'merchant-bearer': { table: [{ actions: ['GetItem'], keys: [prefixOf(keys.bearer(''))] }] },
-  'admin-bearer': { table: [{ actions: ['GetItem'], keys: [prefixOf(keys.bearer(''))] }] },
+  'merchant-bearer': {
+    table: [{ actions: ['GetItem'], keys: [prefixOf(keys.bearer(''))] }, RATE_LIMIT_GRANT],
+  },
+  'admin-bearer': {
+    table: [{ actions: ['GetItem'], keys: [prefixOf(keys.bearer(''))] }, RATE_LIMIT_GRANT],
+  },
   none: {},
 }
 
@@ -50,6 +63,15 @@ export const IDEMPOTENCY_ACCESS: Access = {
   table: [
     { actions: ['PutItem', 'UpdateItem', 'DeleteItem'], keys: [prefixOf(keys.idempotency('', '', ''))] },
   ],
+}
+
+/**
+ * A route whose reply carries a secret keeps its stored first reply sealed (lib/http/sealed-reply.ts):
+ * it seals on the first request and opens on a replay.
+ */
+export const SEALED_REPLY_ACCESS: Access = {
+  encrypt: ['idempotent-reply'],
+  decrypt: ['idempotent-reply'],
 }
 
 /**
@@ -76,6 +98,7 @@ export function accessOfRoutes(routes: readonly Route[]): Access {
     ...(routes.some((r) => r.writes && (r.method === 'POST' || r.method === 'PATCH'))
       ? [IDEMPOTENCY_ACCESS]
       : []),
+    ...(routes.some((r) => r.sealedReply) ? [SEALED_REPLY_ACCESS] : []),
   )
 }
 

@@ -79,6 +79,11 @@ export interface Route {
   writes: boolean
   /** The health check also answers callers without credentials, with less detail. */
   allowAnonymous?: boolean
+  /**
+   * Its success reply carries a secret shown once: the idempotency layer keeps that reply sealed
+   * (lib/http/sealed-reply.ts), never in plain text.
+   */
+  sealedReply?: true
   /** The business metric its replies are counted in (lib/http/observability.ts). */
   metric?: BusinessMetric
   /**

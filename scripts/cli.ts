@@ -37,6 +37,7 @@ const MODULES = [
   './cli/webhooks.ts',
   './cli/finance.ts',
   './cli/dead-letters.ts',
+  './cli/rate-limits.ts',
 ]
 
 async function loadCommands(): Promise<Command[]> {

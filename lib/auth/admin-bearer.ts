@@ -1,15 +1,15 @@
 import { Unauthorized } from '#lib/errors.ts'
 import type { Verifier } from './authenticate.ts'
 import type { AdminCaller } from './caller.ts'
-import { findBearer } from './bearer.ts'
+import { findLimitedBearer } from './bearer.ts'
 import { refused } from './refusal.ts'
 
 /** Area D: the notification admin key. */
 export const adminBearer: Verifier<'admin-bearer', AdminCaller> = {
   scheme: 'admin-bearer',
   async verify(request) {
-    const token = await findBearer(request.headers.authorization, 'notify-admin')
-    if (!token) {
+    const found = await findLimitedBearer(request.headers.authorization, 'notify-admin')
+    if (!found) {
       const reason = request.headers.authorization ? 'unknown_key' : 'missing_credentials'
       throw refused(
         request,
@@ -17,6 +17,6 @@ export const adminBearer: Verifier<'admin-bearer', AdminCaller> = {
         new Unauthorized('Authorization must carry a valid notification admin key as a bearer token'),
       )
     }
-    return { scheme: 'admin-bearer', adminKeyId: token.subjectId }
+    return { scheme: 'admin-bearer', adminKeyId: found.token.subjectId, rate: await found.admit() }
   },
 }

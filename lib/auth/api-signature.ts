@@ -5,12 +5,20 @@ import type { AnonymousCaller, ApiClientCaller } from './caller.ts'
 import { readCachedRecord, readFreshRecord } from '#lib/cache/records.ts'
 import { keys } from '#lib/db/keys.ts'
 import { type ApiClient, usableSecrets } from './credentials.ts'
+import { countRequest, limitOf } from './rate-limit.ts'
 import { refused } from './refusal.ts'
 import { acceptSignatureOnce } from './replay-store.ts'
 import { parseZonedTimestamp, withinWindow } from './timestamps.ts'
 import { matchesAnySecret } from './verify-hmac.ts'
 
 const HEADERS = ['x-api-key', 'x-api-signature', 'x-api-timestamp'] as const
+
+/**
+ * The longest x-api-key the service looks up. The key becomes part of DynamoDB keys (the client
+ * record, the replay guard, the rate limit window), whose partition key holds at most 2,048 bytes: a
+ * longer header would reach GetItem and fail there as a 500. Issued keys are 35 characters.
+ */
+export const MAX_API_KEY_LENGTH = 256
 
 const HOW_TO_SIGN =
   'sign "METHOD\\nPATH?QUERY\\nTIMESTAMP\\nhex(SHA-256(body))" with HMAC-SHA256 and your API secret, then Base64'
@@ -33,6 +41,13 @@ export async function verifyApiSignature(request: AuthRequest): Promise<ApiClien
       headers['x-api-key'],
     )
   const apiKey = headers['x-api-key']!
+  if (apiKey.length > MAX_API_KEY_LENGTH) {
+    throw refused(
+      request,
+      'unknown_key',
+      new Unauthorized(`Unknown API key: x-api-key is longer than ${MAX_API_KEY_LENGTH} characters`),
+    )
+  }
   const signatureHeader = headers['x-api-signature']!
   const timestampHeader = headers['x-api-timestamp']!
 
@@ -119,7 +134,13 @@ export async function verifyApiSignature(request: AuthRequest): Promise<ApiClien
       apiKey,
     )
   }
-  if (!(await acceptSignatureOnce(apiKey, signatureHeader, timestamp))) {
+  // The rate limit's count runs beside the replay guard's write: no round trip of its own.
+  const limit = limitOf(client.rateLimit)
+  const [firstTime, counted] = await Promise.all([
+    acceptSignatureOnce(apiKey, signatureHeader, timestamp),
+    countRequest(`A#${apiKey}`, limit.windowSeconds),
+  ])
+  if (!firstTime) {
     throw refused(
       request,
       'replay',
@@ -127,9 +148,11 @@ export async function verifyApiSignature(request: AuthRequest): Promise<ApiClien
       apiKey,
     )
   }
+  const rate = counted.admit(limit)
   return {
     scheme: 'api-signature',
     apiKeyId: apiKey,
+    rate,
     businessId: client.businessId,
     roles: client.roles,
     ...(client.webhookUrl ? { webhookUrl: client.webhookUrl } : {}),

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import { readCachedRecord } from '#lib/cache/records.ts'
 import { readRecord } from '#lib/db/items.ts'
 import { keys } from '#lib/db/keys.ts'
+import { countRequest, DEFAULT_RATE_LIMIT, limitOf, type RateLimit, type RateState } from './rate-limit.ts'
 
 /**
  * Bearer tokens (Area B's switch token, Area C's merchant token, Area D's admin key), read side.
@@ -19,6 +20,8 @@ export interface BearerToken {
   hint: string
   active: boolean
   createdAt: string
+  /** Its own rate limit (merchant and admin tokens; a switch client's is on its client record). */
+  rateLimit?: RateLimit
 }
 
 /** Tokens are stored and looked up only as their SHA-256. */
@@ -27,9 +30,17 @@ export const hashToken = (token: string): string => createHash('sha256').update(
 /** The stored record of a token, active or not. */
 export const getBearer = (token: string) => readRecord<BearerToken>(keys.bearer(hashToken(token)))
 
-/** The token of an `Authorization: Bearer <token>` header, or undefined. */
+/**
+ * The longest bearer token looked up. Tokens are looked up by their hash, which fits any key, but
+ * nothing the service issued is longer (issued tokens are about 36 characters), so a longer one is
+ * refused as unknown before any read or hashing of an attacker's megabytes.
+ */
+export const MAX_BEARER_TOKEN_LENGTH = 512
+
+/** The token of an `Authorization: Bearer <token>` header, or undefined (also when over-long). */
 export function bearerToken(header: string | undefined): string | undefined {
-  const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header ?? '')
+  if (!header || header.length > MAX_BEARER_TOKEN_LENGTH + 16) return undefined
+  const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header)
   return match?.[1]
 }
 
@@ -47,4 +58,42 @@ export async function findBearer(
   if (!token) return undefined
   const record = (await readCachedRecord<BearerToken>(keys.bearer(hashToken(token))))?.record
   return record?.active && record.kind === kind ? record : undefined
+}
+
+/** A bearer token found, and the decision on its rate limit, to be asked once the caller is known. */
+export interface LimitedBearer {
+  token: BearerToken
+  /** Admits the request under the token's limit, or throws RateLimited (429). */
+  admit(): Promise<RateState>
+}
+
+/**
+ * findBearer for the schemes whose requests make no write of their own (Areas C and D): the rate
+ * limit's count starts beside the token read, keyed by the token's hash (the only id known before the
+ * read), in the default window. A token with a window of its own is counted again in that one.
+ */
+export async function findLimitedBearer(
+  header: string | undefined,
+  kind: 'merchant' | 'notify-admin',
+): Promise<LimitedBearer | undefined> {
+  const raw = bearerToken(header)
+  if (!raw) return undefined
+  const tokenHash = hashToken(raw)
+  const subject = `${kind === 'merchant' ? 'C' : 'D'}#${tokenHash}`
+  const counting = countRequest(subject, DEFAULT_RATE_LIMIT.windowSeconds)
+  // Decided below or never (an unknown token): a failure then must not surface as unhandled.
+  counting.catch(() => undefined)
+  const record = (await readCachedRecord<BearerToken>(keys.bearer(tokenHash)))?.record
+  if (!record?.active || record.kind !== kind) return undefined
+  return {
+    token: record,
+    async admit() {
+      const limit = limitOf(record.rateLimit)
+      const counted =
+        limit.windowSeconds === DEFAULT_RATE_LIMIT.windowSeconds
+          ? await counting
+          : await countRequest(subject, limit.windowSeconds)
+      return counted.admit(limit)
+    },
+  }
 }

@@ -1,7 +1,13 @@
 import type { Role } from '#lib/route.ts'
+import type { RateState } from './rate-limit.ts'
+
+/** Where an authenticated caller stands in its rate limit window (lib/auth/rate-limit.ts). */
+interface Limited {
+  rate?: RateState
+}
 
 /** An Area A client, established by its signature (CONTRACT section 2). */
-export interface ApiClientCaller {
+export interface ApiClientCaller extends Limited {
   scheme: 'api-signature'
   apiKeyId: string
   businessId: string
@@ -17,19 +23,19 @@ export interface AnonymousCaller {
 }
 
 /** The payment switch, established by its signature (CONTRACT section 6). */
-export interface SwitchCaller {
+export interface SwitchCaller extends Limited {
   scheme: 'switch-signature'
   switchClientId: string
 }
 
 /** A merchant, by its bearer token and x-Merchant-Id (CONTRACT section 7). */
-export interface MerchantCaller {
+export interface MerchantCaller extends Limited {
   scheme: 'merchant-bearer'
   merchantId: string
 }
 
 /** The notification administrator, by its bearer key. */
-export interface AdminCaller {
+export interface AdminCaller extends Limited {
   scheme: 'admin-bearer'
   adminKeyId: string
 }

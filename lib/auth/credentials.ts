@@ -12,6 +12,7 @@ import { Conflict, NotFound } from '#lib/errors.ts'
 import { logger, mask } from '#lib/log.ts'
 import type { Role } from '#lib/route.ts'
 import { type BearerKind, type BearerToken, hashToken } from './bearer.ts'
+import type { RateLimit } from './rate-limit.ts'
 
 /**
  * Credentials of all four areas: issue, look up, rotate, revoke. The CLI and the local seed both go
@@ -46,6 +47,8 @@ export interface ApiClient {
   webhookUrl?: string
   /** The client's default invoice validation mode (CONTRACT section 5); x-validation-mode overrides it. */
   validationMode?: ValidationMode
+  /** Its own rate limit (lib/auth/rate-limit.ts); absent: the default. */
+  rateLimit?: RateLimit
   active: boolean
   createdAt: string
 }
@@ -56,6 +59,8 @@ export interface SwitchClient {
   clientId: string
   name: string
   secrets: ClientSecret[]
+  /** Its own rate limit (lib/auth/rate-limit.ts); absent: the default. */
+  rateLimit?: RateLimit
   active: boolean
   createdAt: string
 }
@@ -311,6 +316,25 @@ async function rotate(key: { pk: string; sk: string }, owner: SecretOwner): Prom
     forgetRecord(key)
   }
   return secret
+}
+
+/**
+ * A client's own rate limit, or (undefined) back to the default: an API key, a switch client (by its
+ * id) or a merchant or admin bearer token (by the token itself, as `token revoke` takes it).
+ */
+export function setRateLimit(
+  credential: { apiKey: string } | { switchClientId: string } | { token: string },
+  limit: RateLimit | undefined,
+) {
+  const key =
+    'apiKey' in credential
+      ? keys.apiClient(credential.apiKey)
+      : 'switchClientId' in credential
+        ? keys.switchClient(credential.switchClientId)
+        : keys.bearer(hashToken(credential.token))
+  return limit
+    ? updateClient(key, 'SET rateLimit = :l', { ':l': limit })
+    : updateClient(key, 'REMOVE rateLimit', {})
 }
 
 export const setValidationMode = (apiKey: string, mode: ValidationMode) =>

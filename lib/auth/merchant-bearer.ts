@@ -1,7 +1,7 @@
 import { Forbidden, Unauthorized } from '#lib/errors.ts'
 import type { Verifier } from './authenticate.ts'
 import type { MerchantCaller } from './caller.ts'
-import { findBearer } from './bearer.ts'
+import { findLimitedBearer } from './bearer.ts'
 import { refused } from './refusal.ts'
 
 /** Area C: the merchant's token, and x-Merchant-Id naming that same merchant. */
@@ -9,8 +9,8 @@ export const merchantBearer: Verifier<'merchant-bearer', MerchantCaller> = {
   scheme: 'merchant-bearer',
   async verify(request) {
     const { headers } = request
-    const token = await findBearer(headers.authorization, 'merchant')
-    if (!token) {
+    const found = await findLimitedBearer(headers.authorization, 'merchant')
+    if (!found) {
       const reason = headers.authorization ? 'unknown_key' : 'missing_credentials'
       throw refused(
         request,
@@ -18,6 +18,7 @@ export const merchantBearer: Verifier<'merchant-bearer', MerchantCaller> = {
         new Unauthorized('Authorization must carry a valid merchant bearer token'),
       )
     }
+    const { token } = found
     if (headers['x-merchant-id'] !== token.subjectId) {
       throw refused(
         request,
@@ -26,6 +27,6 @@ export const merchantBearer: Verifier<'merchant-bearer', MerchantCaller> = {
         token.subjectId,
       )
     }
-    return { scheme: 'merchant-bearer', merchantId: token.subjectId }
+    return { scheme: 'merchant-bearer', merchantId: token.subjectId, rate: await found.admit() }
   },
 }

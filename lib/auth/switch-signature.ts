@@ -6,6 +6,7 @@ import type { SwitchCaller } from './caller.ts'
 import { readCachedRecord, readFreshRecord } from '#lib/cache/records.ts'
 import { keys } from '#lib/db/keys.ts'
 import { type SwitchClient, usableSecrets } from './credentials.ts'
+import { countRequest, limitOf } from './rate-limit.ts'
 import { type RefusalReason, refused } from './refusal.ts'
 import { spendNonce } from './replay-store.ts'
 import { parseUtcTimestamp, withinWindow } from './timestamps.ts'
@@ -127,7 +128,13 @@ export async function verifySwitchSignature(request: AuthRequest): Promise<Switc
     }
     if (!fresh.active) throw noToken()
   }
-  if (!(await spendNonce(client.clientId, nonce!, timestamp))) {
+  // The rate limit's count runs beside the nonce's write: no round trip of its own.
+  const limit = limitOf(client.rateLimit)
+  const [unspent, counted] = await Promise.all([
+    spendNonce(client.clientId, nonce!, timestamp),
+    countRequest(`B#${client.clientId}`, limit.windowSeconds),
+  ])
+  if (!unspent) {
     throw refuse(
       request,
       'replay',
@@ -136,7 +143,7 @@ export async function verifySwitchSignature(request: AuthRequest): Promise<Switc
       client.clientId,
     )
   }
-  return { scheme: 'switch-signature', switchClientId: client.clientId }
+  return { scheme: 'switch-signature', switchClientId: client.clientId, rate: counted.admit(limit) }
 }
 
 /** Area B's verifier, for apiHandler. */

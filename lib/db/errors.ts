@@ -25,6 +25,8 @@ export function isUnavailable(error: unknown): boolean {
       'ProvisionedThroughputExceededException',
       'RequestLimitExceeded',
       'ThrottlingException',
+      // Lambda's throttle (a function invoking another, or API Gateway's integration) and its limits.
+      'TooManyRequestsException',
       'InternalServerError',
       'ServiceUnavailable',
       'TimeoutError',

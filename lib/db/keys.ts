@@ -14,6 +14,8 @@ export interface Key {
  */
 export const REPLAY_PREFIX = 'REPLAY#'
 export const NONCE_PREFIX = 'NONCE#'
+/** Per-client rate limit windows (lib/auth/rate-limit.ts): every authenticated request counts in one. */
+export const RATE_PREFIX = 'RATE#'
 /** Outcome notifications waiting to be sent: the stream sender takes items under this prefix. */
 export const OUTBOX_PREFIX = 'OUTBOX#'
 /** Integration events (webhooks): the stream fan-out takes newly inserted items under this prefix. */
@@ -56,6 +58,15 @@ export const keys = {
   nonce: (clientId: string, nonce: string): Key => ({
     pk: `${NONCE_PREFIX}${clientId}`,
     sk: `NONCE#${nonce}`,
+  }),
+
+  /**
+   * One client's request count in one rate-limit window. The window's length is in the sort key, so a
+   * limit changed mid-window starts a new count rather than reading the old one against it.
+   */
+  rateWindow: (subject: string, windowSeconds: number, windowStart: number): Key => ({
+    pk: `${RATE_PREFIX}${subject}`,
+    sk: `W#${windowSeconds}#${windowStart}`,
   }),
 
   /** Any bearer token (switch, merchant, notification admin), by the SHA-256 of its value. */

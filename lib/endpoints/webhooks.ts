@@ -21,6 +21,8 @@ export const subscriptionCreate = /* @__PURE__ */ webhooks({
   routes: [{ method: 'POST', path: '/webhooks' }],
   // A new subscription's signing secret is sealed by the function that creates it.
   access: { table: [writes(['WEBHOOKS#', 'AUDIT#'])], encrypt: ['webhook-subscription'] },
+  // Its 201 shows that secret once: a retry's stored reply is kept sealed.
+  sealedReply: true,
   request: { body: CreateWebhookRequest },
 })
 export const subscriptionList = /* @__PURE__ */ webhooks({

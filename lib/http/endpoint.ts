@@ -130,6 +130,12 @@ export interface Endpoint<
   access: Access
   /** The health check also answers callers without credentials, with less detail. */
   allowAnonymous?: boolean
+  /**
+   * Its success reply carries a secret shown once (a webhook signing secret, an issued API secret):
+   * with an Idempotency-Key, the stored first reply is sealed with the data key (CONTRACT section 14).
+   * Its handler passes `sealedReplies` (lib/http/sealed-reply.ts) to apiHandler.
+   */
+  sealedReply?: true
   /** The business metric its replies are counted in (lib/http/observability.ts). */
   metric?: BusinessMetric
   /** Files of npm packages the function reads at run time, copied beside its bundle. */
@@ -172,6 +178,7 @@ export function routesOf(e: Endpoint): Route[] {
       access: e.access,
       writes,
       ...(e.allowAnonymous ? { allowAnonymous: true } : {}),
+      ...(e.sealedReply ? { sealedReply: true as const } : {}),
       ...(e.metric ? { metric: e.metric } : {}),
       ...(e.files ? { files: e.files } : {}),
     })),

@@ -6,6 +6,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import type * as z from 'zod'
 import type { Verifier } from '#lib/auth/authenticate.ts'
 import type { Caller } from '#lib/auth/caller.ts'
+import { RateLimited, rateLimitHeaders } from '#lib/auth/rate-limit.ts'
 import { isUnavailable } from '#lib/db/errors.ts'
 import { logger } from '#lib/log.ts'
 import { type AuthScheme, type ReplyKind, type Route, routeKey } from '#lib/route.ts'
@@ -20,6 +21,7 @@ import {
   releaseIdempotencyKey,
 } from './idempotency.ts'
 import { parseEventJsonBody } from './json-body.ts'
+import type { ReplySealer } from './sealed-reply.ts'
 import { errorResponse, type Reply, type ReplyContext, successResponse } from './replies.ts'
 import { observability, traceIdOf } from './observability.ts'
 import { parseOrThrow } from './validation.ts'
@@ -29,6 +31,9 @@ export type UnroutedResolver = (method: string, path: string) => { error: ApiErr
 
 /** Bodies over 1 MiB are refused before anything else looks at them (CONTRACT section 3). */
 export const MAX_BODY_BYTES = 1024 * 1024
+
+/** Retry-After of a 503 for a dependency throttled or unreachable: DynamoDB and Lambda recover in seconds. */
+const RETRY_UNAVAILABLE_SECONDS = 2
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 
@@ -92,12 +97,32 @@ const requestIdentity = (): Middleware => ({
       caller: { scheme: 'none' },
     }
   },
-  after: (request) => logCompletion(request),
+  after: (request) => {
+    addRateLimitHeaders(request)
+    logCompletion(request)
+  },
   onError: (request) => {
     request.response = toErrorResponse(request)
+    addRateLimitHeaders(request)
     logCompletion(request)
   },
 })
+
+/**
+ * Every authenticated reply says where its client stands in its rate limit window (CONTRACT section
+ * 14), a 429 included; a replayed reply says where the client stands now, not at the first request.
+ */
+function addRateLimitHeaders(request: MiddyRequest) {
+  const caller = request.context.api?.caller
+  const rate =
+    (caller && 'rate' in caller ? caller.rate : undefined) ??
+    (request.error instanceof RateLimited ? request.error.rate : undefined)
+  if (!rate || !request.response) return
+  request.response = {
+    ...request.response,
+    headers: { ...request.response.headers, ...rateLimitHeaders(rate) },
+  }
+}
 
 /**
  * Finds the request's route among the declaration's own, by API Gateway's routeKey. A function with
@@ -178,12 +203,26 @@ const jsonBody = (): Middleware => {
   }
 }
 
+/** A function's timeout (infra/constructs/api-function.ts): the bound when a caller gives no context. */
+const DEFAULT_FUNCTION_MS = 10_000
+const remainingTimeOf = (context: Context) =>
+  typeof context.getRemainingTimeInMillis === 'function'
+    ? context.getRemainingTimeInMillis()
+    : DEFAULT_FUNCTION_MS
+
 /** Idempotency-Key: a retry gets the first reply back without running the handler again. */
-const idempotency = (): Middleware => ({
+const idempotency = (sealer: ReplySealer | undefined): Middleware => ({
   name: 'idempotency',
   before: async (request) => {
     const state = request.context.api
-    const outcome = await claimIdempotencyKey(state.route!, state.caller, request.event, state.rawBody)
+    const outcome = await claimIdempotencyKey(
+      state.route!,
+      state.caller,
+      request.event,
+      state.rawBody,
+      remainingTimeOf(request.context),
+      sealer,
+    )
     if (outcome?.replay) return outcome.replay
     state.idempotency = outcome?.claim
     return undefined
@@ -207,7 +246,10 @@ function toErrorResponse(request: MiddyRequest): APIGatewayProxyStructuredResult
   if (known) return errorResponse(kind, known, state.reply)
   if (isUnavailable(error)) {
     logger.error('dependency unavailable', { error })
-    const down = new DependencyDown('A service this request depends on is unavailable: retry shortly')
+    // Throttled or down, behind the API (DynamoDB, Lambda): the caller may retry, and is told when.
+    const down = new DependencyDown('A service this request depends on is unavailable: retry shortly', {
+      retryAfterSeconds: RETRY_UNAVAILABLE_SECONDS,
+    })
     return errorResponse(kind, toApiError(down)!, state.reply)
   }
   // A bug: the stack goes to the log, never to the caller.
@@ -246,10 +288,18 @@ export function apiHandler<
   fn: (
     ctx: HandlerContext<z.output<B>, z.output<Q>, z.output<P>, Awaited<ReturnType<V['verify']>>>,
   ) => Promise<Reply> | Reply,
-  /** The catch-all (a declaration with no routes) answers every other request with this. */
-  options: { resolveUnrouted?: UnroutedResolver } = {},
+  options: {
+    /** The catch-all (a declaration with no routes) answers every other request with this. */
+    resolveUnrouted?: UnroutedResolver
+    /** Required when the declaration says `sealedReply`: lib/http/sealed-reply.ts's sealedReplies. */
+    sealedReplies?: ReplySealer
+  } = {},
 ) {
   const { request: declared } = declaration
+  if (declaration.sealedReply && !options.sealedReplies) {
+    // At cold start, never as a secret stored in plain text.
+    throw new Error(`${declaration.functionId} declares sealedReply: its handler must pass sealedReplies`)
+  }
   const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, ApiContext>()
     .use([
       observability() as Middleware,
@@ -259,7 +309,7 @@ export function apiHandler<
       routeResolution(declaration as Endpoint, options.resolveUnrouted),
       authentication(verifier),
       jsonBody(),
-      idempotency(),
+      idempotency(options.sealedReplies),
     ])
     .handler(async (event, context) => {
       const state = context.api

@@ -9,6 +9,7 @@ import { isConditionFailed } from '#lib/db/errors.ts'
 import { keys } from '#lib/db/keys.ts'
 import type { Route } from '#lib/route.ts'
 import { BadRequest, Conflict } from '#lib/errors.ts'
+import type { ReplySealer } from './sealed-reply.ts'
 
 /**
  * `Idempotency-Key` on POST and PATCH (CONTRACT section 5): the first reply is stored and a retry
@@ -17,12 +18,19 @@ import { BadRequest, Conflict } from '#lib/errors.ts'
  * past its expiry counts as absent (the retention is 24 hours, whatever the TTL sweeper's delay). Only
  * successful replies are kept; a failed attempt releases the key so the client can try again.
  * Read-only routes are naturally idempotent and skip this.
+ *
+ * A claim whose function dies (timeout, out of memory) never gets to release it: the claim records
+ * when the function's own time runs out (`inProgressUntil`, ms: now + the invocation's remaining
+ * time, Powertools' in-progress expiry), and after that the key is free again, not after 24 hours.
  */
 const KEY_FORM = /^[\x21-\x7e]{1,128}$/
 const RETENTION_SECONDS = 24 * 60 * 60
+const IN_PROGRESS = 'IN_PROGRESS'
 
 export interface IdempotencyClaim {
   key: { pk: string; sk: string }
+  /** Seals the reply before it is stored: the route's reply carries a secret (Route.sealedReply). */
+  sealer?: ReplySealer
 }
 
 function callerId(caller: Caller): string | undefined {
@@ -46,6 +54,10 @@ export async function claimIdempotencyKey(
   caller: Caller,
   event: APIGatewayProxyEventV2,
   rawBody: Buffer,
+  /** The invocation's remaining time (Lambda's context.getRemainingTimeInMillis()). */
+  remainingMs: number,
+  /** Given for routes whose reply carries a secret: the stored reply is sealed with it. */
+  sealer?: ReplySealer,
 ): Promise<{ claim?: IdempotencyClaim; replay?: APIGatewayProxyStructuredResultV2 } | undefined> {
   const header = event.headers['idempotency-key']
   if (header === undefined || !['POST', 'PATCH'].includes(route.method) || !route.writes) return undefined
@@ -58,7 +70,8 @@ export async function claimIdempotencyKey(
   const pathHash = createHash('sha256').update(event.rawPath).digest('hex')
   const key = keys.idempotency(id, `${route.method} ${route.path}#${pathHash}`, header)
   const requestHash = createHash('sha256').update(rawBody).digest('hex')
-  const now = Math.floor(Date.now() / 1000)
+  const nowMs = Date.now()
+  const now = Math.floor(nowMs / 1000)
   let existing: Record<string, unknown>
   try {
     // One conditional write decides: the key is free (never used, or used but past its expiry,
@@ -67,13 +80,22 @@ export async function claimIdempotencyKey(
     await db().send(
       new PutCommand({
         TableName: tableName(),
-        Item: { ...key, state: 'IN_PROGRESS', requestHash, expiresAt: now + RETENTION_SECONDS },
-        ConditionExpression: 'attribute_not_exists(pk) OR expiresAt <= :now',
-        ExpressionAttributeValues: { ':now': now },
+        Item: {
+          ...key,
+          state: IN_PROGRESS,
+          requestHash,
+          expiresAt: now + RETENTION_SECONDS,
+          inProgressUntil: nowMs + remainingMs,
+        },
+        // Free when never used, past its retention, or claimed by an invocation whose time is up.
+        ConditionExpression:
+          'attribute_not_exists(pk) OR expiresAt <= :now OR (#state = :inProgress AND inProgressUntil <= :nowMs)',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: { ':now': now, ':nowMs': nowMs, ':inProgress': IN_PROGRESS },
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
     )
-    return { claim: { key } }
+    return { claim: { key, ...(sealer ? { sealer } : {}) } }
   } catch (error) {
     if (!isConditionFailed(error)) throw error
     existing = heldBy(error)
@@ -81,9 +103,18 @@ export async function claimIdempotencyKey(
   if (existing.requestHash !== requestHash) {
     throw new Conflict('This Idempotency-Key was already used with a different request body: use a new key')
   }
-  if (existing.state !== 'DONE')
-    throw new Conflict('A request with this Idempotency-Key is still in progress: retry shortly')
-  const response = existing.response as APIGatewayProxyStructuredResultV2
+  if (existing.state !== 'DONE') {
+    const untilMs = typeof existing.inProgressUntil === 'number' ? existing.inProgressUntil : nowMs + 1000
+    throw new Conflict('A request with this Idempotency-Key is still in progress: retry shortly', {
+      retryAfterSeconds: Math.max(1, Math.ceil((untilMs - nowMs) / 1000)),
+    })
+  }
+  const stored = existing.response as APIGatewayProxyStructuredResultV2
+  let response = stored
+  if (existing.sealed) {
+    if (!sealer) throw new Error(`${route.method} ${route.path} stored a sealed reply but has no sealer`)
+    response = { ...stored, body: await sealer.open(String(stored.body ?? ''), key) }
+  }
   return { replay: { ...response, headers: { ...response.headers, 'idempotent-replayed': 'true' } } }
 }
 
@@ -106,13 +137,17 @@ export async function completeIdempotencyKey(
 ) {
   const status = response.statusCode ?? 200
   if (status >= 200 && status < 300) {
+    // A reply carrying a secret is stored sealed, never in plain text (CONTRACT section 14).
+    const stored = claim.sealer
+      ? { ...response, body: await claim.sealer.seal(String(response.body ?? ''), claim.key) }
+      : response
     await db().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: claim.key,
-        UpdateExpression: 'SET #state = :done, #response = :response',
+        UpdateExpression: 'SET #state = :done, #response = :response, sealed = :sealed',
         ExpressionAttributeNames: { '#state': 'state', '#response': 'response' },
-        ExpressionAttributeValues: { ':done': 'DONE', ':response': response },
+        ExpressionAttributeValues: { ':done': 'DONE', ':response': stored, ':sealed': Boolean(claim.sealer) },
       }),
     )
   } else {

@@ -40,12 +40,13 @@ export function firsErrorDetails(error: ApiError) {
 /**
  * Response codes for Areas B and C where the error does not carry its own, in the ISO 8583 style the
  * switch already speaks: 30 format error, 63 security violation, 25 record not found, 12 invalid
- * transaction, 96 system malfunction.
+ * transaction, 65 exceeds frequency limit (a client over its rate limit), 96 system malfunction.
  */
 function defaultResponseCode(status: number): string {
   if (status === 401 || status === 403) return '63'
   if (status === 404) return '25'
   if (status === 405 || status === 409) return '12'
+  if (status === 429) return '65'
   if (status >= 500) return '96'
   return '30'
 }

@@ -48,13 +48,19 @@ export interface TableGrant {
  * secrets (lib/webhooks/subscriptions.ts). The local key files' `key-file` record (lib/crypto/
  * sealed-file.ts) is not one: in AWS those keys are Secrets Manager secrets (`secrets` below).
  */
-export type EncryptionRecord = 'api-client' | 'switch-client' | 'invoice' | 'webhook-subscription'
+export type EncryptionRecord =
+  | 'api-client'
+  | 'switch-client'
+  | 'invoice'
+  | 'webhook-subscription'
+  | 'idempotent-reply'
 
 export const ENCRYPTION_RECORDS: readonly EncryptionRecord[] = [
   'api-client',
   'switch-client',
   'invoice',
   'webhook-subscription',
+  'idempotent-reply',
 ]
 
 export interface Access {

@@ -36,7 +36,9 @@ const PositiveId = (name: string) =>
 export const TemplateListQuery = z.object({
   product: z
     .string({ error: 'product is required: the product code whose templates to list, e.g. ?product=AIRTIME' })
-    .min(1, 'product must not be empty'),
+    .min(1, 'product must not be empty')
+    // The product code is part of the templates' key: bounded as ProductCode is.
+    .max(50, 'product must be at most 50 characters'),
   tempID: PositiveId('tempID').optional(),
 })
 

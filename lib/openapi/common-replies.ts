@@ -1,3 +1,4 @@
+import { DEFAULT_RATE_LIMIT } from '#lib/auth/rate-limit.ts'
 import type { Endpoint } from '#lib/http/endpoint.ts'
 import type { Route } from '#lib/route.ts'
 
@@ -41,9 +42,45 @@ export function commonReplies(route: Route, declaration: Endpoint): Record<numbe
     replies[409] =
       'The Idempotency-Key was used with a different body, or its first request is still in progress'
   }
+  if (route.auth !== 'none') replies[429] = RATE_LIMITED
   // Everything that authenticates or reads the table can find it unavailable; the document is bundled.
   if (route.auth !== 'none' || route.access.table?.length) {
-    replies[503] = 'A service this request depends on is unavailable: retry shortly'
+    replies[503] =
+      'A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds'
   }
   return replies
+}
+
+const { quota, windowSeconds } = DEFAULT_RATE_LIMIT
+const RATE_LIMITED = `The client is over its rate limit (by default ${quota} requests every ${windowSeconds} s per API key, switch client, merchant token or admin key; set per client by the operator): retry after Retry-After seconds`
+
+/**
+ * The headers every reply of an authenticated route carries once its caller is known (CONTRACT
+ * section 14, draft-ietf-httpapi-ratelimit-headers), and Retry-After on the replies that ask for a
+ * retry later: declared once in the document's components (the defaults published there), referred
+ * to by name from each reply.
+ */
+export const REPLY_HEADERS = {
+  'RateLimit-Policy': {
+    description: `The client's rate limit, \`"default";q=<requests>;w=<window seconds>\`. The default is \`"default";q=${quota};w=${windowSeconds}\`; the operator may set another per client. Sent on every reply once the caller is authenticated.`,
+    schema: { type: 'string', examples: [`"default";q=${quota};w=${windowSeconds}`] },
+  },
+  RateLimit: {
+    description:
+      'Where the client stands in its window, `"default";r=<requests left>;t=<seconds until the window ends>`. Sent on every reply once the caller is authenticated.',
+    schema: { type: 'string', examples: [`"default";r=${quota - 1};t=${windowSeconds}`] },
+  },
+  'Retry-After': {
+    description: 'Seconds to wait before retrying',
+    schema: { type: 'string', pattern: '^\\d+$' },
+  },
+}
+
+/** The names of REPLY_HEADERS a route's reply of this status refers to. */
+export function commonReplyHeaders(route: Route, status: number): (keyof typeof REPLY_HEADERS)[] {
+  const names: (keyof typeof REPLY_HEADERS)[] = []
+  if (route.auth !== 'none') names.push('RateLimit-Policy', 'RateLimit')
+  if (status === 429 || status === 503 || (status === 409 && takesIdempotencyKey(route)))
+    names.push('Retry-After')
+  return names
 }

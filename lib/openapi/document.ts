@@ -6,7 +6,7 @@ import { type DocumentedEndpoint, forVersion, isSuccess, type SuccessReply } fro
 import { errorRecord, recordComponents, successRecord } from '#lib/http/records.ts'
 import { invoiceComponents } from '#lib/invoice/schemas.ts'
 import { type Area, type AuthScheme, type Route, routes as routeTable } from '#lib/routes.ts'
-import { commonReplies, takesIdempotencyKey } from './common-replies.ts'
+import { commonReplies, commonReplyHeaders, REPLY_HEADERS, takesIdempotencyKey } from './common-replies.ts'
 import { describeInvoiceFields } from './field-notes.ts'
 
 /**
@@ -246,23 +246,34 @@ function operationOf(
     .map(Number)
     .sort((a, b) => a - b)) {
     const reply = replies[status]!
+    const common = commonReplyHeaders(route, status)
+    const headersOf = (declared: Record<string, string> = {}) => {
+      const all: Json = {
+        ...Object.fromEntries(common.map((name) => [name, { $ref: `#/components/headers/${name}` }])),
+        ...Object.fromEntries(
+          Object.entries(declared).map(([name, description]) => [
+            name,
+            { description, schema: { type: 'string' } },
+          ]),
+        ),
+      }
+      return Object.keys(all).length ? all : undefined
+    }
     if (isSuccess(reply)) {
       const content = successContent(route, reply, toSchema)
-      const headers = reply.headers
-        ? Object.fromEntries(
-            Object.entries(reply.headers).map(([name, description]) => [
-              name,
-              { description, schema: { type: 'string' } },
-            ]),
-          )
-        : undefined
+      const headers = headersOf(reply.headers)
       responses[status] = {
         description: reply.orError ? `${reply.description}; or: ${reply.orError}` : reply.description,
         ...(headers ? { headers } : {}),
         ...(content ? { content } : {}),
       }
     } else {
-      responses[status] = { description: reply, content: { 'application/json': { schema: error } } }
+      const headers = headersOf()
+      responses[status] = {
+        description: reply,
+        ...(headers ? { headers } : {}),
+        content: { 'application/json': { schema: error } },
+      }
     }
   }
   responses.default = {
@@ -382,6 +393,6 @@ export function buildOpenApiDocument(
     })),
     paths,
     webhooks: eventWebhooks(),
-    components: { schemas, securitySchemes: SECURITY_SCHEMES },
+    components: { schemas, headers: REPLY_HEADERS, securitySchemes: SECURITY_SCHEMES },
   }
 }

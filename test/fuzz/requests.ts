@@ -2,6 +2,8 @@ import { randomBytes, randomUUID } from 'node:crypto'
 import { Agent, request as httpRequest } from 'node:http'
 import fc from 'fast-check'
 import { signAreaA, signAreaB } from '#client/signing.ts'
+import { declarations } from '#lib/endpoints/index.ts'
+import { takesIdempotencyKey } from '#lib/openapi/common-replies.ts'
 import { REFERENCE_LISTS, type Route } from '#lib/routes.ts'
 import { DEV } from '../../scripts/local/dev-credentials.ts'
 import { buildInvoice, newIrn } from '../fixtures/invoices/build.ts'
@@ -430,6 +432,105 @@ export function requestFor(
       })
       return { method: route.method, target: query ? `${path}?${query}` : path, body, extra, auth }
     })
+}
+
+// Over-long values -------------------------------------------------------------------------------
+
+/** Longer than DynamoDB's 2,048-byte partition key, as ASCII and as two-byte UTF-8 characters. */
+const OVER_LONG = ['x'.repeat(3000), encodeURIComponent('é'.repeat(1100))]
+const OVER_LONG_HEADER = 'x'.repeat(3000)
+
+/** The credential headers of each scheme: an over-long one must be refused by the scheme. */
+export const CREDENTIAL_HEADERS: Record<Route['auth'], string[]> = {
+  'api-signature': ['x-api-key', 'x-api-signature', 'x-api-timestamp'],
+  'switch-signature': ['authorization', 'x-signature', 'x-timestamp', 'x-nonce'],
+  'merchant-bearer': ['authorization', 'x-merchant-id'],
+  'admin-bearer': ['authorization'],
+  none: [],
+}
+
+/**
+ * Headers routes read besides their credentials, and tracing. They are sent over-long all at once, at
+ * just over 2,048 bytes each (one at a time would double the test's time; together they stay under
+ * the 16 KB Node and API Gateway allow for a request's headers).
+ */
+const OTHER_HEADERS = [
+  'x-validation-mode',
+  'accept',
+  'if-none-match',
+  'x-request-id',
+  'traceparent',
+  'x-amzn-trace-id',
+]
+const OVER_KEY_LIMIT = 'x'.repeat(2100)
+
+export interface OverLongVariant {
+  target: string
+  body: string
+  /** Headers that replace the credential's or add to it. */
+  headers: Record<string, string>
+  /** An over-long credential header: the scheme must refuse it (401 or 403). */
+  credential: boolean
+}
+
+/**
+ * The route's sample, correctly signed, with one header, query or path parameter at a time replaced by
+ * an over-long value. A credential header's value replaces the signed one after signing.
+ */
+export function overLongVariants(route: Route, sample: Sample): OverLongVariant[] {
+  const names = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!)
+  const pathWith = (override: Record<string, string>) =>
+    names.reduce(
+      (path, name) =>
+        path.replace(`{${name}}`, override[name] ?? encodeURIComponent(sample.params?.[name] ?? 'x')),
+      route.path,
+    )
+  const queryWith = (override: Record<string, string>) => {
+    const entries = Object.entries({ ...sample.query, ...override })
+    return entries.length
+      ? `?${entries.map(([k, v]) => `${k}=${override[k] !== undefined ? v : encodeURIComponent(v)}`).join('&')}`
+      : ''
+  }
+  const body = sample.body === undefined ? '' : JSON.stringify(sample.body)
+  const plain = `${pathWith({})}${queryWith({})}`
+  const variants: OverLongVariant[] = []
+  for (const name of names)
+    for (const value of OVER_LONG)
+      variants.push({
+        target: `${pathWith({ [name]: value })}${queryWith({})}`,
+        body,
+        headers: {},
+        credential: false,
+      })
+  // Every query parameter the declaration validates, and any the sample sends.
+  const declared = declarations.find((d) => d.functionId === route.functionId)?.request.query as
+    | { shape?: Record<string, unknown> }
+    | undefined
+  const queryNames = [...new Set([...Object.keys(declared?.shape ?? {}), ...Object.keys(sample.query ?? {})])]
+  for (const name of queryNames)
+    for (const value of OVER_LONG)
+      variants.push({
+        target: `${pathWith({})}${queryWith({ [name]: value })}`,
+        body,
+        headers: {},
+        credential: false,
+      })
+  for (const name of CREDENTIAL_HEADERS[route.auth])
+    variants.push({ target: plain, body, headers: { [name]: OVER_LONG_HEADER }, credential: true })
+  if (takesIdempotencyKey(route))
+    variants.push({
+      target: plain,
+      body,
+      headers: { 'idempotency-key': OVER_LONG_HEADER },
+      credential: false,
+    })
+  variants.push({
+    target: plain,
+    body,
+    headers: Object.fromEntries(OTHER_HEADERS.map((name) => [name, OVER_KEY_LIMIT])),
+    credential: false,
+  })
+  return variants
 }
 
 // Signing and sending --------------------------------------------------------------------------

@@ -1,7 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import { db } from '#lib/db/client.ts'
+import { createHash } from 'node:crypto'
+import { PutCommand } from '@aws-sdk/lib-dynamodb'
+import { db, tableName } from '#lib/db/client.ts'
+import { keys } from '#lib/db/keys.ts'
 import { startApi, type TestApi } from '../support/api.ts'
-import { type DevClients, devClients } from '../support/clients.ts'
+import { DEV, type DevClients, devClients } from '../support/clients.ts'
 
 /**
  * Idempotency-Key (CONTRACT section 5): a record past its 24-hour expiry no longer holds its key,
@@ -96,9 +99,46 @@ describe('Idempotency-Key', () => {
       reply = await clients.si.post<any>(PATH, body, key)
     })
     expect(reply.headers.get('idempotent-replayed')).toBe('true')
-    // Authentication reads the client and marks the signature seen (the first put); after that the
-    // idempotency decision is exactly one conditional put, with no read of the record that won.
-    const afterAuth = operations.slice(operations.findIndex((op) => op.startsWith('Put')) + 1)
+    // Authentication reads the client, marks the signature seen (the first put) and, beside it, counts
+    // the request in the rate limit window (an update); after that the idempotency decision is
+    // exactly one conditional put, with no read of the record that won.
+    const afterAuth = operations.slice(operations.findIndex((op) => op.startsWith('Update')) + 1)
     expect(afterAuth, operations.join(', ')).toEqual([expect.stringMatching(/^Put/)])
+  })
+
+  it("is free again once a claim's function has run out of time, not 24 hours later", async () => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    const start = Date.now()
+    vi.setSystemTime(start)
+    const header = `dead-claim-${start}`
+    const body = { code: 'DEAD', serial_number: 1 }
+    // What a function that claimed the key and then died (timeout, out of memory) leaves behind: its
+    // claim, with the time it had left (10 s, the API functions' timeout), never completed or released.
+    const sha = (text: string) => createHash('sha256').update(text).digest('hex')
+    await db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: {
+          ...keys.idempotency(`A#${DEV.clients.si.apiKey}`, `POST ${PATH}#${sha(PATH)}`, header),
+          state: 'IN_PROGRESS',
+          requestHash: sha(JSON.stringify(body)),
+          expiresAt: Math.floor(start / 1000) + 24 * 60 * 60,
+          inProgressUntil: start + 10_000,
+        },
+      }),
+    )
+
+    // While the dead function's time might still be running, the key is held: 409, retry shortly.
+    vi.setSystemTime(start + 5_000)
+    const early = await clients.si.post<any>(PATH, body, { 'idempotency-key': header })
+    expect(early.status).toBe(409)
+    expect(early.headers.get('retry-after')).toBe('5')
+
+    // Once it has passed, the retry runs.
+    vi.setSystemTime(start + 11_000)
+    const retry = await clients.si.post<any>(PATH, body, { 'idempotency-key': header })
+    expect(retry.status, JSON.stringify(retry.body)).toBe(200)
+    expect(retry.body.data).toEqual({ invoice_number: 'DEAD000001' })
+    expect(retry.headers.get('idempotent-replayed')).toBeNull()
   })
 })

@@ -316,7 +316,7 @@ describe('the stage', () => {
   })
 
   describe('least privilege on the table', () => {
-    it('gives a read function no write action except PutItem on its replay keys', () => {
+    it('gives a read function no write action except PutItem on its replay keys and UpdateItem on its rate limit windows', () => {
       expect(
         functionsOf(routes)
           .get('resource-states')
@@ -326,9 +326,16 @@ describe('the stage', () => {
       const actions = statements.flatMap(actionsOf)
       expect(actions).toContain('dynamodb:GetItem')
       expect(actions).toContain('dynamodb:Query')
-      for (const forbidden of ['dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem']) {
+      for (const forbidden of ['dynamodb:DeleteItem', 'dynamodb:BatchWriteItem']) {
         expect(actions).not.toContain(forbidden)
       }
+      // Authentication counts every request in the client's rate limit window (lib/auth/rate-limit.ts).
+      const updates = statements.filter((s) => actionsOf(s).includes('dynamodb:UpdateItem'))
+      expect(updates).toHaveLength(1)
+      expect(actionsOf(updates[0]!)).toEqual(['dynamodb:UpdateItem'])
+      expect(updates[0]!.Condition).toEqual({
+        'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RATE#*'] },
+      })
       expect(actions.some((a) => a === 'dynamodb:*' || a === '*')).toBe(false)
       const puts = statements.filter((s) => actionsOf(s).includes('dynamodb:PutItem'))
       expect(puts).toHaveLength(1)
@@ -366,18 +373,20 @@ describe('the stage', () => {
       })
       const writes = (id: string) =>
         statementsOf(synthesized, id).filter((s) => actionsOf(s).some((a) => WRITE_ACTIONS.includes(a)))
-      const leadingKeys = (prefix: string) => [
-        {
-          Sid: expect.any(String),
-          Effect: 'Allow',
-          Action: 'dynamodb:PutItem',
-          Resource: expect.anything(),
-          Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [prefix] } },
-        },
-      ]
-      expect(writes('signed')).toEqual(leadingKeys('REPLAY#*'))
-      expect(writes('switch')).toEqual(leadingKeys('NONCE#*'))
-      expect(writes('merchant')).toEqual([])
+      const grant = (action: string, prefix: string) => ({
+        Sid: expect.any(String),
+        Effect: 'Allow',
+        Action: action,
+        Resource: expect.anything(),
+        Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [prefix] } },
+      })
+      // Every authenticated request is counted in its client's rate limit window (RATE#).
+      const rate = grant('dynamodb:UpdateItem', 'RATE#*')
+      expect(writes('signed')).toEqual(expect.arrayContaining([grant('dynamodb:PutItem', 'REPLAY#*'), rate]))
+      expect(writes('signed')).toHaveLength(2)
+      expect(writes('switch')).toEqual(expect.arrayContaining([grant('dynamodb:PutItem', 'NONCE#*'), rate]))
+      expect(writes('switch')).toHaveLength(2)
+      expect(writes('merchant')).toEqual([rate])
       expect(writes('public')).toEqual([])
       expect(writes(UNROUTED.functionId)).toEqual([])
     })
@@ -566,6 +575,8 @@ describe('data encryption key (issue 7)', () => {
         )
           ? ['invoice']
           : []),
+        // A reply carrying a secret is stored sealed and opened for a replay (lib/http/sealed-reply.ts).
+        ...(served.some((r) => r.sealedReply) ? ['idempotent-reply'] : []),
       ]
       if (records.length) expected.set(functionId, records)
     }
