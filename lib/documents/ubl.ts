@@ -49,7 +49,8 @@ export const UBL_CONTENT_TYPE = 'application/xml; charset=utf-8'
 
 const str = (value: unknown): string | undefined =>
   typeof value === 'string' ? value : typeof value === 'number' ? decimalText(value) : undefined
-const num = (value: unknown): string | undefined => (typeof value === 'number' ? decimalText(value) : undefined)
+const num = (value: unknown): string | undefined =>
+  typeof value === 'number' ? decimalText(value) : undefined
 const obj = (value: unknown): Json | undefined =>
   value && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : undefined
 const list = (value: unknown): Json[] => (Array.isArray(value) ? (value.filter(obj) as Json[]) : [])
@@ -94,9 +95,16 @@ function party(value: unknown, element = 'cac:Party', businessId?: unknown): str
 }
 
 /** The tax scheme of a category of the authority's list (STANDARD_VAT -> VAT; others as they are). */
-const taxSchemeOf = (categoryId: string | undefined) => /_(VAT|GST)$/.exec(categoryId ?? '')?.[1] ?? categoryId
+const taxSchemeOf = (categoryId: string | undefined) =>
+  /_(VAT|GST)$/.exec(categoryId ?? '')?.[1] ?? categoryId
 
-function lineAllowanceCharge(charge: boolean, reason: string, rate: unknown, amount: unknown, currency: string) {
+function lineAllowanceCharge(
+  charge: boolean,
+  reason: string,
+  rate: unknown,
+  amount: unknown,
+  currency: string,
+) {
   const rateText = num(rate)
   return cac('AllowanceCharge', [
     cbc('ChargeIndicator', String(charge)),
@@ -177,7 +185,9 @@ export function ublOf(invoice: Json): string {
     cbc('TaxCurrencyCode', invoice.tax_currency_code),
     cbc('AccountingCost', invoice.accounting_cost),
     cbc('BuyerReference', invoice.buyer_reference),
-    period ? cac('InvoicePeriod', [cbc('StartDate', period.start_date), cbc('EndDate', period.end_date)]) : '',
+    period
+      ? cac('InvoicePeriod', [cbc('StartDate', period.start_date), cbc('EndDate', period.end_date)])
+      : '',
     cac('OrderReference', [cbc('ID', invoice.order_reference)]),
     ...list(invoice.billing_reference).map((ref) =>
       cac('BillingReference', [documentReference('InvoiceDocumentReference', ref)]),
@@ -189,7 +199,9 @@ export function ublOf(invoice: Json): string {
     ...documentRefs,
     ...additionalRefs,
     credit ? originator : '',
-    requiredNode('cac:AccountingSupplierParty', [party(invoice.accounting_supplier_party, 'cac:Party', invoice.business_id)]),
+    requiredNode('cac:AccountingSupplierParty', [
+      party(invoice.accounting_supplier_party, 'cac:Party', invoice.business_id),
+    ]),
     // Required by UBL even for a sale to a consumer without one (B2C): then empty.
     requiredNode('cac:AccountingCustomerParty', [party(invoice.accounting_customer_party)]),
     party(invoice.payee_party, 'cac:PayeeParty'),
@@ -211,7 +223,10 @@ export function ublOf(invoice: Json): string {
       credit ? cbc('PaymentDueDate', invoice.due_date) : '',
     ]),
     ...list(invoice.allowance_charge).map((ac) =>
-      cac('AllowanceCharge', [cbc('ChargeIndicator', String(ac.charge_indicator === true)), amount('Amount', ac.amount)]),
+      cac('AllowanceCharge', [
+        cbc('ChargeIndicator', String(ac.charge_indicator === true)),
+        amount('Amount', ac.amount),
+      ]),
     ),
     ...list(invoice.tax_total).map((tax) =>
       cac('TaxTotal', [
@@ -241,6 +256,10 @@ export function ublOf(invoice: Json): string {
   ]
   return (
     XML_DECLARATION +
-    node(mapping.document, children, { xmlns: NS[mapping.document], 'xmlns:cac': NS.cac, 'xmlns:cbc': NS.cbc })
+    node(mapping.document, children, {
+      xmlns: NS[mapping.document],
+      'xmlns:cac': NS.cac,
+      'xmlns:cbc': NS.cbc,
+    })
   )
 }
