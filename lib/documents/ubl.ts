@@ -106,6 +106,8 @@ function lineAllowanceCharge(
   currency: string,
 ) {
   const rateText = num(rate)
+  // UBL requires the amount: without one (never in a stored invoice), no element.
+  if (num(amount) === undefined) return ''
   return cac('AllowanceCharge', [
     cbc('ChargeIndicator', String(charge)),
     cbc('AllowanceChargeReason', reason),
@@ -222,12 +224,14 @@ export function ublOf(invoice: Json): string {
       cbc('Note', invoice.payment_terms_note),
       credit ? cbc('PaymentDueDate', invoice.due_date) : '',
     ]),
-    ...list(invoice.allowance_charge).map((ac) =>
-      cac('AllowanceCharge', [
-        cbc('ChargeIndicator', String(ac.charge_indicator === true)),
-        amount('Amount', ac.amount),
-      ]),
-    ),
+    ...list(invoice.allowance_charge)
+      .filter((ac) => typeof ac.amount === 'number')
+      .map((ac) =>
+        cac('AllowanceCharge', [
+          cbc('ChargeIndicator', String(ac.charge_indicator === true)),
+          amount('Amount', ac.amount),
+        ]),
+      ),
     ...list(invoice.tax_total).map((tax) =>
       cac('TaxTotal', [
         amount('TaxAmount', tax.tax_amount),

@@ -60,7 +60,8 @@ export function ublSchemaErrors(xml: string): string[] {
       validator.validate(doc)
       return []
     } catch (error) {
-      if (error instanceof XmlValidateError) return error.details.map((d) => `line ${d.line}: ${d.message.trim()}`)
+      if (error instanceof XmlValidateError)
+        return error.details.map((d) => `line ${d.line}: ${d.message.trim()}`)
       throw error
     }
   } finally {
