@@ -146,7 +146,9 @@ class Writer {
   ) {
     const size = options.size ?? 9
     const font = options.bold ? this.fonts.bold : this.fonts.regular
-    const s = this.fit(value, options.width ?? PAGE.width - MARGIN - x, size, options.bold)
+    // By default the text may run to the margin: rightwards from x, or leftwards to x when right-aligned.
+    const room = options.width ?? (options.right ? x - MARGIN : PAGE.width - MARGIN - x)
+    const s = this.fit(value, room, size, options.bold)
     const at = options.right ? x - font.widthOfTextAtSize(s, size) : x
     this.page.drawText(s, { x: at, y: this.y, size, font, color: DARK })
   }
