@@ -138,7 +138,7 @@ describe('GET /api/{v}/invoices/{irn}/pdf', () => {
     expect(qr.drawnWidth).toBeGreaterThanOrEqual((30 * 72) / 25.4)
     expect(qr.drawnHeight).toBe(qr.drawnWidth)
     expect(qr.width / (qr.drawnWidth / 72)).toBeGreaterThanOrEqual(300)
-    const decoded = jsQR(qr.rgba, qr.width, qr.height)
+    const decoded = jsQR.default(qr.rgba, qr.width, qr.height)
     expect(decoded, 'jsQR reads the QR out of the PDF').not.toBeNull()
 
     const verified: any = await clients.buyer.post('/api/v1/resource/verify-qr', { qr: decoded!.data })
