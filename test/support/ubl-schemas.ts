@@ -19,10 +19,10 @@ export type UblRoot = keyof typeof SCHEMAS
 
 let validators: Record<UblRoot, XsdValidator> | undefined
 
-function load(): Record<UblRoot, XsdValidator> {
-  if (validators) return validators
+/** Fails, naming the path and what to do, when a schema is not in `dir`. */
+export function requireUblSchemas(dir: string = UBL_SCHEMA_DIR): void {
   for (const file of Object.values(SCHEMAS)) {
-    const path = join(UBL_SCHEMA_DIR, file)
+    const path = join(dir, file)
     if (!existsSync(path)) {
       throw new Error(
         `The OASIS UBL 2.1 schema ${path} is missing: the UBL tests validate against ../shared/standards/ubl-2.1 ` +
@@ -30,6 +30,11 @@ function load(): Record<UblRoot, XsdValidator> {
       )
     }
   }
+}
+
+function load(): Record<UblRoot, XsdValidator> {
+  if (validators) return validators
+  requireUblSchemas()
   // Resolves the schemas' relative imports (../common/...) from the file system, by each schema's url.
   xmlRegisterFsInputProviders()
   const validatorOf = (file: string) => {

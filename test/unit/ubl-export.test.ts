@@ -7,7 +7,7 @@ import { decimalText } from '#lib/documents/xml.ts'
 import { buildInvoice, invoiceOfLines } from '../fixtures/invoices/build.ts'
 import { invoiceBody } from '../support-invoices/invoices.ts'
 import { readUbl } from '../support/ubl-read.ts'
-import { ublSchemaErrors } from '../support/ubl-schemas.ts'
+import { requireUblSchemas, UBL_SCHEMA_DIR, ublSchemaErrors } from '../support/ubl-schemas.ts'
 
 /**
  * The UBL 2.1 export (lib/documents/ubl.ts), as a pure function: every output is checked against the
@@ -34,6 +34,16 @@ function expectValidRoundTrip(invoice: Json) {
   expect(ublSchemaErrors(xml)).toEqual([])
   expect(readUbl(xml).invoice).toEqual(heldByUbl(invoice))
 }
+
+describe('the OASIS UBL 2.1 schemas', () => {
+  it('are where the tests read them, and their absence fails with the path rather than skipping', () => {
+    expect(() => requireUblSchemas()).not.toThrow()
+    expect(UBL_SCHEMA_DIR.endsWith('/shared/standards/ubl-2.1')).toBe(true)
+    expect(() => requireUblSchemas('/nonexistent/ubl-2.1')).toThrow(
+      /The OASIS UBL 2\.1 schema \/nonexistent\/ubl-2\.1\/maindoc\/UBL-Invoice-2\.1\.xsd is missing/,
+    )
+  })
+})
 
 describe('the invoice type code map', () => {
   it('covers every type of the invoice-types reference list, under the list name', () => {
