@@ -152,7 +152,6 @@ const amount = fc.oneof(
 )
 const date = fc.constantFrom('2026-11-21', '2024-02-29', '1999-12-31', '2026-01-01')
 const irn = fc.constantFrom('INV000042-94ND90NR-20261121', 'A1-B2-20250101', 'T9ZZ-94ND90NR-20261101')
-const opt = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined })
 const ref = fc.record({ irn, issue_date: date })
 
 const party = fc.record(
