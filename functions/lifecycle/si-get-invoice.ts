@@ -1,10 +1,16 @@
 import { apiSignature } from '#lib/auth/api-signature.ts'
+import { prefersXml } from '#lib/documents/negotiation.ts'
+import { UBL_CONTENT_TYPE, ublOf } from '#lib/documents/ubl.ts'
 import { getInvoice } from '#lib/endpoints/lifecycle.ts'
 import { apiHandler } from '#lib/http/factory.ts'
 import { pullInvoice } from '#lib/lifecycle/queries.ts'
 
-/** GET /api/{v}/si/get-invoice/{irn}: Envelope, data = the pulled invoice (A.7). */
-export const handler = apiHandler(getInvoice, apiSignature, async ({ params, caller }) => ({
-  message: `Invoice ${params.irn}`,
-  data: await pullInvoice(caller, params.irn),
-}))
+/**
+ * GET /api/{v}/si/get-invoice/{irn}: Envelope, data = the pulled invoice (A.7); with
+ * `Accept: application/xml`, the same invoice as UBL 2.1 (CONTRACT section 16).
+ */
+export const handler = apiHandler(getInvoice, apiSignature, async ({ params, caller, headers }) => {
+  const data = await pullInvoice(caller, params.irn)
+  if (prefersXml(headers.accept)) return { raw: { contentType: UBL_CONTENT_TYPE, body: ublOf(data) } }
+  return { message: `Invoice ${params.irn}`, data }
+})

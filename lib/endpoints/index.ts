@@ -1,6 +1,7 @@
 import { type DocumentedEndpoint, documented, type Endpoint, type EndpointDocs } from '#lib/http/endpoint.ts'
 import { REFERENCE_LISTS } from '#lib/reference/lists.ts'
 import * as batches from './batches.ts'
+import { invoicePdf, invoicePdfDocs } from './documents.ts'
 import { emailList, emailListDocs } from './email-list.ts'
 import { healthCheck, healthCheckDocs } from './health.ts'
 import { appSign, appSignDocs, appValidate, appValidateDocs, siValidate, siValidateDocs } from './invoice.ts'
@@ -42,6 +43,7 @@ const pairs: [Endpoint, () => EndpointDocs][] = [
   [batches.batchSubmit, batches.batchSubmitDocs],
   [batches.batchStatus, batches.batchStatusDocs],
   [lifecycle.getInvoice, lifecycle.getInvoiceDocs],
+  [invoicePdf, invoicePdfDocs],
   ...REFERENCE_LISTS.map((list): [Endpoint, () => EndpointDocs] => [
     referenceLists[list],
     () => referenceListDocs(list),

@@ -114,10 +114,14 @@ export const confirmDocs = (): EndpointDocs => ({
 export const getInvoiceDocs = (): EndpointDocs => ({
   summary: 'Pull a signed invoice (buyer or supplier)',
   description:
-    'The buyer (customer party TIN = your business TIN) or the supplier may pull an invoice once it is SIGNED; anyone else gets 404. The reply is the invoice as signed (A.7 InvoiceResponse), with its current payment status: CANCELLED where it was REJECTED.',
+    "The buyer (customer party TIN = your business TIN) or the supplier may pull an invoice once it is SIGNED; anyone else gets 404. The reply is the invoice as signed (A.7 InvoiceResponse), with its current payment status: CANCELLED where it was REJECTED. With `Accept: application/xml`, the same invoice as an OASIS UBL 2.1 document: `CreditNote` for credit notes (380, 393), `Invoice` for every other type, the authority's type code mapped to UN/CEFACT 1001 (381 -> 380, 380 -> 381, 384 -> 383) with the authority's own code in the type code's `name` attribute.",
   replies: () => ({
     200: {
       description: 'The invoice (A.7 InvoiceResponse)',
+      otherMedia: {
+        'application/xml':
+          'The invoice as UBL 2.1 XML (Invoice or CreditNote), valid against the OASIS UBL 2.1 schemas',
+      },
       data: z.looseObject({ irn: Irn(), payment_status: z.enum(['PENDING', 'PAID', 'CANCELLED']) }),
     },
     400: BAD_IRN,

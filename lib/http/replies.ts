@@ -11,8 +11,11 @@ export interface Reply {
   message?: string
   data?: unknown
   headers?: Record<string, string>
-  /** A body sent as it is instead of the area's JSON record (the CSV history export). */
-  raw?: { contentType: string; body: string }
+  /**
+   * A body sent as it is instead of the area's JSON record (the CSV history export, the UBL XML);
+   * bytes (the invoice PDF) go to API Gateway base64-encoded, as payload 2.0 requires for binary.
+   */
+  raw?: { contentType: string; body: string | Uint8Array }
 }
 
 /** Per-request values every record may need. */
@@ -145,7 +148,9 @@ export function successResponse(kind: ReplyKind, reply: Reply, ctx: ReplyContext
     return { ...response(status, undefined, ctx, reply.headers), body: '' }
   if (reply.raw) {
     const base = response(status, undefined, ctx, { 'content-type': reply.raw.contentType, ...reply.headers })
-    return { ...base, body: reply.raw.body }
+    const { body } = reply.raw
+    if (typeof body === 'string') return { ...base, body }
+    return { ...base, body: Buffer.from(body).toString('base64'), isBase64Encoded: true }
   }
   return response(status, successBody(kind, reply, ctx, status), ctx, reply.headers)
 }

@@ -47,6 +47,12 @@ export interface InvoiceRecord {
   validatedAt?: string
   signedAt?: string
   transmittedAt?: string
+  /**
+   * The authority QR text printed on the invoice's PDF (CONTRACT sections 5 and 16), made once, on
+   * the first PDF request, and kept: RSA PKCS#1 v1.5 encryption is randomised, so only a stored text
+   * gives the same document every time (lib/documents/invoice-qr.ts).
+   */
+  qrText?: string
   /** When payment_status last changed through app/invoice/update (PENDING -> PAID | REJECTED). */
   paymentUpdatedAt?: string
   createdAt: string

@@ -1,5 +1,6 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import { invoiceEvent, type TransactItem, writeWithAudit } from '#lib/audit/trail.ts'
-import { tableName } from '#lib/db/client.ts'
+import { db, tableName } from '#lib/db/client.ts'
 import { readRecord } from '#lib/db/items.ts'
 import { keys } from '#lib/db/keys.ts'
 import { eventPut, type IntegrationEvent, newEvent } from '#lib/events/event.ts'
@@ -326,4 +327,23 @@ export async function changePaymentStatus(
     [invoiceEvent('PAYMENT_STATUS_CHANGED', { irn, businessId, before: from, after: to, actor, at })],
     [eventPut(event)],
   )
+}
+
+/**
+ * Keeps the QR text printed on the invoice (InvoiceRecord.qrText): the first text stored wins, and
+ * the one stored is returned, so concurrent first requests all print the same QR. Not a content
+ * change: revision and updatedAt stay as they are, and no event is sent.
+ */
+export async function keepQrText(irn: string, qrText: string): Promise<string> {
+  const out = await db().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: keys.invoice(irn),
+      UpdateExpression: 'SET qrText = if_not_exists(qrText, :qrText)',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':qrText': qrText },
+      ReturnValues: 'UPDATED_NEW',
+    }),
+  )
+  return (out.Attributes?.qrText as string | undefined) ?? qrText
 }

@@ -1,6 +1,7 @@
 import type { ApiClientCaller } from '#lib/auth/caller.ts'
 import { getBusiness } from '#lib/auth/credentials.ts'
 import { NotFound } from '#lib/errors.ts'
+import type { InvoiceRecord } from '#lib/invoice/record.ts'
 import { readInvoiceRecord } from '#lib/invoice/repository.ts'
 import { buyerTinOf, confirmView, isSigned, pulledInvoiceView } from './views.ts'
 
@@ -15,9 +16,10 @@ export async function confirmInvoice(caller: ApiClientCaller, irn: string) {
 /**
  * get-invoice: the supplier, or the buyer (customer party TIN = the caller's business TIN), pulls a
  * SIGNED (or TRANSMITTED) invoice. Anyone else, and the buyer of an invoice not signed yet, gets the
- * same 404, so the reply tells a stranger nothing about whether the IRN exists.
+ * same 404, so the reply tells a stranger nothing about whether the IRN exists. The same rule gives
+ * the invoice's documents (lib/documents: the PDF).
  */
-export async function pullInvoice(caller: ApiClientCaller, irn: string) {
+export async function pullableRecord(caller: ApiClientCaller, irn: string): Promise<InvoiceRecord> {
   const { businessId } = caller
   const record = await readInvoiceRecord(irn)
   const unavailable = new NotFound(`No invoice ${irn} is available to your business`)
@@ -25,11 +27,16 @@ export async function pullInvoice(caller: ApiClientCaller, irn: string) {
   if (record.businessId === businessId) {
     if (!isSigned(record))
       throw new NotFound(`Invoice ${irn} is ${record.status}: it can be pulled once it is SIGNED`)
-    return pulledInvoiceView(record)
+    return record
   }
   const buyerTin = buyerTinOf(record)
   if (!buyerTin || !isSigned(record)) throw unavailable
   const own = await getBusiness(businessId)
   if (own?.tin !== buyerTin) throw unavailable
-  return pulledInvoiceView(record)
+  return record
+}
+
+/** get-invoice's data: the pulled invoice (A.7). */
+export async function pullInvoice(caller: ApiClientCaller, irn: string) {
+  return pulledInvoiceView(await pullableRecord(caller, irn))
 }

@@ -66,6 +66,7 @@ export const SAMPLES: Record<string, (ctx: FuzzContext) => Sample> = {
   'app-invoice-update': (ctx) => ({ params: { irn: ctx.signedIrn }, body: { payment_status: 'PENDING' } }),
   'app-invoice-confirm': (ctx) => ({ params: { irn: ctx.signedIrn } }),
   'si-get-invoice': (ctx) => ({ params: { irn: ctx.signedIrn } }),
+  'invoice-pdf': (ctx) => ({ params: { irn: ctx.signedIrn } }),
   ...Object.fromEntries(REFERENCE_LISTS.map((list) => [`resource-${list}`, none])),
   'health-check': none,
   'resource-public-keys': none,

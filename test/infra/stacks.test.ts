@@ -436,6 +436,8 @@ describe('service key secrets', () => {
         'app-invoice-sign',
         'app-invoice-validate',
         'health-check',
+        // The invoice PDF encrypts its QR text once, for the authority key (lib/documents/invoice-qr.ts).
+        'invoice-pdf',
         'resource-verify-qr',
         'si-generate-qr-code',
       ].sort(),

@@ -1,0 +1,358 @@
+import { deflateSync } from 'node:zlib'
+import { degrees, drawImage, PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from 'pdf-lib'
+import QRCode from 'qrcode'
+import { typeCodeOf } from './type-codes.ts'
+import { decimalText } from './xml.ts'
+
+/**
+ * The printable invoice (CONTRACT section 16): parties, lines, totals, the IRN and the authority QR
+ * code, as an A4 PDF made with pdf-lib and its standard Helvetica (no font file to ship).
+ *
+ * Byte-identical for the same invoice: nothing comes from the clock or chance. pdf-lib would stamp
+ * CreationDate, ModDate and its own Producer at creation (`updateMetadata`), so those are set here from
+ * the record (the signing time); the QR text is the one stored on the record.
+ *
+ * The QR is drawn as an image of whole pixels per module (1 bit per pixel, no smoothing asked for),
+ * 40 mm wide with its 4-module quiet zone: about 400 dpi, so a printer or a renderer at print
+ * resolution keeps every module edge sharp. The payment status is left out: it changes after signing,
+ * and the printed invoice is the signed one (verify-qr tells a reader its status). The notes (`note`, `payment_terms_note`) are stored
+ * encrypted and are not printed: this function reads no key.
+ */
+
+export interface PdfInput {
+  irn: string
+  invoice: Record<string, unknown>
+  qrText: string
+  /** ISO time the invoice was signed: the document's dates. */
+  signedAt: string
+}
+
+export const PDF_CONTENT_TYPE = 'application/pdf'
+
+const MM = 72 / 25.4
+const PAGE = { width: 595.28, height: 841.89 }
+const MARGIN = 15 * MM
+const QR_WIDTH = 40 * MM
+// One byte of the 1-bit raster per module (qrRaster): do not change without changing it.
+const QR_PIXELS_PER_MODULE = 8
+const QR_QUIET_MODULES = 4
+const DARK = rgb(0.1, 0.1, 0.1)
+const GREY = rgb(0.4, 0.4, 0.4)
+
+type Json = Record<string, unknown>
+const obj = (value: unknown): Json => (value && typeof value === 'object' ? (value as Json) : {})
+const list = (value: unknown): Json[] => (Array.isArray(value) ? value.map(obj) : [])
+const text = (value: unknown): string =>
+  typeof value === 'string' ? value : typeof value === 'number' ? decimalText(value) : ''
+
+// Characters the standard fonts' WinAnsi encoding has beyond Latin-1.
+const WIN_ANSI_EXTRA = new Set('€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ')
+const printable = (c: string) => {
+  const code = c.charCodeAt(0)
+  return (code >= 0x20 && code <= 0x7e) || (code >= 0xa0 && code <= 0xff) || WIN_ANSI_EXTRA.has(c)
+}
+
+/**
+ * Text the standard fonts can show: letters with diacritics outside WinAnsi (Yoruba ọ, ẹ, ṣ) lose
+ * their marks, control characters become spaces, anything else becomes "?".
+ */
+export function winAnsi(value: string): string {
+  let out = ''
+  for (const c of value) {
+    if (printable(c)) out += c
+    else if (c.charCodeAt(0) < 0x20) out += ' '
+    else {
+      const bare = c.normalize('NFKD').replace(/[\u0300-\u036f]/g, '')
+      out += [...bare].every(printable) && bare ? bare : '?'
+    }
+  }
+  return out
+}
+
+/** 1234567.5 -> "1,234,567.50": at least two decimals, every decimal the invoice has kept. */
+export function money(value: unknown): string {
+  const [int = '0', frac = ''] = text(value).split('.')
+  const grouped = int.replace(/\B(?=(\d{3})+(?!\d))/g, ',')
+  return `${grouped}.${frac.padEnd(2, '0')}`
+}
+
+/**
+ * The QR code as a 1-bit DeviceGray raster (0 = dark). At 8 pixels per module every module is exactly
+ * one byte of its row (0x00 dark, 0xFF light), and the 8 pixel rows of a module row are the same.
+ */
+function qrRaster(qrText: string) {
+  const { modules } = QRCode.create(qrText, { errorCorrectionLevel: 'M' })
+  const rowBytes = modules.size + 2 * QR_QUIET_MODULES
+  const side = rowBytes * QR_PIXELS_PER_MODULE
+  const bits = new Uint8Array(rowBytes * side).fill(0xff)
+  for (let row = 0; row < modules.size; row++) {
+    const first = (row + QR_QUIET_MODULES) * QR_PIXELS_PER_MODULE * rowBytes
+    for (let column = 0; column < modules.size; column++) {
+      if (modules.get(row, column)) bits[first + QR_QUIET_MODULES + column] = 0x00
+    }
+    for (let copy = 1; copy < QR_PIXELS_PER_MODULE; copy++) {
+      bits.copyWithin(first + copy * rowBytes, first, first + rowBytes)
+    }
+  }
+  return { side, bits }
+}
+
+interface Fonts {
+  regular: PDFFont
+  bold: PDFFont
+}
+
+/** Lays text out top-down across pages; `y` is the baseline of the next line. */
+class Writer {
+  page: PDFPage
+  y: number
+  constructor(
+    private readonly doc: PDFDocument,
+    private readonly fonts: Fonts,
+    private readonly footer: string,
+  ) {
+    this.page = this.newPage()
+    this.y = PAGE.height - MARGIN
+  }
+
+  private newPage(): PDFPage {
+    const page = this.doc.addPage([PAGE.width, PAGE.height])
+    page.drawText(winAnsi(this.footer), {
+      x: MARGIN,
+      y: MARGIN / 2,
+      size: 7,
+      font: this.fonts.regular,
+      color: GREY,
+    })
+    return page
+  }
+
+  /** Room for `height` more points on this page, or a new page (then true). */
+  ensure(height: number): boolean {
+    if (this.y - height >= MARGIN) return false
+    this.page = this.newPage()
+    this.y = PAGE.height - MARGIN
+    return true
+  }
+
+  /** The text cut to `width` points with an ellipsis, so a long name never runs into the next column. */
+  fit(value: string, width: number, size: number, bold = false): string {
+    const font = bold ? this.fonts.bold : this.fonts.regular
+    let s = winAnsi(value)
+    if (font.widthOfTextAtSize(s, size) <= width) return s
+    while (s && font.widthOfTextAtSize(`${s}...`, size) > width) s = s.slice(0, -1)
+    return `${s}...`
+  }
+
+  text(
+    value: string,
+    x: number,
+    options: { size?: number; bold?: boolean; width?: number; right?: boolean } = {},
+  ) {
+    const size = options.size ?? 9
+    const font = options.bold ? this.fonts.bold : this.fonts.regular
+    // By default the text may run to the margin: rightwards from x, or leftwards to x when right-aligned.
+    const room = options.width ?? (options.right ? x - MARGIN : PAGE.width - MARGIN - x)
+    const s = this.fit(value, room, size, options.bold)
+    const at = options.right ? x - font.widthOfTextAtSize(s, size) : x
+    this.page.drawText(s, { x: at, y: this.y, size, font, color: DARK })
+  }
+
+  rule() {
+    this.page.drawLine({
+      start: { x: MARGIN, y: this.y + 3 },
+      end: { x: PAGE.width - MARGIN, y: this.y + 3 },
+      thickness: 0.5,
+      color: GREY,
+    })
+  }
+}
+
+function partyLines(party: Json): string[] {
+  const address = obj(party.postal_address)
+  return [
+    text(party.party_name),
+    `TIN ${text(party.tin)}`,
+    text(address.street_name),
+    [text(address.city_name), text(address.postal_zone)].filter(Boolean).join(' '),
+    [text(address.lga), text(address.state), text(address.country)].filter(Boolean).join(', '),
+    text(party.email),
+    text(party.telephone),
+  ].filter((line) => line.trim() !== '' && line !== 'TIN ')
+}
+
+export async function invoicePdf({ irn, invoice, qrText, signedAt }: PdfInput): Promise<Uint8Array> {
+  const doc = await PDFDocument.create({ updateMetadata: false })
+  const signed = new Date(signedAt)
+  const type = typeCodeOf(text(invoice.invoice_type_code))
+  doc.setTitle(`${type.name} ${irn}`)
+  doc.setProducer('ng-einvoicing-api')
+  doc.setCreator('ng-einvoicing-api')
+  doc.setCreationDate(signed)
+  doc.setModificationDate(signed)
+  const fonts = {
+    regular: await doc.embedFont(StandardFonts.Helvetica),
+    bold: await doc.embedFont(StandardFonts.HelveticaBold),
+  }
+  const currency = text(invoice.document_currency_code)
+  const w = new Writer(doc, fonts, `IRN ${irn} - signed ${signedAt}`)
+
+  // The QR, top right, on the first page.
+  const { side, bits } = qrRaster(qrText)
+  const image = doc.context.register(
+    // Compressed by Node's zlib rather than pdf-lib's pure-JS pako: a few times faster on this raster.
+    doc.context.stream(deflateSync(bits), {
+      Filter: 'FlateDecode',
+      Type: 'XObject',
+      Subtype: 'Image',
+      Width: side,
+      Height: side,
+      ColorSpace: 'DeviceGray',
+      BitsPerComponent: 1,
+      Interpolate: false,
+    }),
+  )
+  const qrName = w.page.node.newXObject('QR', image)
+  const qrX = PAGE.width - MARGIN - QR_WIDTH
+  const qrY = PAGE.height - MARGIN - QR_WIDTH
+  w.page.pushOperators(
+    ...drawImage(qrName, {
+      x: qrX,
+      y: qrY,
+      width: QR_WIDTH,
+      height: QR_WIDTH,
+      rotate: degrees(0),
+      xSkew: degrees(0),
+      ySkew: degrees(0),
+    }),
+  )
+  const caption = 'Scan to verify with the authority (verify-qr)'
+  w.page.drawText(caption, {
+    x: qrX + (QR_WIDTH - fonts.regular.widthOfTextAtSize(caption, 6)) / 2,
+    y: qrY - 8,
+    size: 6,
+    font: fonts.regular,
+    color: GREY,
+  })
+
+  // Heading: what the document is and its references, left of the QR.
+  const left = MARGIN
+  const headWidth = qrX - left - 10
+  w.y -= 14
+  w.text(type.name, left, { size: 18, bold: true, width: headWidth })
+  w.y -= 18
+  const facts: [string, string][] = [
+    ['IRN', irn],
+    ['Issue date', [text(invoice.issue_date), text(invoice.issue_time)].filter(Boolean).join(' ')],
+    ['Due date', text(invoice.due_date)],
+    ['Type code', `${text(invoice.invoice_type_code)} (${type.name})`],
+    ['Currency', currency],
+    ['Order reference', text(invoice.order_reference)],
+    [
+      'Billing reference',
+      list(invoice.billing_reference)
+        .map((r) => text(r.irn))
+        .join(', '),
+    ],
+  ]
+  for (const [label, value] of facts) {
+    if (!value) continue
+    w.text(label, left, { bold: true, width: 80 })
+    w.text(value, left + 85, { width: headWidth - 85 })
+    w.y -= 12
+  }
+  w.y = Math.min(w.y, qrY - 24)
+
+  // Supplier and buyer, side by side.
+  const half = (PAGE.width - 2 * MARGIN) / 2
+  const supplier = partyLines(obj(invoice.accounting_supplier_party))
+  const buyer = invoice.accounting_customer_party ? partyLines(obj(invoice.accounting_customer_party)) : []
+  w.text('Supplier', left, { bold: true, size: 10 })
+  if (buyer.length) w.text('Buyer', left + half, { bold: true, size: 10 })
+  w.y -= 13
+  for (let i = 0; i < Math.max(supplier.length, buyer.length); i++) {
+    if (supplier[i]) w.text(supplier[i]!, left, { width: half - 10, bold: i === 0 })
+    if (buyer[i]) w.text(buyer[i]!, left + half, { width: half - 10, bold: i === 0 })
+    w.y -= 11
+  }
+  w.y -= 10
+
+  // Lines.
+  const columns = {
+    n: left,
+    item: left + 22,
+    qty: left + 300,
+    price: left + 390,
+    amount: PAGE.width - MARGIN,
+  }
+  const header = () => {
+    w.text('#', columns.n, { bold: true })
+    w.text('Item', columns.item, { bold: true })
+    w.text('Quantity', columns.qty, { bold: true, right: true })
+    w.text(`Unit price (${currency})`, columns.price + 40, { bold: true, right: true })
+    w.text(`Amount (${currency})`, columns.amount, { bold: true, right: true })
+    w.y -= 4
+    w.rule()
+    w.y -= 10
+  }
+  header()
+  for (const [i, line] of list(invoice.invoice_line).entries()) {
+    if (w.ensure(24)) header()
+    const item = obj(line.item)
+    const price = obj(line.price)
+    const name = text(item.name) || text(line.product_category) || text(line.hsn_code)
+    w.text(String(i + 1), columns.n)
+    w.text(name, columns.item, { width: columns.qty - columns.item - 50 })
+    w.text(text(line.invoiced_quantity), columns.qty, { right: true })
+    const base = text(price.base_quantity)
+    w.text(
+      price.price_amount === undefined
+        ? ''
+        : `${money(price.price_amount)}${base && base !== '1' ? ` / ${base}` : ''}`,
+      columns.price + 40,
+      { right: true },
+    )
+    w.text(money(line.line_extension_amount), columns.amount, { right: true })
+    const detail = [text(item.description), line.hsn_code ? `HS ${text(line.hsn_code)}` : '']
+      .filter(Boolean)
+      .join(' - ')
+    if (detail) {
+      w.y -= 10
+      w.text(detail, columns.item, { size: 7, width: columns.amount - columns.item })
+    }
+    w.y -= 13
+  }
+  w.rule()
+  w.y -= 12
+
+  // Totals.
+  const total = obj(invoice.legal_monetary_total)
+  const rows: [string, unknown, boolean?][] = [['Line total', total.line_extension_amount]]
+  for (const ac of list(invoice.allowance_charge))
+    rows.push([
+      ac.charge_indicator ? 'Charge' : 'Allowance',
+      ac.charge_indicator ? ac.amount : `-${text(ac.amount)}`,
+    ])
+  rows.push(['Total excluding tax', total.tax_exclusive_amount])
+  for (const tax of list(invoice.tax_total)) {
+    for (const sub of list(tax.tax_subtotal)) {
+      const category = obj(sub.tax_category)
+      rows.push([
+        `${text(category.id)} ${text(category.percent)}% on ${money(sub.taxable_amount)}`,
+        sub.tax_amount,
+      ])
+    }
+  }
+  rows.push(
+    ['Total including tax', total.tax_inclusive_amount],
+    [`Payable (${currency})`, total.payable_amount, true],
+  )
+  for (const [label, value, bold] of rows) {
+    w.ensure(14)
+    w.text(label, columns.qty - 60, { bold, width: 200 })
+    w.text(money(value), columns.amount, { right: true, bold })
+    w.y -= 13
+  }
+  // Plain objects rather than object streams: one pako deflate less per document, for a few KB.
+  return doc.save({ useObjectStreams: false })
+}
