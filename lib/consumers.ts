@@ -123,7 +123,15 @@ export const consumers: readonly Consumer[] = [
     timeoutSeconds: 300,
     // The batch's own items, and what the single validate and sign endpoints touch (lib/endpoints/invoice.ts).
     tableAccess: [
-      writes([BATCH_PREFIX, 'IRN#', EVENT_PREFIX, 'AUDIT#', 'SIGNING_KEYS', SEARCH_COUNTER_PREFIX, SEARCH_LIST_PREFIX]),
+      writes([
+        BATCH_PREFIX,
+        'IRN#',
+        EVENT_PREFIX,
+        'AUDIT#',
+        'SIGNING_KEYS',
+        SEARCH_COUNTER_PREFIX,
+        SEARCH_LIST_PREFIX,
+      ]),
       reads(['BUSINESS#', 'TIN#', 'SERVICEID#', 'REF#', 'APIKEY#']),
     ],
     // As the single sign endpoint: the signing key, and invoice notes sealed.

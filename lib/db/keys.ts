@@ -107,6 +107,8 @@ export const keys = {
     sk: seqKey(seq),
   }),
   searchListPartition: (businessId: string) => `${SEARCH_LIST_PREFIX}${businessId}`,
+  /** A number as the list's sort keys hold it (fixed width, so string order is number order). */
+  searchSeq: (seq: number) => seqKey(seq),
   /** A filter space's list partition (on its GSI): `<business>#BUYER#<tin>`, `#TYPE#<code>`, `#CUR#<ccy>`. */
   searchSpacePartition: (businessId: string, space: string) => `${SEARCH_LIST_PREFIX}${businessId}#${space}`,
 

@@ -45,7 +45,9 @@ export const Adjustments = /* @__PURE__ */ lazy(() =>
       debited: z.number().meta({ description: 'Sum of the signed debit notes (384), 2 decimals' }),
       remaining: z
         .number()
-        .meta({ description: 'payable_amount - credited: what credit notes may still take; 0 reads CANCELLED' }),
+        .meta({
+          description: 'payable_amount - credited: what credit notes may still take; 0 reads CANCELLED',
+        }),
       notes: z.array(
         z.object({
           irn: z.string(),

@@ -124,7 +124,10 @@ export const getInvoiceDocs = (): EndpointDocs => ({
         irn: Irn(),
         payment_status: z
           .enum(['PENDING', 'PAID', 'CANCELLED'])
-          .meta({ description: 'CANCELLED where it was REJECTED, or once credit notes took all of its payable amount' }),
+          .meta({
+            description:
+              'CANCELLED where it was REJECTED, or once credit notes took all of its payable amount',
+          }),
         adjustments: Adjustments(),
       }),
     },

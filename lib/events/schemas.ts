@@ -59,7 +59,7 @@ const EVENT_SUMMARIES: Record<EventType, string> = {
   'invoice.received': "An invoice naming this business's TIN as buyer was transmitted to it",
   'invoice.payment_status_changed': "An invoice's payment status changed",
   'invoice.credited':
-    "A credit note naming this invoice in billing_reference was signed (data.irn is the original; its adjustments show the new totals)",
+    'A credit note naming this invoice in billing_reference was signed (data.irn is the original; its adjustments show the new totals)',
   'batch.completed': 'Every invoice of a batch has its result',
 }
 

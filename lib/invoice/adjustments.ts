@@ -47,7 +47,11 @@ const payableOf = (invoice: Record<string, unknown> | undefined) =>
 /** The note's facts when the invoice is a credit or debit note, else undefined. */
 export function noteFactsOf(invoice: StoredInvoice): NoteFacts | undefined {
   const typeCode = invoice.invoice_type_code
-  const kind = CREDIT_NOTE_TYPES.has(typeCode) ? 'credit' : DEBIT_NOTE_TYPES.has(typeCode) ? 'debit' : undefined
+  const kind = CREDIT_NOTE_TYPES.has(typeCode)
+    ? 'credit'
+    : DEBIT_NOTE_TYPES.has(typeCode)
+      ? 'debit'
+      : undefined
   if (!kind) return undefined
   const reference = (invoice.billing_reference as { irn?: unknown }[] | undefined)?.[0]
   return {
@@ -278,7 +282,10 @@ export async function adjustmentsOf(record: InvoiceRecord): Promise<Adjustments>
         new QueryCommand({
           TableName: tableName(),
           KeyConditionExpression: 'pk = :pk AND begins_with(sk, :notes)',
-          ExpressionAttributeValues: { ':pk': keys.invoice(record.irn).pk, ':notes': keys.invoiceNotePrefix() },
+          ExpressionAttributeValues: {
+            ':pk': keys.invoice(record.irn).pk,
+            ':notes': keys.invoiceNotePrefix(),
+          },
           ConsistentRead: true,
           ExclusiveStartKey: start,
         }),

@@ -82,8 +82,7 @@ export async function allocateNumbers(businessId: string, spaces: SearchSpaces):
 
 /** The table and index keys of the list item at these numbers. */
 function listKeys(businessId: string, spaces: SearchSpaces, numbers: SearchNumbers) {
-  const seq = keys.searchList(businessId, 0).sk.length
-  const pad = (n: number) => String(n).padStart(seq, '0')
+  const pad = keys.searchSeq
   return {
     ...keys.searchList(businessId, numbers.all),
     ...(spaces.buyer && numbers.buyer !== undefined
@@ -155,7 +154,12 @@ export async function voidNumbers(businessId: string, spaces: SearchSpaces, numb
     await db().send(
       new PutCommand({
         TableName: tableName(),
-        Item: { ...listKeys(businessId, spaces, numbers), entity: 'INVOICE_LIST_VOID', businessId, seq: numbers },
+        Item: {
+          ...listKeys(businessId, spaces, numbers),
+          entity: 'INVOICE_LIST_VOID',
+          businessId,
+          seq: numbers,
+        },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     )
@@ -173,12 +177,19 @@ export async function voidNumbers(businessId: string, spaces: SearchSpaces, numb
       ),
     )
   } catch (error) {
-    logger.warn('unused search numbers could not be voided', { seq: numbers.all, error: (error as Error).name })
+    logger.warn('unused search numbers could not be voided', {
+      seq: numbers.all,
+      error: (error as Error).name,
+    })
   }
 }
 
 /** The list item's payment status, for the transaction that changes the invoice's. */
-export function listPaymentStatusUpdate(businessId: string, listSeq: number, to: PaymentStatus): TransactItem {
+export function listPaymentStatusUpdate(
+  businessId: string,
+  listSeq: number,
+  to: PaymentStatus,
+): TransactItem {
   return {
     Update: {
       TableName: tableName(),
