@@ -2,6 +2,7 @@ import { actorOf, type TransactItem } from '#lib/audit/trail.ts'
 import type { ApiClientCaller } from '#lib/auth/caller.ts'
 import { getBusiness } from '#lib/auth/credentials.ts'
 import { transactionCancellationCodes } from '#lib/db/errors.ts'
+import { oneAtATime } from '#lib/ledger/retry.ts'
 import { BadRequest, Conflict, invalid, NotFound, type Problem, TooLarge } from '#lib/errors.ts'
 import type { Signature } from '#lib/signing/signer.ts'
 import { canonicalInvoice, STORED_LIMIT } from './canonical.ts'
@@ -193,11 +194,15 @@ export async function handleInvoice(
         ...(note && bound ? adjustmentItems(note, bound.original, bound.totals, content.at) : []),
         ...callers,
       ]
+      const write = () =>
+        existing ? advanceRecord(existing, content, actor, also) : createRecord(content, actor, also)
       let stored: InvoiceRecord | undefined
       try {
-        stored = existing
-          ? await advanceRecord(existing, content, actor, also)
-          : await createRecord(content, actor, also)
+        // Notes against one original queue their writes in this process (the decision stays the
+        // transaction's condition, made on reads taken outside the queue): concurrent transactions on
+        // the original would only cancel each other. Across processes the condition and the retries
+        // do the same job, as for the ledger's accounts (lib/ledger/retry.ts).
+        stored = note ? await oneAtATime(`invoice-note:${note.originalIrn}`, write) : await write()
       } catch (error) {
         // The original's condition failed (a concurrent note took what remained) or the transaction
         // kept meeting concurrent ones on the original: read again and decide again.
