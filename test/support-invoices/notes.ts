@@ -24,7 +24,7 @@ const CUSTOMER = buildInvoice().accounting_customer_party
 
 /** A credit (380 by default) or debit (384) note of `units` x 107.50 naming `original`. */
 export function noteOf(
-  original: { irn: string; issue_date: string },
+  original: Record<string, any>,
   units: number,
   type: '380' | '393' | '384' = '380',
 ): Record<string, any> {
