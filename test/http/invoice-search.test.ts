@@ -24,9 +24,12 @@ function invoice(units: number, date: string, buyer = X): Record<string, any> {
 
 /** Signed in this order (so newest first is the reverse): A, B (USD), C (PAID), D (credits all of A), E. */
 const A = invoice(1, '2026-11-10')
-const B = { ...invoice(2, '2026-11-15'), document_currency_code: 'USD' }
+const B: Record<string, any> = { ...invoice(2, '2026-11-15'), document_currency_code: 'USD' }
 const C = invoice(3, '2026-11-20', DEV.buyer)
-const D = { ...noteOf(A, 1), accounting_customer_party: { ...A.accounting_customer_party } }
+const D: Record<string, any> = {
+  ...noteOf(A, 1),
+  accounting_customer_party: { ...A.accounting_customer_party },
+}
 const E = invoice(4, '2026-11-21', Z)
 
 const search = (
