@@ -43,11 +43,9 @@ export const Adjustments = /* @__PURE__ */ lazy(() =>
     .object({
       credited: z.number().meta({ description: 'Sum of the signed credit notes (380, 393), 2 decimals' }),
       debited: z.number().meta({ description: 'Sum of the signed debit notes (384), 2 decimals' }),
-      remaining: z
-        .number()
-        .meta({
-          description: 'payable_amount - credited: what credit notes may still take; 0 reads CANCELLED',
-        }),
+      remaining: z.number().meta({
+        description: 'payable_amount - credited: what credit notes may still take; 0 reads CANCELLED',
+      }),
       notes: z.array(
         z.object({
           irn: z.string(),

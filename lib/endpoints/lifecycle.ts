@@ -122,12 +122,9 @@ export const getInvoiceDocs = (): EndpointDocs => ({
       description: 'The invoice (A.7 InvoiceResponse)',
       data: z.looseObject({
         irn: Irn(),
-        payment_status: z
-          .enum(['PENDING', 'PAID', 'CANCELLED'])
-          .meta({
-            description:
-              'CANCELLED where it was REJECTED, or once credit notes took all of its payable amount',
-          }),
+        payment_status: z.enum(['PENDING', 'PAID', 'CANCELLED']).meta({
+          description: 'CANCELLED where it was REJECTED, or once credit notes took all of its payable amount',
+        }),
         adjustments: Adjustments(),
       }),
     },
