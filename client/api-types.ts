@@ -226,6 +226,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/invoices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search the business's signed invoices
+         * @description The caller's business's signed invoices, newest first, filtered and paged like the merchant history: `page` counts from 1 in the request and `data.page.number` from 0 in the reply. An invoice is listed as soon as its sign reply is sent. No filter, or one of `buyer_tin`, `invoice_type_code` and `currency`: a page reads at most `size` + 1 items whatever the volume. `payment_status`, the issue dates, or two key filters together are applied to one window of the newest 1,000 invoices of the narrowest key filter given; when more remain below it, the reply's `Link` header has a `next-window` link (`before=<number>`), and `X-Search-Window: partial`. With `Accept: text/csv`, the same page as RFC 4180 CSV (size up to 1,000).
+         */
+        get: operations["invoice-search-v1"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/invoices/{irn}/pdf": {
         parameters: {
             query?: never;
@@ -615,7 +635,7 @@ export interface paths {
         };
         /**
          * Pull a signed invoice (buyer or supplier)
-         * @description The buyer (customer party TIN = your business TIN) or the supplier may pull an invoice once it is SIGNED; anyone else gets 404. The reply is the invoice as signed (A.7 InvoiceResponse), with its current payment status: CANCELLED where it was REJECTED. With `Accept: application/xml`, the same invoice as an OASIS UBL 2.1 document: `CreditNote` for credit notes (380, 393), `Invoice` for every other type, the authority's type code mapped to UN/CEFACT 1001 (381 -> 380, 380 -> 381, 384 -> 383) with the authority's own code in the type code's `name` attribute.
+         * @description The buyer (customer party TIN = your business TIN) or the supplier may pull an invoice once it is SIGNED; anyone else gets 404. The reply is the invoice as signed (A.7 InvoiceResponse), with its current payment status (CANCELLED where it was REJECTED, or once credit notes took all of its payable amount) and `adjustments`: the credit notes (380, 393) and debit notes (384) signed against it. With `Accept: application/xml`, the same invoice as an OASIS UBL 2.1 document: `CreditNote` for credit notes (380, 393), `Invoice` for every other type, the authority's type code mapped to UN/CEFACT 1001 (381 -> 380, 380 -> 381, 384 -> 383) with the authority's own code in the type code's `name` attribute.
          */
         get: operations["si-get-invoice-v1"];
         put?: never;
@@ -970,6 +990,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/invoices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search the business's signed invoices
+         * @description The caller's business's signed invoices, newest first, filtered and paged like the merchant history: `page` counts from 1 in the request and `data.page.number` from 0 in the reply. An invoice is listed as soon as its sign reply is sent. No filter, or one of `buyer_tin`, `invoice_type_code` and `currency`: a page reads at most `size` + 1 items whatever the volume. `payment_status`, the issue dates, or two key filters together are applied to one window of the newest 1,000 invoices of the narrowest key filter given; when more remain below it, the reply's `Link` header has a `next-window` link (`before=<number>`), and `X-Search-Window: partial`. With `Accept: text/csv`, the same page as RFC 4180 CSV (size up to 1,000).
+         */
+        get: operations["invoice-search-v2"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/invoices/{irn}/pdf": {
         parameters: {
             query?: never;
@@ -1279,7 +1319,7 @@ export interface paths {
         };
         /**
          * Pull a signed invoice (buyer or supplier)
-         * @description The buyer (customer party TIN = your business TIN) or the supplier may pull an invoice once it is SIGNED; anyone else gets 404. The reply is the invoice as signed (A.7 InvoiceResponse), with its current payment status: CANCELLED where it was REJECTED. With `Accept: application/xml`, the same invoice as an OASIS UBL 2.1 document: `CreditNote` for credit notes (380, 393), `Invoice` for every other type, the authority's type code mapped to UN/CEFACT 1001 (381 -> 380, 380 -> 381, 384 -> 383) with the authority's own code in the type code's `name` attribute.
+         * @description The buyer (customer party TIN = your business TIN) or the supplier may pull an invoice once it is SIGNED; anyone else gets 404. The reply is the invoice as signed (A.7 InvoiceResponse), with its current payment status (CANCELLED where it was REJECTED, or once credit notes took all of its payable amount) and `adjustments`: the credit notes (380, 393) and debit notes (384) signed against it. With `Accept: application/xml`, the same invoice as an OASIS UBL 2.1 document: `CreditNote` for credit notes (380, 393), `Invoice` for every other type, the authority's type code mapped to UN/CEFACT 1001 (381 -> 380, 380 -> 381, 384 -> 383) with the authority's own code in the type code's `name` attribute.
          */
         get: operations["si-get-invoice-v2"];
         put?: never;
@@ -1415,6 +1455,23 @@ export interface webhooks {
         put?: never;
         /** Every invoice of a batch has its result */
         post: operations["event-batch-completed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "invoice.credited": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A credit note naming this invoice in billing_reference was signed (data.irn is the original; its adjustments show the new totals) */
+        post: operations["event-invoice-credited"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1571,6 +1628,39 @@ export interface components {
             id: string;
             /** @constant */
             type: "batch.completed";
+        };
+        /** @description A credit note naming this invoice in billing_reference was signed (data.irn is the original; its adjustments show the new totals) */
+        Event_invoice_credited: {
+            /** @description The business the event is delivered to */
+            business_id: string;
+            /** Format: date-time */
+            created_at: string;
+            data: {
+                /** @description The credit note's payable amount, 2 decimals */
+                amount: number;
+                /** @description The signed credit note */
+                credit_note_irn: string;
+                /** Format: date-time */
+                credited_at: string;
+                /** @description The credit note type (380 or 393) */
+                invoice_type_code: string;
+                /** @description The invoice reference number */
+                irn: string;
+                /**
+                 * @description The payment status after the change
+                 * @enum {string}
+                 */
+                payment_status: "PENDING" | "PAID" | "REJECTED";
+                /**
+                 * @description The invoice status after the change
+                 * @enum {string}
+                 */
+                status: "GENERATED" | "VALIDATED" | "SIGNED" | "TRANSMITTED";
+            };
+            /** @description `evt_` + a time-ordered id; also the `webhook-id` header of every attempt */
+            id: string;
+            /** @constant */
+            type: "invoice.credited";
         };
         /** @description An invoice's payment status changed */
         Event_invoice_payment_status_changed: {
@@ -1757,6 +1847,22 @@ export interface components {
              * @example INV000042-94ND90NR-20261121
              */
             irn: string;
+        };
+        /** @description Credit and debit notes signed against this invoice */
+        InvoiceAdjustments: {
+            /** @description Sum of the signed credit notes (380, 393), 2 decimals */
+            credited: number;
+            /** @description Sum of the signed debit notes (384), 2 decimals */
+            debited: number;
+            notes: {
+                /** @description The note's payable_amount */
+                amount: number;
+                invoice_type_code: string;
+                irn: string;
+                issue_date: string;
+            }[];
+            /** @description payable_amount - credited: what credit notes may still take; 0 reads CANCELLED */
+            remaining: number;
         };
         InvoiceLine: {
             /** @description absolute amount */
@@ -4370,6 +4476,154 @@ export interface operations {
             };
         };
     };
+    "invoice-search-v1": {
+        parameters: {
+            query?: {
+                before?: string;
+                buyer_tin?: string;
+                currency?: string;
+                invoice_type_code?: string;
+                irn?: string;
+                issue_date_from?: string;
+                issue_date_to?: string;
+                page?: string;
+                payment_status?: "PENDING" | "PAID" | "CANCELLED";
+                size?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of invoice summaries */
+            200: {
+                headers: {
+                    /** @description The next page (CSV), and the next window of a windowed search (`rel="next-window"`) */
+                    Link?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description `partial` when a windowed search did not reach the oldest invoice */
+                    "X-Search-Window"?: string;
+                    /** @description CSV only: invoices matching the filter */
+                    "X-Total-Count"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description Newest first */
+                            content: {
+                                adjustments: components["schemas"]["InvoiceAdjustments"];
+                                buyer_name: string | null;
+                                buyer_tin: string | null;
+                                currency: string;
+                                invoice_type_code: string;
+                                /**
+                                 * @description Invoice Reference Number: <invoice_number>-<service_id>-<YYYYMMDD>
+                                 * @example INV000042-94ND90NR-20261121
+                                 */
+                                irn: string;
+                                issue_date: string;
+                                /** @description 2 decimals */
+                                payable_amount: number;
+                                /** @enum {string} */
+                                payment_status: "PENDING" | "PAID" | "CANCELLED";
+                                /** Format: date-time */
+                                signed_at: string;
+                            }[];
+                            page: {
+                                /** @description 0-based: the request's `page` minus 1 (`page=1` is 0) */
+                                number: number;
+                                /** @description Page size */
+                                size: number;
+                                totalElements: number;
+                                totalPages: number;
+                            };
+                        };
+                        /** @description Always null on success */
+                        error: null;
+                        /** @description Handler time, e.g. "12ms" */
+                        execTime: string;
+                        /** @description Human-readable message */
+                        message: string;
+                        /**
+                         * @description Outcome indicator
+                         * @constant
+                         */
+                        status: "SUCCESS";
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description A query parameter is invalid: every problem is listed */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description The API key's roles do not allow this endpoint */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description The client is over its rate limit (by default 6000 requests every 60 s per API key, switch client, merchant token or admin key; set per client by the operator): retry after Retry-After seconds */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description An unexpected error; the message never carries internals (logged with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+        };
+    };
     "invoice-pdf-v1": {
         parameters: {
             query?: never;
@@ -6758,12 +7012,16 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            adjustments: components["schemas"]["InvoiceAdjustments"];
                             /**
                              * @description Invoice Reference Number: <invoice_number>-<service_id>-<YYYYMMDD>
                              * @example INV000042-94ND90NR-20261121
                              */
                             irn: string;
-                            /** @enum {string} */
+                            /**
+                             * @description CANCELLED where it was REJECTED, or once credit notes took all of its payable amount
+                             * @enum {string}
+                             */
                             payment_status: "PENDING" | "PAID" | "CANCELLED";
                         } & {
                             [key: string]: unknown;
@@ -7924,7 +8182,7 @@ export interface operations {
                     "application/json": {
                         data: {
                             created_at: string;
-                            events: ("invoice.validated" | "invoice.signed" | "invoice.transmitted" | "invoice.received" | "invoice.payment_status_changed" | "batch.completed")[];
+                            events: ("invoice.validated" | "invoice.signed" | "invoice.transmitted" | "invoice.received" | "invoice.payment_status_changed" | "invoice.credited" | "batch.completed")[];
                             failed_at?: string;
                             id: string;
                             /** @enum {string} */
@@ -8023,7 +8281,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    events: ("invoice.validated" | "invoice.signed" | "invoice.transmitted" | "invoice.received" | "invoice.payment_status_changed" | "batch.completed")[];
+                    events: ("invoice.validated" | "invoice.signed" | "invoice.transmitted" | "invoice.received" | "invoice.payment_status_changed" | "invoice.credited" | "batch.completed")[];
                     url: string;
                 };
             };
@@ -8040,7 +8298,7 @@ export interface operations {
                     "application/json": {
                         data: {
                             created_at: string;
-                            events: ("invoice.validated" | "invoice.signed" | "invoice.transmitted" | "invoice.received" | "invoice.payment_status_changed" | "batch.completed")[];
+                            events: ("invoice.validated" | "invoice.signed" | "invoice.transmitted" | "invoice.received" | "invoice.payment_status_changed" | "invoice.credited" | "batch.completed")[];
                             failed_at?: string;
                             id: string;
                             secret: string;
@@ -8316,7 +8574,7 @@ export interface operations {
                                 delivered_at?: string;
                                 event_id: string;
                                 /** @enum {string} */
-                                event_type: "invoice.validated" | "invoice.signed" | "invoice.transmitted" | "invoice.received" | "invoice.payment_status_changed" | "batch.completed";
+                                event_type: "invoice.validated" | "invoice.signed" | "invoice.transmitted" | "invoice.received" | "invoice.payment_status_changed" | "invoice.credited" | "batch.completed";
                                 last_attempt_at: string | null;
                                 /** @description As the log entry error */
                                 last_error?: string;
@@ -10518,6 +10776,154 @@ export interface operations {
             };
         };
     };
+    "invoice-search-v2": {
+        parameters: {
+            query?: {
+                before?: string;
+                buyer_tin?: string;
+                currency?: string;
+                invoice_type_code?: string;
+                irn?: string;
+                issue_date_from?: string;
+                issue_date_to?: string;
+                page?: string;
+                payment_status?: "PENDING" | "PAID" | "CANCELLED";
+                size?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of invoice summaries */
+            200: {
+                headers: {
+                    /** @description The next page (CSV), and the next window of a windowed search (`rel="next-window"`) */
+                    Link?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description `partial` when a windowed search did not reach the oldest invoice */
+                    "X-Search-Window"?: string;
+                    /** @description CSV only: invoices matching the filter */
+                    "X-Total-Count"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description Newest first */
+                            content: {
+                                adjustments: components["schemas"]["InvoiceAdjustments"];
+                                buyer_name: string | null;
+                                buyer_tin: string | null;
+                                currency: string;
+                                invoice_type_code: string;
+                                /**
+                                 * @description Invoice Reference Number: <invoice_number>-<service_id>-<YYYYMMDD>
+                                 * @example INV000042-94ND90NR-20261121
+                                 */
+                                irn: string;
+                                issue_date: string;
+                                /** @description 2 decimals */
+                                payable_amount: number;
+                                /** @enum {string} */
+                                payment_status: "PENDING" | "PAID" | "CANCELLED";
+                                /** Format: date-time */
+                                signed_at: string;
+                            }[];
+                            page: {
+                                /** @description 0-based: the request's `page` minus 1 (`page=1` is 0) */
+                                number: number;
+                                /** @description Page size */
+                                size: number;
+                                totalElements: number;
+                                totalPages: number;
+                            };
+                        };
+                        /** @description Always null on success */
+                        error: null;
+                        /** @description Handler time, e.g. "12ms" */
+                        execTime: string;
+                        /** @description Human-readable message */
+                        message: string;
+                        /**
+                         * @description Outcome indicator
+                         * @constant
+                         */
+                        status: "SUCCESS";
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description A query parameter is invalid: every problem is listed */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description The API key's roles do not allow this endpoint */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description The client is over its rate limit (by default 6000 requests every 60 s per API key, switch client, merchant token or admin key; set per client by the operator): retry after Retry-After seconds */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description An unexpected error; the message never carries internals (logged with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+        };
+    };
     "invoice-pdf-v2": {
         parameters: {
             query?: never;
@@ -12426,12 +12832,16 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            adjustments: components["schemas"]["InvoiceAdjustments"];
                             /**
                              * @description Invoice Reference Number: <invoice_number>-<service_id>-<YYYYMMDD>
                              * @example INV000042-94ND90NR-20261121
                              */
                             irn: string;
-                            /** @enum {string} */
+                            /**
+                             * @description CANCELLED where it was REJECTED, or once credit notes took all of its payable amount
+                             * @enum {string}
+                             */
                             payment_status: "PENDING" | "PAID" | "CANCELLED";
                         } & {
                             [key: string]: unknown;
@@ -13749,6 +14159,35 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["Event_batch_completed"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within 5 s, is retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event-invoice-credited": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt of this event, so a receiver deduplicates by it */
+                "webhook-id": string;
+                /** @description `v1,` + Base64(HMAC-SHA256(the secret after `whsec_`, Base64-decoded; "{webhook-id}.{webhook-timestamp}.{body}")) */
+                "webhook-signature": string;
+                /** @description Unix seconds of this attempt; reject it when far from your clock */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event_invoice_credited"];
             };
         };
         responses: {

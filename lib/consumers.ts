@@ -1,5 +1,11 @@
 import type { QueueName } from '#lib/async/queue.ts'
-import { BATCH_PREFIX, EVENT_PREFIX, OUTBOX_PREFIX } from '#lib/db/keys.ts'
+import {
+  BATCH_PREFIX,
+  EVENT_PREFIX,
+  OUTBOX_PREFIX,
+  SEARCH_COUNTER_PREFIX,
+  SEARCH_LIST_PREFIX,
+} from '#lib/db/keys.ts'
 import { type EncryptionRecord, reads, type TableGrant, writes } from '#lib/iam/access.ts'
 import type { ServiceSecret } from '#lib/route.ts'
 
@@ -128,7 +134,15 @@ export const consumers: readonly Consumer[] = [
     timeoutSeconds: 300,
     // The batch's own items, and what the single validate and sign endpoints touch (lib/endpoints/invoice.ts).
     tableAccess: [
-      writes([BATCH_PREFIX, 'IRN#', EVENT_PREFIX, 'AUDIT#', 'SIGNING_KEYS']),
+      writes([
+        BATCH_PREFIX,
+        'IRN#',
+        EVENT_PREFIX,
+        'AUDIT#',
+        'SIGNING_KEYS',
+        SEARCH_COUNTER_PREFIX,
+        SEARCH_LIST_PREFIX,
+      ]),
       reads(['BUSINESS#', 'TIN#', 'SERVICEID#', 'REF#', 'APIKEY#']),
     ],
     // As the single sign endpoint: the signing key, and invoice notes sealed.

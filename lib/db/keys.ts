@@ -24,6 +24,9 @@ export const EVENT_PREFIX = 'EVENT#'
 export const BATCH_PREFIX = 'BATCH#'
 /** Area B request records (transfers, reversals): the history indexer takes stream records under this prefix. */
 export const BANK_REQUEST_PREFIX = 'BANKREQ#'
+/** Supplier search: the per-business number counters, and the list items (lib/invoice/search.ts). */
+export const SEARCH_COUNTER_PREFIX = 'INVSEQ#'
+export const SEARCH_LIST_PREFIX = 'INVLIST#'
 
 export const keys = {
   /** Reference lists: one META item and the list's JSON in ordered chunks (items stay under 400 KB). */
@@ -88,6 +91,37 @@ export const keys = {
     gsi2pk: `BUYER#${buyerTin}#INVOICES`,
     gsi2sk: `${createdAt}#${irn}`,
   }),
+
+  /**
+   * A credit or debit note signed against an invoice (CONTRACT 16): one item per note under the
+   * original's own partition, written in the note's sign transaction with the original's totals.
+   */
+  invoiceNote: (originalIrn: string, noteIrn: string): Key => ({
+    pk: `IRN#${originalIrn}`,
+    sk: `NOTE#${noteIrn}`,
+  }),
+  invoiceNotePrefix: () => 'NOTE#',
+
+  /**
+   * Supplier search (lib/invoice/search.ts, docs/capacity.md). Each signed invoice of a business takes
+   * the next number of its business's ALL space and of its buyer's, type's and currency's spaces, from
+   * atomic counters (one item each, so no key takes more than one ADD per sign), and one list item
+   * holds its summary at those numbers: the ALL list in the table, the three filters' lists on
+   * gsi1/gsi2/gsi3. Numbers are dense, so page N of any space is a key range and the counter its total.
+   */
+  searchCounter: (businessId: string, space: string): Key => ({
+    pk: `${SEARCH_COUNTER_PREFIX}${businessId}#${space}`,
+    sk: 'HEAD',
+  }),
+  searchList: (businessId: string, seq: number): Key => ({
+    pk: `${SEARCH_LIST_PREFIX}${businessId}`,
+    sk: seqKey(seq),
+  }),
+  searchListPartition: (businessId: string) => `${SEARCH_LIST_PREFIX}${businessId}`,
+  /** A number as the list's sort keys hold it (fixed width, so string order is number order). */
+  searchSeq: (seq: number) => seqKey(seq),
+  /** A filter space's list partition (on its GSI): `<business>#BUYER#<tin>`, `#TYPE#<code>`, `#CUR#<ccy>`. */
+  searchSpacePartition: (businessId: string, space: string) => `${SEARCH_LIST_PREFIX}${businessId}#${space}`,
 
   /** The atomic per-business, per-code counter behind generate-invoice-number (UpdateItem ADD). */
   invoiceNumberCounter: (businessId: string, code: string): Key => ({

@@ -36,3 +36,24 @@ export const ADMIN_ONLY: readonly Role[] = ['ADMIN']
 
 // The table grants by record kind live with the access model, shared with the consumers.
 export { reads, writes } from '#lib/iam/access.ts'
+
+/** `adjustments` of a pulled invoice or a search summary (CONTRACT 16). */
+export const Adjustments = /* @__PURE__ */ lazy(() =>
+  z
+    .object({
+      credited: z.number().meta({ description: 'Sum of the signed credit notes (380, 393), 2 decimals' }),
+      debited: z.number().meta({ description: 'Sum of the signed debit notes (384), 2 decimals' }),
+      remaining: z.number().meta({
+        description: 'payable_amount - credited: what credit notes may still take; 0 reads CANCELLED',
+      }),
+      notes: z.array(
+        z.object({
+          irn: z.string(),
+          invoice_type_code: z.string(),
+          amount: z.number().meta({ description: "The note's payable_amount" }),
+          issue_date: z.string(),
+        }),
+      ),
+    })
+    .meta({ id: 'InvoiceAdjustments', description: 'Credit and debit notes signed against this invoice' }),
+)

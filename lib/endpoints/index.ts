@@ -6,6 +6,7 @@ import { emailList, emailListDocs } from './email-list.ts'
 import { healthCheck, healthCheckDocs } from './health.ts'
 import { appSign, appSignDocs, appValidate, appValidateDocs, siValidate, siValidateDocs } from './invoice.ts'
 import { generateInvoiceNumber, generateInvoiceNumberDocs } from './invoice-number.ts'
+import { searchInvoices, searchInvoicesDocs } from './invoice-search.ts'
 import * as irn from './irn.ts'
 import * as ledger from './ledger.ts'
 import * as lifecycle from './lifecycle.ts'
@@ -44,6 +45,7 @@ const pairs: [Endpoint, () => EndpointDocs][] = [
   [batches.batchStatus, batches.batchStatusDocs],
   [lifecycle.getInvoice, lifecycle.getInvoiceDocs],
   [invoicePdf, invoicePdfDocs],
+  [searchInvoices, searchInvoicesDocs],
   ...REFERENCE_LISTS.map((list): [Endpoint, () => EndpointDocs] => [
     referenceLists[list],
     () => referenceListDocs(list),

@@ -1,5 +1,5 @@
 import * as z from 'zod'
-import { keys } from '#lib/db/keys.ts'
+import { keys, SEARCH_COUNTER_PREFIX, SEARCH_LIST_PREFIX } from '#lib/db/keys.ts'
 import { type EndpointDocs, endpointsOf, lazy, perVersion } from '#lib/http/endpoint.ts'
 import { PAYMENT_STATUSES } from '#lib/invoice/record.ts'
 import { invoiceSchema } from '#lib/invoice/schemas.ts'
@@ -43,10 +43,14 @@ const signRequest = {
   body: /* @__PURE__ */ perVersion(/* @__PURE__ */ invoiceSchema('v1'), /* @__PURE__ */ invoiceSchema('v2')),
   bodyValidation: 'service' as const,
 }
-/** Signing also records the signing key's public half in the JWKS partition on its first use. */
+/**
+ * Signing also records the signing key's public half in the JWKS partition on its first use, and
+ * lists the invoice for supplier search: its numbers (INVSEQ#) and its list item (INVLIST#), and for
+ * a credit note the original's list item's totals (lib/invoice/search-index.ts, adjustments.ts).
+ */
 const signs = {
   ...storesInvoices,
-  table: [...storesInvoices.table, writes([keys.signingKeys()])],
+  table: [...storesInvoices.table, writes([keys.signingKeys(), SEARCH_COUNTER_PREFIX, SEARCH_LIST_PREFIX])],
   secrets: ['signing-key'],
 } as const
 export const appValidate = /* @__PURE__ */ invoice({

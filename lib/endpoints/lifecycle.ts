@@ -1,8 +1,9 @@
 import * as z from 'zod'
+import { SEARCH_LIST_PREFIX } from '#lib/db/keys.ts'
 import { type EndpointDocs, endpointsOf } from '#lib/http/endpoint.ts'
 import { INVOICE_STATUSES, PAYMENT_STATUSES } from '#lib/invoice/record.ts'
 import { IrnPath, TransmitRequest, UpdateRequest } from '#lib/lifecycle/schemas.ts'
-import { APP, INVALID_BODY, Irn, IsoDateTime, reads, SI, writes } from './common.ts'
+import { Adjustments, APP, INVALID_BODY, Irn, IsoDateTime, reads, SI, writes } from './common.ts'
 
 /** Transmit, update, confirm and get-invoice (CONTRACT section 5). */
 
@@ -31,7 +32,8 @@ export const update = /* @__PURE__ */ lifecycle({
   functionId: 'app-invoice-update',
   routes: [{ method: 'PATCH', path: '/app/invoice/update/{irn}' }],
   roles: APP,
-  access: { table: [writes(['IRN#', 'EVENT#', 'AUDIT#']), reads(['BUSINESS#'])] },
+  // The invoice's search list item (INVLIST#) shows its payment status too.
+  access: { table: [writes(['IRN#', 'EVENT#', 'AUDIT#', SEARCH_LIST_PREFIX]), reads(['BUSINESS#'])] },
   request: { params: IrnPath, body: UpdateRequest },
 })
 export const confirm = /* @__PURE__ */ lifecycle({
@@ -114,7 +116,7 @@ export const confirmDocs = (): EndpointDocs => ({
 export const getInvoiceDocs = (): EndpointDocs => ({
   summary: 'Pull a signed invoice (buyer or supplier)',
   description:
-    "The buyer (customer party TIN = your business TIN) or the supplier may pull an invoice once it is SIGNED; anyone else gets 404. The reply is the invoice as signed (A.7 InvoiceResponse), with its current payment status: CANCELLED where it was REJECTED. With `Accept: application/xml`, the same invoice as an OASIS UBL 2.1 document: `CreditNote` for credit notes (380, 393), `Invoice` for every other type, the authority's type code mapped to UN/CEFACT 1001 (381 -> 380, 380 -> 381, 384 -> 383) with the authority's own code in the type code's `name` attribute.",
+    "The buyer (customer party TIN = your business TIN) or the supplier may pull an invoice once it is SIGNED; anyone else gets 404. The reply is the invoice as signed (A.7 InvoiceResponse), with its current payment status (CANCELLED where it was REJECTED, or once credit notes took all of its payable amount) and `adjustments`: the credit notes (380, 393) and debit notes (384) signed against it. With `Accept: application/xml`, the same invoice as an OASIS UBL 2.1 document: `CreditNote` for credit notes (380, 393), `Invoice` for every other type, the authority's type code mapped to UN/CEFACT 1001 (381 -> 380, 380 -> 381, 384 -> 383) with the authority's own code in the type code's `name` attribute.",
   replies: () => ({
     200: {
       description: 'The invoice (A.7 InvoiceResponse)',
@@ -122,7 +124,13 @@ export const getInvoiceDocs = (): EndpointDocs => ({
         'application/xml':
           'The invoice as UBL 2.1 XML (Invoice or CreditNote), valid against the OASIS UBL 2.1 schemas',
       },
-      data: z.looseObject({ irn: Irn(), payment_status: z.enum(['PENDING', 'PAID', 'CANCELLED']) }),
+      data: z.looseObject({
+        irn: Irn(),
+        payment_status: z.enum(['PENDING', 'PAID', 'CANCELLED']).meta({
+          description: 'CANCELLED where it was REJECTED, or once credit notes took all of its payable amount',
+        }),
+        adjustments: Adjustments(),
+      }),
     },
     400: BAD_IRN,
     404: 'No signed invoice with this IRN names your business as buyer or supplier',

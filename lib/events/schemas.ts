@@ -33,6 +33,13 @@ export const EVENT_DATA = {
     previous_payment_status: z.enum(PAYMENT_STATUSES),
     payment_updated_at: time,
   }),
+  'invoice.credited': z.object({
+    ...invoiceNow,
+    credit_note_irn: z.string().describe('The signed credit note'),
+    invoice_type_code: z.string().describe('The credit note type (380 or 393)'),
+    amount: z.number().describe("The credit note's payable amount, 2 decimals"),
+    credited_at: time,
+  }),
   'batch.completed': z.object({
     batch_id: z.string(),
     action: z.enum(['validate', 'sign']),
@@ -51,6 +58,8 @@ const EVENT_SUMMARIES: Record<EventType, string> = {
   'invoice.transmitted': 'A signed invoice was transmitted to its buyer',
   'invoice.received': "An invoice naming this business's TIN as buyer was transmitted to it",
   'invoice.payment_status_changed': "An invoice's payment status changed",
+  'invoice.credited':
+    'A credit note naming this invoice in billing_reference was signed (data.irn is the original; its adjustments show the new totals)',
   'batch.completed': 'Every invoice of a batch has its result',
 }
 

@@ -10,6 +10,7 @@ export const EVENT_TYPES = [
   'invoice.transmitted',
   'invoice.received',
   'invoice.payment_status_changed',
+  'invoice.credited',
   'batch.completed',
 ] as const
 

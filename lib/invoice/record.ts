@@ -55,6 +55,17 @@ export interface InvoiceRecord {
   qrText?: string
   /** When payment_status last changed through app/invoice/update (PENDING -> PAID | REJECTED). */
   paymentUpdatedAt?: string
+  /**
+   * Credit and debit notes signed against this invoice (CONTRACT 16, lib/invoice/adjustments.ts), in
+   * integer kobo, kept by the notes' sign transactions: credited never passes payableKobo (the
+   * invoice's own payable amount, set by the first note). noteCount says whether any note items exist.
+   */
+  payableKobo?: number
+  creditedKobo?: number
+  debitedKobo?: number
+  noteCount?: number
+  /** Its number in the business's search list (lib/invoice/search.ts), once signed. */
+  listSeq?: number
   createdAt: string
   updatedAt: string
   /** Incremented on every write: the optimistic-concurrency token for conditional updates. */

@@ -31,6 +31,8 @@ export interface InvoiceContent {
   contentHash: string
   signature?: string
   signingKeyId?: string
+  /** Its number in the business's search list, for a sign (lib/invoice/search-index.ts). */
+  listSeq?: number
   at: string
 }
 
@@ -129,6 +131,7 @@ export async function advanceRecord(
     ...(content.status === 'SIGNED'
       ? { signature: content.signature, signingKeyId: content.signingKeyId, signedAt: content.at }
       : {}),
+    ...(content.listSeq !== undefined ? { listSeq: content.listSeq } : {}),
   }
   const createdAt = existing.createdAt ?? content.at
   Object.assign(set, keys.invoiceByBusiness(content.businessId, createdAt, content.irn))
@@ -286,7 +289,7 @@ export async function markTransmitted(
 }
 
 /**
- * from -> to. False when the record was no longer at payment status `from` and invoice status
+ * from -> to (`also`: further items for the same transaction, e.g. the search list item's status). False when the record was no longer at payment status `from` and invoice status
  * `status` (a concurrent update won), so the event states exactly what was written.
  */
 export async function changePaymentStatus(
@@ -295,6 +298,7 @@ export async function changePaymentStatus(
   to: PaymentStatus,
   at: string,
   actor: string,
+  also: TransactItem[] = [],
 ): Promise<boolean> {
   const { irn, businessId } = record
   const event = newEvent(
@@ -325,7 +329,7 @@ export async function changePaymentStatus(
       },
     },
     [invoiceEvent('PAYMENT_STATUS_CHANGED', { irn, businessId, before: from, after: to, actor, at })],
-    [eventPut(event)],
+    [eventPut(event), ...also],
   )
 }
 

@@ -129,6 +129,18 @@ export const RULE_CODES = {
     example: 'billing_reference/0/issue_date',
     lenient: false,
   },
+  'NG-BR-03': {
+    meaning:
+      'A signed credit or debit note does not name, in billing_reference, an invoice signed by the same business',
+    example: 'billing_reference/0/irn',
+    lenient: false,
+  },
+  'NG-BR-04': {
+    meaning:
+      "A credit note's payable_amount is more than what remains of the original's payable amount after its earlier credit notes",
+    example: 'legal_monetary_total/payable_amount',
+    lenient: false,
+  },
   'NG-CO-01': {
     meaning: "A line's line_extension_amount is not invoiced_quantity x price_amount / base_quantity",
     example: 'invoice_line/0/line_extension_amount',

@@ -1,6 +1,8 @@
 import { actorOf, type TransactItem } from '#lib/audit/trail.ts'
 import type { ApiClientCaller } from '#lib/auth/caller.ts'
 import { getBusiness } from '#lib/auth/credentials.ts'
+import { transactionCancellationCodes } from '#lib/db/errors.ts'
+import { oneAtATime } from '#lib/ledger/retry.ts'
 import { BadRequest, Conflict, invalid, NotFound, type Problem, TooLarge } from '#lib/errors.ts'
 import type { Signature } from '#lib/signing/signer.ts'
 import { canonicalInvoice, STORED_LIMIT } from './canonical.ts'
@@ -9,6 +11,8 @@ import { sealedStorageOf } from './notes.ts'
 import { problem } from './problems.ts'
 import { type InvoiceRecord, statusRank } from './record.ts'
 import { advanceRecord, createRecord, type InvoiceContent, readInvoiceRecord } from './repository.ts'
+import { adjustmentItems, checkNote, noteFactsOf } from './adjustments.ts'
+import { allocateNumbers, listItemPut, type SearchNumbers, spacesOf, voidNumbers } from './search-index.ts'
 import type { ApiVersion, StoredInvoice } from './schemas.ts'
 import { type ValidationMode, validateInvoice } from './validate.ts'
 
@@ -147,35 +151,76 @@ export async function handleInvoice(
     content.signingKeyId = signed.kid
   }
 
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const existing = await readInvoiceRecord(invoice.irn)
-    if (existing && existing.businessId !== businessId) {
-      throw new Conflict(`IRN ${invoice.irn} is registered to another business`)
+  // A credit or debit note is bound to its original (CONTRACT 16, ./adjustments.ts), and a signed
+  // invoice is listed for supplier search from its sign transaction on (./search-index.ts).
+  const note = action === 'sign' ? noteFactsOf(invoice) : undefined
+  const spaces = action === 'sign' ? spacesOf(invoice) : undefined
+  let numbers: SearchNumbers | undefined
+  let written = false
+  try {
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const existing = await readInvoiceRecord(invoice.irn)
+      if (existing && existing.businessId !== businessId) {
+        throw new Conflict(`IRN ${invoice.irn} is registered to another business`)
+      }
+      if (existing && statusRank(existing.status) >= statusRank('SIGNED')) {
+        // Signed content is final: the same content again is the first reply again, anything else a conflict.
+        if (existing.contentHash === content.contentHash) return replyOf(action, invoice, existing, warnings)
+        throw new Conflict(
+          `IRN ${invoice.irn} is already ${existing.status} with different content: a signed invoice cannot change; issue a credit or debit note with a new IRN`,
+        )
+      }
+      if (
+        existing &&
+        action === 'validate' &&
+        existing.status === 'VALIDATED' &&
+        existing.contentHash === content.contentHash
+      ) {
+        return replyOf(action, invoice, existing, warnings)
+      }
+      // Read again on every attempt: a note that lost to a concurrent one is decided on the new totals.
+      const bound = note ? await checkNote(note, businessId) : undefined
+      if (spaces && !numbers) {
+        numbers = await allocateNumbers(businessId, spaces)
+        content.listSeq = numbers.all
+      }
+      const actor = actorOf(caller)
+      // What this write will reply: a new write's times are content.at.
+      const callers =
+        recordWith?.(replyOf(action, invoice, { signedAt: content.at } as InvoiceRecord, warnings)) ?? []
+      // The caller's items last: a batch worker reads its own item's failed condition at the end.
+      const also = [
+        ...(spaces && numbers ? [listItemPut(businessId, invoice, spaces, numbers, content.at)] : []),
+        ...(note && bound ? adjustmentItems(note, bound.original, bound.totals, content.at) : []),
+        ...callers,
+      ]
+      const write = () =>
+        existing ? advanceRecord(existing, content, actor, also) : createRecord(content, actor, also)
+      let stored: InvoiceRecord | undefined
+      try {
+        // Notes against one original queue their writes in this process (the decision stays the
+        // transaction's condition, made on reads taken outside the queue): concurrent transactions on
+        // the original would only cancel each other. Across processes the condition and the retries
+        // do the same job, as for the ledger's accounts (lib/ledger/retry.ts).
+        stored = note ? await oneAtATime(`invoice-note:${note.originalIrn}`, write) : await write()
+      } catch (error) {
+        // The original's condition failed (a concurrent note took what remained) or the transaction
+        // kept meeting concurrent ones on the original: read again and decide again.
+        const codes = transactionCancellationCodes(error)
+        const ours = codes?.slice(0, codes.length - callers.length) ?? []
+        const theirs = codes?.slice(codes.length - callers.length) ?? []
+        if (theirs.includes('ConditionalCheckFailed')) throw error
+        if (ours.some((code) => code === 'ConditionalCheckFailed' || code === 'TransactionConflict')) continue
+        throw error
+      }
+      if (stored) {
+        written = true
+        return replyOf(action, invoice, stored, warnings)
+      }
+      // Another request changed the record between the read and the write: read it again and decide again.
     }
-    if (existing && statusRank(existing.status) >= statusRank('SIGNED')) {
-      // Signed content is final: the same content again is the first reply again, anything else a conflict.
-      if (existing.contentHash === content.contentHash) return replyOf(action, invoice, existing, warnings)
-      throw new Conflict(
-        `IRN ${invoice.irn} is already ${existing.status} with different content: a signed invoice cannot change; issue a credit or debit note with a new IRN`,
-      )
-    }
-    if (
-      existing &&
-      action === 'validate' &&
-      existing.status === 'VALIDATED' &&
-      existing.contentHash === content.contentHash
-    ) {
-      return replyOf(action, invoice, existing, warnings)
-    }
-    const actor = actorOf(caller)
-    // What this write will reply: a new write's times are content.at.
-    const also =
-      recordWith?.(replyOf(action, invoice, { signedAt: content.at } as InvoiceRecord, warnings)) ?? []
-    const stored = existing
-      ? await advanceRecord(existing, content, actor, also)
-      : await createRecord(content, actor, also)
-    if (stored) return replyOf(action, invoice, stored, warnings)
-    // Another request changed the record between the read and the write: read it again and decide again.
+    throw new Conflict(`IRN ${invoice.irn} is being changed by other requests right now: retry shortly`)
+  } finally {
+    if (spaces && numbers && !written) await voidNumbers(businessId, spaces, numbers)
   }
-  throw new Conflict(`IRN ${invoice.irn} is being changed by other requests right now: retry shortly`)
 }

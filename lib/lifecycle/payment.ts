@@ -3,6 +3,7 @@ import type { ApiClientCaller } from '#lib/auth/caller.ts'
 import { Conflict, NotFound } from '#lib/errors.ts'
 import type { PaymentStatus } from '#lib/invoice/record.ts'
 import { changePaymentStatus, readInvoiceRecord } from '#lib/invoice/repository.ts'
+import { listPaymentStatusUpdate } from '#lib/invoice/search-index.ts'
 
 /**
  * update (CONTRACT section 5): only the supplier business may set an invoice's payment status.
@@ -40,7 +41,10 @@ export async function updatePaymentStatus(
     const early = decide(current.paymentStatus)
     if (early) return early
     const at = new Date().toISOString()
-    if (await changePaymentStatus(current, 'PENDING', target, at, actorOf(caller))) {
+    // The search list item shows the same payment status (lib/invoice/search-index.ts).
+    const listed =
+      current.listSeq !== undefined ? [listPaymentStatusUpdate(businessId, current.listSeq, target)] : []
+    if (await changePaymentStatus(current, 'PENDING', target, at, actorOf(caller), listed)) {
       return { changed: true, message: `Payment status of ${irn} changed from PENDING to ${target}` }
     }
     const now = await readInvoiceRecord(irn)

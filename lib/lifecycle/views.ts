@@ -1,3 +1,4 @@
+import { adjustmentsOf, isFullyCredited } from '#lib/invoice/adjustments.ts'
 import { invoiceOf } from '#lib/invoice/canonical.ts'
 import { readableInvoiceOf } from '#lib/invoice/notes.ts'
 import type { InvoiceRecord, PaymentStatus } from '#lib/invoice/record.ts'
@@ -31,12 +32,15 @@ export const pulledPaymentStatus = (status: PaymentStatus): 'PENDING' | 'PAID' |
 
 /**
  * The A.7 InvoiceResponse: the invoice as signed (inline or gzipped, notes decrypted), with its
- * current payment status.
+ * current payment status and its credit and debit notes (CONTRACT 16): CANCELLED once credit notes
+ * took all of its payable amount.
  */
 export async function pulledInvoiceView(record: InvoiceRecord): Promise<Record<string, unknown>> {
+  const [invoice, adjustments] = await Promise.all([readableInvoiceOf(record), adjustmentsOf(record)])
   return {
-    ...(await readableInvoiceOf(record)),
+    ...invoice,
     irn: record.irn,
-    payment_status: pulledPaymentStatus(record.paymentStatus),
+    payment_status: isFullyCredited(record) ? 'CANCELLED' : pulledPaymentStatus(record.paymentStatus),
+    adjustments,
   }
 }

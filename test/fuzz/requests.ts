@@ -67,6 +67,9 @@ export const SAMPLES: Record<string, (ctx: FuzzContext) => Sample> = {
   'app-invoice-confirm': (ctx) => ({ params: { irn: ctx.signedIrn } }),
   'si-get-invoice': (ctx) => ({ params: { irn: ctx.signedIrn } }),
   'invoice-pdf': (ctx) => ({ params: { irn: ctx.signedIrn } }),
+  'invoice-search': (ctx) => ({
+    query: { irn: ctx.signedIrn, payment_status: 'PENDING', currency: 'NGN', page: '1', size: '5' },
+  }),
   ...Object.fromEntries(REFERENCE_LISTS.map((list) => [`resource-${list}`, none])),
   'health-check': none,
   'resource-public-keys': none,

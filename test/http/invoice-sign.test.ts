@@ -81,6 +81,8 @@ describe('POST /api/{v}/app/invoice/sign', () => {
       createdAt: reply.body.signed_at,
       updatedAt: reply.body.signed_at,
       revision: 1,
+      // Its number in the business's search list (CONTRACT 16, lib/invoice/search-index.ts).
+      listSeq: expect.any(Number),
     })
   })
 

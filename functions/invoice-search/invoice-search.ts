@@ -1,0 +1,43 @@
+import { apiSignature } from '#lib/auth/api-signature.ts'
+import { searchInvoices } from '#lib/endpoints/invoice-search.ts'
+import { CSV_CONTENT_TYPE, nextPageLink, prefersCsv } from '#lib/finance/csv.ts'
+import { apiHandler } from '#lib/http/factory.ts'
+import { parseOrThrow } from '#lib/http/validation.ts'
+import { searchInvoices as search } from '#lib/invoice/search.ts'
+import { searchCsv } from '#lib/invoice/search-csv.ts'
+import { SearchCsvQuery, SearchQuery } from '#lib/invoice/search-schemas.ts'
+
+/**
+ * GET /api/{v}/invoices: the caller's business's signed invoices, filtered and paged, newest first;
+ * with `Accept: text/csv` the same page as CSV (pages of up to 1,000). The query is parsed here
+ * (`queryValidation: 'handler'`) because its page limit depends on the format asked for.
+ */
+export const handler = apiHandler(searchInvoices, apiSignature, async ({ caller, headers, event }) => {
+  const csv = prefersCsv(headers.accept)
+  const query = parseOrThrow(csv ? SearchCsvQuery : SearchQuery, event.queryStringParameters ?? {}, 'query')
+  const { page, window } = await search(caller.businessId, query)
+  const links: string[] = []
+  if (window) {
+    const params = new URLSearchParams(event.rawQueryString ?? '')
+    params.set('before', String(window.continueBefore))
+    params.set('page', '1')
+    links.push(`<${event.rawPath}?${params.toString()}>; rel="next-window"`)
+  }
+  const windowHeaders: Record<string, string> = window ? { 'x-search-window': 'partial' } : {}
+  if (!csv)
+    return { data: page, headers: { ...windowHeaders, ...(links.length ? { link: links.join(', ') } : {}) } }
+  const next = nextPageLink(event.rawPath, event.rawQueryString, {
+    page: query.page,
+    size: query.size,
+    totalPages: page.page.totalPages,
+  })
+  if (next) links.unshift(next)
+  return {
+    raw: { contentType: CSV_CONTENT_TYPE, body: searchCsv(page.content) },
+    headers: {
+      'x-total-count': String(page.page.totalElements),
+      ...windowHeaders,
+      ...(links.length ? { link: links.join(', ') } : {}),
+    },
+  }
+})
