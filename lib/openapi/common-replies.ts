@@ -52,7 +52,7 @@ export function commonReplies(route: Route, declaration: Endpoint): Record<numbe
 }
 
 const { quota, windowSeconds } = DEFAULT_RATE_LIMIT
-const RATE_LIMITED = `The client is over its rate limit (by default ${quota} requests every ${windowSeconds} s per API key, switch client, merchant token or admin key; set per client by the operator): retry after Retry-After seconds`
+export const RATE_LIMITED = `The client is over its rate limit (by default ${quota} requests every ${windowSeconds} s per API key, switch client, merchant token or admin key; set per client by the operator): retry after Retry-After seconds`
 
 /**
  * The headers every reply of an authenticated route carries once its caller is known (CONTRACT
@@ -76,10 +76,16 @@ export const REPLY_HEADERS = {
   },
 }
 
-/** The names of REPLY_HEADERS a route's reply of this status refers to. */
+/**
+ * The names of REPLY_HEADERS a route's reply of this status refers to. The rate-limit headers come
+ * with every reply to a known caller, and their descriptions say so; the document names them on the
+ * success replies and the 429 only, where a client reads them: on every error reply of every route they
+ * took a fifth of the document (and of the docs and openapi bundles that carry it).
+ */
 export function commonReplyHeaders(route: Route, status: number): (keyof typeof REPLY_HEADERS)[] {
   const names: (keyof typeof REPLY_HEADERS)[] = []
-  if (route.auth !== 'none') names.push('RateLimit-Policy', 'RateLimit')
+  if (route.auth !== 'none' && ((status >= 200 && status < 300) || status === 429))
+    names.push('RateLimit-Policy', 'RateLimit')
   if (status === 429 || status === 503 || (status === 409 && takesIdempotencyKey(route)))
     names.push('Retry-After')
   return names

@@ -6,7 +6,13 @@ import { type DocumentedEndpoint, forVersion, isSuccess, type SuccessReply } fro
 import { errorRecord, recordComponents, successRecord } from '#lib/http/records.ts'
 import { invoiceComponents } from '#lib/invoice/schemas.ts'
 import { type Area, type AuthScheme, type Route, routes as routeTable } from '#lib/routes.ts'
-import { commonReplies, commonReplyHeaders, REPLY_HEADERS, takesIdempotencyKey } from './common-replies.ts'
+import {
+  commonReplies,
+  commonReplyHeaders,
+  RATE_LIMITED,
+  REPLY_HEADERS,
+  takesIdempotencyKey,
+} from './common-replies.ts'
 import { describeInvoiceFields } from './field-notes.ts'
 
 /**
@@ -196,11 +202,18 @@ function successContent(route: Route, reply: SuccessReply, toSchema: SchemaOf): 
   }
 }
 
+/**
+ * Replies many operations give word for word (the 429 of each area's error record), kept once in the
+ * document's components.responses and referred to by name.
+ */
+type SharedReplies = Record<string, Json>
+
 function operationOf(
   route: Route,
   declaration: DocumentedEndpoint,
   operationId: string,
   toSchema: SchemaOf,
+  shared: SharedReplies,
 ): Json {
   const version = versionOf(route)
   const { request } = declaration
@@ -269,11 +282,16 @@ function operationOf(
       }
     } else {
       const headers = headersOf()
-      responses[status] = {
+      const response = {
         description: reply,
         ...(headers ? { headers } : {}),
         content: { 'application/json': { schema: error } },
       }
+      if (status === 429 && reply === RATE_LIMITED) {
+        const name = `RateLimited_${route.reply}`
+        shared[name] = response
+        responses[status] = { $ref: `#/components/responses/${name}` }
+      } else responses[status] = response
     }
   }
   responses.default = {
@@ -368,8 +386,9 @@ export function buildOpenApiDocument(
   const toSchema = schemaConverter(new Set(Object.keys(schemas)))
   const ids = operationIds(table)
   const paths: Record<string, Json> = {}
+  const shared: SharedReplies = {}
   for (const route of table) {
-    const operation = operationOf(route, declarationOf(route, declarations), ids.get(route)!, toSchema)
+    const operation = operationOf(route, declarationOf(route, declarations), ids.get(route)!, toSchema, shared)
     paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operation }
   }
   return {
@@ -393,6 +412,6 @@ export function buildOpenApiDocument(
     })),
     paths,
     webhooks: eventWebhooks(),
-    components: { schemas, headers: REPLY_HEADERS, securitySchemes: SECURITY_SCHEMES },
+    components: { schemas, responses: shared, headers: REPLY_HEADERS, securitySchemes: SECURITY_SCHEMES },
   }
 }

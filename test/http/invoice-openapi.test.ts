@@ -72,9 +72,11 @@ describe('openapi.json', () => {
   it('resolves every $ref to a component', () => {
     const doc = buildOpenApiDocument() as any
     const refs = JSON.stringify(doc).match(/"\$ref":"[^"]+"/g) ?? []
+    expect(refs.length).toBeGreaterThan(0)
     for (const ref of new Set(refs)) {
-      const name = ref.slice('"$ref":"#/components/schemas/'.length, -1)
-      expect(doc.components.schemas[name], ref).toBeDefined()
+      // "#/components/<kind>/<name>": schemas, responses or headers.
+      const [, , kind, name] = ref.slice('"$ref":"'.length, -1).split('/')
+      expect(doc.components[kind!]?.[name!], ref).toBeDefined()
     }
   })
 })

@@ -76,7 +76,9 @@ export function checkReply(
     return
   }
   const responses = found.operation.responses as Json
-  const response = responses[reply.status] ?? (reply.status >= 500 ? responses.default : undefined)
+  const listed = responses[reply.status] ?? (reply.status >= 500 ? responses.default : undefined)
+  // A reply many operations share is a reference to the document's components.responses.
+  const response = listed?.$ref ? document.components.responses[listed.$ref.split('/').pop()] : listed
   if (!response) {
     throw new Error(
       `Contract: ${where}: the document lists no ${reply.status} for ${found.method} ${found.path} (it lists ${Object.keys(responses).join(', ')})`,

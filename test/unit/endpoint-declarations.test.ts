@@ -55,9 +55,11 @@ describe('endpoint declarations', () => {
         ids.add(operation.operationId)
         expect(operation.summary, where).toBeTruthy()
         expect(operation.description, where).toBeTruthy()
-        for (const [status, response] of Object.entries<any>(operation.responses)) {
+        for (const [status, listed] of Object.entries<any>(operation.responses)) {
           // 304 and 204 carry no body by definition (RFC 9110).
           if (status === '304' || status === '204') continue
+          const response = listed.$ref ? doc.components.responses[listed.$ref.split('/').pop()] : listed
+          expect(response, `${where} ${status}: ${listed.$ref} is in components.responses`).toBeDefined()
           const media = Object.values<any>(response.content ?? {})
           expect(media.length, `${where} ${status} has a schema`).toBeGreaterThan(0)
           for (const { schema } of media) {
