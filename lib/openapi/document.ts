@@ -388,7 +388,13 @@ export function buildOpenApiDocument(
   const paths: Record<string, Json> = {}
   const shared: SharedReplies = {}
   for (const route of table) {
-    const operation = operationOf(route, declarationOf(route, declarations), ids.get(route)!, toSchema, shared)
+    const operation = operationOf(
+      route,
+      declarationOf(route, declarations),
+      ids.get(route)!,
+      toSchema,
+      shared,
+    )
     paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operation }
   }
   return {
