@@ -1,6 +1,7 @@
 import { stringify } from 'csv-stringify/sync'
 import { Decimal } from 'decimal.js'
 import type { TransactionRecord } from '#lib/merchant-history/service.ts'
+import { preferredMediaRange } from '#lib/http/accept.ts'
 
 /**
  * The merchant history as RFC 4180 CSV (CONTRACT section 12): a header row, one row per
@@ -40,22 +41,9 @@ export function historyCsv(records: TransactionRecord[], { header = true } = {})
   })
 }
 
-/**
- * Whether the caller asked for CSV: the media range with the highest q-value (the first listed
- * among equals) is text/csv or text/*. Anything else, or no Accept header, keeps the JSON record.
- */
-export function prefersCsv(accept: string | undefined): boolean {
-  if (!accept) return false
-  let best: { type: string; q: number } | undefined
-  for (const range of accept.split(',')) {
-    const [type = '', ...params] = range.split(';').map((part) => part.trim().toLowerCase())
-    const qParam = params.find((p) => p.startsWith('q='))
-    const q = qParam ? Number(qParam.slice(2)) : 1
-    if (!type || !Number.isFinite(q) || q <= 0) continue
-    if (!best || q > best.q) best = { type, q }
-  }
-  return best?.type === 'text/csv' || best?.type === 'text/*'
-}
+/** Whether the caller asked for CSV: its preferred media range is text/csv or text/*. */
+export const prefersCsv = (accept: string | undefined): boolean =>
+  ['text/csv', 'text/*'].includes(preferredMediaRange(accept) ?? '')
 
 /**
  * The `Link` header pointing at the next page (RFC 8288), or undefined on the last page: the same

@@ -5,8 +5,9 @@ import { getOutboxItem } from '#lib/notifications/outbox.ts'
 import { buildInvoice } from '../fixtures/invoices/build.ts'
 import { startApi, type TestApi } from '../support/api.ts'
 import { DEV, type DevClients, devClients } from '../support/clients.ts'
+import { receiverPool, subscribe } from '../support/webhook-subscriptions.ts'
 import { deadWebhookUrl } from '../support-invoices/webhook-receiver.ts'
-import { type EventReceiver, eventually, startEventReceiver } from '../support/standard-webhook-receiver.ts'
+import { eventually } from '../support/standard-webhook-receiver.ts'
 
 /**
  * CONTRACT section 14, what bounds one tenant's webhooks: 16 subscriptions, one per URL and event,
@@ -17,7 +18,7 @@ process.env.WEBHOOK_RETRY_SCHEDULE = '500ms'
 
 let api: TestApi
 let clients: DevClients & { buyerAdmin: ApiClient; otherAdmin: ApiClient }
-const closers: (() => Promise<unknown>)[] = []
+const { receiver, closeAll: closeReceivers } = receiverPool()
 beforeAll(async () => {
   api = await startApi({ workers: ['webhook-fan-out', 'webhook-deliver', 'outbox-sender'] })
   const admin = async (businessId: string, apiKey: string) => {
@@ -31,21 +32,9 @@ beforeAll(async () => {
   }
 })
 afterAll(async () => {
-  for (const close of closers) await close()
+  await closeReceivers()
   await api?.close()
 })
-
-async function receiver(): Promise<EventReceiver> {
-  const r = await startEventReceiver()
-  closers.push(() => r.close())
-  return r
-}
-
-async function subscribe(client: ApiClient, url: string, events: string[]) {
-  const reply = await client.post<any>('/api/v1/webhooks', { url, events })
-  expect(reply.status, JSON.stringify(reply.body)).toBe(201)
-  return reply.body.data as { id: string; secret: string }
-}
 
 describe('subscriptions per business', () => {
   it('takes at most 16, even when 20 are asked for at once (409 naming the limit); a delete frees one', async () => {

@@ -2,7 +2,6 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { marshall } from '@aws-sdk/util-dynamodb'
-import type { ApiClient } from '#client/api-client.ts'
 import { type QueueTransport, useLocalQueues } from '#lib/async/queue.ts'
 import { keys } from '#lib/db/keys.ts'
 import { newEvent } from '#lib/events/event.ts'
@@ -11,7 +10,8 @@ import { handler as fanOutHandler } from '../../functions/webhooks/fan-out.ts'
 import { buildInvoice } from '../fixtures/invoices/build.ts'
 import { startApi, type TestApi } from '../support/api.ts'
 import { DEV, type DevClients, devClients } from '../support/clients.ts'
-import { type EventReceiver, eventually, startEventReceiver } from '../support/standard-webhook-receiver.ts'
+import { receiverPool, subscribe } from '../support/webhook-subscriptions.ts'
+import { eventually } from '../support/standard-webhook-receiver.ts'
 
 /**
  * CONTRACT section 14, delivery work in bounded units: an event's fan-out in pages of subscriptions,
@@ -23,26 +23,16 @@ process.env.WEBHOOK_RETRY_SCHEDULE = '1s'
 let api: TestApi
 let clients: DevClients
 const closers: (() => Promise<unknown>)[] = []
+const { receiver, closeAll: closeReceivers } = receiverPool()
 beforeAll(async () => {
   api = await startApi({ workers: ['webhook-fan-out', 'webhook-deliver'] })
   clients = devClients(api.url)
 })
 afterAll(async () => {
   for (const close of closers) await close()
+  await closeReceivers()
   await api?.close()
 })
-
-async function receiver(): Promise<EventReceiver> {
-  const r = await startEventReceiver()
-  closers.push(() => r.close())
-  return r
-}
-
-async function subscribe(client: ApiClient, url: string, events: string[]) {
-  const reply = await client.post<any>('/api/v1/webhooks', { url, events })
-  expect(reply.status, JSON.stringify(reply.body)).toBe(201)
-  return reply.body.data as { id: string; secret: string }
-}
 
 describe('delivery', () => {
   it('fans one event out to 12 subscriptions (two pages of work), each once', async () => {
