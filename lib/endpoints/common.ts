@@ -57,3 +57,12 @@ export const Adjustments = /* @__PURE__ */ lazy(() =>
     })
     .meta({ id: 'InvoiceAdjustments', description: 'Credit and debit notes signed against this invoice' }),
 )
+
+/** The page of a numbered-page list (merchant history, invoice search): CONTRACT section 7's Envelope. */
+export const NumberedPage = () =>
+  z.object({
+    size: z.int().meta({ description: 'Page size' }),
+    number: z.int().meta({ description: "0-based: the request's `page` minus 1 (`page=1` is 0)" }),
+    totalElements: z.int(),
+    totalPages: z.int(),
+  })

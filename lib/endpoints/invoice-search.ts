@@ -2,7 +2,7 @@ import * as z from 'zod'
 import { SEARCH_COUNTER_PREFIX, SEARCH_LIST_PREFIX } from '#lib/db/keys.ts'
 import { type EndpointDocs, endpointsOf } from '#lib/http/endpoint.ts'
 import { SEARCH_PAYMENT_STATUSES, SearchQuery } from '#lib/invoice/search-schemas.ts'
-import { Adjustments, ANY, Irn, IsoDateTime, reads } from './common.ts'
+import { Adjustments, ANY, Irn, IsoDateTime, NumberedPage, reads } from './common.ts'
 
 /** Supplier search and export (CONTRACT 16; keys and costs in docs/capacity.md, "Supplier search"). */
 
@@ -57,12 +57,7 @@ export const searchInvoicesDocs = (): EndpointDocs => ({
             }),
           )
           .meta({ description: 'Newest first' }),
-        page: z.object({
-          size: z.int().meta({ description: 'Page size' }),
-          number: z.int().meta({ description: "0-based: the request's `page` minus 1 (`page=1` is 0)" }),
-          totalElements: z.int(),
-          totalPages: z.int(),
-        }),
+        page: NumberedPage(),
       }),
     },
     400: 'A query parameter is invalid: every problem is listed',

@@ -3,7 +3,7 @@ import { type EndpointDocs, endpointsOf } from '#lib/http/endpoint.ts'
 import { HISTORY_STATUSES } from '#lib/merchant-history/items.ts'
 import { StatementQuery, StatementRecord } from '#lib/finance/statement.ts'
 import { HistoryQuery } from '#lib/merchant-history/schemas.ts'
-import { reads } from './common.ts'
+import { NumberedPage, reads } from './common.ts'
 
 /** Area C: the merchant's transaction history (spec C.1, CONTRACT section 7). */
 
@@ -61,12 +61,7 @@ export const merchantTransactionsDocs = (): EndpointDocs => ({
             }),
           )
           .meta({ description: 'Newest first' }),
-        page: z.object({
-          size: z.int().meta({ description: 'Page size' }),
-          number: z.int().meta({ description: "0-based: the request's `page` minus 1 (`page=1` is 0)" }),
-          totalElements: z.int(),
-          totalPages: z.int(),
-        }),
+        page: NumberedPage(),
       }),
     },
     400: 'A query parameter is invalid: every problem is listed',
