@@ -8,7 +8,7 @@ import { formatNaira, koboToNaira } from '#lib/ledger/money.ts'
 import { amountKobo } from './amounts.ts'
 import { invoiceOf } from './canonical.ts'
 import { problem } from './problems.ts'
-import type { InvoiceRecord } from './record.ts'
+import type { InvoiceRecord, PaymentStatus } from './record.ts'
 import { readInvoiceRecord } from './repository.ts'
 import type { StoredInvoice } from './schemas.ts'
 
@@ -82,10 +82,17 @@ export function totalsOf(record: InvoiceRecord): AdjustmentTotals {
 
 export const remainingKobo = (totals: AdjustmentTotals) => totals.payableKobo - totals.creditedKobo
 
-/** A fully credited invoice: something was credited and nothing remains. */
-export const isFullyCredited = (record: InvoiceRecord) => {
-  const totals = totalsOf(record)
-  return totals.creditedKobo > 0 && remainingKobo(totals) <= 0
+/**
+ * The payment status an invoice shows when pulled or listed (A.7, CONTRACT 16): CANCELLED where it
+ * was REJECTED, or once credit notes took all of its payable amount (something was credited and
+ * nothing remains); its stored status otherwise.
+ */
+export function shownPaymentStatus(
+  status: PaymentStatus,
+  totals: AdjustmentTotals,
+): 'PENDING' | 'PAID' | 'CANCELLED' {
+  const fullyCredited = totals.creditedKobo > 0 && remainingKobo(totals) <= 0
+  return fullyCredited || status === 'REJECTED' ? 'CANCELLED' : status
 }
 
 const REFERENCE_PATH = 'billing_reference/0/irn'

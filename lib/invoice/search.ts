@@ -3,8 +3,8 @@ import { db, tableName } from '#lib/db/client.ts'
 import { keys } from '#lib/db/keys.ts'
 import type { IndexName } from '#lib/db/table.ts'
 import { koboToNaira } from '#lib/ledger/money.ts'
-import { type Adjustments, adjustmentsView } from './adjustments.ts'
-import type { InvoiceRecord } from './record.ts'
+import { type Adjustments, adjustmentsView, shownPaymentStatus } from './adjustments.ts'
+import type { InvoiceRecord, PaymentStatus } from './record.ts'
 import { buyerSpace, currencySpace, type ListItem, typeSpace } from './search-index.ts'
 import type { SearchPaymentStatus, SearchQuery } from './search-schemas.ts'
 
@@ -63,7 +63,6 @@ export function summaryOf(item: ListItem): InvoiceSummary {
     creditedKobo: item.creditedKobo ?? 0,
     debitedKobo: item.debitedKobo ?? 0,
   }
-  const fullyCredited = totals.creditedKobo > 0 && totals.payableKobo - totals.creditedKobo <= 0
   return {
     irn: item.irn,
     invoice_type_code: item.invoiceTypeCode,
@@ -72,10 +71,7 @@ export function summaryOf(item: ListItem): InvoiceSummary {
     buyer_tin: item.buyerTin ?? null,
     buyer_name: item.buyerName ?? null,
     payable_amount: koboToNaira(item.payableKobo),
-    payment_status:
-      fullyCredited || item.paymentStatus === 'REJECTED'
-        ? 'CANCELLED'
-        : (item.paymentStatus as 'PENDING' | 'PAID'),
+    payment_status: shownPaymentStatus(item.paymentStatus as PaymentStatus, totals),
     signed_at: item.signedAt,
     adjustments: adjustmentsView(totals, item.notes ?? []),
   }

@@ -1,7 +1,7 @@
-import { adjustmentsOf, isFullyCredited } from '#lib/invoice/adjustments.ts'
+import { adjustmentsOf, shownPaymentStatus, totalsOf } from '#lib/invoice/adjustments.ts'
 import { invoiceOf } from '#lib/invoice/canonical.ts'
 import { readableInvoiceOf } from '#lib/invoice/notes.ts'
-import type { InvoiceRecord, PaymentStatus } from '#lib/invoice/record.ts'
+import type { InvoiceRecord } from '#lib/invoice/record.ts'
 
 /** The buyer's TIN: stored with the record once validated; read from the invoice body otherwise. */
 export function buyerTinOf(record: InvoiceRecord): string | undefined {
@@ -26,10 +26,6 @@ export function confirmView(record: InvoiceRecord) {
   }
 }
 
-/** A pulled invoice reports CANCELLED where the stored payment status is REJECTED (A.7). */
-export const pulledPaymentStatus = (status: PaymentStatus): 'PENDING' | 'PAID' | 'CANCELLED' =>
-  status === 'REJECTED' ? 'CANCELLED' : status
-
 /**
  * The A.7 InvoiceResponse: the invoice as signed (inline or gzipped, notes decrypted), with its
  * current payment status and its credit and debit notes (CONTRACT 16): CANCELLED once credit notes
@@ -40,7 +36,7 @@ export async function pulledInvoiceView(record: InvoiceRecord): Promise<Record<s
   return {
     ...invoice,
     irn: record.irn,
-    payment_status: isFullyCredited(record) ? 'CANCELLED' : pulledPaymentStatus(record.paymentStatus),
+    payment_status: shownPaymentStatus(record.paymentStatus, totalsOf(record)),
     adjustments,
   }
 }
