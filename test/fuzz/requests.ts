@@ -98,7 +98,7 @@ export const SAMPLES: Record<string, (ctx: FuzzContext) => Sample> = {
   docs: none,
   // Ids of the right form that name nothing: the fuzz looks for 5xx and half-writes, not for a 404's absence.
   'webhook-subscription-create': () => ({
-    body: { url: 'https://example.com/fuzz-hook', events: ['invoice.signed'] },
+    body: { url: 'https://93.184.215.14/fuzz-hook', events: ['invoice.signed'] },
   }),
   'webhook-subscription-list': none,
   'webhook-subscription-delete': () => ({ params: { id: `wh_${randomBytes(16).toString('hex')}` } }),

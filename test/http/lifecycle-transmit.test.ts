@@ -278,7 +278,18 @@ describe('the whole lifecycle through the public endpoints', () => {
 
     const pulled: any = await clients.buyer.get(`/api/v2/si/get-invoice/${irn}`)
     expect(pulled.status).toBe(200)
-    expect(pulled.body.data).toEqual({ ...payload.invoice, irn, payment_status: 'PENDING' })
+    expect(pulled.body.data).toEqual({
+      ...payload.invoice,
+      irn,
+      payment_status: 'PENDING',
+      // No credit or debit note names it (CONTRACT 16).
+      adjustments: {
+        credited: 0,
+        debited: 0,
+        remaining: payload.invoice.legal_monetary_total.payable_amount,
+        notes: [],
+      },
+    })
     const confirmed: any = await clients.app.get(`/api/v2/app/invoice/confirm/${irn}`)
     expect(confirmed.body.data).toEqual({
       irn,

@@ -33,7 +33,8 @@ async function wholeTable(): Promise<string> {
 describe('POST /api/v1/webhooks with an Idempotency-Key', () => {
   it('replays the reply with its secret, and the table holds that secret nowhere in plain text', async () => {
     const key = { 'idempotency-key': `sealed-${Date.now()}` }
-    const body = { url: 'https://example.com/sealed-hook', events: ['invoice.signed'] }
+    // A public address literal: the destination policy resolves a name (CONTRACT 14), and a test has no DNS.
+    const body = { url: 'https://93.184.215.14/sealed-hook', events: ['invoice.signed'] }
     const first = await clients.admin.post<any>('/api/v1/webhooks', body, key)
     expect(first.status, JSON.stringify(first.body)).toBe(201)
     const secret: string = first.body.data.secret
