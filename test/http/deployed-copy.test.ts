@@ -83,7 +83,10 @@ beforeAll(async () => {
     serverFile: serverFile(),
     timeoutMs: 120_000,
   })
-  expect(server.output()).toContain('from the Lambda bundles')
+  // The server writes its file once it answers; the line saying what it serves may reach the pipe a
+  // moment later.
+  const started = server
+  await eventually(() => expect(started.output()).toContain('from the Lambda bundles'), 10_000)
   url = `http://127.0.0.1:${port}`
   clients = devClients(url)
   // This file reads the copy's table directly (the outbox) through lib/, which reads these on first use.

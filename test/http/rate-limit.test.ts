@@ -7,7 +7,6 @@ import {
   issueSwitchClient,
 } from '#lib/auth/credentials.ts'
 import { DEFAULT_RATE_LIMIT } from '#lib/auth/rate-limit.ts'
-import { db } from '#lib/db/client.ts'
 import { commands } from '../../scripts/cli/rate-limits.ts'
 import { type HttpReply, startApi, type TestApi } from '../support/api.ts'
 import { cliOutput } from '../support/cli.ts'
@@ -200,37 +199,4 @@ describe('per-client rate limits', () => {
     expect(statuses.filter((s) => s === 200)).toHaveLength(10)
     expect(statuses.filter((s) => s === 429)).toHaveLength(54)
   })
-
-  it.each(['ThrottlingException', 'ProvisionedThroughputExceededException', 'RequestLimitExceeded'])(
-    'answers a DynamoDB %s with 503 and Retry-After, not a 500',
-    async (name) => {
-      const middleware = 'throttle-once'
-      let thrown = false
-      // The first write of the request (its count in the rate limit window) meets the throttle.
-      db().middlewareStack.add(
-        (next, context) => async (args) => {
-          // The document client's command or the marshalled one beneath it, whichever this stack sees.
-          const pk = (args.input as { Key?: { pk?: string | { S?: string } } }).Key?.pk
-          const key = typeof pk === 'string' ? pk : pk?.S
-          if (thrown || !String(context.commandName).startsWith('Update') || !key?.startsWith('RATE#'))
-            return next(args)
-          thrown = true
-          throw Object.assign(new Error('Rate of requests exceeds the allowed throughput.'), {
-            name,
-            $fault: 'client',
-            $metadata: { httpStatusCode: 400 },
-          })
-        },
-        { step: 'initialize', name: middleware },
-      )
-      try {
-        const reply = await clients.merchant.get(HISTORY)
-        expect(reply.status).toBe(503)
-        expect(reply.headers.get('retry-after')).toMatch(/^\d+$/)
-        expect(reply.body).toMatchObject({ responseStatus: 'FAILED', responseCode: '96' })
-      } finally {
-        db().middlewareStack.remove(middleware)
-      }
-    },
-  )
 })
