@@ -20,15 +20,14 @@
  * Functions that share a handler module get byte-identical bundles, so each distinct module is built
  * and measured once and the table says how many functions it serves.
  */
-import { spawnSync } from 'node:child_process'
 import { loadavg } from 'node:os'
 import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { basename, dirname, join, relative } from 'node:path'
-import { pathToFileURL } from 'node:url'
 import { build, type Metafile } from 'esbuild'
 import { esbuildOptionsFor, PROJECT_ROOT } from '../infra/constructs/api-function.ts'
 import { functionsOf, routes, UNROUTED } from '../lib/routes.ts'
 import { floorSource, libraryImportsOf, packageOf } from './floor/generate.ts'
+import { importOf, type Timed, timeInterleaved } from './import-timing.ts'
 
 const RUNS = Number(process.env.RUNS ?? 7)
 const TARGET_KB = 600
@@ -86,53 +85,6 @@ function packageShares(bundle: Bundle): [string, number][] {
   }
   return [...totals].sort((a, b) => b[1] - a[1])
 }
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  const mid = sorted.length >> 1
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
-}
-
-interface Timed {
-  args: string[]
-  env: NodeJS.ProcessEnv
-}
-
-/** Wall time of one whole `node` process, spawn to exit, in ms. */
-function timeOnce({ args, env }: Timed): number {
-  const start = performance.now()
-  const run = spawnSync(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'] })
-  const elapsed = performance.now() - start
-  if (run.status !== 0) throw new Error(`node ${args.join(' ')} failed:\n${run.stderr.toString()}`)
-  return elapsed
-}
-
-/**
- * Median wall time of each process. Runs are interleaved (round r times every target once), so a
- * slow spell on a shared machine falls on all targets alike, bare node included, instead of on
- * whichever bundle happened to be measured then; each round takes the targets in a new random order,
- * so no target always runs just after the same neighbour or at the same point of a round. One
- * untimed run each first warms the page cache.
- */
-function timeInterleaved(targets: Timed[]): number[] {
-  for (const target of targets) timeOnce(target)
-  const samples = targets.map(() => [] as number[])
-  const order = targets.map((_, i) => i)
-  for (let round = 0; round < RUNS; round++) {
-    for (let i = order.length - 1; i > 0; i--) {
-      const j = Math.floor(Math.random() * (i + 1))
-      ;[order[i], order[j]] = [order[j]!, order[i]!]
-    }
-    for (const i of order) samples[i]!.push(timeOnce(targets[i]!))
-  }
-  return samples.map(median)
-}
-
-const importOf = (file: string) => [
-  '--input-type=module',
-  '-e',
-  `await import(${JSON.stringify(pathToFileURL(file).href)})`,
-]
 
 const kb = (bytes: number) => bytes / 1024
 const pad = (s: string, n: number) => s.padEnd(n)
@@ -221,7 +173,7 @@ async function main() {
     ...baselines.map(({ file }) => ({ args: importOf(file), env })),
     ...(MAPS ? measured.map((b) => ({ args: importOf(b.file), env: lambdaEnv })) : []),
   ]
-  const times = timeInterleaved(targets)
+  const times = timeInterleaved(targets, RUNS)
   const bare = times[0]!
   const msOf = new Map(measured.map((b, i) => [b, times[1 + i]!]))
   const mapsOf = new Map(

@@ -15,15 +15,14 @@
  * Ends with "N of M within target".
  */
 import { randomUUID } from 'node:crypto'
-import { spawnSync } from 'node:child_process'
 import { mkdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import { pathToFileURL } from 'node:url'
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda'
 import { build } from 'esbuild'
 import { signAreaA } from '#client/signing.ts'
 import { esbuildOptionsFor, PROJECT_ROOT } from '../infra/constructs/api-function.ts'
 import { DEV } from '../scripts/local/dev-credentials.ts'
+import { importOf, median, timeInterleaved } from './import-timing.ts'
 import { seededLocalTable } from './large-invoice-support.ts'
 
 const RUNS = Number(process.env.RUNS ?? 7)
@@ -37,42 +36,12 @@ const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b)
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
 }
-const median = (values: number[]) => percentile(values, 50)
 
 async function bundle(handler: string): Promise<{ file: string; kb: number }> {
   const file = join(OUT_DIR, handler.replace(/\.ts$/, '').replaceAll('/', '__'), 'index.mjs')
   await build(esbuildOptionsFor(handler, file))
   return { file, kb: statSync(file).size / 1024 }
 }
-
-/** Wall time of one whole `node` process, spawn to exit, in ms. */
-function timeOnce(args: string[]): number {
-  const start = performance.now()
-  const run = spawnSync(process.execPath, args, {
-    env: { ...process.env, TABLE_NAME: 'bench', AWS_REGION: 'eu-west-1' },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  })
-  const elapsed = performance.now() - start
-  if (run.status !== 0) throw new Error(`node ${args.join(' ')} failed:\n${run.stderr.toString()}`)
-  return elapsed
-}
-
-/** Medians of interleaved rounds (each round times every target once, in a new order), after a warm-up. */
-function timeInterleaved(targets: string[][]): number[] {
-  for (const target of targets) timeOnce(target)
-  const samples = targets.map(() => [] as number[])
-  for (let round = 0; round < RUNS; round++) {
-    const order = targets.map((_, i) => i).sort(() => Math.random() - 0.5)
-    for (const i of order) samples[i]!.push(timeOnce(targets[i]!))
-  }
-  return samples.map(median)
-}
-
-const importOf = (file: string) => [
-  '--input-type=module',
-  '-e',
-  `await import(${JSON.stringify(pathToFileURL(file).href)})`,
-]
 
 function pdfEvent(irn: string): APIGatewayProxyEventV2 {
   const path = `/api/v1/invoices/${irn}/pdf`
@@ -154,7 +123,11 @@ async function warm(): Promise<{ p50: number; p99: number; renderP50: number; by
 async function main() {
   mkdirSync(OUT_DIR, { recursive: true })
   const [fn, floor] = [await bundle(HANDLER), await bundle(DYNAMODB_FLOOR)]
-  const [bare, floorMs, fnMs] = timeInterleaved([['-e', '0'], importOf(floor.file), importOf(fn.file)])
+  const env = { ...process.env, TABLE_NAME: 'bench', AWS_REGION: 'eu-west-1' }
+  const [bare, floorMs, fnMs] = timeInterleaved(
+    [['-e', '0'], importOf(floor.file), importOf(fn.file)].map((args) => ({ args, env })),
+    RUNS,
+  )
   const w = await warm()
   const ratio = fnMs! / floorMs!
   const checks = [
