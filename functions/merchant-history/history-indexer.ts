@@ -5,6 +5,7 @@ import { BANK_REQUEST_PREFIX } from '#lib/db/keys.ts'
 import type { TransferRecord } from '#lib/ledger/repository.ts'
 import { logger } from '#lib/log.ts'
 import { indexTransfers, isTransferRecord } from '#lib/merchant-history/indexer.ts'
+import { inMode, type Mode, modeOfKey } from '#lib/mode.ts'
 
 /**
  * The table's stream (NEW_IMAGE) -> the merchants' histories (lib/merchant-history/indexer.ts). Each
@@ -13,7 +14,7 @@ import { indexTransfers, isTransferRecord } from '#lib/merchant-history/indexer.
  * stream delivers them again; doing it twice changes nothing.
  */
 export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {
-  const transfers: { record: TransferRecord; sequence: string }[] = []
+  const transfers: { record: TransferRecord; sequence: string; mode: Mode }[] = []
   for (const record of event.Records) {
     const image = record.dynamodb?.NewImage
     if (!image || record.eventName === 'REMOVE') continue
@@ -25,15 +26,23 @@ export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatch
     transfers.push({
       record: item as TransferRecord,
       sequence: record.dynamodb?.SequenceNumber ?? record.eventID ?? '',
+      // A test-mode transfer goes into its merchant's test-mode history (lib/mode.ts).
+      mode: modeOfKey(String(item.pk)),
     })
   }
   if (!transfers.length) return { batchItemFailures: [] }
-  const { failed } = await indexTransfers(transfers.map((t) => t.record))
-  for (const [merchantId, error] of failed)
-    logger.error('merchant history not recorded: the stream will deliver it again', { merchantId, error })
-  return {
-    batchItemFailures: transfers
-      .filter((t) => failed.has(t.record.merchantId))
-      .map((t) => ({ itemIdentifier: t.sequence })),
+  const failures: DynamoDBBatchResponse['batchItemFailures'] = []
+  for (const mode of new Set(transfers.map((t) => t.mode))) {
+    const inThisMode = transfers.filter((t) => t.mode === mode)
+    const { failed } = await inMode(mode, () => indexTransfers(inThisMode.map((t) => t.record)))
+    for (const [merchantId, error] of failed)
+      logger.error('merchant history not recorded: the stream will deliver it again', {
+        merchantId,
+        mode,
+        error,
+      })
+    for (const t of inThisMode)
+      if (failed.has(t.record.merchantId)) failures.push({ itemIdentifier: t.sequence })
   }
+  return { batchItemFailures: failures }
 }

@@ -2,6 +2,7 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb'
 import { unmarshall } from '@aws-sdk/util-dynamodb'
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda'
 import { logger } from '#lib/log.ts'
+import { inMode, modeOfKey } from '#lib/mode.ts'
 import { isOutboxItem, type OutboxItem } from '#lib/notifications/outbox.ts'
 import { deliver, emailSenderFromEnv } from '#lib/notifications/sender.ts'
 
@@ -20,7 +21,8 @@ export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatch
     const item = unmarshall(image as Record<string, AttributeValue>)
     if (!isOutboxItem(item)) continue
     try {
-      const outcome = await deliver(item as OutboxItem, sender)
+      // In the item's mode: a test-mode notification is marked, never e-mailed (lib/notifications/sender.ts).
+      const outcome = await inMode(modeOfKey(String(item.pk)), () => deliver(item as OutboxItem, sender))
       logger.info('outbox item delivered', {
         providerReference: item.providerReference,
         outcome,

@@ -1,3 +1,5 @@
+import { inMode, modeOfKey, parseMode } from '#lib/mode.ts'
+import { MODE_FIELD } from './queue.ts'
 import type { AttributeValue } from '@aws-sdk/client-dynamodb'
 import { unmarshall } from '@aws-sdk/util-dynamodb'
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent, SQSBatchResponse, SQSEvent } from 'aws-lambda'
@@ -9,7 +11,8 @@ import { logger } from '#lib/log.ts'
  */
 
 /**
- * Each newly inserted item `accepts` takes goes to `process`, in stream order. At the first failure
+ * Each newly inserted item `accepts` takes goes to `process`, in stream order, in the mode its key
+ * carries (lib/mode.ts): whatever the consumer reads or writes for a test-mode item is test-mode too. At the first failure
  * it stops and reports that record: the stream resends from there (so order is kept per item key)
  * and the records after it are not processed twice in the meantime.
  */
@@ -25,7 +28,7 @@ export function streamHandler(
       const item = unmarshall(image as Record<string, AttributeValue>)
       if (!accepts(item)) continue
       try {
-        await process(item)
+        await inMode(modeOfKey(String(item.pk)), () => process(item))
       } catch (error) {
         logger.error(`${name}: record failed; the stream will retry it`, { pk: item.pk, error })
         return { batchItemFailures: [{ itemIdentifier: record.dynamodb?.SequenceNumber ?? '' }] }
@@ -35,10 +38,18 @@ export function streamHandler(
   }
 }
 
-/** Each message's JSON body goes to `process`, all at once; the failed ones are reported. */
+/**
+ * Each message's JSON body goes to `process`, all at once, in the mode it was sent in (sendMessage
+ * stamps it); the failed ones are reported.
+ */
 export function queueHandler<T>(name: string, process: (message: T) => Promise<unknown>) {
   return async (event: SQSEvent): Promise<SQSBatchResponse> => {
-    const results = await Promise.allSettled(event.Records.map((r) => process(JSON.parse(r.body) as T)))
+    const results = await Promise.allSettled(
+      event.Records.map((r) => {
+        const { [MODE_FIELD]: mode, ...message } = JSON.parse(r.body) as Record<string, unknown>
+        return inMode(parseMode(mode) ?? 'live', () => process(message as T))
+      }),
+    )
     const batchItemFailures: SQSBatchResponse['batchItemFailures'] = []
     results.forEach((result, i) => {
       if (result.status === 'rejected') {

@@ -1,3 +1,4 @@
+import { currentMode } from '#lib/mode.ts'
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs'
 import { checkAwsCall } from '#lib/aws-guard.ts'
 
@@ -34,9 +35,12 @@ export function useLocalQueues(transport: QueueTransport | undefined): void {
 
 let sqs: SQSClient | undefined
 
-export async function sendMessage(queue: QueueName, body: unknown, delaySeconds = 0): Promise<void> {
+/** The field every message carries its sender's mode in (lib/mode.ts); queueHandler takes it off. */
+export const MODE_FIELD = 'mode'
+
+export async function sendMessage(queue: QueueName, body: object, delaySeconds = 0): Promise<void> {
   const delay = Math.max(0, Math.min(MAX_DELAY_SECONDS, Math.ceil(delaySeconds)))
-  const text = JSON.stringify(body)
+  const text = JSON.stringify({ ...body, [MODE_FIELD]: currentMode() })
   checkAwsCall({ service: 'sqs', action: 'SendMessage', queue })
   const url = process.env[QUEUE_URL_ENV[queue]]
   if (url) {

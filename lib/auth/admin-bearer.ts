@@ -1,7 +1,7 @@
 import { Unauthorized } from '#lib/errors.ts'
 import type { Verifier } from './authenticate.ts'
 import type { AdminCaller } from './caller.ts'
-import { findLimitedBearer } from './bearer.ts'
+import { findLimitedBearer, modeOf } from './bearer.ts'
 import { refused } from './refusal.ts'
 
 /** Area D: the notification admin key. */
@@ -17,6 +17,11 @@ export const adminBearer: Verifier<'admin-bearer', AdminCaller> = {
         new Unauthorized('Authorization must carry a valid notification admin key as a bearer token'),
       )
     }
-    return { scheme: 'admin-bearer', adminKeyId: found.token.subjectId, rate: await found.admit() }
+    return {
+      scheme: 'admin-bearer',
+      adminKeyId: found.token.subjectId,
+      mode: modeOf(found.token),
+      rate: await found.admit(),
+    }
   },
 }

@@ -4,6 +4,7 @@ import { areaACanonical, decodeSignature } from './canonical.ts'
 import type { AnonymousCaller, ApiClientCaller } from './caller.ts'
 import { readCachedRecord, readFreshRecord } from '#lib/cache/records.ts'
 import { keys } from '#lib/db/keys.ts'
+import { modeOf } from './bearer.ts'
 import { type ApiClient, usableSecrets } from './credentials.ts'
 import { countRequest, limitOf } from './rate-limit.ts'
 import { refused } from './refusal.ts'
@@ -154,6 +155,7 @@ export async function verifyApiSignature(request: AuthRequest): Promise<ApiClien
     apiKeyId: apiKey,
     rate,
     businessId: client.businessId,
+    mode: modeOf(client),
     roles: client.roles,
     ...(client.webhookUrl ? { webhookUrl: client.webhookUrl } : {}),
     ...(client.validationMode ? { validationMode: client.validationMode } : {}),

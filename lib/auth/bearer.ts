@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import { readCachedRecord } from '#lib/cache/records.ts'
 import { readRecord } from '#lib/db/items.ts'
 import { keys } from '#lib/db/keys.ts'
+import type { Mode } from '#lib/mode.ts'
 import { countRequest, DEFAULT_RATE_LIMIT, limitOf, type RateLimit, type RateState } from './rate-limit.ts'
 
 /**
@@ -22,7 +23,12 @@ export interface BearerToken {
   createdAt: string
   /** Its own rate limit (merchant and admin tokens; a switch client's is on its client record). */
   rateLimit?: RateLimit
+  /** Test-mode tokens say so; a token without a mode (every one issued before the sandbox) is live. */
+  mode?: Mode
 }
+
+/** A credential's mode: absent on records issued before the sandbox, which are all live. */
+export const modeOf = (credential: { mode?: Mode }): Mode => credential.mode ?? 'live'
 
 /** Tokens are stored and looked up only as their SHA-256. */
 export const hashToken = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex')

@@ -1,8 +1,12 @@
 import type { Role } from '#lib/route.ts'
+import type { Mode } from '#lib/mode.ts'
 import type { RateState } from './rate-limit.ts'
 
-/** Where an authenticated caller stands in its rate limit window (lib/auth/rate-limit.ts). */
+/** What every authenticated caller has: its credential's mode, and its rate limit window. */
 interface Limited {
+  /** live or test (CONTRACT section 15): the request reads and writes that mode's records only. */
+  mode: Mode
+  /** Where it stands in its rate limit window (lib/auth/rate-limit.ts). */
   rate?: RateState
 }
 

@@ -10,6 +10,7 @@ import { checkDestination } from '#lib/net/destination.ts'
 import { queryAll } from '#lib/db/query.ts'
 import { Conflict, NotFound } from '#lib/errors.ts'
 import { logger, mask } from '#lib/log.ts'
+import type { Mode } from '#lib/mode.ts'
 import type { Role } from '#lib/route.ts'
 import { type BearerKind, type BearerToken, hashToken } from './bearer.ts'
 import type { RateLimit } from './rate-limit.ts'
@@ -49,6 +50,8 @@ export interface ApiClient {
   validationMode?: ValidationMode
   /** Its own rate limit (lib/auth/rate-limit.ts); absent: the default. */
   rateLimit?: RateLimit
+  /** `test` for sandbox keys (CONTRACT section 15); absent on live keys (lib/auth/bearer.ts modeOf). */
+  mode?: Mode
   active: boolean
   createdAt: string
 }
@@ -61,9 +64,14 @@ export interface SwitchClient {
   secrets: ClientSecret[]
   /** Its own rate limit (lib/auth/rate-limit.ts); absent: the default. */
   rateLimit?: RateLimit
+  /** `test` for the sandbox's switch client (CONTRACT section 15); absent on live ones. */
+  mode?: Mode
   active: boolean
   createdAt: string
 }
+
+/** Only test credentials store their mode: every record without one is live, as before the sandbox. */
+const modeField = (mode: Mode | undefined) => (mode === 'test' ? { mode } : {})
 
 const MAX_ACTIVE_SECRETS = 2
 
@@ -202,6 +210,7 @@ export async function issueApiClient(input: {
   apiKey?: string
   secret?: string
   webhookUrl?: string
+  mode?: Mode
 }): Promise<IssuedApiClient> {
   if (!(await getBusiness(input.businessId))) throw new NotFound(`No business ${input.businessId}`)
   // The destination policy of webhooks (CONTRACT section 14): transmit sends the bearer key there.
@@ -214,6 +223,7 @@ export async function issueApiClient(input: {
     roles: input.roles,
     secrets: [await secretRecord(secret, { record: 'api-client', id: apiKey })],
     ...(input.webhookUrl ? { webhookUrl: input.webhookUrl } : {}),
+    ...modeField(input.mode),
     active: true,
     createdAt: now(),
   }
@@ -345,8 +355,20 @@ export const rotateApiClientSecret = (apiKey: string) =>
 
 // Bearer tokens (Areas B, C, D) ----------------------------------------------------------------
 
-async function storeBearer(token: string, kind: BearerKind, subjectId: string): Promise<BearerToken> {
-  const record: BearerToken = { kind, subjectId, hint: token.slice(0, 6), active: true, createdAt: now() }
+async function storeBearer(
+  token: string,
+  kind: BearerKind,
+  subjectId: string,
+  mode?: Mode,
+): Promise<BearerToken> {
+  const record: BearerToken = {
+    kind,
+    subjectId,
+    hint: token.slice(0, 6),
+    ...modeField(mode),
+    active: true,
+    createdAt: now(),
+  }
   const tokenHash = hashToken(token)
   try {
     await put(
@@ -373,6 +395,7 @@ export async function issueSwitchClient(input: {
   clientId?: string
   token?: string
   secret?: string
+  mode?: Mode
 }) {
   const clientId = input.clientId ?? `sw_${randomBytes(6).toString('hex')}`
   const token = input.token ?? newToken('swt')
@@ -381,6 +404,7 @@ export async function issueSwitchClient(input: {
     clientId,
     name: input.name,
     secrets: [await secretRecord(secret, { record: 'switch-client', id: clientId })],
+    ...modeField(input.mode),
     active: true,
     createdAt: now(),
   }
@@ -388,7 +412,7 @@ export async function issueSwitchClient(input: {
     { ...keys.switchClient(clientId), ...keys.credentialListing('switch-client', clientId), ...client },
     'attribute_not_exists(pk)',
   )
-  await storeBearer(token, 'switch', clientId)
+  await storeBearer(token, 'switch', clientId, input.mode)
   return { clientId, token, secret }
 }
 
@@ -396,10 +420,10 @@ export const getSwitchClient = (clientId: string) => readRecord<SwitchClient>(ke
 export const rotateSwitchSecret = (clientId: string) =>
   rotate(keys.switchClient(clientId), { record: 'switch-client', id: clientId })
 
-export async function issueMerchantToken(input: { merchantId: string; token?: string }) {
+export async function issueMerchantToken(input: { merchantId: string; token?: string; mode?: Mode }) {
   const token = input.token ?? newToken('mt')
-  await storeBearer(token, 'merchant', input.merchantId)
-  return { merchantId: input.merchantId, token }
+  await storeBearer(token, 'merchant', input.merchantId, input.mode)
+  return { merchantId: input.merchantId, token, mode: input.mode ?? 'live' }
 }
 
 export async function issueNotifyAdminKey(input: { adminKeyId?: string; token?: string } = {}) {

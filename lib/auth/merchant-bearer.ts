@@ -1,7 +1,7 @@
 import { Forbidden, Unauthorized } from '#lib/errors.ts'
 import type { Verifier } from './authenticate.ts'
 import type { MerchantCaller } from './caller.ts'
-import { findLimitedBearer } from './bearer.ts'
+import { findLimitedBearer, modeOf } from './bearer.ts'
 import { refused } from './refusal.ts'
 
 /** Area C: the merchant's token, and x-Merchant-Id naming that same merchant. */
@@ -27,6 +27,11 @@ export const merchantBearer: Verifier<'merchant-bearer', MerchantCaller> = {
         token.subjectId,
       )
     }
-    return { scheme: 'merchant-bearer', merchantId: token.subjectId, rate: await found.admit() }
+    return {
+      scheme: 'merchant-bearer',
+      merchantId: token.subjectId,
+      mode: modeOf(token),
+      rate: await found.admit(),
+    }
   },
 }

@@ -1,6 +1,6 @@
 import { Unauthorized } from '#lib/errors.ts'
 import type { AuthRequest, Verifier } from './authenticate.ts'
-import { findBearer } from './bearer.ts'
+import { findBearer, modeOf } from './bearer.ts'
 import { areaBCanonical, decodeSignature } from './canonical.ts'
 import type { SwitchCaller } from './caller.ts'
 import { readCachedRecord, readFreshRecord } from '#lib/cache/records.ts'
@@ -143,7 +143,12 @@ export async function verifySwitchSignature(request: AuthRequest): Promise<Switc
       client.clientId,
     )
   }
-  return { scheme: 'switch-signature', switchClientId: client.clientId, rate: counted.admit(limit) }
+  return {
+    scheme: 'switch-signature',
+    switchClientId: client.clientId,
+    mode: modeOf(client),
+    rate: counted.admit(limit),
+  }
 }
 
 /** Area B's verifier, for apiHandler. */

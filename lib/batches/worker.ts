@@ -1,3 +1,4 @@
+import { currentMode } from '#lib/mode.ts'
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb'
 import type { ApiClientCaller } from '#lib/auth/caller.ts'
 import { tableName } from '#lib/db/client.ts'
@@ -49,6 +50,8 @@ const callerOf = (h: BatchHeader): ApiClientCaller => ({
   scheme: 'api-signature',
   apiKeyId: h.apiKeyId,
   businessId: h.businessId,
+  // The batch runs in the mode its key carries (lib/async/handlers.ts), which is its submitter's.
+  mode: currentMode(),
   roles: h.roles,
   ...(h.validationMode ? { validationMode: h.validationMode } : {}),
 })

@@ -1,7 +1,16 @@
+import { scoped } from '#lib/mode.ts'
+
 /**
  * Every key string in the table is composed here and nowhere else, so the access patterns of the
  * whole service can be read in one file. Each builder returns the full key (pk/sk, and GSI keys where
  * the item is indexed).
+ *
+ * Tenant data has a mode (CONTRACT section 15, lib/mode.ts): its builders put the first identifier
+ * through `scoped`, which marks it `T~` in test mode, so one IRN, request id or account number names
+ * two different items in the two modes and no read or write can cross between them. Record prefixes
+ * stay first, so the IAM grants by prefix and the stream filters cover both modes unchanged.
+ * Credentials, businesses, reference data and the per-credential guards (replay, nonce, rate) have
+ * no mode: the credential itself carries it.
  */
 export interface Key {
   pk: string
@@ -82,13 +91,13 @@ export const keys = {
    * id, so it names one business; the record keeps businessId for ownership checks. Indexed by
    * business (gsi1) and by buyer TIN (gsi2) for listings and buyer pulls.
    */
-  invoice: (irn: string): Key => ({ pk: `IRN#${irn}`, sk: 'INVOICE' }),
+  invoice: (irn: string): Key => ({ pk: `IRN#${scoped(irn)}`, sk: 'INVOICE' }),
   invoiceByBusiness: (businessId: string, createdAt: string, irn: string) => ({
-    gsi1pk: `BUSINESS#${businessId}#INVOICES`,
+    gsi1pk: `BUSINESS#${scoped(businessId)}#INVOICES`,
     gsi1sk: `${createdAt}#${irn}`,
   }),
   invoiceByBuyer: (buyerTin: string, createdAt: string, irn: string) => ({
-    gsi2pk: `BUYER#${buyerTin}#INVOICES`,
+    gsi2pk: `BUYER#${scoped(buyerTin)}#INVOICES`,
     gsi2sk: `${createdAt}#${irn}`,
   }),
 
@@ -97,7 +106,7 @@ export const keys = {
    * original's own partition, written in the note's sign transaction with the original's totals.
    */
   invoiceNote: (originalIrn: string, noteIrn: string): Key => ({
-    pk: `IRN#${originalIrn}`,
+    pk: `IRN#${scoped(originalIrn)}`,
     sk: `NOTE#${noteIrn}`,
   }),
   invoiceNotePrefix: () => 'NOTE#',
@@ -110,22 +119,23 @@ export const keys = {
    * gsi1/gsi2/gsi3. Numbers are dense, so page N of any space is a key range and the counter its total.
    */
   searchCounter: (businessId: string, space: string): Key => ({
-    pk: `${SEARCH_COUNTER_PREFIX}${businessId}#${space}`,
+    pk: `${SEARCH_COUNTER_PREFIX}${scoped(businessId)}#${space}`,
     sk: 'HEAD',
   }),
   searchList: (businessId: string, seq: number): Key => ({
-    pk: `${SEARCH_LIST_PREFIX}${businessId}`,
+    pk: `${SEARCH_LIST_PREFIX}${scoped(businessId)}`,
     sk: seqKey(seq),
   }),
-  searchListPartition: (businessId: string) => `${SEARCH_LIST_PREFIX}${businessId}`,
+  searchListPartition: (businessId: string) => `${SEARCH_LIST_PREFIX}${scoped(businessId)}`,
   /** A number as the list's sort keys hold it (fixed width, so string order is number order). */
   searchSeq: (seq: number) => seqKey(seq),
   /** A filter space's list partition (on its GSI): `<business>#BUYER#<tin>`, `#TYPE#<code>`, `#CUR#<ccy>`. */
-  searchSpacePartition: (businessId: string, space: string) => `${SEARCH_LIST_PREFIX}${businessId}#${space}`,
+  searchSpacePartition: (businessId: string, space: string) =>
+    `${SEARCH_LIST_PREFIX}${scoped(businessId)}#${space}`,
 
   /** The atomic per-business, per-code counter behind generate-invoice-number (UpdateItem ADD). */
   invoiceNumberCounter: (businessId: string, code: string): Key => ({
-    pk: `BUSINESS#${businessId}`,
+    pk: `BUSINESS#${scoped(businessId)}`,
     sk: `COUNTER#INVOICE_NUMBER#${code}`,
   }),
 
@@ -151,7 +161,7 @@ export const keys = {
 
   // ---- Area B ledger (lib/ledger) ----
   /** A bank account and its balance in integer kobo. */
-  account: (accountNumber: string): Key => ({ pk: `ACCOUNT#${accountNumber}`, sk: 'ACCOUNT' }),
+  account: (accountNumber: string): Key => ({ pk: `ACCOUNT#${scoped(accountNumber)}`, sk: 'ACCOUNT' }),
   /** A merchant that transfers may pay (Area C's merchants). */
   merchant: (merchantId: string): Key => ({ pk: `MERCHANT#${merchantId}`, sk: 'PROFILE' }),
   /**
@@ -159,29 +169,30 @@ export const keys = {
    * and, written with attribute_not_exists, its idempotency record. Client ids never contain `#`.
    */
   bankRequest: (switchClientId: string, requestId: string): Key => ({
-    pk: `${BANK_REQUEST_PREFIX}${switchClientId}#${requestId}`,
+    pk: `${BANK_REQUEST_PREFIX}${scoped(switchClientId)}#${requestId}`,
     sk: 'REQUEST',
   }),
   /** A providerReference (`TNX...`): unique across the bank, points to its merchant history item. */
-  providerReference: (reference: string): Key => ({ pk: `PROVREF#${reference}`, sk: 'TRANSACTION' }),
+  providerReference: (reference: string): Key => ({ pk: `PROVREF#${scoped(reference)}`, sk: 'TRANSACTION' }),
 
   // ---- Area C merchant history (lib/merchant-history; design in docs/history-and-finance.md) ----
   /** Per merchant: dense sequence counters per partition, which are also the totals. */
-  historyHead: (merchantId: string): Key => ({ pk: `MHIST#${merchantId}`, sk: 'HEAD' }),
+  historyHead: (merchantId: string): Key => ({ pk: `MHIST#${scoped(merchantId)}`, sk: 'HEAD' }),
   /**
    * The ALL list: one item per transaction, sorted by the merchant-wide sequence number, in one of
    * the merchant's stripes (`historyStripe` in lib/merchant-history/items.ts). Stripe 0 is the
    * unstriped key every item had before striping, so items written then are where they were.
    */
   historyItem: (merchantId: string, seqAll: number, stripe: number): Key => ({
-    pk: striped(`MHIST#${merchantId}`, stripe),
+    pk: striped(`MHIST#${scoped(merchantId)}`, stripe),
     sk: `TXN#${seqKey(seqAll)}`,
   }),
-  historyListPartition: (merchantId: string, stripe: number) => striped(`MHIST#${merchantId}`, stripe),
+  historyListPartition: (merchantId: string, stripe: number) =>
+    striped(`MHIST#${scoped(merchantId)}`, stripe),
   historySeqKey: (seq: number) => `TXN#${seqKey(seq)}`,
   /** The reversed sequence numbers (in the successful space) of one block of 16,384. */
   historyReversalBlock: (merchantId: string, block: number): Key => ({
-    pk: `MHIST#${merchantId}`,
+    pk: `MHIST#${scoped(merchantId)}`,
     sk: `REVBLOCK#${String(block).padStart(6, '0')}`,
   }),
   /** Status partitions: SUCCESSFUL and REVERSED share the successful-space number, FAILED has its own. */
@@ -193,24 +204,28 @@ export const keys = {
     striped(historyStatusPartition(merchantId, status), stripe),
   /** The time index: createdAt (Lagos local) then the sequence number, which sort the same way. */
   historyByTime: (merchantId: string, createdAtLocal: string, seqAll: number, stripe: number) => ({
-    gsi2pk: striped(`MHIST#${merchantId}#TIME`, stripe),
+    gsi2pk: striped(`MHIST#${scoped(merchantId)}#TIME`, stripe),
     gsi2sk: `${createdAtLocal}#${seqKey(seqAll)}`,
   }),
-  historyTimePartition: (merchantId: string, stripe: number) => striped(`MHIST#${merchantId}#TIME`, stripe),
+  historyTimePartition: (merchantId: string, stripe: number) =>
+    striped(`MHIST#${scoped(merchantId)}#TIME`, stripe),
   /** The merchant's own reference. */
   historyByReference: (merchantId: string, merchantReference: string, seqAll: number) => ({
-    gsi3pk: `MHIST#${merchantId}#REF#${merchantReference}`,
+    gsi3pk: `MHIST#${scoped(merchantId)}#REF#${merchantReference}`,
     gsi3sk: seqKey(seqAll),
   }),
   historyReferencePartition: (merchantId: string, merchantReference: string) =>
-    `MHIST#${merchantId}#REF#${merchantReference}`,
+    `MHIST#${scoped(merchantId)}#REF#${merchantReference}`,
   seqKey: (seq: number) => seqKey(seq),
   /**
    * One merchant's totals for one Lagos calendar day (the day of each transaction's createdAt), kept
    * with ADD by the write that records the transaction in the history (lib/merchant-history/indexer.ts):
    * a statement is this one item.
    */
-  historyDay: (merchantId: string, date: string): Key => ({ pk: `MHIST#${merchantId}`, sk: `DAY#${date}` }),
+  historyDay: (merchantId: string, date: string): Key => ({
+    pk: `MHIST#${scoped(merchantId)}`,
+    sk: `DAY#${date}`,
+  }),
 
   // ---- Area D notifications (lib/notifications) ----
   /** One template per (productCode, messageType): the pair is the key, so it is unique by construction. */
@@ -228,42 +243,45 @@ export const keys = {
   notificationEmailPartition: () => 'NEMAIL',
   /** The rendered outcome notification of one transaction (its providerReference), sent by outbox-sender. */
   outbox: (providerReference: string): Key => ({
-    pk: `${OUTBOX_PREFIX}${providerReference}`,
+    pk: `${OUTBOX_PREFIX}${scoped(providerReference)}`,
     sk: 'NOTIFICATION',
   }),
   outboxByMerchant: (merchantId: string, createdAtLocal: string, providerReference: string) => ({
-    gsi1pk: `OUTBOX#MERCHANT#${merchantId}`,
+    gsi1pk: `OUTBOX#MERCHANT#${scoped(merchantId)}`,
     gsi1sk: `${createdAtLocal}#${providerReference}`,
   }),
-  outboxMerchantPartition: (merchantId: string) => `OUTBOX#MERCHANT#${merchantId}`,
+  outboxMerchantPartition: (merchantId: string) => `OUTBOX#MERCHANT#${scoped(merchantId)}`,
 
   // ---- Integration events and webhooks (lib/events, lib/webhooks; CONTRACT section 11) ----
   /**
    * One event (`evt_...`), written in the same transaction as the change it reports. Listed per
    * business on gsi1 in time order (operations, tests).
    */
-  event: (eventId: string): Key => ({ pk: `${EVENT_PREFIX}${eventId}`, sk: 'EVENT' }),
+  event: (eventId: string): Key => ({ pk: `${EVENT_PREFIX}${scoped(eventId)}`, sk: 'EVENT' }),
   eventByBusiness: (businessId: string, createdAt: string, eventId: string) => ({
-    gsi1pk: `EVENTS#BUSINESS#${businessId}`,
+    gsi1pk: `EVENTS#BUSINESS#${scoped(businessId)}`,
     gsi1sk: `${createdAt}#${eventId}`,
   }),
-  eventBusinessPartition: (businessId: string) => `EVENTS#BUSINESS#${businessId}`,
+  eventBusinessPartition: (businessId: string) => `EVENTS#BUSINESS#${scoped(businessId)}`,
   /** A business's webhook subscriptions, in one partition (a handful per business). */
   webhookSubscription: (businessId: string, subscriptionId: string): Key => ({
-    pk: `WEBHOOKS#${businessId}`,
+    pk: `WEBHOOKS#${scoped(businessId)}`,
     sk: `SUB#${subscriptionId}`,
   }),
-  webhookSubscriptionPartition: (businessId: string) => `WEBHOOKS#${businessId}`,
+  webhookSubscriptionPartition: (businessId: string) => `WEBHOOKS#${scoped(businessId)}`,
   /** The subscriptions' own items in that partition start with this sort key (the rest are guards). */
   webhookSubscriptionSkPrefix: 'SUB#',
   /** How many subscriptions the business has (a conditional ADD in each create's transaction). */
-  webhookSubscriptionCount: (businessId: string): Key => ({ pk: `WEBHOOKS#${businessId}`, sk: 'COUNT' }),
+  webhookSubscriptionCount: (businessId: string): Key => ({
+    pk: `WEBHOOKS#${scoped(businessId)}`,
+    sk: 'COUNT',
+  }),
   /**
    * One per (destination URL, event type) a subscription of the business takes: created with it,
    * attribute_not_exists, so a second subscription of the same URL to the same event is refused.
    */
   webhookDestinationGuard: (businessId: string, urlHash: string, eventType: string): Key => ({
-    pk: `WEBHOOKS#${businessId}`,
+    pk: `WEBHOOKS#${scoped(businessId)}`,
     sk: `DEST#${urlHash}#${eventType}`,
   }),
   /**
@@ -277,30 +295,30 @@ export const keys = {
    * Listed per subscription and status on gsi1, newest first.
    */
   webhookDelivery: (subscriptionId: string, eventId: string): Key => ({
-    pk: `WHDELIVERY#${subscriptionId}`,
+    pk: `WHDELIVERY#${scoped(subscriptionId)}`,
     sk: `EVENT#${eventId}`,
   }),
   webhookDeliveryByStatus: (subscriptionId: string, status: string, createdAt: string, eventId: string) => ({
-    gsi1pk: `WHDELIVERY#${subscriptionId}#${status}`,
+    gsi1pk: `WHDELIVERY#${scoped(subscriptionId)}#${status}`,
     gsi1sk: `${createdAt}#${eventId}`,
   }),
   webhookDeliveryStatusPartition: (subscriptionId: string, status: string) =>
-    `WHDELIVERY#${subscriptionId}#${status}`,
-  webhookDeliveryPartition: (subscriptionId: string) => `WHDELIVERY#${subscriptionId}`,
+    `WHDELIVERY#${scoped(subscriptionId)}#${status}`,
+  webhookDeliveryPartition: (subscriptionId: string) => `WHDELIVERY#${scoped(subscriptionId)}`,
 
   /** A batch submission: its header (the commit point) and one item per invoice. */
-  batch: (batchId: string): Key => ({ pk: `${BATCH_PREFIX}${batchId}`, sk: 'BATCH' }),
+  batch: (batchId: string): Key => ({ pk: `${BATCH_PREFIX}${scoped(batchId)}`, sk: 'BATCH' }),
   batchItem: (batchId: string, index: number): Key => ({
-    pk: `${BATCH_PREFIX}${batchId}`,
+    pk: `${BATCH_PREFIX}${scoped(batchId)}`,
     sk: `ITEM#${String(index).padStart(3, '0')}`,
   }),
-  batchPartition: (batchId: string) => `${BATCH_PREFIX}${batchId}`,
+  batchPartition: (batchId: string) => `${BATCH_PREFIX}${scoped(batchId)}`,
   /** A business's batches, newest last, on gsi1 (CLI, tests). */
   batchByBusiness: (businessId: string, createdAt: string, batchId: string) => ({
-    gsi1pk: `BATCHES#BUSINESS#${businessId}`,
+    gsi1pk: `BATCHES#BUSINESS#${scoped(businessId)}`,
     gsi1sk: `${createdAt}#${batchId}`,
   }),
-  batchBusinessPartition: (businessId: string) => `BATCHES#BUSINESS#${businessId}`,
+  batchBusinessPartition: (businessId: string) => `BATCHES#BUSINESS#${scoped(businessId)}`,
 
   // ---- Audit trail (lib/audit): append-only, one item per event, never updated or deleted ----
   /**
@@ -308,10 +326,11 @@ export const keys = {
    * then a random suffix, so a subject's partition reads in time order and two events never collide.
    */
   auditEvent: (subjectKind: string, subjectId: string, eventId: string): Key => ({
-    pk: `AUDIT#${subjectKind}#${subjectId}`,
+    pk: auditSubjectPartition(subjectKind, subjectId),
     sk: eventId,
   }),
-  auditSubjectPartition: (subjectKind: string, subjectId: string) => `AUDIT#${subjectKind}#${subjectId}`,
+  auditSubjectPartition: (subjectKind: string, subjectId: string) =>
+    auditSubjectPartition(subjectKind, subjectId),
   /** Every event that concerns one business (its invoices and credentials), in time order, on gsi3. */
   auditByBusiness: (businessId: string, eventId: string) => ({
     gsi3pk: `AUDIT#BUSINESS#${businessId}`,
@@ -328,6 +347,10 @@ function seqKey(seq: number): string {
 /** A merchant history partition key in stripe `stripe` (0: the key as it was before striping). */
 const striped = (partition: string, stripe: number) => (stripe === 0 ? partition : `${partition}#S${stripe}`)
 
+/** An invoice's audit lives in its mode, as the invoice does; credentials and templates have none. */
+const auditSubjectPartition = (subjectKind: string, subjectId: string) =>
+  `AUDIT#${subjectKind}#${subjectKind === 'INVOICE' ? scoped(subjectId) : subjectId}`
+
 function historyStatusPartition(merchantId: string, status: string): string {
-  return `MHIST#${merchantId}#${status}`
+  return `MHIST#${scoped(merchantId)}#${status}`
 }

@@ -9,6 +9,7 @@ import type { Caller } from '#lib/auth/caller.ts'
 import { RateLimited, rateLimitHeaders } from '#lib/auth/rate-limit.ts'
 import { isUnavailable } from '#lib/db/errors.ts'
 import { logger } from '#lib/log.ts'
+import { inRequestScope, setRequestMode } from '#lib/mode.ts'
 import { type AuthScheme, type ReplyKind, type Route, routeKey } from '#lib/route.ts'
 import { collapseRepeatedContentType } from './content-type.ts'
 import { type Endpoint, forVersion, routesOf } from './endpoint.ts'
@@ -98,15 +99,27 @@ const requestIdentity = (): Middleware => ({
     }
   },
   after: (request) => {
-    addRateLimitHeaders(request)
+    addCallerHeaders(request)
     logCompletion(request)
   },
   onError: (request) => {
     request.response = toErrorResponse(request)
-    addRateLimitHeaders(request)
+    addCallerHeaders(request)
     logCompletion(request)
   },
 })
+
+/** What every authenticated reply says about its caller: its mode, and its rate limit window. */
+function addCallerHeaders(request: MiddyRequest) {
+  addRateLimitHeaders(request)
+  const caller = request.context.api?.caller
+  if (!caller || !('mode' in caller) || !request.response) return
+  // CONTRACT section 15: a client can always tell which mode answered it.
+  request.response = {
+    ...request.response,
+    headers: { ...request.response.headers, 'X-Environment': caller.mode },
+  }
+}
 
 /**
  * Every authenticated reply says where its client stands in its rate limit window (CONTRACT section
@@ -171,6 +184,8 @@ const authentication = (verifier: Verifier): Middleware => ({
       headers: event.headers,
       rawBody,
     })
+    // Everything from here on (idempotency, the handler, what it queues) is in the credential's mode.
+    if ('mode' in state.caller) setRequestMode(state.caller.mode)
   },
 })
 
@@ -339,6 +354,9 @@ export function apiHandler<
       })
       return successResponse(route.reply, reply, state.reply)
     })
+  // Each invocation in a mode scope of its own (lib/mode.ts), which authentication sets.
+  const scoped = (event: APIGatewayProxyEventV2, context: Context) =>
+    inRequestScope(() => handler(event, context as ApiContext))
   // The scheme and the declaration this function was built with, for the route-table consistency tests.
-  return Object.assign(handler, { authScheme: verifier.scheme, declaration: declaration as Endpoint })
+  return Object.assign(scoped, { authScheme: verifier.scheme, declaration: declaration as Endpoint })
 }

@@ -1,3 +1,4 @@
+import { currentMode } from '#lib/mode.ts'
 import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2'
 import { checkAwsCall } from '#lib/aws-guard.ts'
 import { logger } from '#lib/log.ts'
@@ -76,7 +77,8 @@ export async function deliver(
   const recipients: string[] = []
   const messageIds: string[] = []
   try {
-    recipients.push(...(await listEmails()))
+    // The admin list is the operator's: sandbox traffic (CONTRACT section 15) never reaches it.
+    if (currentMode() === 'live') recipients.push(...(await listEmails()))
     for (let i = 0; i < recipients.length; i += SES_MAX_RECIPIENTS) {
       messageIds.push(
         await sender.send({
@@ -94,7 +96,7 @@ export async function deliver(
   // Sent: from here on the item is never given back, so a failure below can never cause a second send
   // (a redelivery finds it SENDING and leaves it; the log line keeps the message ids).
   const status = recipients.length ? 'SENT' : 'SKIPPED'
-  if (!recipients.length)
+  if (!recipients.length && currentMode() === 'live')
     logger.warn('notification not sent: the admin e-mail list is empty', {
       providerReference: item.providerReference,
     })

@@ -47,6 +47,20 @@ export const DEV = {
   notifyAdmin: { adminKeyId: 'dev-notify', token: 'dev-notify-key' },
 } as const
 
+/**
+ * The test-mode twins (CONTRACT section 15): the same business and merchant as their live
+ * counterparts, in the sandbox. Area D has no test mode (it administers the operator's own lists).
+ */
+export const DEV_TEST = {
+  clients: {
+    si: { apiKey: 'test-si-key', secret: 'test-si-secret' },
+    app: { apiKey: 'test-app-key', secret: 'test-app-secret' },
+    admin: { apiKey: 'test-admin-key', secret: 'test-admin-secret' },
+  },
+  switch: { clientId: 'test-switch', token: 'test-switch-token', secret: 'test-switch-secret' },
+  merchant: { merchantId: 'MRC0001', token: 'test-merchant-token' },
+} as const
+
 export async function seedDevelopmentCredentials(): Promise<void> {
   await Promise.all([DEV.supplier, DEV.buyer, DEV.other].map((b) => createBusiness(b)))
   const { clients } = DEV
@@ -59,5 +73,19 @@ export async function seedDevelopmentCredentials(): Promise<void> {
     issueSwitchClient({ name: 'Development switch', ...DEV.switch }),
     ...DEV.merchants.map((m) => issueMerchantToken(m)),
     issueNotifyAdminKey(DEV.notifyAdmin),
+    ...seedTestTwins(),
   ])
+}
+
+function seedTestTwins(): Promise<unknown>[] {
+  const { clients } = DEV_TEST
+  const supplier = DEV.supplier.businessId
+  const mode = 'test'
+  return [
+    issueApiClient({ ...clients.si, businessId: supplier, roles: ['SI'], mode }),
+    issueApiClient({ ...clients.app, businessId: supplier, roles: ['APP'], mode }),
+    issueApiClient({ ...clients.admin, businessId: supplier, roles: ['ADMIN'], mode }),
+    issueSwitchClient({ name: 'Development switch (test mode)', ...DEV_TEST.switch, mode }),
+    issueMerchantToken({ ...DEV_TEST.merchant, mode }),
+  ]
 }
