@@ -1,5 +1,6 @@
 import { formatNaira } from '#lib/ledger/money.ts'
 import { scanPages } from '#lib/db/query.ts'
+import { inMode, MODES, type Mode, modeOfKey, TEST_MARK } from '#lib/mode.ts'
 import { type HistoryHead, headOf, historyPartitions } from '#lib/merchant-history/items.ts'
 import { DAILY_TOTAL_FIELDS, type DailyTotals, dayOf, totalsOf, ZERO_TOTALS } from './daily-totals.ts'
 
@@ -12,6 +13,8 @@ import { DAILY_TOTAL_FIELDS, type DailyTotals, dayOf, totalsOf, ZERO_TOTALS } fr
  *   account, status and time, and no other item, each stored under the keys (stripes) its numbers
  *   say, where pages look for it; and every day's totals item equal to that day's transfers grouped
  *   by current status (an absent item is a day of zeros).
+ * Each mode (CONTRACT section 15) is a ledger of its own: its items are checked against each other
+ * only, and a test-mode difference says so in its subject.
  * `npm run cli -- ledger reconcile` and the daily scheduled function both run `reconcile()`.
  */
 export interface Difference {
@@ -59,16 +62,24 @@ interface Snapshot {
 const str = (v: unknown) => (typeof v === 'string' ? v : '')
 const num = (v: unknown) => (typeof v === 'number' ? v : 0)
 
-/** One strongly consistent parallel scan keeping only the items reconciliation looks at. */
-async function snapshot(segments: number): Promise<Snapshot> {
-  const found: Snapshot = {
-    accounts: [],
-    merchants: new Set(),
-    transfers: [],
-    history: [],
-    days: [],
-    heads: new Map(),
-  }
+const emptySnapshot = (): Snapshot => ({
+  accounts: [],
+  merchants: new Set(),
+  transfers: [],
+  history: [],
+  days: [],
+  heads: new Map(),
+})
+
+/** The merchant id of a history partition key, without its mode's mark. */
+const merchantOfPartition = (pk: unknown) => str(pk).slice('MHIST#'.length).replace(TEST_MARK, '')
+
+/**
+ * One strongly consistent parallel scan keeping only the items reconciliation looks at, each in its
+ * mode's snapshot (by its key). Merchant profiles have no mode: every mode checks every merchant.
+ */
+async function snapshot(segments: number): Promise<Record<Mode, Snapshot>> {
+  const snapshots: Record<Mode, Snapshot> = { live: emptySnapshot(), test: emptySnapshot() }
   await Promise.all(
     Array.from({ length: segments }, async (_, segment) => {
       for await (const page of scanPages({
@@ -88,12 +99,13 @@ async function snapshot(segments: number): Promise<Snapshot> {
         },
       })) {
         for (const item of page.Items ?? []) {
+          const found = snapshots[modeOfKey(str(item.pk))]
           switch (item.entity) {
             case 'ACCOUNT':
               found.accounts.push(item)
               break
             case 'MERCHANT':
-              found.merchants.add(str(item.merchantId))
+              for (const mode of MODES) snapshots[mode].merchants.add(str(item.merchantId))
               break
             case 'BANK_REQUEST':
               if (item.kind === 'TRANSFER') found.transfers.push(item as unknown as Transfer)
@@ -102,7 +114,7 @@ async function snapshot(segments: number): Promise<Snapshot> {
               found.history.push(item)
               break
             case 'MERCHANT_HISTORY_HEAD':
-              found.heads.set(str(item.pk).slice('MHIST#'.length), headOf(item))
+              found.heads.set(merchantOfPartition(item.pk), headOf(item))
               break
             default:
               found.days.push(item)
@@ -111,7 +123,7 @@ async function snapshot(segments: number): Promise<Snapshot> {
       }
     }),
   )
-  return found
+  return snapshots
 }
 
 const naira = (kobo: number) => `${kobo < 0 ? '-' : ''}${formatNaira(Math.abs(kobo))}`
@@ -286,7 +298,7 @@ function check(s: Snapshot): ReconcileReport {
   }
   const transfers = byMerchant(s.transfers, (t) => t.merchantId)
   const history = byMerchant(s.history, (i) => str(i.merchantId))
-  const days = byMerchant(s.days, (i) => str(i.pk).slice('MHIST#'.length))
+  const days = byMerchant(s.days, (i) => merchantOfPartition(i.pk))
   const merchants = [
     ...new Set([...s.merchants, ...transfers.keys(), ...history.keys(), ...days.keys()]),
   ].sort()
@@ -308,6 +320,30 @@ function check(s: Snapshot): ReconcileReport {
   }
 }
 
+/** Each mode checked in its own keys (lib/mode.ts), the counts summed and the differences listed. */
+function checkModes(snapshots: Record<Mode, Snapshot>): ReconcileReport {
+  const reports = MODES.map((mode) => {
+    const report = inMode(mode, () => check(snapshots[mode]))
+    if (mode === 'live') return report
+    const mark = (d: Difference): Difference => ({
+      subject: `test-mode ${d.subject}`,
+      key: `test:${d.key}`,
+      message: `test mode: ${d.message}`,
+    })
+    return { ...report, differences: report.differences.map(mark) }
+  })
+  const live = reports[0]!
+  const test = reports[1]!
+  return {
+    accounts: live.accounts + test.accounts,
+    merchants: live.merchants,
+    transfers: live.transfers + test.transfers,
+    historyItems: live.historyItems + test.historyItems,
+    days: live.days + test.days,
+    differences: [...live.differences, ...test.differences],
+  }
+}
+
 export interface ReconcileOptions {
   /** Parallel scan segments (more for big tables in AWS). */
   segments?: number
@@ -323,10 +359,10 @@ export async function reconcile({
   segments = 4,
   settleMs = 3_000,
 }: ReconcileOptions = {}): Promise<ReconcileReport> {
-  const first = check(await snapshot(segments))
+  const first = checkModes(await snapshot(segments))
   if (first.differences.length === 0) return first
   await new Promise((resolve) => setTimeout(resolve, settleMs))
-  const second = check(await snapshot(segments))
+  const second = checkModes(await snapshot(segments))
   const before = new Set(first.differences.map((d) => d.key))
   return { ...second, differences: second.differences.filter((d) => before.has(d.key)) }
 }
