@@ -38,6 +38,7 @@ const MODULES = [
   './cli/finance.ts',
   './cli/dead-letters.ts',
   './cli/rate-limits.ts',
+  './cli/invoices.ts',
 ]
 
 async function loadCommands(): Promise<Command[]> {

@@ -129,6 +129,14 @@ export const keys = {
   searchListPartition: (businessId: string) => `${SEARCH_LIST_PREFIX}${scoped(businessId)}`,
   /** A number as the list's sort keys hold it (fixed width, so string order is number order). */
   searchSeq: (seq: number) => seqKey(seq),
+  /**
+   * The void item an operator puts at a filter space's number no sign filled (lib/invoice/search-gaps.ts):
+   * indexed in that space only (an ALL-space gap is voided at its list key).
+   */
+  searchGap: (businessId: string, space: string, seq: number): Key => ({
+    pk: `${SEARCH_LIST_PREFIX}${scoped(businessId)}#GAPS`,
+    sk: `${space}#${seqKey(seq)}`,
+  }),
   /** A filter space's list partition (on its GSI): `<business>#BUYER#<tin>`, `#TYPE#<code>`, `#CUR#<ccy>`. */
   searchSpacePartition: (businessId: string, space: string) =>
     `${SEARCH_LIST_PREFIX}${scoped(businessId)}#${space}`,

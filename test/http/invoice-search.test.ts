@@ -1,9 +1,14 @@
 import { parse } from 'csv-parse/sync'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ApiClient } from '#client/api-client.ts'
+import { allocateNumbers, spacesOf } from '#lib/invoice/search-index.ts'
+import { inMode } from '#lib/mode.ts'
 import { newSearchMeter, searchInvoices } from '#lib/invoice/search.ts'
 import { SearchQuery } from '#lib/invoice/search-schemas.ts'
 import { newIrn } from '../fixtures/invoices/build.ts'
 import { startApi, type TestApi } from '../support/api.ts'
+import { cliOutput } from '../support/cli.ts'
+import { DEV_TEST } from '../../scripts/local/dev-credentials.ts'
 import { DEV, type DevClients, devClients } from '../support/clients.ts'
 import { invoiceOfUnits, noteOf, otherBusinessInvoice } from '../support-invoices/notes.ts'
 
@@ -138,6 +143,57 @@ describe('GET /api/{v}/invoices', () => {
     expect(irnsOf(await search(`buyer_tin=${X.tin}`, 'other'))).toEqual([])
     // A buyer does not search its suppliers' invoices here (it pulls them by IRN).
     expect(irnsOf(await clients.buyer.get<any>(`/api/v1/invoices?irn=${C.irn}`))).toEqual([])
+  })
+
+  it('keeps the two modes apart: test-mode credentials of the same business search only test-mode invoices', async () => {
+    const testSi = new ApiClient(api.url, { area: 'A', credentials: DEV_TEST.clients.si })
+    const testApp = new ApiClient(api.url, { area: 'A', credentials: DEV_TEST.clients.app })
+    const before = await testSi.get<any>('/api/v1/invoices')
+    expect(before.status).toBe(200)
+    expect(before.headers.get('x-environment')).toBe('test')
+    expect(irnsOf(before)).toEqual([])
+    expect(irnsOf(await testSi.get<any>(`/api/v1/invoices?irn=${A.irn}`))).toEqual([])
+    expect(irnsOf(await testSi.get<any>(`/api/v1/invoices?buyer_tin=${X.tin}`))).toEqual([])
+    // A credit note in test mode cannot bind to a live original.
+    const note = await testApp.post<any>('/api/v1/app/invoice/sign', noteOf(B, 1))
+    expect(note.status).toBe(400)
+    expect(JSON.stringify(note.body)).toContain('NG-BR-03')
+
+    const sandboxOnly = invoice(5, '2026-11-22')
+    expect((await testApp.post<any>('/api/v1/app/invoice/sign', sandboxOnly)).status).toBe(200)
+    const after = await testSi.get<any>('/api/v1/invoices')
+    expect(irnsOf(after)).toEqual([sandboxOnly.irn])
+    expect(after.body.data.page.totalElements).toBe(1)
+    expect(irnsOf(await search(`irn=${sandboxOnly.irn}`))).toEqual([])
+    expect((await search('size=1')).body.data.page.totalElements).toBe(5)
+  })
+
+  it('counts the numbers a crashed sign took until an operator voids them (after the test above)', async () => {
+    const testSi = new ApiClient(api.url, { area: 'A', credentials: DEV_TEST.clients.si })
+    // A sign that took its numbers and died before its transaction (the function timed out).
+    const crashed = invoice(6, '2026-11-23')
+    await inMode('test', () => allocateNumbers(DEV.supplier.businessId, spacesOf(crashed as any)))
+    const gapped = await testSi.get<any>('/api/v1/invoices')
+    expect(gapped.body.data.page.totalElements).toBe(2)
+    expect(irnsOf(gapped)).toHaveLength(1)
+
+    const target = { tableName: api.tableName, dynamoEndpoint: api.dynamoEndpoint }
+    const args = ['invoices', 'void-gaps', '--business', DEV.supplier.businessId, '--mode', 'test']
+    const dry = await cliOutput(target, ...args, '--settle-seconds', '0', '--dry-run')
+    expect(dry).toContain('ALL: 1 of 2 numbers are gaps: 2')
+    expect((await testSi.get<any>('/api/v1/invoices')).body.data.page.totalElements).toBe(2)
+    const voided = await cliOutput(target, ...args, '--settle-seconds', '0')
+    // Its ALL, buyer, type and currency numbers: spaces the command finds through the invoice above.
+    expect(voided).toContain('4 gap(s) voided in test mode')
+    const repaired = await testSi.get<any>('/api/v1/invoices')
+    expect(repaired.body.data.page.totalElements).toBe(1)
+    expect((await testSi.get<any>(`/api/v1/invoices?buyer_tin=${X.tin}`)).body.data.page.totalElements).toBe(
+      1,
+    )
+    expect((await testSi.get<any>('/api/v1/invoices?currency=NGN')).body.data.page.totalElements).toBe(1)
+    // Run again: nothing left to void; the live business's totals never moved.
+    expect(await cliOutput(target, ...args, '--settle-seconds', '0')).toContain('No gaps in test mode')
+    expect((await search('size=1')).body.data.page.totalElements).toBe(5)
   })
 
   it('returns the same page as RFC 4180 CSV, formulas escaped, pages up to 1,000', async () => {
