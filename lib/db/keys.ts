@@ -197,13 +197,25 @@ export const keys = {
     gsi2sk: `${createdAtLocal}#${seqKey(seqAll)}`,
   }),
   historyTimePartition: (merchantId: string, stripe: number) => striped(`MHIST#${merchantId}#TIME`, stripe),
-  /** The merchant's own reference. */
-  historyByReference: (merchantId: string, merchantReference: string, seqAll: number) => ({
+  /**
+   * The merchant's own reference (gsi3): its transactions numbered 1, 2, 3... in the reference by the
+   * reference's counter (`historyReferenceHead`), so page N is a key range. Items recorded before the
+   * numbering have `<seqAll>` and, once scripts/ops/rank-history-references.ts has run, `L#<n>`,
+   * which sort before every `R#<rank>`, as they are older.
+   */
+  historyByReference: (merchantId: string, merchantReference: string, rank: number) => ({
     gsi3pk: `MHIST#${merchantId}#REF#${merchantReference}`,
-    gsi3sk: seqKey(seqAll),
+    gsi3sk: `R#${seqKey(rank)}`,
   }),
+  historyReferenceRankKey: (rank: number) => `R#${seqKey(rank)}`,
+  historyReferenceLegacyKey: (n: number) => `L#${seqKey(n)}`,
   historyReferencePartition: (merchantId: string, merchantReference: string) =>
     `MHIST#${merchantId}#REF#${merchantReference}`,
+  /** A reference's counters: `all` (ranked items) and, after the backfill, `legacy` (L# items). */
+  historyReferenceHead: (merchantId: string, merchantReference: string): Key => ({
+    pk: `MHIST#${merchantId}`,
+    sk: `REF#${merchantReference}`,
+  }),
   seqKey: (seq: number) => seqKey(seq),
   /**
    * One merchant's totals for one Lagos calendar day (the day of each transaction's createdAt), kept
