@@ -211,10 +211,14 @@ export const keys = {
   historyReferenceLegacyKey: (n: number) => `L#${seqKey(n)}`,
   historyReferencePartition: (merchantId: string, merchantReference: string) =>
     `MHIST#${merchantId}#REF#${merchantReference}`,
-  /** A reference's counters: `all` (ranked items) and, after the backfill, `legacy` (L# items). */
+  /**
+   * A reference's counters: `all` (ranked items) and, after the backfill, `legacy` (L# items). Each
+   * in its own partition key: the indexer writes one per new transfer, which the merchant's own
+   * partition (head, day totals) could not take at a hot merchant's rate.
+   */
   historyReferenceHead: (merchantId: string, merchantReference: string): Key => ({
-    pk: `MHIST#${merchantId}`,
-    sk: `REF#${merchantReference}`,
+    pk: `MHIST#${merchantId}#REF#${merchantReference}`,
+    sk: 'HEAD',
   }),
   seqKey: (seq: number) => seqKey(seq),
   /**

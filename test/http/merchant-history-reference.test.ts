@@ -1,4 +1,4 @@
-import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
+import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { ApiClient } from '#client/api-client.ts'
 import { issueMerchantToken } from '#lib/auth/credentials.ts'
@@ -130,6 +130,21 @@ describe('GET /api/v1/merchant/transactions?reference=: numbered pages of one re
     expect(failed.data.page.totalElements).toBe(0)
     const later = await lookup({ reference: 'ORDER-SHARED', fromDate: '2099-01-01' })
     expect(later.data.page.totalElements).toBe(0)
+    // Filters read the reference in full, so only a reference of at most 1,000: a larger one is a 400.
+    await db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...keys.historyReferenceHead(MERCHANT, 'ORDER-HUGE'), all: 1001 },
+      }),
+    )
+    meter.reset()
+    const huge = await merchant.get<{ responseCode: string; responseMessage: string }>(
+      `${PATH}?reference=ORDER-HUGE&status=SUCCESSFUL`,
+    )
+    expect(huge.status).toBe(400)
+    expect(huge.body.responseCode).toBe('30')
+    expect(huge.text).toContain('at most 1000')
+    expect(meter.itemsRead).toBeLessThanOrEqual(1)
   })
 
   it('finds items recorded before references were numbered, and pages them after the backfill', async () => {
