@@ -199,16 +199,18 @@ export async function createSubscription(
       await create()
       break
     } catch (error) {
-      // The business's first create since the count began to include earlier subscriptions (or its
-      // first create at all): count them, then try again. Anything else refused it.
+      // Refused by the count: full, or not including earlier subscriptions yet (the business's first
+      // create since, or its first at all: count them, then try again), or made so by a concurrent
+      // create just now (try again). Anything else refused it.
       const countRefused = transactionCancellationCodes(error)?.[0] === 'ConditionalCheckFailed'
-      if (!countRefused || (await countIncludesEarlier(businessId)))
+      const count = countRefused ? await readCount(businessId) : undefined
+      if (!count || (count.includesEarlier && count.subscriptions >= MAX_SUBSCRIPTIONS))
         throw (await refusalOf(error, businessId, input.url, events)) ?? error
-      if (attempt === 3)
+      if (attempt === 5)
         throw new DependencyDown(
           'Your webhook subscriptions were being counted by another request at the same moment: nothing changed, try again',
         )
-      await countEarlierSubscriptions(businessId)
+      if (!count.includesEarlier) await countEarlierSubscriptions(businessId)
     }
   }
   await appendAudit({
@@ -222,7 +224,8 @@ export async function createSubscription(
   return { ...viewOf(subscription), secret }
 }
 
-async function countIncludesEarlier(businessId: string): Promise<boolean> {
+/** The business's count item as it is now. */
+async function readCount(businessId: string): Promise<{ subscriptions: number; includesEarlier: boolean }> {
   const out = await db().send(
     new GetCommand({
       TableName: tableName(),
@@ -230,7 +233,11 @@ async function countIncludesEarlier(businessId: string): Promise<boolean> {
       ConsistentRead: true,
     }),
   )
-  return out.Item?.includesEarlier === true
+  const subscriptions = out.Item?.subscriptions
+  return {
+    subscriptions: typeof subscriptions === 'number' ? subscriptions : 0,
+    includesEarlier: out.Item?.includesEarlier === true,
+  }
 }
 
 /**
