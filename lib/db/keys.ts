@@ -217,13 +217,29 @@ export const keys = {
   }),
   historyTimePartition: (merchantId: string, stripe: number) =>
     striped(`MHIST#${scoped(merchantId)}#TIME`, stripe),
-  /** The merchant's own reference. */
-  historyByReference: (merchantId: string, merchantReference: string, seqAll: number) => ({
+  /**
+   * The merchant's own reference (gsi3): its transactions numbered 1, 2, 3... in the reference by the
+   * reference's counter (`historyReferenceHead`), so page N is a key range. Items recorded before the
+   * numbering have `<seqAll>` and, once scripts/ops/rank-history-references.ts has run, `L#<n>`,
+   * which sort before every `R#<rank>`, as they are older.
+   */
+  historyByReference: (merchantId: string, merchantReference: string, rank: number) => ({
     gsi3pk: `MHIST#${scoped(merchantId)}#REF#${merchantReference}`,
-    gsi3sk: seqKey(seqAll),
+    gsi3sk: `R#${seqKey(rank)}`,
   }),
+  historyReferenceRankKey: (rank: number) => `R#${seqKey(rank)}`,
+  historyReferenceLegacyKey: (n: number) => `L#${seqKey(n)}`,
   historyReferencePartition: (merchantId: string, merchantReference: string) =>
     `MHIST#${scoped(merchantId)}#REF#${merchantReference}`,
+  /**
+   * A reference's counters: `all` (ranked items) and, after the backfill, `legacy` (L# items). Each
+   * in its own partition key: the indexer writes one per new transfer, which the merchant's own
+   * partition (head, day totals) could not take at a hot merchant's rate.
+   */
+  historyReferenceHead: (merchantId: string, merchantReference: string): Key => ({
+    pk: `MHIST#${scoped(merchantId)}#REF#${merchantReference}`,
+    sk: 'HEAD',
+  }),
   seqKey: (seq: number) => seqKey(seq),
   /**
    * One merchant's totals for one Lagos calendar day (the day of each transaction's createdAt), kept

@@ -33,7 +33,7 @@ export const merchantStatement = /* @__PURE__ */ merchantHistory({
 export const merchantTransactionsDocs = (): EndpointDocs => ({
   summary: "The merchant's transactions",
   description:
-    "The calling merchant's history, filtered and paged, newest first. `page` counts from 1 in the request and `data.page.number` from 0 in the reply (`page=1` replies `number` 0). fromDate/toDate are zone-less Africa/Lagos date-times (or dates). With `Accept: text/csv`, the same page as RFC 4180 CSV (size up to 1,000), the next page in a `Link` header.",
+    "The calling merchant's history, filtered and paged, newest first. `page` counts from 1 in the request and `data.page.number` from 0 in the reply (`page=1` replies `number` 0). fromDate/toDate are zone-less Africa/Lagos date-times (or dates). `reference` matches the merchant's own reference or the providerReference; with `status` or dates as well it applies to a reference of at most 1,000 transactions (a larger one is 400: page it without them). With `Accept: text/csv`, the same page as RFC 4180 CSV (size up to 1,000), the next page in a `Link` header.",
   replies: () => ({
     200: {
       description: 'One page of transactions',

@@ -17,6 +17,8 @@ import {
   historyItem,
   historyItemKey,
   historyTimeKey,
+  referenceHeadOf,
+  referenceHeadUpdate,
   reversalBlockOf,
   reversalCountAttribute,
   statusStripe,
@@ -30,9 +32,10 @@ import {
  * DynamoDB stream, functions/merchant-history/history-indexer.ts; locally by the same handler through
  * scripts/local/stream-drive.ts), then records them in the merchant's history:
  *
- * - new transfers: sorted by createdAt, given the next dense numbers of the head in ONE conditional
- *   transaction per batch (head, history items, the pointers' seqAll, the day totals), so the numbers
- *   never skip or repeat however many indexers run at once: a loser re-reads and tries again;
+ * - new transfers: sorted by createdAt, given the next dense numbers of the head, and the next rank in
+ *   their merchant reference from its counter, in ONE conditional transaction per batch (head,
+ *   reference counters, history items, the pointers' seqAll, the day totals), so the numbers never
+ *   skip or repeat however many indexers run at once: a loser re-reads and tries again;
  * - reversals (the record's status became REVERSED): the item moves from the SUCCESSFUL to the
  *   REVERSED partition, its seqOk goes into its reversal block and the day totals move, one
  *   transaction per batch, conditional on the item still being SUCCESSFUL.
@@ -84,10 +87,14 @@ export async function indexTransfers(transfers: TransferRecord[]): Promise<{ fai
   return { failed }
 }
 
-/** The merchant's head as read, or as this indexer last committed it (`stored`: the item exists). */
+/**
+ * The merchant's head as read, or as this indexer last committed it (`stored`: the item exists), and
+ * the ranked counts of the references this indexer committed.
+ */
 interface KnownHead {
   head: HistoryHead
   stored: boolean
+  references: Map<string, number>
 }
 
 /**
@@ -95,7 +102,8 @@ interface KnownHead {
  * chunk as large as one transaction takes: for a hot merchant these transactions ARE the history's
  * lag, so each costs one round trip. Every chunk's pointers are read up front, side by side (only an
  * indexer sets their seqAll, and a racing indexer that set one first fails this chunk's conditions),
- * and a chunk's head is the one the chunk before committed; both are read again only on AGAIN.
+ * with the counters of the chunk's merchant references (one item each, in the same BatchGetItem), and
+ * a chunk's head is the one the chunk before committed; all are read again only on AGAIN.
  */
 async function indexMerchant(merchantId: string, transfers: TransferRecord[]): Promise<void> {
   const oldestFirst = [...transfers].sort(
@@ -103,8 +111,10 @@ async function indexMerchant(merchantId: string, transfers: TransferRecord[]): P
   )
   const chunks = chunksForOneTransaction(oldestFirst)
   const headKey = keys.historyHead(merchantId)
-  const pointerKeys = (chunk: TransferRecord[]) =>
-    chunk.map((t) => keys.providerReference(t.providerReference))
+  const pointerKeys = (chunk: TransferRecord[]) => [
+    ...chunk.map((t) => keys.providerReference(t.providerReference)),
+    ...referencesOf(chunk).map((reference) => keys.historyReferenceHead(merchantId, reference)),
+  ]
   const firstReads = chunks.map((chunk, i) =>
     readMany(i === 0 ? [headKey, ...pointerKeys(chunk)] : pointerKeys(chunk)),
   )
@@ -131,23 +141,32 @@ async function indexMerchant(merchantId: string, transfers: TransferRecord[]): P
   }
 }
 
+/** The distinct merchant references of some transfers. */
+const referencesOf = (transfers: TransferRecord[]) => [...new Set(transfers.map((t) => t.merchantReference))]
+
 /**
  * The transfers in order, cut into runs that each fit one transaction: two actions per transfer
- * (its history item, its pointer's seqAll), the head, and one day-totals update per calendar day.
+ * (its history item, its pointer's seqAll), one counter per merchant reference, the head, and one
+ * day-totals update per calendar day. (Its reads, pointers and counters and the head, then stay
+ * under BatchGetItem's 100 keys.)
  */
 function chunksForOneTransaction(oldestFirst: TransferRecord[]): TransferRecord[][] {
   const chunks: TransferRecord[][] = []
   let chunk: TransferRecord[] = []
   let days = new Set<string>()
+  let references = new Set<string>()
   for (const t of oldestFirst) {
-    const withIt = new Set(days).add(dayOf(t.createdAt))
-    if (chunk.length && 2 * (chunk.length + 1) + 1 + withIt.size > MAX_ACTIONS) {
+    const withDay = new Set(days).add(dayOf(t.createdAt))
+    const withReference = new Set(references).add(t.merchantReference)
+    if (chunk.length && 2 * (chunk.length + 1) + withReference.size + 1 + withDay.size > MAX_ACTIONS) {
       chunks.push(chunk)
       chunk = []
       days = new Set()
+      references = new Set()
     }
     chunk.push(t)
     days.add(dayOf(t.createdAt))
+    references.add(t.merchantReference)
   }
   if (chunk.length) chunks.push(chunk)
   return chunks
@@ -158,7 +177,7 @@ function headIn(
   headKey: ReturnType<typeof keys.historyHead>,
 ): KnownHead {
   const stored = itemAt<Record<string, unknown>>(found, headKey)
-  return { head: headOf(stored), stored: stored !== undefined }
+  return { head: headOf(stored), stored: stored !== undefined, references: new Map() }
 }
 
 /**
@@ -220,8 +239,10 @@ const conflicted = (error: unknown) =>
 
 /**
  * Numbers the transfers of a chunk not numbered yet, after `known`: one transaction conditional on the
- * head still being `known`. Returns the head it committed (`known` when there was nothing to number),
- * or AGAIN if another writer got there first.
+ * head still being `known` and each reference counter still being what was read (the counters are
+ * read beside the head but not with it, so the head's condition alone would not cover them). Returns
+ * the head and counters it committed (`known` when there was nothing to number), or AGAIN if another
+ * writer got there first.
  */
 async function addNew(
   merchantId: string,
@@ -237,6 +258,15 @@ async function addNew(
   if (!pending.length) return known
   const before = known.head
   let head = before
+  // Each reference's ranked count before this chunk: as this indexer committed it, else as read.
+  const referencesBefore = new Map<string, number>()
+  for (const reference of referencesOf(pending))
+    referencesBefore.set(
+      reference,
+      known.references.get(reference) ??
+        referenceHeadOf(itemAt(found, keys.historyReferenceHead(merchantId, reference))).all,
+    )
+  const references = new Map(referencesBefore)
   const items: TransactItem[] = []
   const days = new Map<string, DayChange>()
   const recordedAtMs = Date.now()
@@ -261,11 +291,13 @@ async function addNew(
       switchClientId: t.switchClientId,
       requestId: t.requestId,
     }
+    const rank = references.get(t.merchantReference)! + 1
+    references.set(t.merchantReference, rank)
     items.push({
       Put: {
         TableName: tableName(),
         Item: {
-          ...historyItem(facts, head),
+          ...historyItem(facts, head, rank),
           ...historyTimeKey(merchantId, indexedAt, head.all, head),
           recordedAtMs,
         },
@@ -283,9 +315,18 @@ async function addNew(
     })
     addDayChange(days, dayOf(t.createdAt), dayChangeOf(status, t.amountKobo))
   }
+  for (const [reference, count] of references)
+    items.push({
+      Update: {
+        TableName: tableName(),
+        ...referenceHeadUpdate(merchantId, reference, referencesBefore.get(reference)!, count),
+      },
+    })
   items.push(headItem(merchantId, known.stored, before, head))
   const outcome = await commitWithDayTotals(merchantId, items, days)
-  return outcome === AGAIN ? AGAIN : { head, stored: true }
+  return outcome === AGAIN
+    ? AGAIN
+    : { head, stored: true, references: new Map([...known.references, ...references]) }
 }
 
 /** Moves the reversed transfers' items to REVERSED (those not moved yet): one transaction, or AGAIN. */

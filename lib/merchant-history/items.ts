@@ -203,12 +203,14 @@ export function allocate(head: HistoryHead, status: 'SUCCESSFUL' | 'FAILED') {
 }
 
 /**
- * The item for a transaction given the head after its allocation. `status` is REVERSED only for
- * seeded data that is written already reversed (a live reversal updates the item instead).
+ * The item for a transaction given the head after its allocation and its number in its merchant
+ * reference (`referenceRank`, from the reference's counter). `status` is REVERSED only for seeded data
+ * that is written already reversed (a live reversal updates the item instead).
  */
 export function historyItem(
   facts: HistoryFacts,
   next: HistoryHead,
+  referenceRank: number,
   status: HistoryStatus = facts.status,
 ): HistoryItem {
   const seqAll = next.all
@@ -222,7 +224,7 @@ export function historyItem(
       statusStripe(facts.status, seqInStatus, next),
     ),
     ...historyTimeKey(facts.merchantId, facts.createdAt, seqAll, next),
-    ...keys.historyByReference(facts.merchantId, facts.merchantReference, seqAll),
+    ...keys.historyByReference(facts.merchantId, facts.merchantReference, referenceRank),
     entity: 'MERCHANT_TXN',
     ...facts,
     status,
@@ -248,6 +250,40 @@ export function providerReferenceItem(facts: HistoryFacts, seqAll: number) {
     merchantId: facts.merchantId,
     seqAll,
     ...(facts.switchClientId ? { switchClientId: facts.switchClientId, requestId: facts.requestId } : {}),
+  }
+}
+
+/** A merchant reference's counters (`keys.historyReferenceHead`). */
+export interface ReferenceHead {
+  /** Items numbered in the reference (`R#1`...`R#all`), which is also the next rank minus one. */
+  all: number
+  /** Items recorded before the numbering and ranked by the backfill (`L#1`...`L#legacy`); absent before it ran. */
+  legacy?: number
+}
+
+export function referenceHeadOf(item: Record<string, unknown> | undefined): ReferenceHead {
+  const all = typeof item?.all === 'number' ? item.all : 0
+  return typeof item?.legacy === 'number' ? { all, legacy: item.legacy } : { all }
+}
+
+/**
+ * The update that sets a reference's counter from `previous` to `next` ranked items, conditional on it
+ * still being `previous` (without TableName): the indexer's and the seeder's.
+ */
+export function referenceHeadUpdate(merchantId: string, reference: string, previous: number, next: number) {
+  return {
+    Key: keys.historyReferenceHead(merchantId, reference),
+    UpdateExpression: 'SET #all = :next, entity = :entity, merchantId = :merchant, merchantReference = :ref',
+    // The backfill may have made the item (with `legacy` only): no `all` is the same as 0.
+    ConditionExpression: previous === 0 ? 'attribute_not_exists(#all)' : '#all = :previous',
+    ExpressionAttributeNames: { '#all': 'all' },
+    ExpressionAttributeValues: {
+      ':next': next,
+      ':entity': 'MERCHANT_HISTORY_REFERENCE',
+      ':merchant': merchantId,
+      ':ref': reference,
+      ...(previous === 0 ? {} : { ':previous': previous }),
+    },
   }
 }
 

@@ -8,6 +8,8 @@ import {
   headOf,
   historyItemKey,
   historyStripe,
+  type ReferenceHead,
+  referenceHeadOf,
   statusStripe,
   stripesOf,
 } from './items.ts'
@@ -183,8 +185,93 @@ export async function readReversalBlock(
   return [...((out.Item.seqs as Set<number> | undefined) ?? [])].sort((a, b) => b - a)
 }
 
-/** Every item carrying a merchantReference (a reference names one payment and its retries: a handful). */
-export async function byReference(
+/** A merchant reference's counters (`keys.historyReferenceHead`), strongly consistent. */
+export async function readReferenceHead(
+  merchantId: string,
+  reference: string,
+  meter: ReadMeter,
+): Promise<ReferenceHead> {
+  const out = await db().send(
+    new GetCommand({
+      TableName: tableName(),
+      Key: keys.historyReferenceHead(merchantId, reference),
+      ConsistentRead: true,
+    }),
+  )
+  meter.requests++
+  meter.otherItems += out.Item ? 1 : 0
+  return referenceHeadOf(out.Item)
+}
+
+/**
+ * Whether a reference still has items recorded before references were numbered and not ranked by
+ * the backfill yet (scripts/ops/rank-history-references.ts): their sort key is the bare `<seqAll>`,
+ * which sorts before `L#` and `R#`. A Query that reads at most one item (none once the backfill ran).
+ */
+export async function hasUnrankedItems(
+  merchantId: string,
+  reference: string,
+  meter: ReadMeter,
+): Promise<boolean> {
+  const out = await query(
+    {
+      IndexName: 'gsi3',
+      KeyConditionExpression: 'gsi3pk = :pk AND gsi3sk < :ranked',
+      ExpressionAttributeValues: {
+        ':pk': keys.historyReferencePartition(merchantId, reference),
+        ':ranked': keys.historyReferenceLegacyKey(0),
+      },
+      Limit: 1,
+    },
+    meter,
+    'other',
+  )
+  return (out.Count ?? 0) > 0
+}
+
+/**
+ * The sort key of position `position` (1 = oldest) of a reference: the backfill's `legacy` items
+ * come first, then the ranked ones.
+ */
+const referencePositionKey = (position: number, legacy: number) =>
+  position <= legacy
+    ? keys.historyReferenceLegacyKey(position)
+    : keys.historyReferenceRankKey(position - legacy)
+
+/** A reference's positions bottom..top (1 = oldest), newest first: one key range, top - bottom + 1 items at most. */
+export async function referenceRange(
+  merchantId: string,
+  reference: string,
+  legacy: number,
+  bottom: number,
+  top: number,
+  meter: ReadMeter,
+): Promise<HistoryItem[]> {
+  if (top < bottom) return []
+  const out = await query(
+    {
+      IndexName: 'gsi3',
+      KeyConditionExpression: 'gsi3pk = :pk AND gsi3sk BETWEEN :bottom AND :top',
+      ExpressionAttributeValues: {
+        ':pk': keys.historyReferencePartition(merchantId, reference),
+        ':bottom': referencePositionKey(bottom, legacy),
+        ':top': referencePositionKey(top, legacy),
+      },
+      ScanIndexForward: false,
+      Limit: top - bottom + 1,
+    },
+    meter,
+    'page',
+  )
+  return (out.Items ?? []) as HistoryItem[]
+}
+
+/**
+ * Every item of a reference, whatever its sort key's form. The caller bounds it: a reference of at
+ * most REFERENCE_FILTER_LIMIT items when filters apply, or one with items not ranked yet (until the
+ * backfill has run, the only way to find those).
+ */
+export async function everyReferenceItem(
   merchantId: string,
   reference: string,
   meter: ReadMeter,
@@ -195,7 +282,6 @@ export async function byReference(
     KeyConditionExpression: 'gsi3pk = :pk',
     ExpressionAttributeValues: { ':pk': keys.historyReferencePartition(merchantId, reference) },
     ScanIndexForward: false,
-    Limit: 100,
   })) {
     meter.requests++
     meter.pageItems += page.ScannedCount ?? 0

@@ -1,4 +1,6 @@
+import { invalid } from '#lib/errors.ts'
 import { koboToNaira } from '#lib/ledger/money.ts'
+import { logger } from '#lib/log.ts'
 import { lagosLocalIso } from '#lib/time.ts'
 import {
   type HistoryHead,
@@ -10,13 +12,16 @@ import {
 import {
   allRange,
   byProviderReference,
-  byReference,
   downFrom,
+  everyReferenceItem,
+  hasUnrankedItems,
   lastItemBefore,
   newMeter,
   type ReadMeter,
   readHead,
+  readReferenceHead,
   readReversalBlock,
+  referenceRange,
   statusItems,
 } from './repository.ts'
 import type { HistoryQuery } from './schemas.ts'
@@ -232,22 +237,71 @@ async function locate(
 }
 
 /**
+ * With status or dates, a reference lookup reads the reference's items and filters them: only for a
+ * reference of at most this many (a reference names one payment and its retries); a larger one is a
+ * 400 saying so, so that no request reads more than this.
+ */
+export const REFERENCE_FILTER_LIMIT = 1000
+
+/**
  * A reference names one payment (the merchant's reference, or our providerReference) and its
- * retries: the few items carrying it are read by key and the other filters applied to them.
+ * retries. The reference's items are numbered in it (1 = oldest) by its counter, so page N is one key
+ * range of at most `size` items and the counter (one item) is the total: a page reads at most size + 1
+ * items, however many transactions share the reference. A providerReference match (one GetItem of its
+ * pointer, the head and the item) that is not already one of them is listed first. Status and dates
+ * are applied to the reference's items read in full, for a reference of at most
+ * REFERENCE_FILTER_LIMIT. A reference that still has items from before the numbering (until
+ * scripts/ops/rank-history-references.ts has run) is read in full, as it was before.
  */
 async function referencePage(merchantId: string, query: HistoryQuery, skip: number, meter: ReadMeter) {
   const reference = query.reference!
-  const [byMerchantRef, byProviderRef] = await Promise.all([
-    byReference(merchantId, reference, meter),
+  if (query.status === 'INITIATED') return { total: 0, items: [] }
+  const [head, unranked, byProviderRef] = await Promise.all([
+    readReferenceHead(merchantId, reference, meter),
+    hasUnrankedItems(merchantId, reference, meter),
     /^TNX\d+$/.test(reference) ? byProviderReference(merchantId, reference, meter) : undefined,
   ])
-  const unique = new Map<number, HistoryItem>()
-  for (const item of [...byMerchantRef, ...(byProviderRef ? [byProviderRef] : [])])
-    unique.set(item.seqAll, item)
-  const matching = [...unique.values()]
-    .filter((item) => query.status === 'ALL' || item.status === query.status)
-    .filter((item) => !query.fromDate || item.createdAt >= query.fromDate.local)
-    .filter((item) => !query.toDate || item.createdAt <= query.toDate.local)
-    .sort((a, b) => b.seqAll - a.seqAll)
-  return { total: matching.length, items: matching.slice(skip, skip + query.size) }
+  const extra = byProviderRef && byProviderRef.merchantReference !== reference ? byProviderRef : undefined
+  const legacy = head.legacy ?? 0
+  const inReference = legacy + head.all
+  const filtered = query.status !== 'ALL' || query.fromDate !== undefined || query.toDate !== undefined
+
+  if (unranked || filtered) {
+    if (unranked)
+      logger.warn('merchant reference has history items not ranked yet: run rank-history-references', {
+        merchantId,
+      })
+    else if (inReference > REFERENCE_FILTER_LIMIT)
+      throw invalid(
+        [
+          {
+            path: 'query/reference',
+            code: 'too_many_matches',
+            message: `reference ${reference} names ${inReference} transactions: status and date filters apply to a reference of at most ${REFERENCE_FILTER_LIMIT}; page through it without them`,
+          },
+        ],
+        'The request query string is invalid',
+      )
+    const all = [...(await everyReferenceItem(merchantId, reference, meter)), ...(extra ? [extra] : [])]
+    const matching = all
+      .filter((item) => query.status === 'ALL' || item.status === query.status)
+      .filter((item) => !query.fromDate || item.createdAt >= query.fromDate.local)
+      .filter((item) => !query.toDate || item.createdAt <= query.toDate.local)
+      .sort((a, b) => b.seqAll - a.seqAll)
+    return { total: matching.length, items: matching.slice(skip, skip + query.size) }
+  }
+
+  // Newest first: the providerReference match (if any) at index 0, then positions inReference, ..., 1.
+  const first = extra ? 1 : 0
+  const from = Math.max(skip - first, 0)
+  const to = Math.min(skip + query.size - first, inReference)
+  const items = await referenceRange(
+    merchantId,
+    reference,
+    legacy,
+    inReference - to + 1,
+    inReference - from,
+    meter,
+  )
+  return { total: inReference + first, items: extra && skip === 0 ? [extra, ...items] : items }
 }

@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto'
 import {
+  GetCommand,
   QueryCommand,
   TransactWriteCommand,
   type TransactWriteCommandInput,
@@ -40,6 +41,8 @@ export interface Subscription {
   deletedAt?: string
   /** Made with its count and destination guards (every subscription since CONTRACT section 14). */
   counted?: boolean
+  /** Made before the count, and counted in it since (`countEarlierSubscriptions`); it has no guards. */
+  inCount?: boolean
 }
 
 /** What GET /webhooks lists: everything but the secret. */
@@ -154,16 +157,17 @@ export async function createSubscription(
     counted: true,
   }
   const hash = urlHash(input.url)
-  try {
-    await transactOnCount({
+  const create = () =>
+    transactOnCount({
       TransactItems: [
         {
           Update: {
             TableName: tableName(),
             Key: keys.webhookSubscriptionCount(businessId),
             UpdateExpression: 'ADD subscriptions :one',
-            ConditionExpression: 'attribute_not_exists(subscriptions) OR subscriptions < :max',
-            ExpressionAttributeValues: { ':one': 1, ':max': MAX_SUBSCRIPTIONS },
+            // Only a count that includes the subscriptions made before it existed is a bound.
+            ConditionExpression: 'includesEarlier = :yes AND subscriptions < :max',
+            ExpressionAttributeValues: { ':one': 1, ':max': MAX_SUBSCRIPTIONS, ':yes': true },
           },
         },
         {
@@ -190,8 +194,24 @@ export async function createSubscription(
         })),
       ],
     })
-  } catch (error) {
-    throw (await refusalOf(error, businessId, input.url, events)) ?? error
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await create()
+      break
+    } catch (error) {
+      // Refused by the count: full, or not including earlier subscriptions yet (the business's first
+      // create since, or its first at all: count them, then try again), or made so by a concurrent
+      // create just now (try again). Anything else refused it.
+      const countRefused = transactionCancellationCodes(error)?.[0] === 'ConditionalCheckFailed'
+      const count = countRefused ? await readCount(businessId) : undefined
+      if (!count || (count.includesEarlier && count.subscriptions >= MAX_SUBSCRIPTIONS))
+        throw (await refusalOf(error, businessId, input.url, events)) ?? error
+      if (attempt === 5)
+        throw new DependencyDown(
+          'Your webhook subscriptions were being counted by another request at the same moment: nothing changed, try again',
+        )
+      if (!count.includesEarlier) await countEarlierSubscriptions(businessId)
+    }
   }
   await appendAudit({
     type: 'WEBHOOK_SUBSCRIBED',
@@ -202,6 +222,73 @@ export async function createSubscription(
     detail: { url: input.url, events: subscription.events.join(',') },
   })
   return { ...viewOf(subscription), secret }
+}
+
+/** The business's count item as it is now. */
+async function readCount(businessId: string): Promise<{ subscriptions: number; includesEarlier: boolean }> {
+  const out = await db().send(
+    new GetCommand({
+      TableName: tableName(),
+      Key: keys.webhookSubscriptionCount(businessId),
+      ConsistentRead: true,
+    }),
+  )
+  const subscriptions = out.Item?.subscriptions
+  return {
+    subscriptions: typeof subscriptions === 'number' ? subscriptions : 0,
+    includesEarlier: out.Item?.includesEarlier === true,
+  }
+}
+
+/**
+ * Makes the business's count include the subscriptions made before the count existed (CONTRACT 14
+ * came after them; they have neither `counted` nor guards): once per business, at its first create
+ * since, in transactions that mark each such live subscription `inCount` (conditional on it still
+ * being live and unmarked, so a concurrent delete is either before, and it is not counted, or after,
+ * and the delete takes it off the count) and ADD them to the count, the last one setting
+ * `includesEarlier`. It reads every subscription item of the business once (deleted ones included:
+ * there is no other way to tell the earlier live ones); from then on creates read nothing. A
+ * concurrent create doing the same makes this one's conditions fail: that is fine, the count is made.
+ */
+async function countEarlierSubscriptions(businessId: string): Promise<void> {
+  const earlier = (await subscriptionsOf(businessId)).filter(
+    (s) => s.status !== 'DELETED' && !s.counted && !s.inCount,
+  )
+  // DynamoDB's 100 actions per transaction, less the count's own.
+  const CHUNK = 99
+  for (let i = 0; i === 0 || i < earlier.length; i += CHUNK) {
+    const chunk = earlier.slice(i, i + CHUNK)
+    const last = i + CHUNK >= earlier.length
+    try {
+      await transactOnCount({
+        TransactItems: [
+          ...chunk.map((s) => ({
+            Update: {
+              TableName: tableName(),
+              Key: keys.webhookSubscription(businessId, s.id),
+              UpdateExpression: 'SET inCount = :yes',
+              ConditionExpression:
+                '#status <> :deleted AND attribute_not_exists(inCount) AND attribute_not_exists(counted)',
+              ExpressionAttributeNames: { '#status': 'status' },
+              ExpressionAttributeValues: { ':yes': true, ':deleted': 'DELETED' },
+            },
+          })),
+          {
+            Update: {
+              TableName: tableName(),
+              Key: keys.webhookSubscriptionCount(businessId),
+              UpdateExpression: `ADD subscriptions :n${last ? ' SET includesEarlier = :yes' : ''}`,
+              ConditionExpression: 'attribute_not_exists(includesEarlier)',
+              ExpressionAttributeValues: { ':n': chunk.length, ...(last ? { ':yes': true } : {}) },
+            },
+          },
+        ],
+      })
+    } catch (error) {
+      if (transactionCancellationCodes(error)?.includes('ConditionalCheckFailed')) return
+      throw error
+    }
+  }
 }
 
 /** Every subscription of a business, deleted ones included (the caller filters). */
@@ -257,54 +344,26 @@ export async function ownSubscription(businessId: string, id: string): Promise<S
 
 /**
  * DELETED, with the subscription's count and destination guards released in the same transaction
- * (a subscription made before the bounds existed has neither: `counted` says which).
+ * (a subscription made before the bounds existed has neither: `counted` says which; one counted
+ * since, `inCount`, has the count only).
  */
 export async function deleteSubscription(businessId: string, id: string, actor: string): Promise<void> {
-  const found = await getSubscription(businessId, id)
-  if (!found || found.status === 'DELETED')
-    throw new NotFound(`No webhook subscription ${id} for your business`)
-  const hash = urlHash(found.url)
-  try {
-    await transactOnCount({
-      TransactItems: [
-        {
-          Update: {
-            TableName: tableName(),
-            Key: keys.webhookSubscription(businessId, id),
-            UpdateExpression: 'SET #status = :deleted, deletedAt = :at',
-            ConditionExpression: 'attribute_exists(pk) AND #status <> :deleted',
-            ExpressionAttributeNames: { '#status': 'status' },
-            ExpressionAttributeValues: { ':deleted': 'DELETED', ':at': new Date().toISOString() },
-          },
-        },
-        ...(found.counted
-          ? [
-              {
-                Update: {
-                  TableName: tableName(),
-                  Key: keys.webhookSubscriptionCount(businessId),
-                  UpdateExpression: 'ADD subscriptions :minus',
-                  ConditionExpression: 'subscriptions > :zero',
-                  ExpressionAttributeValues: { ':minus': -1, ':zero': 0 },
-                },
-              },
-              ...found.events.map((event) => ({
-                Delete: {
-                  TableName: tableName(),
-                  Key: keys.webhookDestinationGuard(businessId, hash, event),
-                  ConditionExpression: 'subscriptionId = :id',
-                  ExpressionAttributeValues: { ':id': id },
-                },
-              })),
-            ]
-          : []),
-      ],
-    })
-  } catch (error) {
-    // Deleted meanwhile by a concurrent request: the same outcome as the second DELETE.
-    if (transactionCancellationCodes(error)?.[0] === 'ConditionalCheckFailed')
+  for (let attempt = 1; ; attempt++) {
+    const found = await getSubscription(businessId, id)
+    if (!found || found.status === 'DELETED')
       throw new NotFound(`No webhook subscription ${id} for your business`)
-    throw error
+    try {
+      await transactOnCount({ TransactItems: deleteItems(businessId, found) })
+      break
+    } catch (error) {
+      // Counted meanwhile (countEarlierSubscriptions): read it again and take it off the count. Else
+      // deleted meanwhile by a concurrent request: the same outcome as the second DELETE.
+      if (transactionCancellationCodes(error)?.[0] === 'ConditionalCheckFailed') {
+        if (attempt < 3) continue
+        throw new NotFound(`No webhook subscription ${id} for your business`)
+      }
+      throw error
+    }
   }
   await appendAudit({
     type: 'WEBHOOK_UNSUBSCRIBED',
@@ -313,6 +372,47 @@ export async function deleteSubscription(businessId: string, id: string, actor: 
     businessId,
     after: 'DELETED',
   })
+}
+
+function deleteItems(businessId: string, found: Subscription) {
+  const hash = urlHash(found.url)
+  const counted = found.counted || found.inCount
+  return [
+    {
+      Update: {
+        TableName: tableName(),
+        Key: keys.webhookSubscription(businessId, found.id),
+        UpdateExpression: 'SET #status = :deleted, deletedAt = :at',
+        // One not in the count must still not be: its count is what a concurrent first create makes.
+        ConditionExpression: `attribute_exists(pk) AND #status <> :deleted${counted ? '' : ' AND attribute_not_exists(inCount)'}`,
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':deleted': 'DELETED', ':at': new Date().toISOString() },
+      },
+    },
+    ...(counted
+      ? [
+          {
+            Update: {
+              TableName: tableName(),
+              Key: keys.webhookSubscriptionCount(businessId),
+              UpdateExpression: 'ADD subscriptions :minus',
+              ConditionExpression: 'subscriptions > :zero',
+              ExpressionAttributeValues: { ':minus': -1, ':zero': 0 },
+            },
+          },
+        ]
+      : []),
+    ...(found.counted
+      ? found.events.map((event) => ({
+          Delete: {
+            TableName: tableName(),
+            Key: keys.webhookDestinationGuard(businessId, hash, event),
+            ConditionExpression: 'subscriptionId = :id',
+            ExpressionAttributeValues: { ':id': found.id },
+          },
+        }))
+      : []),
+  ]
 }
 
 /** The plaintext signing secret, for a delivery (cached per container like client secrets). */

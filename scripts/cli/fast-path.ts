@@ -24,6 +24,7 @@ export const MODULE_OF: Record<string, string> = {
   'account open': './transactions.ts',
   'account show': './transactions.ts',
   'merchant add': './transactions.ts',
+  'history rank-references': './transactions.ts',
   'audit invoice': './audit.ts',
   'audit business': './audit.ts',
   'reference load': './reference.ts',

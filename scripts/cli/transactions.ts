@@ -1,5 +1,6 @@
 import { addMerchant, getAccount, openAccount } from '#lib/ledger/repository.ts'
 import { formatNaira, toKobo } from '#lib/ledger/money.ts'
+import { rankHistoryReferences } from '../ops/rank-history-references.ts'
 import { seedTransactions } from '../ops/seed-transactions.ts'
 import type { Command } from './command.ts'
 import { printResult } from './output.ts'
@@ -45,6 +46,19 @@ Options:
   --seed N               PRNG seed: the same seed gives the same data (default 42)
 
 Example: npm run cli -- seed-transactions --merchant MRC0001 --count 100000`
+
+const rankHelp = `history rank-references: number the merchant history items recorded before merchant references were numbered (a one-off backfill).
+
+A reference lookup (GET /api/v1/merchant/transactions?reference=...) reads one page of the
+reference's items by their number in it. Items recorded before that numbering existed are found
+only by reading the whole reference, as before, until this has run once on the table: it gives them
+their numbers (oldest first, before every newer one) and records how many on the reference's
+counter. Safe to stop and run again, and while transfers go on.
+
+Options:
+  --merchant ID          only this merchant's items (default: every merchant)
+
+Example: npm run cli -- history rank-references`
 
 const accountOpenHelp = `account open: open a bank account for Area B transfers (an existing account is left unchanged).
 
@@ -115,6 +129,22 @@ export const commands: Command[] = [
         totalInHistory: result.head.all,
         seconds: Number(seconds),
       })
+    },
+  },
+  {
+    name: 'history rank-references',
+    summary: 'number the history items recorded before merchant references were numbered (one-off backfill)',
+    help: rankHelp,
+    options: { merchant: { type: 'string' } },
+    async run(v) {
+      const merchantId = optional(v, 'merchant')
+      const report = await rankHistoryReferences({
+        ...(merchantId ? { merchantId } : {}),
+        onProgress: (r) => {
+          if (r.references % 1000 === 0) process.stderr.write(`  ${r.references} references\n`)
+        },
+      })
+      printResult({ referencesRanked: report.references, itemsRanked: report.items })
     },
   },
   {

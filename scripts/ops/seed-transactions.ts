@@ -22,8 +22,8 @@ import {
 
 /**
  * Bulk history for demos and the benchmark (`npm run cli -- seed-transactions`, bench/history.ts):
- * the same item shapes a transfer writes (history item, providerReference pointer, head counters,
- * reversal blocks, daily totals), written with BatchWriteItem instead of one transaction each. The numbers are
+ * the same item shapes a transfer writes (history item, providerReference pointer, reference counter,
+ * head counters, reversal blocks, daily totals), written with BatchWriteItem instead of one transaction each. The numbers are
  * reserved on the head first with a conditional update, so live transfers arriving meanwhile take
  * the numbers after them and the sequences stay dense. Seeded transactions are history only: they
  * move no balances and have no Area B request record (they cannot be reversed through the API).
@@ -180,12 +180,19 @@ export async function seedTransactions(options: SeedOptions): Promise<SeedResult
       createdAt,
       productCode: options.productCode ?? 'SEED',
     }
-    const item = historyItem(facts, cursor, status)
+    // Each seeded reference names one transaction: the first (and only) of its reference.
+    const item = historyItem(facts, cursor, 1, status)
     if (status === 'REVERSED') {
       const block = reversalBlockOf(cursor.ok)
       reversedByBlock.set(block, [...(reversedByBlock.get(block) ?? []), cursor.ok])
     }
-    puts.push(item, providerReferenceItem(facts, cursor.all))
+    puts.push(item, providerReferenceItem(facts, cursor.all), {
+      ...keys.historyReferenceHead(merchantId, facts.merchantReference),
+      entity: 'MERCHANT_HISTORY_REFERENCE',
+      merchantId,
+      merchantReference: facts.merchantReference,
+      all: 1,
+    })
     // The day totals count it under its current status on its Lagos day, as the indexer does.
     addDayChange(days, createdAt.slice(0, 10), dayChangeOf(status, facts.amountKobo))
     if (options.returnItems) items.push(item)
@@ -200,7 +207,7 @@ export async function seedTransactions(options: SeedOptions): Promise<SeedResult
       const chunk = chunks[next++]!
       await batchWrite(chunk)
       written += chunk.length
-      options.onProgress?.(Math.floor(written / 2), count)
+      options.onProgress?.(Math.floor(written / 3), count)
     }
   }
   await Promise.all(Array.from({ length: options.concurrency ?? 8 }, worker))

@@ -1,6 +1,9 @@
+import { PutCommand } from '@aws-sdk/lib-dynamodb'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ApiClient } from '#client/api-client.ts'
-import { issueApiClient } from '#lib/auth/credentials.ts'
+import { createBusiness, issueApiClient } from '#lib/auth/credentials.ts'
+import { db, tableName } from '#lib/db/client.ts'
+import { keys } from '#lib/db/keys.ts'
 import { getOutboxItem } from '#lib/notifications/outbox.ts'
 import { buildInvoice } from '../fixtures/invoices/build.ts'
 import { startApi, type TestApi } from '../support/api.ts'
@@ -59,6 +62,49 @@ describe('subscriptions per business', () => {
     expect(
       (await clients.otherAdmin.post('/api/v1/webhooks', { ...again, url: `${again.url}/2` })).status,
     ).toBe(409)
+  })
+
+  it('counts the subscriptions a business made before the count existed (a 17th is still refused)', async () => {
+    const { businessId } = await createBusiness({ name: 'Earlier Webhooks Ltd', tin: '55667788-0001' })
+    await issueApiClient({
+      apiKey: 'bounds-earlier-admin',
+      secret: 'earlier-secret',
+      businessId,
+      roles: ['ADMIN'],
+    })
+    const earlierAdmin = new ApiClient(api.url, {
+      area: 'A',
+      credentials: { apiKey: 'bounds-earlier-admin', secret: 'earlier-secret' },
+    })
+    // As subscriptions were stored before CONTRACT section 14: no count item, no guards, no `counted`.
+    // 15 live ones and 3 deleted ones (which do not count).
+    const earlierId = (i: number) => `wh_${String(i).padStart(32, 'e')}`
+    const earlier = Array.from({ length: 18 }, (_, i) => ({
+      ...keys.webhookSubscription(businessId, earlierId(i)),
+      entity: 'WEBHOOK_SUBSCRIPTION',
+      id: earlierId(i),
+      businessId,
+      url: `http://127.0.0.1:9/earlier/${i}`,
+      events: ['batch.completed'],
+      status: i < 15 ? 'ACTIVE' : 'DELETED',
+      secret: 'enc:v1:not-used-here',
+      createdAt: new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString(),
+    }))
+    for (const Item of earlier) await db().send(new PutCommand({ TableName: tableName(), Item }))
+    const create = (n: number) =>
+      earlierAdmin.post<any>('/api/v1/webhooks', {
+        url: `http://127.0.0.1:9/later/${n}`,
+        events: ['batch.completed'],
+      })
+    expect((await create(1)).status).toBe(201)
+    const refused = await create(2)
+    expect(refused.status).toBe(409)
+    expect(refused.body.message).toMatch(/16 webhook subscriptions, the most it may have/)
+    // Deleting an earlier one frees its place, and only that one.
+    expect((await earlierAdmin.request('DELETE', `/api/v1/webhooks/${earlierId(3)}`)).status).toBe(204)
+    expect((await create(3)).status).toBe(201)
+    expect((await create(4)).status).toBe(409)
+    expect((await earlierAdmin.get<any>('/api/v1/webhooks')).body.data).toHaveLength(16)
   })
 
   it('refuses a second subscription of one URL to an event it already receives (409 naming it)', async () => {
