@@ -41,16 +41,20 @@ export const auditBusinessCreated = (actor: string, businessId: string) =>
     detail: { kind: 'business' },
   })
 
-/** An event of an Area A API client (looked up for its business). */
+/**
+ * An event of an Area A API client, indexed under its business: the one given (self-service keys,
+ * whose handler has read the client already), else the one the client record names.
+ */
 export async function auditApiClient(
   type: CredentialEvent,
   actor: string,
   apiKey: string,
   detail: AuditInput['detail'] = {},
+  businessId?: string,
 ) {
-  const client = await getApiClient(apiKey)
+  const business = businessId ?? (await getApiClient(apiKey))?.businessId
   return appendAudit(
-    credentialEvent(type, actor, apiKeyActor(apiKey), { kind: 'api-client', ...detail }, client?.businessId),
+    credentialEvent(type, actor, apiKeyActor(apiKey), { kind: 'api-client', ...detail }, business),
   )
 }
 
