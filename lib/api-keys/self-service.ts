@@ -86,7 +86,8 @@ export async function issueKey(
     'CREDENTIAL_ISSUED',
     actor,
     issued.apiKey,
-    { roles: request.role, mode },
+    // As on the record: a mode is said when it is test, live is the default.
+    { roles: request.role, ...(mode === 'test' ? { mode } : {}) },
     caller.businessId,
   )
   return {

@@ -59,8 +59,12 @@ export async function auditApiClient(
 }
 
 /** An event of an Area B switch client (no business). */
-export const auditSwitchClient = (type: CredentialEvent, actor: string, clientId: string) =>
-  appendAudit(credentialEvent(type, actor, `switch:${clientId}`, { kind: 'switch-client' }))
+export const auditSwitchClient = (
+  type: CredentialEvent,
+  actor: string,
+  clientId: string,
+  detail: AuditInput['detail'] = {},
+) => appendAudit(credentialEvent(type, actor, `switch:${clientId}`, { kind: 'switch-client', ...detail }))
 
 /** An event of a merchant or notification admin bearer token, named by what it stands for. */
 export const auditBearer = (
@@ -68,7 +72,8 @@ export const auditBearer = (
   actor: string,
   kind: 'merchant' | 'notify-admin' | 'switch',
   subjectId: string,
-) => appendAudit(credentialEvent(type, actor, `${kind}:${subjectId}`, { kind }))
+  detail: AuditInput['detail'] = {},
+) => appendAudit(credentialEvent(type, actor, `${kind}:${subjectId}`, { kind, ...detail }))
 
 /** A bearer token was revoked: it is named by the id it stood for, read before the event. */
 export async function auditBearerRevoked(actor: string, token: string) {
