@@ -10,7 +10,8 @@ import type { Route } from '#lib/routes.ts'
  * - `invoicing`: Area A's invoices, IRNs, QR codes, invoice numbers, TIN checks, lifecycle, health.
  * - `reference`: what integrators read before they call: the reference lists, the public keys, the
  *   OpenAPI document and docs page. Apart from invoicing because together they would hold about 320.
- * - `events`: webhook subscriptions and batches, with the webhook fan-out, delivery and batch worker.
+ * - `events`: webhook subscriptions, batches and self-service API keys (the business's ADMIN
+ *   endpoints), with the webhook fan-out, delivery and batch worker.
  * - `payments`: Area B, the merchant history indexer that follows its transfers, and the daily
  *   reconciliation of the ledger.
  * - `merchant`: Area C.

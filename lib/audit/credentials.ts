@@ -41,22 +41,30 @@ export const auditBusinessCreated = (actor: string, businessId: string) =>
     detail: { kind: 'business' },
   })
 
-/** An event of an Area A API client (looked up for its business). */
+/**
+ * An event of an Area A API client, indexed under its business: the one given (self-service keys,
+ * whose handler has read the client already), else the one the client record names.
+ */
 export async function auditApiClient(
   type: CredentialEvent,
   actor: string,
   apiKey: string,
   detail: AuditInput['detail'] = {},
+  businessId?: string,
 ) {
-  const client = await getApiClient(apiKey)
+  const business = businessId ?? (await getApiClient(apiKey))?.businessId
   return appendAudit(
-    credentialEvent(type, actor, apiKeyActor(apiKey), { kind: 'api-client', ...detail }, client?.businessId),
+    credentialEvent(type, actor, apiKeyActor(apiKey), { kind: 'api-client', ...detail }, business),
   )
 }
 
 /** An event of an Area B switch client (no business). */
-export const auditSwitchClient = (type: CredentialEvent, actor: string, clientId: string) =>
-  appendAudit(credentialEvent(type, actor, `switch:${clientId}`, { kind: 'switch-client' }))
+export const auditSwitchClient = (
+  type: CredentialEvent,
+  actor: string,
+  clientId: string,
+  detail: AuditInput['detail'] = {},
+) => appendAudit(credentialEvent(type, actor, `switch:${clientId}`, { kind: 'switch-client', ...detail }))
 
 /** An event of a merchant or notification admin bearer token, named by what it stands for. */
 export const auditBearer = (
@@ -64,7 +72,8 @@ export const auditBearer = (
   actor: string,
   kind: 'merchant' | 'notify-admin' | 'switch',
   subjectId: string,
-) => appendAudit(credentialEvent(type, actor, `${kind}:${subjectId}`, { kind }))
+  detail: AuditInput['detail'] = {},
+) => appendAudit(credentialEvent(type, actor, `${kind}:${subjectId}`, { kind, ...detail }))
 
 /** A bearer token was revoked: it is named by the id it stood for, read before the event. */
 export async function auditBearerRevoked(actor: string, token: string) {

@@ -37,6 +37,11 @@ export interface ClientSecret {
   id: string
   secret: string
   createdAt: string
+  /**
+   * When a secret replaced by a roll stops working (ISO). Absent: valid until it is replaced. Kept on
+   * the record, so every container (its cached copy included) refuses it from that moment on.
+   */
+  validUntil?: string
 }
 
 export interface ApiClient {
@@ -99,9 +104,12 @@ const secretRecord = async (secret: string, owner: SecretOwner): Promise<ClientS
 export async function usableSecrets(
   secrets: readonly ClientSecret[],
   owner: SecretOwner,
+  now = Date.now(),
 ): Promise<ClientSecret[]> {
   const usable: ClientSecret[] = []
   for (const entry of secrets) {
+    // A rolled secret past its overlap is no longer a credential (lib/keys, CONTRACT section 15).
+    if (expired(entry, now)) continue
     try {
       usable.push({
         ...entry,
@@ -119,6 +127,10 @@ export async function usableSecrets(
   }
   return usable
 }
+
+/** Whether a secret's overlap after a roll has ended. */
+export const expired = (entry: ClientSecret, now = Date.now()): boolean =>
+  entry.validUntil !== undefined && Date.parse(entry.validUntil) <= now
 
 /** Service ids are 8 upper-case letters and digits, as the authority assigns them. */
 export const SERVICE_ID = /^[A-Z0-9]{8}$/
@@ -215,7 +227,7 @@ export async function issueApiClient(input: {
   if (!(await getBusiness(input.businessId))) throw new NotFound(`No business ${input.businessId}`)
   // The destination policy of webhooks (CONTRACT section 14): transmit sends the bearer key there.
   if (input.webhookUrl) await checkDestination(input.webhookUrl)
-  const apiKey = input.apiKey ?? newToken('ak')
+  const apiKey = input.apiKey ?? newToken(input.mode === 'test' ? 'ak_test' : 'ak')
   const secret = input.secret ?? newSecret()
   const client: ApiClient = {
     apiKey,
@@ -303,12 +315,24 @@ export async function setWebhook(apiKey: string, url: string | undefined): Promi
  * Adds a new secret and keeps at most two (the newest two), so the old one works until the client
  * has switched. Conditional on the secrets not having changed meanwhile, so two rotations cannot
  * silently overwrite each other.
+ *
+ * With `overlapSeconds` (a self-service roll, lib/keys): the secrets the record had stay valid that
+ * much longer and no more (an earlier overlap that ends sooner keeps its end); 0 retires them at once.
+ * Without it (the CLI's rotate) they stay valid until a later rotation pushes them out.
  */
-async function rotate(key: { pk: string; sk: string }, owner: SecretOwner): Promise<string> {
-  const record = await readRecord<{ secrets: ClientSecret[] }>(key)
+async function rotate(
+  key: { pk: string; sk: string },
+  owner: SecretOwner,
+  options: { overlapSeconds?: number; record?: { secrets: ClientSecret[] } } = {},
+): Promise<{ secret: string; secrets: ClientSecret[] }> {
+  const record = options.record ?? (await readRecord<{ secrets: ClientSecret[] }>(key))
   if (!record) throw new NotFound('No such credential')
   const secret = newSecret()
-  const secrets = [...record.secrets, await secretRecord(secret, owner)].slice(-MAX_ACTIVE_SECRETS)
+  const kept =
+    options.overlapSeconds === undefined
+      ? record.secrets
+      : overlapping(record.secrets, options.overlapSeconds, Date.now())
+  const secrets = [...kept, await secretRecord(secret, owner)].slice(-MAX_ACTIVE_SECRETS)
   try {
     await db().send(
       new UpdateCommand({
@@ -325,7 +349,19 @@ async function rotate(key: { pk: string; sk: string }, owner: SecretOwner): Prom
   } finally {
     forgetRecord(key)
   }
-  return secret
+  return { secret, secrets }
+}
+
+/** The secrets a roll keeps beside the new one: those still valid, each ending within the overlap. */
+function overlapping(secrets: readonly ClientSecret[], overlapSeconds: number, now: number): ClientSecret[] {
+  if (overlapSeconds <= 0) return []
+  const end = now + overlapSeconds * 1000
+  return secrets
+    .filter((entry) => !expired(entry, now))
+    .map((entry) => {
+      const until = entry.validUntil === undefined ? end : Math.min(Date.parse(entry.validUntil), end)
+      return { ...entry, validUntil: new Date(until).toISOString() }
+    })
 }
 
 /**
@@ -350,8 +386,19 @@ export function setRateLimit(
 export const setValidationMode = (apiKey: string, mode: ValidationMode) =>
   updateClient(keys.apiClient(apiKey), 'SET validationMode = :m', { ':m': mode })
 
-export const rotateApiClientSecret = (apiKey: string) =>
-  rotate(keys.apiClient(apiKey), { record: 'api-client', id: apiKey })
+export const rotateApiClientSecret = async (apiKey: string) =>
+  (await rotate(keys.apiClient(apiKey), { record: 'api-client', id: apiKey })).secret
+
+/**
+ * A self-service roll (POST /api/v1/keys/{key}/roll): a new secret, the previous ones valid for
+ * `overlapSeconds` more. `client` is the record the caller already read to check it may roll it.
+ */
+export const rollApiClientSecret = (client: ApiClient, overlapSeconds: number) =>
+  rotate(
+    keys.apiClient(client.apiKey),
+    { record: 'api-client', id: client.apiKey },
+    { overlapSeconds, record: client },
+  )
 
 // Bearer tokens (Areas B, C, D) ----------------------------------------------------------------
 
@@ -398,7 +445,7 @@ export async function issueSwitchClient(input: {
   mode?: Mode
 }) {
   const clientId = input.clientId ?? `sw_${randomBytes(6).toString('hex')}`
-  const token = input.token ?? newToken('swt')
+  const token = input.token ?? newToken(input.mode === 'test' ? 'swt_test' : 'swt')
   const secret = input.secret ?? newSecret()
   const client: SwitchClient = {
     clientId,
@@ -417,11 +464,11 @@ export async function issueSwitchClient(input: {
 }
 
 export const getSwitchClient = (clientId: string) => readRecord<SwitchClient>(keys.switchClient(clientId))
-export const rotateSwitchSecret = (clientId: string) =>
-  rotate(keys.switchClient(clientId), { record: 'switch-client', id: clientId })
+export const rotateSwitchSecret = async (clientId: string) =>
+  (await rotate(keys.switchClient(clientId), { record: 'switch-client', id: clientId })).secret
 
 export async function issueMerchantToken(input: { merchantId: string; token?: string; mode?: Mode }) {
-  const token = input.token ?? newToken('mt')
+  const token = input.token ?? newToken(input.mode === 'test' ? 'mt_test' : 'mt')
   await storeBearer(token, 'merchant', input.merchantId, input.mode)
   return { merchantId: input.merchantId, token, mode: input.mode ?? 'live' }
 }

@@ -1,5 +1,6 @@
 import { type DocumentedEndpoint, documented, type Endpoint, type EndpointDocs } from '#lib/http/endpoint.ts'
 import { REFERENCE_LISTS } from '#lib/reference/lists.ts'
+import * as apiKeys from './api-keys.ts'
 import * as batches from './batches.ts'
 import { invoicePdf, invoicePdfDocs } from './documents.ts'
 import { emailList, emailListDocs } from './email-list.ts'
@@ -58,6 +59,10 @@ const pairs: [Endpoint, () => EndpointDocs][] = [
   [webhooks.subscriptionDelete, webhooks.subscriptionDeleteDocs],
   [webhooks.deliveriesList, webhooks.deliveriesListDocs],
   [webhooks.deliveryRedeliver, webhooks.deliveryRedeliverDocs],
+  [apiKeys.keyIssue, apiKeys.keyIssueDocs],
+  [apiKeys.keyList, apiKeys.keyListDocs],
+  [apiKeys.keyRoll, apiKeys.keyRollDocs],
+  [apiKeys.keyRevoke, apiKeys.keyRevokeDocs],
   [ledger.balanceEnquiry, ledger.balanceEnquiryDocs],
   [ledger.transfer, ledger.transferDocs],
   [ledger.reversal, ledger.reversalDocs],

@@ -56,7 +56,7 @@ export const RATE_LIMITED = `The client is over its rate limit (by default ${quo
 
 /**
  * The headers every reply of an authenticated route carries once its caller is known (CONTRACT
- * section 14, draft-ietf-httpapi-ratelimit-headers), and Retry-After on the replies that ask for a
+ * section 14, draft-ietf-httpapi-ratelimit-headers; section 15's X-Environment), and Retry-After on the replies that ask for a
  * retry later: declared once in the document's components (the defaults published there), referred
  * to by name from each reply.
  */
@@ -70,6 +70,11 @@ export const REPLY_HEADERS = {
       'Where the client stands in its window, `"default";r=<requests left>;t=<seconds until the window ends>`. Sent on every reply once the caller is authenticated.',
     schema: { type: 'string', examples: [`"default";r=${quota - 1};t=${windowSeconds}`] },
   },
+  'X-Environment': {
+    description:
+      'The mode of the credential that made the request, `live` or `test` (CONTRACT section 15): test-mode credentials read and write test-mode data only. Sent on every reply once the caller is authenticated.',
+    schema: { type: 'string', enum: ['live', 'test'] },
+  },
   'Retry-After': {
     description: 'Seconds to wait before retrying',
     schema: { type: 'string', pattern: '^\\d+$' },
@@ -77,15 +82,17 @@ export const REPLY_HEADERS = {
 }
 
 /**
- * The names of REPLY_HEADERS a route's reply of this status refers to. The rate-limit headers come
- * with every reply to a known caller, and their descriptions say so; the document names them on the
- * success replies and the 429 only, where a client reads them: on every error reply of every route they
+ * The names of REPLY_HEADERS a route's reply of this status refers to. The rate-limit headers and
+ * X-Environment come with every reply to a known caller, and their descriptions say so; the document
+ * names them on the success replies (and the rate-limit ones on the 429) only, where a client reads them: on every error reply of every route they
  * took a fifth of the document (and of the docs and openapi bundles that carry it).
  */
 export function commonReplyHeaders(route: Route, status: number): (keyof typeof REPLY_HEADERS)[] {
   const names: (keyof typeof REPLY_HEADERS)[] = []
   if (route.auth !== 'none' && ((status >= 200 && status < 300) || status === 429))
     names.push('RateLimit-Policy', 'RateLimit')
+  // A 429 is decided while the caller is being authenticated, before its mode is known.
+  if (route.auth !== 'none' && status >= 200 && status < 300) names.push('X-Environment')
   if (status === 429 || status === 503 || (status === 409 && takesIdempotencyKey(route)))
     names.push('Retry-After')
   return names

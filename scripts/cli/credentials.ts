@@ -21,12 +21,31 @@ import {
 } from '#lib/audit/credentials.ts'
 import { cliActor } from '#lib/audit/trail.ts'
 import { mask } from '#lib/log.ts'
+import { type Mode, parseMode } from '#lib/mode.ts'
 import type { Role } from '#lib/routes.ts'
 import type { Command } from './command.ts'
 import { note, printResult } from './output.ts'
 import { ONCE, optional, required } from './require.ts'
 
 const ROLES: Role[] = ['SI', 'APP', 'ADMIN']
+
+const MODE_OPTION = { mode: { type: 'string' } } as const
+const MODE_HELP =
+  '  --mode MODE          live (default) or test: a test-mode credential reaches test-mode data only'
+
+/** --mode: live unless it says test (CONTRACT section 15); anything else stops with the usage. */
+function modeOption(values: Record<string, unknown>, help: string): Mode {
+  if (values.mode === undefined) return 'live'
+  const mode = parseMode(values.mode)
+  if (!mode) {
+    console.error(`--mode takes live or test (got ${String(values.mode)}).\n\n${help}`)
+    process.exit(2)
+  }
+  return mode
+}
+
+/** What an issue prints about the mode, and what its audit event says: test only, live is the default. */
+const testOnly = (mode: Mode): Record<string, string> => (mode === 'test' ? { mode } : {})
 
 function parseRoles(value: string, help: string): Role[] {
   const roles = value.split(',').map((r) => r.trim().toUpperCase())
@@ -54,8 +73,22 @@ Options:
   --business ID        business_id (required)
   --roles LIST         comma-separated SI, APP, ADMIN (required)
   --webhook URL        the client's webhook endpoint (optional)
+${MODE_HELP}
 
-Example: npm run cli -- client issue --business 11111111-1111-4111-8111-111111111111 --roles SI,APP`
+Example: npm run cli -- client issue --business 11111111-1111-4111-8111-111111111111 --roles SI,APP --mode test`
+
+const switchIssueHelp = `switch issue: a payment switch client for the signed transaction endpoints.
+
+Options:
+  --name NAME          a label (required)
+${MODE_HELP}`
+
+const merchantIssueHelp = `merchant issue: a bearer token for GET /api/v1/merchant/transactions, valid only with x-Merchant-Id
+equal to this merchant.
+
+Options:
+  --merchant ID        the merchant id (required), e.g. MRC0003
+${MODE_HELP}`
 
 const simple = (
   name: string,
@@ -101,18 +134,21 @@ export const commands: Command[] = [
   simple(
     'client issue',
     'issue an Area A API key and secret (printed once)',
-    { business: { type: 'string' }, roles: { type: 'string' }, webhook: { type: 'string' } },
+    { business: { type: 'string' }, roles: { type: 'string' }, webhook: { type: 'string' }, ...MODE_OPTION },
     clientIssueHelp,
     async (v) => {
+      const mode = modeOption(v, clientIssueHelp)
       const issued = await issueApiClient({
         businessId: required(v, 'business', clientIssueHelp),
         roles: parseRoles(required(v, 'roles', clientIssueHelp), clientIssueHelp),
         webhookUrl: optional(v, 'webhook'),
+        mode,
       })
       await auditApiClient('CREDENTIAL_ISSUED', cliActor(), issued.apiKey, {
         roles: issued.client.roles.join(','),
+        ...testOnly(mode),
       })
-      printResult({ api_key: issued.apiKey, api_secret: issued.secret, roles: issued.client.roles })
+      printResult({ api_key: issued.apiKey, api_secret: issued.secret, roles: issued.client.roles, mode })
       note(ONCE)
     },
   ),
@@ -175,12 +211,18 @@ export const commands: Command[] = [
   simple(
     'switch issue',
     'issue an Area B switch client (bearer token and HMAC secret, printed once)',
-    { name: { type: 'string' } },
-    'switch issue: a payment switch client for the signed transaction endpoints.\n\nOptions:\n  --name NAME   a label (required)',
+    { name: { type: 'string' }, ...MODE_OPTION },
+    switchIssueHelp,
     async (v) => {
-      const issued = await issueSwitchClient({ name: required(v, 'name', 'switch issue --name NAME') })
-      await auditSwitchClient('CREDENTIAL_ISSUED', cliActor(), issued.clientId)
-      printResult({ client_id: issued.clientId, bearer_token: issued.token, hmac_secret: issued.secret })
+      const mode = modeOption(v, switchIssueHelp)
+      const issued = await issueSwitchClient({ name: required(v, 'name', switchIssueHelp), mode })
+      await auditSwitchClient('CREDENTIAL_ISSUED', cliActor(), issued.clientId, testOnly(mode))
+      printResult({
+        client_id: issued.clientId,
+        bearer_token: issued.token,
+        hmac_secret: issued.secret,
+        mode,
+      })
       note(ONCE)
     },
   ),
@@ -200,14 +242,16 @@ export const commands: Command[] = [
   simple(
     'merchant issue',
     'issue an Area C bearer token bound to one merchant id',
-    { merchant: { type: 'string' } },
-    'merchant issue: a bearer token for GET /api/v1/merchant/transactions, valid only with x-Merchant-Id\nequal to this merchant.\n\nOptions:\n  --merchant MERCHANT_ID   (required), e.g. MRC0003',
+    { merchant: { type: 'string' }, ...MODE_OPTION },
+    merchantIssueHelp,
     async (v) => {
+      const mode = modeOption(v, merchantIssueHelp)
       const issued = await issueMerchantToken({
-        merchantId: required(v, 'merchant', 'merchant issue --merchant ID'),
+        merchantId: required(v, 'merchant', merchantIssueHelp),
+        mode,
       })
-      await auditBearer('CREDENTIAL_ISSUED', cliActor(), 'merchant', issued.merchantId)
-      printResult({ merchant_id: issued.merchantId, bearer_token: issued.token })
+      await auditBearer('CREDENTIAL_ISSUED', cliActor(), 'merchant', issued.merchantId, testOnly(mode))
+      printResult({ merchant_id: issued.merchantId, bearer_token: issued.token, mode })
       note(ONCE)
     },
   ),
@@ -239,13 +283,15 @@ export const commands: Command[] = [
     'credentials list',
     'list credentials of one kind, secrets masked',
     { kind: { type: 'string' } },
-    'credentials list: list credentials with secrets and tokens left out.\n\nOptions:\n  --kind KIND   business, api-client, switch-client, switch, merchant or notify-admin (required)',
+    'credentials list: list credentials with secrets and tokens left out, each with its mode (live or test).\n\nOptions:\n  --kind KIND   business, api-client, switch-client, switch, merchant or notify-admin (required)',
     async (v) => {
       const kind = required(v, 'kind', 'credentials list --kind KIND')
       const rows = await listCredentials(kind)
       for (const row of rows) {
         // API keys are identifiers but also half a credential: only their start is shown.
         if (typeof row.apiKey === 'string') row.apiKey = mask(row.apiKey)
+        // Every credential has a mode; the record holds it only when it is test (CONTRACT 15).
+        if (kind !== 'business') row.mode = parseMode(row.mode) ?? 'live'
         console.log(JSON.stringify(row))
       }
       console.log(`${rows.length} ${kind} credential${rows.length === 1 ? '' : 's'}`)

@@ -116,6 +116,11 @@ export const SAMPLES: Record<string, (ctx: FuzzContext) => Sample> = {
     body: { action: 'validate', invoices: [buildInvoice({ irn: newIrn() })] },
   }),
   'app-invoice-batch-status': () => ({ params: { batch_id: randomUUID() } }),
+  // Test-mode keys of the supplier; the keys rolled and revoked name nothing (never the caller's own).
+  'api-key-issue': () => ({ body: { role: 'SI', mode: 'test' } }),
+  'api-key-list': none,
+  'api-key-roll': () => ({ params: { key: `ak_${unique()}` }, body: { overlap_seconds: 60 } }),
+  'api-key-revoke': () => ({ params: { key: `ak_${unique()}` } }),
 }
 
 // Hostile values ----------------------------------------------------------------------------------

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ApiClient } from '#client/api-client.ts'
 import { signAreaA } from '#client/signing.ts'
 import { startApi, type TestApi } from '../support/api.ts'
-import { cliOutput } from '../support/cli.ts'
+import { cliOutput, runCli } from '../support/cli.ts'
+import { DEV } from '../support/clients.ts'
 
 // The CLI revokes from another process, so this server sees it within its credential cache bound
 // (lib/cache/records.ts); a short bound keeps the test quick.
@@ -44,6 +45,66 @@ describe('credentials CLI', () => {
     await new Promise((resolve) => setTimeout(resolve, CACHE_SECONDS * 1000 + 100))
     expect((await client.get('/api/v1/resource/states')).status).toBe(401)
   }, 60_000)
+
+  it('issues test-mode credentials with --mode test, which the API answers in test mode, and lists modes', async () => {
+    const client = json(
+      await cli('client', 'issue', '--business', DEV.supplier.businessId, '--roles', 'SI', '--mode', 'test'),
+    )
+    expect(client).toMatchObject({ api_key: expect.stringMatching(/^ak_test_/), mode: 'test' })
+    const areaA = new ApiClient(api.url, {
+      area: 'A',
+      credentials: { apiKey: client.api_key, secret: client.api_secret },
+    })
+    const states = await areaA.get('/api/v1/resource/states')
+    expect([states.status, states.headers.get('x-environment')]).toEqual([200, 'test'])
+
+    const sw = json(await cli('switch', 'issue', '--name', 'CLI test switch', '--mode', 'test'))
+    expect(sw).toMatchObject({ bearer_token: expect.stringMatching(/^swt_test_/), mode: 'test' })
+    const areaB = new ApiClient(api.url, {
+      area: 'B',
+      credentials: { token: sw.bearer_token, secret: sw.hmac_secret },
+    })
+    const balance = await areaB.post('/api/v1/transactions/balance-enquiry', {
+      requestId: `CLI-MODE-${Date.now()}`,
+      stan: '000001',
+      processingCode: '310000',
+      accountNumber: '0123456789',
+    })
+    expect(balance.status).not.toBe(401)
+    expect(balance.headers.get('x-environment')).toBe('test')
+
+    const merchant = json(await cli('merchant', 'issue', '--merchant', 'MRC0003', '--mode', 'test'))
+    expect(merchant).toMatchObject({ bearer_token: expect.stringMatching(/^mt_test_/), mode: 'test' })
+    const areaC = new ApiClient(api.url, {
+      area: 'bearer',
+      token: merchant.bearer_token,
+      headers: { 'x-merchant-id': 'MRC0003' },
+    })
+    const history = await areaC.get('/api/v1/merchant/transactions?page=1&size=5')
+    expect([history.status, history.headers.get('x-environment')]).toEqual([200, 'test'])
+
+    // Without --mode a credential is live, as before the sandbox.
+    const live = json(await cli('client', 'issue', '--business', DEV.supplier.businessId, '--roles', 'APP'))
+    expect(live.mode).toBe('live')
+
+    const rows = (await cli('credentials', 'list', '--kind', 'api-client'))
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line))
+    // The development keys' test twins (test-si-key...) and the live ones (dev-si-key...), masked.
+    expect(rows.filter((r) => r.apiKey === 'test****').map((r) => r.mode)).toEqual(['test', 'test', 'test'])
+    expect(new Set(rows.filter((r) => r.apiKey === 'dev-****').map((r) => r.mode))).toEqual(new Set(['live']))
+    expect(rows.every((r) => r.mode === 'live' || r.mode === 'test')).toBe(true)
+    const switches = await cli('credentials', 'list', '--kind', 'switch')
+    expect(switches).toContain('"mode":"test"')
+    expect(switches).toContain('"mode":"live"')
+  }, 90_000)
+
+  it('refuses a --mode that is neither live nor test, saying so', async () => {
+    const out = await runCli(api, 'merchant', 'issue', '--merchant', 'MRC0003', '--mode', 'sandbox')
+    expect(out.code).toBe(2)
+    expect(out.stderr).toContain('--mode takes live or test (got sandbox)')
+  }, 30_000)
 
   it('refuses a second business with the same TIN, saying why', async () => {
     await expect(cli('business', 'create', '--name', 'Dup', '--tin', '12345678-0001')).rejects.toMatchObject({

@@ -605,7 +605,7 @@ describe('data encryption key (issue 7)', () => {
     expect(kmsActionsOf(UNROUTED.functionId)).toEqual([])
   })
 
-  it('lets only the functions that store invoices or create webhook secrets encrypt, and none of the read ones', () => {
+  it('lets only the functions that store invoices or create webhook or API secrets encrypt, and none of the read ones', () => {
     const writers = ['si-validate', 'app-invoice-validate', 'app-invoice-sign'].filter((id) =>
       functionIds.includes(id),
     )
@@ -616,7 +616,10 @@ describe('data encryption key (issue 7)', () => {
         routesOf(functionId).some(
           (r) =>
             (r.handler.startsWith('functions/invoice/') && /validate|sign/.test(r.handler)) ||
-            r.handler === 'functions/webhooks/webhook-subscription-create.ts',
+            r.handler === 'functions/webhooks/webhook-subscription-create.ts' ||
+            // Self-service keys seal the secrets they issue and roll (CONTRACT 15).
+            r.handler === 'functions/api-keys/api-key-issue.ts' ||
+            r.handler === 'functions/api-keys/api-key-roll.ts',
         )
           ? ['kms:GenerateDataKey', 'kms:Encrypt']
           : [],

@@ -16,6 +16,10 @@ class CheckedClient extends ApiClient {
   }
 }
 
+/** A signed Area A client for any key (one a test issued), its replies held to the document too. */
+export const areaAClient = (url: string, credentials: { apiKey: string; secret: string }) =>
+  new CheckedClient(url, { area: 'A', credentials })
+
 /** Signed clients for each development credential of CONTRACT section 8. */
 export function devClients(url: string) {
   const areaA = (c: { apiKey: string; secret: string }) =>
