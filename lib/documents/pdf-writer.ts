@@ -20,10 +20,15 @@ import { type FontName, textWidth, winAnsiBytes } from './helvetica.ts'
 
 export const A4 = { width: 595.28, height: 841.89 }
 
-/** A number as a PDF operand: at most 3 decimals, never an exponent, never "-0" or NaN. */
+/**
+ * A number as a PDF operand: at most 3 decimals, never an exponent, never "-0" or NaN, and within the
+ * +-32767 PDF 1.4 lets a reader limit reals to (Appendix C).
+ */
 export function pdfNumber(n: number): string {
   if (!Number.isFinite(n)) return '0'
-  const fixed = n.toFixed(3).replace(/\.?0+$/, '')
+  const fixed = Math.max(-32767, Math.min(32767, n))
+    .toFixed(3)
+    .replace(/\.?0+$/, '')
   return fixed === '-0' ? '0' : fixed
 }
 
