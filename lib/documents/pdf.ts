@@ -1,4 +1,4 @@
-import QRCode from 'qrcode'
+import { create as qrCode } from 'qrcode/lib/core/qrcode.js'
 import { type FontName, winAnsiBytes } from './helvetica.ts'
 import { A4, PdfDocument, type PdfPage, widthOf } from './pdf-writer.ts'
 import { typeCodeOf } from './type-codes.ts'
@@ -57,7 +57,7 @@ export function money(value: unknown): string {
  * one byte of its row (0x00 dark, 0xFF light), and the 8 pixel rows of a module row are the same.
  */
 function qrRaster(qrText: string) {
-  const { modules } = QRCode.create(qrText, { errorCorrectionLevel: 'M' })
+  const { modules } = qrCode(qrText, { errorCorrectionLevel: 'M' })
   const rowBytes = modules.size + 2 * QR_QUIET_MODULES
   const side = rowBytes * QR_PIXELS_PER_MODULE
   const bits = new Uint8Array(rowBytes * side).fill(0xff)
