@@ -34,6 +34,7 @@ const PDF_CODE = 'lib/documents/pdf.ts'
 const OUT_DIR = join(PROJECT_ROOT, '.bench', 'invoice-pdf')
 const TARGET = { warmP50Ms: 50, bundleKb: 600, floorRatio: 1.5 }
 
+const signed = (ms: number) => `${ms >= 0 ? '+' : ''}${ms.toFixed(1)}`
 const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b)
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
@@ -146,7 +147,7 @@ async function main() {
   console.log(`node ${process.version}, ${RUNS} interleaved import rounds, ${WARM} warm requests`)
   for (const [line, ok] of checks) console.log(`${ok ? 'ok  ' : 'OVER'} ${line}`)
   console.log(
-    `     the PDF code alone (${PDF_CODE}, its writer, qrcode's encoder): ${pdf.kb.toFixed(1)} KB, import ${pdfMs!.toFixed(1)} ms (+${(pdfMs! - bare!).toFixed(1)} ms over bare node)`,
+    `     the PDF code alone (${PDF_CODE}, its writer, qrcode's encoder): ${pdf.kb.toFixed(1)} KB, import ${pdfMs!.toFixed(1)} ms (${signed(pdfMs! - bare!)} ms against bare node)`,
   )
   console.log(`${checks.filter(([, ok]) => ok).length} of ${checks.length} within target`)
 }
