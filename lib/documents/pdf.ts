@@ -12,7 +12,7 @@ import { decimalText } from './xml.ts'
  * Byte-identical for the same invoice: nothing comes from the clock or chance. The document's dates are
  * the record's signing time; the QR text is the one stored on the record.
  *
- * The QR is drawn as an image of whole pixels per module (1 bit per pixel, no smoothing asked for),
+ * The QR is drawn as an image of whole pixels per module (1 bit per pixel, `/Interpolate false`),
  * 40 mm wide with its 4-module quiet zone: about 400 dpi, so a printer or a renderer at print
  * resolution keeps every module edge sharp. The payment status is left out: it changes after signing,
  * and the printed invoice is the signed one (verify-qr tells a reader its status). The notes (`note`, `payment_terms_note`) are stored

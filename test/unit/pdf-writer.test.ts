@@ -71,6 +71,7 @@ describe('winAnsiBytes', () => {
 describe('the Helvetica widths', () => {
   it("are the AFM widths pdf-lib's standard-font metrics give, for every character WinAnsi has", async () => {
     const doc = await PDFDocument.create()
+    let compared = 0
     for (const [name, font] of [
       ['Helvetica', StandardFonts.Helvetica],
       ['Helvetica-Bold', StandardFonts.HelveticaBold],
@@ -79,8 +80,10 @@ describe('the Helvetica widths', () => {
       for (const c of theirs.getCharacterSet().map((code) => String.fromCodePoint(code))) {
         if (winAnsiBytes(c).length !== 1 || c.codePointAt(0)! < 0x20) continue
         expect(widthOf(c, 1000, name), `${name} ${JSON.stringify(c)}`).toBe(theirs.widthOfTextAtSize(c, 1000))
+        compared++
       }
     }
+    expect(compared).toBe(2 * 218) // WinAnsi's 218 printable characters, in each font
     expect(widthOf('Hello', 10)).toBeCloseTo(22.78) // H 722, e 556, l 222, l 222, o 556
   })
 })
