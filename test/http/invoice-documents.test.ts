@@ -8,12 +8,13 @@ import { startApi, type TestApi } from '../support/api.ts'
 import { DEV, type DevClients, devClients } from '../support/clients.ts'
 import { checkReply } from '../support/contract.ts'
 import { putSignedInvoice } from '../support-invoices/invoices.ts'
+import { shownStrings, xrefProblems } from '../support/pdf-read.ts'
 import { readUbl } from '../support/ubl-read.ts'
 import { ublSchemaErrors } from '../support/ubl-schemas.ts'
 
 /**
  * The invoice as a document (CONTRACT section 16): the PDF, whose QR is read back out of the PDF
- * itself (its image pulled out with pdf-lib and decoded by jsQR) and resolved by verify-qr; and the
+ * itself (the file parsed by pdf-lib, its image decoded by jsQR) and resolved by verify-qr; and the
  * UBL 2.1 XML of get-invoice, checked against the OASIS schemas.
  */
 
@@ -47,31 +48,28 @@ async function getBytes(credentials: Credentials, target: string, accept = 'appl
 const pdfOf = (credentials: Credentials, irn: string, version = 'v1') =>
   getBytes(credentials, `/api/${version}/invoices/${irn}/pdf`)
 
-/** The first page's content streams, decompressed, as text. */
-function pageContent(doc: PDFDocument): string {
+/** The first page's content streams, decompressed. */
+function pageContent(doc: PDFDocument): Buffer {
   const page = doc.getPage(0)
   const contents = page.node.Contents()!
   const streams =
     contents instanceof PDFArray ? contents.asArray().map((r) => doc.context.lookup(r)) : [contents]
-  return streams
-    .map((s) => {
+  return Buffer.concat(
+    streams.flatMap((s) => {
       const raw = s as PDFRawStream
-      return Buffer.from(
+      return [
         raw.dict.get(PDFName.of('Filter')) ? inflateSync(raw.contents) : raw.contents,
-      ).toString('latin1')
-    })
-    .join('\n')
+        Buffer.from('\n'),
+      ]
+    }),
+  )
 }
-
-/** Every string the page shows (pdf-lib writes them as hex), in order. */
-const shownText = (content: string) =>
-  [...content.matchAll(/<([0-9A-F]+)> Tj/g)].map((m) => Buffer.from(m[1]!, 'hex').toString('latin1'))
 
 /**
  * The QR image of the first page, as the PDF holds it: its name, its pixels as RGBA for jsQR, its
  * side in pixels and the width it is drawn at, in points.
  */
-function qrImage(doc: PDFDocument, content: string) {
+function qrImage(doc: PDFDocument, content: Buffer) {
   const xObjects = doc.getPage(0).node.Resources()!.lookup(PDFName.of('XObject'), PDFDict)
   const images = xObjects.entries().filter(([, ref]) => {
     const stream = doc.context.lookup(ref) as PDFRawStream
@@ -84,6 +82,8 @@ function qrImage(doc: PDFDocument, content: string) {
   const [width, height, bits] = [number('Width'), number('Height'), number('BitsPerComponent')]
   expect(stream.dict.get(PDFName.of('ColorSpace'))).toBe(PDFName.of('DeviceGray'))
   expect(bits).toBe(1)
+  // Drawn with its module edges kept: a reader must not smooth the pixels when it scales them up.
+  expect(stream.dict.get(PDFName.of('Interpolate'))?.toString()).toBe('false')
   const packed = inflateSync(stream.contents)
   const rowBytes = Math.ceil(width / 8)
   const rgba = new Uint8ClampedArray(width * height * 4)
@@ -94,9 +94,9 @@ function qrImage(doc: PDFDocument, content: string) {
       rgba[(y * width + x) * 4 + 3] = 255
     }
   }
-  // The scale the image is drawn with: `w 0 0 h 0 0 cm` just before `/<name> Do`.
-  const drawn = new RegExp(`([\\d.]+) 0 0 ([\\d.]+) 0 0 cm\\s+1 0 0 1 0 0 cm\\s+${name.toString()} Do`).exec(
-    content,
+  // The scale the image is drawn with: `w 0 0 h x y cm` just before `/<name> Do`.
+  const drawn = new RegExp(`([\\d.]+) 0 0 ([\\d.]+) [\\d.]+ [\\d.]+ cm\\s+${name.toString()} Do`).exec(
+    content.toString('latin1'),
   )
   expect(drawn, 'the QR image is drawn on the page').not.toBeNull()
   return { rgba, width, height, drawnWidth: Number(drawn![1]), drawnHeight: Number(drawn![2]) }
@@ -116,8 +116,9 @@ describe('GET /api/{v}/invoices/{irn}/pdf', () => {
     const signedSecond = Math.floor(Date.parse(record.signedAt!) / 1000) * 1000
     expect(doc.getCreationDate()?.getTime()).toBe(signedSecond)
     expect(doc.getModificationDate()?.getTime()).toBe(signedSecond)
+    expect(xrefProblems(reply.bytes)).toEqual([])
     const content = pageContent(doc)
-    const shown = shownText(content).join('\n')
+    const shown = shownStrings(content).join('\n')
     for (const expected of [
       record.irn,
       DEV.supplier.name,
