@@ -157,9 +157,29 @@ export async function handleInvoice(
   const spaces = action === 'sign' ? spacesOf(invoice) : undefined
   let numbers: SearchNumbers | undefined
   let written = false
+  /**
+   * The record as it stands; on a sign's first attempt its search numbers are taken beside the read,
+   * so listing costs no round trip of its own (bench/request-cost.ts). A sign that then writes nothing
+   * (a replay of the same content, a conflict) voids them in `finally`, as a refused one always has.
+   * A note takes them after its original is checked: NG-BR-03 and NG-BR-04 take no numbers.
+   */
+  const readRecordAndNumber = async (attempt: number) => {
+    if (attempt > 0 || !spaces || note) return readInvoiceRecord(invoice.irn)
+    const [read, allocated] = await Promise.allSettled([
+      readInvoiceRecord(invoice.irn),
+      allocateNumbers(businessId, spaces),
+    ])
+    if (allocated.status === 'fulfilled') {
+      numbers = allocated.value
+      content.listSeq = numbers.all
+    }
+    if (read.status === 'rejected') throw read.reason
+    if (allocated.status === 'rejected') throw allocated.reason
+    return read.value
+  }
   try {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const existing = await readInvoiceRecord(invoice.irn)
+      const existing = await readRecordAndNumber(attempt)
       if (existing && existing.businessId !== businessId) {
         throw new Conflict(`IRN ${invoice.irn} is registered to another business`)
       }
