@@ -1,10 +1,9 @@
-import { ScanCommand } from '@aws-sdk/lib-dynamodb'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { apiKeyActor, auditOfBusiness } from '#lib/audit/trail.ts'
 import { issueApiClient } from '#lib/auth/credentials.ts'
-import { db, tableName } from '#lib/db/client.ts'
 import { DEV_TEST } from '../../scripts/local/dev-credentials.ts'
 import { startApi, type TestApi } from '../support/api.ts'
+import { wholeTable } from '../support/whole-table.ts'
 import { areaAClient, DEV, type DevClients, devClients } from '../support/clients.ts'
 
 /**
@@ -311,15 +310,3 @@ describe('the audit trail', () => {
     expect(JSON.stringify(events)).not.toContain(issued.secret)
   })
 })
-
-/** Every item of the table, as stored (a test may Scan; a request path never does). */
-async function wholeTable(): Promise<string> {
-  const items: unknown[] = []
-  let start: Record<string, unknown> | undefined
-  do {
-    const page = await db().send(new ScanCommand({ TableName: tableName(), ExclusiveStartKey: start }))
-    items.push(...(page.Items ?? []))
-    start = page.LastEvaluatedKey
-  } while (start)
-  return JSON.stringify(items)
-}

@@ -1,7 +1,6 @@
-import { ScanCommand } from '@aws-sdk/lib-dynamodb'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { db, tableName } from '#lib/db/client.ts'
 import { startApi, type TestApi } from '../support/api.ts'
+import { wholeTable } from '../support/whole-table.ts'
 import { DEV, type DevClients, devClients } from '../support/clients.ts'
 
 /**
@@ -17,18 +16,6 @@ beforeAll(async () => {
   clients = devClients(api.url)
 })
 afterAll(() => api?.close())
-
-/** Every item of the table, as stored (a test may Scan; a request path never does). */
-async function wholeTable(): Promise<string> {
-  const items: unknown[] = []
-  let start: Record<string, unknown> | undefined
-  do {
-    const page = await db().send(new ScanCommand({ TableName: tableName(), ExclusiveStartKey: start }))
-    items.push(...(page.Items ?? []))
-    start = page.LastEvaluatedKey
-  } while (start)
-  return JSON.stringify(items)
-}
 
 describe('POST /api/v1/webhooks with an Idempotency-Key', () => {
   it('replays the reply with its secret, and the table holds that secret nowhere in plain text', async () => {
