@@ -6,6 +6,7 @@ import {
   ReversalRequest,
   TransferRequest,
 } from '#lib/ledger/schemas.ts'
+import { TEST_CLOCK_PREFIX } from '#lib/db/keys.ts'
 import { reads, writes } from './common.ts'
 
 /** Area B: balance enquiry, debit transfer and reversal (CONTRACT section 6). */
@@ -23,7 +24,11 @@ const ledger = /* @__PURE__ */ endpointsOf({
  * outcome notification are written in one transaction; the merchant and its templates are read.
  */
 const moneyMoves = {
-  table: [writes(['ACCOUNT#', 'BANKREQ#', 'PROVREF#', 'OUTBOX#']), reads(['MERCHANT#', 'NTEMPLATE#'])],
+  // TESTCLOCK#: the sandbox bank's test clock, read with the request's items in test mode only.
+  table: [
+    writes(['ACCOUNT#', 'BANKREQ#', 'PROVREF#', 'OUTBOX#']),
+    reads(['MERCHANT#', 'NTEMPLATE#', TEST_CLOCK_PREFIX]),
+  ],
 }
 
 export const balanceEnquiry = /* @__PURE__ */ ledger({
