@@ -21,6 +21,7 @@ import * as notifications from './notifications.ts'
 import { generateQrCode, generateQrCodeDocs, verifyQr, verifyQrDocs } from './qr.ts'
 import { publicKeys, publicKeysDocs, referenceListDocs, referenceLists } from './reference.ts'
 import { verifyTin, verifyTinDocs } from './taxpayer.ts'
+import * as sandbox from './sandbox.ts'
 import * as webhooks from './webhooks.ts'
 
 /**
@@ -58,6 +59,8 @@ const pairs: [Endpoint, () => EndpointDocs][] = [
   [webhooks.subscriptionDelete, webhooks.subscriptionDeleteDocs],
   [webhooks.deliveriesList, webhooks.deliveriesListDocs],
   [webhooks.deliveryRedeliver, webhooks.deliveryRedeliverDocs],
+  [sandbox.clockAdvance, sandbox.clockAdvanceDocs],
+  [sandbox.clockRead, sandbox.clockReadDocs],
   [ledger.balanceEnquiry, ledger.balanceEnquiryDocs],
   [ledger.transfer, ledger.transferDocs],
   [ledger.reversal, ledger.reversalDocs],
