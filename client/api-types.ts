@@ -137,7 +137,7 @@ export interface paths {
         put?: never;
         /**
          * Transmit a signed invoice
-         * @description Checks the webhook of every involved party that has one (2 s timeout each), delivers the signed invoice to the buyer's webhook and records it as TRANSMITTED. If any webhook is down, 503 and nothing changes. Transmitting again is idempotent.
+         * @description Checks the webhook of every involved party that has one (2 s timeout each), delivers the signed invoice to the buyer's webhook and records it as TRANSMITTED. If any webhook is down, 503 and nothing changes. Transmitting again is idempotent. In test mode only the parties' test-mode systems count, and two buyer TINs are magic (docs/sandbox.md): `00000000-0101` is a buyer whose system is up (200; its `invoice.received` goes to your own subscriptions) and `00000000-0102` one whose system is down (503 WEBHOOK_DOWN).
          */
         post: operations["app-invoice-transmit-v1"];
         delete?: never;
@@ -557,7 +557,7 @@ export interface paths {
         put?: never;
         /**
          * Verify a TIN
-         * @description Looks the TIN up in the taxpayer registry.
+         * @description Looks the TIN up in the taxpayer registry. In test mode two TINs are magic (docs/sandbox.md): `00000000-0001` verifies as an active taxpayer and `00000000-0002` is not found (404).
          */
         post: operations["resource-verify-tin-v1"];
         delete?: never;
@@ -777,7 +777,7 @@ export interface paths {
         put?: never;
         /**
          * Debit transfer to a merchant
-         * @description Debits the account and credits the merchant in one DynamoDB transaction. Approved (00) and declined for insufficient funds (51) transfers are both recorded and both answer 200; responseCode says which. A repeated requestId returns the first reply.
+         * @description Debits the account and credits the merchant in one DynamoDB transaction. Approved (00) and declined for insufficient funds (51) transfers are both recorded and both answer 200; responseCode says which. A repeated requestId returns the first reply. In test mode three accounts are magic (docs/sandbox.md): `1000000000` approves (opened with 1,000,000.00), `1000000051` always answers 51, `1000000091` always answers 91 (issuer unavailable, HTTP 503) and nothing is debited.
          */
         post: operations["transactions-transfer-v1"];
         delete?: never;
@@ -961,7 +961,7 @@ export interface paths {
         put?: never;
         /**
          * Transmit a signed invoice
-         * @description Checks the webhook of every involved party that has one (2 s timeout each), delivers the signed invoice to the buyer's webhook and records it as TRANSMITTED. If any webhook is down, 503 and nothing changes. Transmitting again is idempotent.
+         * @description Checks the webhook of every involved party that has one (2 s timeout each), delivers the signed invoice to the buyer's webhook and records it as TRANSMITTED. If any webhook is down, 503 and nothing changes. Transmitting again is idempotent. In test mode only the parties' test-mode systems count, and two buyer TINs are magic (docs/sandbox.md): `00000000-0101` is a buyer whose system is up (200; its `invoice.received` goes to your own subscriptions) and `00000000-0102` one whose system is down (503 WEBHOOK_DOWN).
          */
         post: operations["app-invoice-transmit-v2"];
         delete?: never;
@@ -1281,7 +1281,7 @@ export interface paths {
         put?: never;
         /**
          * Verify a TIN
-         * @description Looks the TIN up in the taxpayer registry.
+         * @description Looks the TIN up in the taxpayer registry. In test mode two TINs are magic (docs/sandbox.md): `00000000-0001` verifies as an active taxpayer and `00000000-0002` is not found (404).
          */
         post: operations["resource-verify-tin-v2"];
         delete?: never;
@@ -3487,11 +3487,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "irn": "INV000042-94ND90NR-20261121"
-                 *     }
-                 */
                 "application/json": {
                     irn: string;
                 };
@@ -5944,11 +5939,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "tin": "12345678-0001"
-                 *     }
-                 */
                 "application/json": {
                     tin: string;
                 };
@@ -7270,14 +7260,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "requestId": "REQ-20261121-0001",
-                 *       "stan": "000001",
-                 *       "processingCode": "000000",
-                 *       "accountNumber": "0123456789"
-                 *     }
-                 */
                 "application/json": {
                     accountNumber: string;
                     processingCode: string;
@@ -7557,20 +7539,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "requestId": "REQ-20261121-0001",
-                 *       "stan": "000001",
-                 *       "processingCode": "000000",
-                 *       "merchantId": "MRC0001",
-                 *       "merchantReference": "ORDER-1001",
-                 *       "accountNumber": "0123456789",
-                 *       "amount": 1500.5,
-                 *       "currency": "NGN",
-                 *       "productCode": "AIRTIME",
-                 *       "narration": "Airtime top-up"
-                 *     }
-                 */
                 "application/json": {
                     accountNumber: string;
                     amount: unknown;
@@ -7695,7 +7663,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimited_bank"];
-            /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
+            /** @description Test mode, account 1000000091: the issuer is unavailable (91), nothing was debited; or the account is busy, retry with the same requestId */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -9266,11 +9234,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "irn": "INV000042-94ND90NR-20261121"
-                 *     }
-                 */
                 "application/json": {
                     irn: string;
                 };
@@ -11182,11 +11145,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "tin": "12345678-0001"
-                 *     }
-                 */
                 "application/json": {
                     tin: string;
                 };
