@@ -766,6 +766,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/transactions/test/clock/advance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Advance the sandbox bank's test clock (test mode)
+         * @description Moves the test-mode time of the sandbox's bank forward by `seconds` (1 to 2,592,000 per call; it never goes back): test transfers and reversals are stamped with it, so the Lagos day a test transfer counts in (GET /api/v1/merchant/statement) and its completedAt follow it. One clock for every test switch client and merchant; a business's clock (POST /api/v1/test/clock/advance) is another. A live switch credential gets 403.
+         */
+        post: operations["test-bank-clock-advance-v1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/transactions/transfer": {
         parameters: {
             query?: never;
@@ -7478,6 +7498,137 @@ export interface operations {
                 };
             };
             /** @description The original was declined or already reversed (12), or the requestId was used for something else (26) */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponseCodeError"];
+                };
+            };
+            /** @description The body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponseCodeError"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponseCodeError"];
+                };
+            };
+            429: components["responses"]["RateLimited_bank"];
+            /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponseCodeError"];
+                };
+            };
+            /** @description An unexpected error; the message never carries internals (logged with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponseCodeError"];
+                };
+            };
+        };
+    };
+    "test-bank-clock-advance-v1": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key (1 to 128 visible ASCII characters) gets the first reply back. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "seconds": 86400
+                 *     }
+                 */
+                "application/json": {
+                    seconds: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The new test time of the bank */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description How far the test clock is ahead of the real time */
+                        offset_seconds: number;
+                        /** @description "00" approved; other codes decline (e.g. "51") */
+                        responseCode: string;
+                        responseMessage: string;
+                        /** @enum {string} */
+                        responseStatus: "SUCCESS" | "FAILED";
+                        /** @description The business's test-mode time now, ISO 8601 UTC */
+                        test_time: string;
+                        /**
+                         * Format: date-time
+                         * @description UTC time of the reply
+                         */
+                        timestamp: string;
+                        /**
+                         * Format: uuid
+                         * @description Identifies this request in the service logs
+                         */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description seconds is not a whole number from 1 to 2,592,000 (code 30) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponseCodeError"];
+                };
+            };
+            /** @description Signature refused: 94 missing header, 95 malformed, 92 timestamp, 91 signature, 93 nonce reused (responseCode says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponseCodeError"];
+                };
+            };
+            /** @description The switch credential is a live one: the test clock exists in test mode only */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponseCodeError"];
+                };
+            };
+            /** @description The Idempotency-Key was used with a different body, or its first request is still in progress */
             409: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];

@@ -64,6 +64,7 @@ const pairs: [Endpoint, () => EndpointDocs][] = [
   [ledger.balanceEnquiry, ledger.balanceEnquiryDocs],
   [ledger.transfer, ledger.transferDocs],
   [ledger.reversal, ledger.reversalDocs],
+  [sandbox.bankClockAdvance, sandbox.bankClockAdvanceDocs],
   [merchantTransactions, merchantTransactionsDocs],
   [merchantStatement, merchantStatementDocs],
   [notifications.templateCreate, notifications.templateCreateDocs],

@@ -1,6 +1,7 @@
 import * as z from 'zod'
 import { TEST_CLOCK_PREFIX } from '#lib/db/keys.ts'
-import { type EndpointDocs, endpointsOf, lazy } from '#lib/http/endpoint.ts'
+import { type EndpointDocs, endpoint, endpointsOf, lazy } from '#lib/http/endpoint.ts'
+import { bankBodyError } from '#lib/ledger/schemas.ts'
 import { AdvanceClockRequest } from '#lib/sandbox/schemas.ts'
 import { ADMIN_ONLY, reads, writes } from './common.ts'
 
@@ -35,6 +36,23 @@ export const clockRead = /* @__PURE__ */ sandbox({
   request: {},
 })
 
+/**
+ * The sandbox bank's clock (Areas B and C, lib/sandbox/clock.ts): test transfers are stamped with it,
+ * so merchant statement days follow it. Moved by the test switch, whose transfers it stamps.
+ */
+export const bankClockAdvance = /* @__PURE__ */ endpoint({
+  functionId: 'test-bank-clock-advance',
+  domain: 'sandbox',
+  stack: 'payments',
+  area: 'B',
+  auth: 'switch-signature',
+  reply: 'bank',
+  roles: [],
+  routes: [{ method: 'POST', path: '/api/v1/transactions/test/clock/advance' }],
+  access: { table: [writes([TEST_CLOCK_PREFIX])] },
+  request: { body: AdvanceClockRequest, invalidBody: bankBodyError },
+})
+
 const Clock = /* @__PURE__ */ lazy(() =>
   z.object({
     test_time: z.string().meta({ description: "The business's test-mode time now, ISO 8601 UTC" }),
@@ -67,5 +85,20 @@ export const clockReadDocs = (): EndpointDocs => ({
   replies: () => ({
     200: { description: 'The test time', data: Clock() },
     403: `The API key lacks the ADMIN role, or: ${LIVE_KEY}`,
+  }),
+})
+
+export const bankClockAdvanceDocs = (): EndpointDocs => ({
+  summary: "Advance the sandbox bank's test clock (test mode)",
+  description:
+    "Moves the test-mode time of the sandbox's bank forward by `seconds` (1 to 2,592,000 per call; it never goes back): test transfers and reversals are stamped with it, so the Lagos day a test transfer counts in (GET /api/v1/merchant/statement) and its completedAt follow it. One clock for every test switch client and merchant; a business's clock (POST /api/v1/test/clock/advance) is another. A live switch credential gets 403.",
+  example: { seconds: 86_400 },
+  replies: () => ({
+    200: {
+      description: 'The new test time of the bank',
+      data: Clock(),
+    },
+    400: 'seconds is not a whole number from 1 to 2,592,000 (code 30)',
+    403: 'The switch credential is a live one: the test clock exists in test mode only',
   }),
 })

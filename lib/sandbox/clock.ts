@@ -83,7 +83,7 @@ export async function advanceClock(owner: ClockOwner, seconds: number): Promise<
 export function testModeOnly(caller: { mode: string }): void {
   if (caller.mode !== 'test')
     throw new Forbidden(
-      'The test clock exists in test mode only, and this API key is a live one: use a test-mode ADMIN key',
+      'The test clock exists in test mode only, and this credential is a live one: use its test-mode twin',
     )
 }
 

@@ -9,6 +9,7 @@ import {
   testModeClients,
 } from '../support/clients.ts'
 import { type EventReceiver, eventually, startEventReceiver } from '../support/standard-webhook-receiver.ts'
+import { transferBody } from '../support/transfers.ts'
 import { putSignedInvoice } from '../support-invoices/invoices.ts'
 
 /**
@@ -66,7 +67,7 @@ describe('the test clock endpoints', () => {
       await live.admin.get<any>(CLOCK),
     ]) {
       expect(reply.status).toBe(403)
-      expect(reply.body.message).toMatch(/test mode only, and this API key is a live one/)
+      expect(reply.body.message).toMatch(/test mode only, and this credential is a live one/)
     }
     const clock: any = await test.admin.get(CLOCK)
     expect(clock.body.data.offset_seconds).toBe(0)
@@ -132,9 +133,8 @@ describe('webhooks in test mode', () => {
       return d
     }, 15_000)
     expect(Date.now() - started).toBeLessThan(10_000)
-    // Every attempt reached the receiver once: no attempt was made twice by the sweep's message and
-    // the delayed one it overtook.
-    await api.workers.drained()
+    // Every attempt reached the receiver once: none was made twice by the sweep's message and the
+    // retry's own delayed one (still queued: the delivery's attempt count and status make it stale).
     const attempts = failing.receiver.received.filter((e) => e.event.data.irn === irn)
     expect(attempts).toHaveLength(ATTEMPTS)
     expect(done.log.map((e: { status: number }) => e.status)).toEqual(Array(ATTEMPTS).fill(500))
@@ -169,5 +169,37 @@ describe('Idempotency-Key in test mode', () => {
         'idempotent-replayed',
       ),
     ).toBe('true')
+  })
+})
+
+describe("the sandbox bank's test clock (Areas B and C)", () => {
+  const BANK_ADVANCE = '/api/v1/transactions/test/clock/advance'
+  const statement = async (date: string) =>
+    (await test.merchant.get<any>(`/api/v1/merchant/statement?date=${date}`)).body.data
+  const pay = async () => {
+    const reply: any = await test.switch.post(
+      '/api/v1/transactions/transfer',
+      transferBody({ accountNumber: '1000000000', amount: 10 }),
+    )
+    expect(reply.body.responseCode).toBe('00')
+    return reply.body.completedAt.slice(0, 10) as string
+  }
+
+  it('is refused to a live switch credential (403) and moves the test statement day of later transfers', async () => {
+    const refused: any = await live.switch.post(BANK_ADVANCE, { seconds: 60 })
+    expect(refused.status).toBe(403)
+    expect(refused.body.responseMessage).toMatch(/test mode only/)
+
+    const today = await pay()
+    const advanced: any = await test.switch.post(BANK_ADVANCE, { seconds: 24 * HOUR })
+    expect(advanced.status).toBe(200)
+    expect(advanced.body).toMatchObject({ responseCode: '00', offset_seconds: 24 * HOUR })
+    const tomorrow = await pay()
+    expect(Date.parse(tomorrow) - Date.parse(today)).toBe(24 * HOUR * 1000)
+    await api.settled()
+    expect((await statement(tomorrow)).successful).toEqual({ count: 1, amount: 10 })
+    expect((await statement(today)).successful).toEqual({ count: 1, amount: 10 })
+    // The business's clock is another: it did not move.
+    expect((await test.admin.get<any>(CLOCK)).body.data.offset_seconds).toBe(90 + 25 * HOUR + 24 * HOUR)
   })
 })
