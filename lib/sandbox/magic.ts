@@ -1,5 +1,4 @@
 import { currentMode } from '#lib/mode.ts'
-import type { Taxpayer } from '#lib/taxpayer/registry.ts'
 
 /**
  * The sandbox's magic values (CONTRACT section 15, docs/sandbox.md): inputs that give one outcome
@@ -32,11 +31,23 @@ export const MAGIC_ACCOUNTS = {
   issuerUnavailable: '1000000091',
 } as const
 
+/** A registry entry (lib/taxpayer/registry.ts's Taxpayer, which this folder does not import: taxpayer asks here). */
+interface MagicTaxpayer {
+  tin: string
+  taxpayerName: string
+  address: string
+  taxOfficerId: string
+  taxOfficerName: string
+  rcNumber: string
+  email: string
+  phone: string
+}
+
 /**
  * The taxpayer verify-tin answers for a magic TIN in test mode: the taxpayer, `null` for "not found",
  * or undefined when the TIN is not magic here (it is looked up in the registry as in live mode).
  */
-export function magicTaxpayer(tin: string): Taxpayer | null | undefined {
+export function magicTaxpayer(tin: string): MagicTaxpayer | null | undefined {
   if (!inTest()) return undefined
   if (tin === MAGIC_TINS.notFound) return null
   if (tin !== MAGIC_TINS.active) return undefined

@@ -364,7 +364,7 @@ export async function attempt(message: AttemptMessage, realNow = Date.now()): Pr
  *
  * A due-now retry is recorded before it is queued (a queued-first message would race the record and
  * find itself stale); should the queueing fail after the record, the retry waits for the business's
- * next clock advance, whose sweep queues every due delivery (lib/sandbox/sweep.ts).
+ * next clock advance, whose sweep queues every due delivery (lib/webhooks/due-sweep.ts).
  */
 async function retryInTestTime(
   d: Delivery,
