@@ -8,8 +8,8 @@ import { queueDueDeliveries } from '#lib/webhooks/due-sweep.ts'
  * POST /api/v1/test/clock/advance (test-mode ADMIN): the business's test time moves forward, then
  * its webhook deliveries now due in test time are queued at once (lib/webhooks/due-sweep.ts).
  */
-export const handler = apiHandler(clockAdvance, apiSignature, async ({ body, caller }) => {
-  testModeOnly(caller)
+export const handler = apiHandler(clockAdvance, apiSignature, async ({ body, caller, route }) => {
+  testModeOnly({ caller, route })
   const offsetMs = await advanceClock({ business: caller.businessId }, body.seconds)
   const view = clockView(offsetMs)
   const queued = await queueDueDeliveries(caller.businessId, Date.parse(view.test_time))

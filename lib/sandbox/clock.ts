@@ -1,5 +1,7 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import type { Caller } from '#lib/auth/caller.ts'
+import { refused } from '#lib/auth/refusal.ts'
+import type { Route } from '#lib/route.ts'
 import { db, tableName } from '#lib/db/client.ts'
 import { keys } from '#lib/db/keys.ts'
 import { Forbidden } from '#lib/errors.ts'
@@ -79,13 +81,29 @@ export async function advanceClock(owner: ClockOwner, seconds: number): Promise<
   return offsetOf(out.Attributes)
 }
 
-/** The clock endpoints answer test-mode keys only: a live key gets 403, saying why. */
-export function testModeOnly(caller: { mode: string }): void {
-  if (caller.mode !== 'test')
-    throw new Forbidden(
+/**
+ * The clock endpoints answer test-mode credentials only: a live one gets 403, saying why, logged as a
+ * refusal (`mode_forbidden`) as every credential's refusal is.
+ */
+export function testModeOnly(context: { caller: Caller; route: Route }): void {
+  const { caller, route } = context
+  if ('mode' in caller && caller.mode === 'test') return
+  throw refused(
+    { route },
+    'mode_forbidden',
+    new Forbidden(
       'The test clock exists in test mode only, and this credential is a live one: use its test-mode twin',
-    )
+    ),
+    keyIdOf(caller),
+  )
 }
+
+const keyIdOf = (caller: Caller) =>
+  caller.scheme === 'api-signature'
+    ? caller.apiKeyId
+    : caller.scheme === 'switch-signature'
+      ? caller.switchClientId
+      : undefined
 
 /** The clock as the endpoints show it. */
 export const clockView = (offsetMs: number) => ({

@@ -116,6 +116,10 @@ export const SAMPLES: Record<string, (ctx: FuzzContext) => Sample> = {
     body: { action: 'validate', invoices: [buildInvoice({ irn: newIrn() })] },
   }),
   'app-invoice-batch-status': () => ({ params: { batch_id: randomUUID() } }),
+  // The sandbox's clocks (docs/sandbox.md): the fuzz's live credentials get 403 and move nothing.
+  'test-clock-advance': () => ({ body: { seconds: 60 } }),
+  'test-clock': none,
+  'test-bank-clock-advance': () => ({ body: { seconds: 60 } }),
 }
 
 // Hostile values ----------------------------------------------------------------------------------
