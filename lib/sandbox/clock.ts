@@ -43,12 +43,6 @@ export async function clockOffsetMs(owner: ClockOwner): Promise<number> {
   return offsetOf(out.Item)
 }
 
-/** Now, in the current mode's time for this owner: the real time in live mode, without a read. */
-export async function nowMs(owner: ClockOwner): Promise<number> {
-  if (currentMode() !== 'test') return Date.now()
-  return Date.now() + (await clockOffsetMs(owner))
-}
-
 /** The clock an authenticated caller's test-mode work follows (Area D has no test mode). */
 export function clockOwnerOf(caller: Caller): ClockOwner | undefined {
   switch (caller.scheme) {
