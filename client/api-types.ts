@@ -137,7 +137,7 @@ export interface paths {
         put?: never;
         /**
          * Transmit a signed invoice
-         * @description Checks the webhook of every involved party that has one (2 s timeout each), delivers the signed invoice to the buyer's webhook and records it as TRANSMITTED. If any webhook is down, 503 and nothing changes. Transmitting again is idempotent.
+         * @description Checks the webhook of every involved party that has one (2 s timeout each), delivers the signed invoice to the buyer's webhook and records it as TRANSMITTED. If any webhook is down, 503 and nothing changes. Transmitting again is idempotent. In test mode only the parties' test-mode systems count, and two buyer TINs are magic (docs/sandbox.md): `00000000-0101` is a buyer whose system is up (200; its `invoice.received` goes to your own subscriptions) and `00000000-0102` one whose system is down (503 WEBHOOK_DOWN).
          */
         post: operations["app-invoice-transmit-v1"];
         delete?: never;
@@ -621,7 +621,7 @@ export interface paths {
         put?: never;
         /**
          * Verify a TIN
-         * @description Looks the TIN up in the taxpayer registry.
+         * @description Looks the TIN up in the taxpayer registry. In test mode two TINs are magic (docs/sandbox.md): `00000000-0001` verifies as an active taxpayer and `00000000-0002` is not found (404).
          */
         post: operations["resource-verify-tin-v1"];
         delete?: never;
@@ -750,6 +750,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/test/clock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The business's test clock (test mode, ADMIN)
+         * @description The business's test-mode time now, and how far it is ahead of the real time. Live keys get 403.
+         */
+        get: operations["test-clock-v1"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/test/clock/advance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Advance the business's test clock (test mode, ADMIN)
+         * @description Moves the business's test-mode time forward by `seconds` (1 to 2,592,000, 30 days, per call; it never goes back). Webhook retries and their final failure and Idempotency-Key expiry follow it: deliveries whose next attempt is now due are attempted at once, and a jump past the whole retry schedule runs it out within seconds, ending FAILED. Live keys get 403.
+         */
+        post: operations["test-clock-advance-v1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/transactions/balance-enquiry": {
         parameters: {
             query?: never;
@@ -790,6 +830,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/transactions/test/clock/advance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Advance the sandbox bank's test clock (test mode)
+         * @description Moves the test-mode time of the sandbox's bank forward by `seconds` (1 to 2,592,000 per call; it never goes back): test transfers and reversals are stamped with it, so the Lagos day a test transfer counts in (GET /api/v1/merchant/statement) and its completedAt follow it. One clock for every test switch client and merchant; a business's clock (POST /api/v1/test/clock/advance) is another. A live switch credential gets 403.
+         */
+        post: operations["test-bank-clock-advance-v1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/transactions/transfer": {
         parameters: {
             query?: never;
@@ -801,7 +861,7 @@ export interface paths {
         put?: never;
         /**
          * Debit transfer to a merchant
-         * @description Debits the account and credits the merchant in one DynamoDB transaction. Approved (00) and declined for insufficient funds (51) transfers are both recorded and both answer 200; responseCode says which. A repeated requestId returns the first reply.
+         * @description Debits the account and credits the merchant in one DynamoDB transaction. Approved (00) and declined for insufficient funds (51) transfers are both recorded and both answer 200; responseCode says which. A repeated requestId returns the first reply. In test mode three accounts are magic (docs/sandbox.md): `1000000000` approves (opened with 1,000,000.00), `1000000051` always answers 51, `1000000091` always answers 91 (issuer unavailable, HTTP 503) and nothing is debited.
          */
         post: operations["transactions-transfer-v1"];
         delete?: never;
@@ -985,7 +1045,7 @@ export interface paths {
         put?: never;
         /**
          * Transmit a signed invoice
-         * @description Checks the webhook of every involved party that has one (2 s timeout each), delivers the signed invoice to the buyer's webhook and records it as TRANSMITTED. If any webhook is down, 503 and nothing changes. Transmitting again is idempotent.
+         * @description Checks the webhook of every involved party that has one (2 s timeout each), delivers the signed invoice to the buyer's webhook and records it as TRANSMITTED. If any webhook is down, 503 and nothing changes. Transmitting again is idempotent. In test mode only the parties' test-mode systems count, and two buyer TINs are magic (docs/sandbox.md): `00000000-0101` is a buyer whose system is up (200; its `invoice.received` goes to your own subscriptions) and `00000000-0102` one whose system is down (503 WEBHOOK_DOWN).
          */
         post: operations["app-invoice-transmit-v2"];
         delete?: never;
@@ -1305,7 +1365,7 @@ export interface paths {
         put?: never;
         /**
          * Verify a TIN
-         * @description Looks the TIN up in the taxpayer registry.
+         * @description Looks the TIN up in the taxpayer registry. In test mode two TINs are magic (docs/sandbox.md): `00000000-0001` verifies as an active taxpayer and `00000000-0002` is not found (404).
          */
         post: operations["resource-verify-tin-v2"];
         delete?: never;
@@ -3517,11 +3577,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "irn": "INV000042-94ND90NR-20261121"
-                 *     }
-                 */
                 "application/json": {
                     irn: string;
                 };
@@ -6463,11 +6518,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "tin": "12345678-0001"
-                 *     }
-                 */
                 "application/json": {
                     tin: string;
                 };
@@ -7578,6 +7628,217 @@ export interface operations {
             };
         };
     };
+    "test-clock-v1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The test time */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Environment": components["headers"]["X-Environment"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description How far the test clock is ahead of the real time */
+                            offset_seconds: number;
+                            /** @description The business's test-mode time now, ISO 8601 UTC */
+                            test_time: string;
+                        };
+                        /** @description Always null on success */
+                        error: null;
+                        /** @description Handler time, e.g. "12ms" */
+                        execTime: string;
+                        /** @description Human-readable message */
+                        message: string;
+                        /**
+                         * @description Outcome indicator
+                         * @constant
+                         */
+                        status: "SUCCESS";
+                    };
+                };
+            };
+            /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description The API key lacks the ADMIN role, or: The key is a live one: the test clock exists in test mode only (use a test-mode ADMIN key) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            429: components["responses"]["RateLimited_envelope"];
+            /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description An unexpected error; the message never carries internals (logged with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+        };
+    };
+    "test-clock-advance-v1": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key (1 to 128 visible ASCII characters) gets the first reply back. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "seconds": 90000
+                 *     }
+                 */
+                "application/json": {
+                    seconds: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The new test time */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Environment": components["headers"]["X-Environment"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description Webhook deliveries now due, queued at once */
+                            due_deliveries_queued: number;
+                            /** @description How far the test clock is ahead of the real time */
+                            offset_seconds: number;
+                            /** @description The business's test-mode time now, ISO 8601 UTC */
+                            test_time: string;
+                        };
+                        /** @description Always null on success */
+                        error: null;
+                        /** @description Handler time, e.g. "12ms" */
+                        execTime: string;
+                        /** @description Human-readable message */
+                        message: string;
+                        /**
+                         * @description Outcome indicator
+                         * @constant
+                         */
+                        status: "SUCCESS";
+                    };
+                };
+            };
+            /** @description seconds is not a whole number from 1 to 2,592,000 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description The API key lacks the ADMIN role, or: The key is a live one: the test clock exists in test mode only (use a test-mode ADMIN key) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description The Idempotency-Key was used with a different body, or its first request is still in progress */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description The body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            429: components["responses"]["RateLimited_envelope"];
+            /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description An unexpected error; the message never carries internals (logged with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+        };
+    };
     "transactions-balance-enquiry-v1": {
         parameters: {
             query?: never;
@@ -7587,14 +7848,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "requestId": "REQ-20261121-0001",
-                 *       "stan": "000001",
-                 *       "processingCode": "000000",
-                 *       "accountNumber": "0123456789"
-                 *     }
-                 */
                 "application/json": {
                     accountNumber: string;
                     processingCode: string;
@@ -7864,7 +8117,7 @@ export interface operations {
             };
         };
     };
-    "transactions-transfer-v1": {
+    "test-bank-clock-advance-v1": {
         parameters: {
             query?: never;
             header?: {
@@ -7878,18 +8131,136 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "requestId": "REQ-20261121-0001",
-                 *       "stan": "000001",
-                 *       "processingCode": "000000",
-                 *       "merchantId": "MRC0001",
-                 *       "merchantReference": "ORDER-1001",
-                 *       "accountNumber": "0123456789",
-                 *       "amount": 1500.5,
-                 *       "currency": "NGN",
-                 *       "productCode": "AIRTIME",
-                 *       "narration": "Airtime top-up"
+                 *       "seconds": 86400
                  *     }
                  */
+                "application/json": {
+                    seconds: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The new test time of the bank */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Environment": components["headers"]["X-Environment"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description How far the test clock is ahead of the real time */
+                        offset_seconds: number;
+                        /** @description "00" approved; other codes decline (e.g. "51") */
+                        responseCode: string;
+                        responseMessage: string;
+                        /** @enum {string} */
+                        responseStatus: "SUCCESS" | "FAILED";
+                        /** @description The business's test-mode time now, ISO 8601 UTC */
+                        test_time: string;
+                        /**
+                         * Format: date-time
+                         * @description UTC time of the reply
+                         */
+                        timestamp: string;
+                        /**
+                         * Format: uuid
+                         * @description Identifies this request in the service logs
+                         */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description seconds is not a whole number from 1 to 2,592,000 (code 30) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponseCodeError"];
+                };
+            };
+            /** @description Signature refused: 94 missing header, 95 malformed, 92 timestamp, 91 signature, 93 nonce reused (responseCode says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponseCodeError"];
+                };
+            };
+            /** @description The switch credential is a live one: the test clock exists in test mode only */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponseCodeError"];
+                };
+            };
+            /** @description The Idempotency-Key was used with a different body, or its first request is still in progress */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponseCodeError"];
+                };
+            };
+            /** @description The body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponseCodeError"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponseCodeError"];
+                };
+            };
+            429: components["responses"]["RateLimited_bank"];
+            /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponseCodeError"];
+                };
+            };
+            /** @description An unexpected error; the message never carries internals (logged with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponseCodeError"];
+                };
+            };
+        };
+    };
+    "transactions-transfer-v1": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key (1 to 128 visible ASCII characters) gets the first reply back. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
                 "application/json": {
                     accountNumber: string;
                     amount: unknown;
@@ -8015,7 +8386,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimited_bank"];
-            /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
+            /** @description Test mode, account 1000000091: the issuer is unavailable (91), nothing was debited; or the account is busy, retry with the same requestId */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -9595,11 +9966,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "irn": "INV000042-94ND90NR-20261121"
-                 *     }
-                 */
                 "application/json": {
                     irn: string;
                 };
@@ -11527,11 +11893,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "tin": "12345678-0001"
-                 *     }
-                 */
                 "application/json": {
                     tin: string;
                 };

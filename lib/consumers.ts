@@ -5,6 +5,7 @@ import {
   OUTBOX_PREFIX,
   SEARCH_COUNTER_PREFIX,
   SEARCH_LIST_PREFIX,
+  TEST_CLOCK_PREFIX,
 } from '#lib/db/keys.ts'
 import { type EncryptionRecord, reads, type TableGrant, writes } from '#lib/iam/access.ts'
 import type { ServiceSecret } from '#lib/route.ts'
@@ -116,8 +117,12 @@ export const consumers: readonly Consumer[] = [
     // At most 20 x 10 attempts in flight: the rest of the account's concurrency stays the API's.
     maxConcurrency: 20,
     // The delivery and its subscription's state; a failure notice for the admin list (OUTBOX#); the
-    // destination host's concurrency slots (WHHOST#); further pages of a fan-out (WEBHOOKS#, WHDELIVERY#).
-    tableAccess: [writes(['WEBHOOKS#', 'WHDELIVERY#', 'WHHOST#', OUTBOX_PREFIX]), reads([EVENT_PREFIX])],
+    // destination host's concurrency slots (WHHOST#); further pages of a fan-out (WEBHOOKS#, WHDELIVERY#);
+    // in test mode, the business's test clock (TESTCLOCK#, lib/sandbox/clock.ts).
+    tableAccess: [
+      writes(['WEBHOOKS#', 'WHDELIVERY#', 'WHHOST#', OUTBOX_PREFIX]),
+      reads([EVENT_PREFIX, TEST_CLOCK_PREFIX]),
+    ],
     dataKey: { decrypt: ['webhook-subscription'] },
     sendsTo: ['webhook-deliveries'],
     description:

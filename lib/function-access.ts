@@ -1,6 +1,6 @@
 import { type Consumer, consumers } from '#lib/consumers.ts'
 import { functionsOf, type Route, routes as routeTable, UNROUTED } from '#lib/routes.ts'
-import { keys, NONCE_PREFIX, RATE_PREFIX, REPLAY_PREFIX } from '#lib/db/keys.ts'
+import { keys, NONCE_PREFIX, RATE_PREFIX, REPLAY_PREFIX, TEST_CLOCK_PREFIX } from '#lib/db/keys.ts'
 import type { AuthScheme } from '#lib/route.ts'
 import {
   type Access,
@@ -62,6 +62,8 @@ export const SCHEME_ACCESS: Record<AuthScheme, Access> = {
 export const IDEMPOTENCY_ACCESS: Access = {
   table: [
     { actions: ['PutItem', 'UpdateItem', 'DeleteItem'], keys: [prefixOf(keys.idempotency('', '', ''))] },
+    // In test mode the retention runs on the caller's test clock (lib/sandbox/clock.ts).
+    { actions: ['GetItem'], keys: [TEST_CLOCK_PREFIX] },
   ],
 }
 

@@ -27,6 +27,8 @@ export const REFUSAL_REASONS = [
   'role_forbidden',
   /** Area C: x-Merchant-Id names another merchant than the token's. */
   'merchant_mismatch',
+  /** A live credential on a route of test mode only (the sandbox's clocks, lib/sandbox/clock.ts). */
+  'mode_forbidden',
 ] as const
 export type RefusalReason = (typeof REFUSAL_REASONS)[number]
 

@@ -33,6 +33,8 @@ export const EVENT_PREFIX = 'EVENT#'
 export const BATCH_PREFIX = 'BATCH#'
 /** Area B request records (transfers, reversals): the history indexer takes stream records under this prefix. */
 export const BANK_REQUEST_PREFIX = 'BANKREQ#'
+/** A test clock (lib/sandbox/clock.ts): only test mode reads or moves one. */
+export const TEST_CLOCK_PREFIX = 'TESTCLOCK#'
 /** Supplier search: the per-business number counters, and the list items (lib/invoice/search.ts). */
 export const SEARCH_COUNTER_PREFIX = 'INVSEQ#'
 export const SEARCH_LIST_PREFIX = 'INVLIST#'
@@ -149,6 +151,13 @@ export const keys = {
 
   /** One taxpayer in the local taxpayer registry (verify-tin), by TIN. */
   taxpayer: (tin: string): Key => ({ pk: `TAXPAYER#${tin}`, sk: 'REGISTRY' }),
+
+  /**
+   * The test clock of one owner (lib/sandbox/clock.ts): `BUSINESS#<id>` for an Area A business,
+   * `BANK` for the sandbox's bank (Areas B and C). Only test-mode work reads it, so the key has no
+   * mode of its own: live time is the real time and has no item.
+   */
+  testClock: (owner: string): Key => ({ pk: `${TEST_CLOCK_PREFIX}${owner}`, sk: 'CLOCK' }),
 
   /** A POST/PATCH sent with an Idempotency-Key: its first reply, per caller and route. */
   idempotency: (callerId: string, routeKey: string, key: string): Key => ({

@@ -22,6 +22,7 @@ import * as notifications from './notifications.ts'
 import { generateQrCode, generateQrCodeDocs, verifyQr, verifyQrDocs } from './qr.ts'
 import { publicKeys, publicKeysDocs, referenceListDocs, referenceLists } from './reference.ts'
 import { verifyTin, verifyTinDocs } from './taxpayer.ts'
+import * as sandbox from './sandbox.ts'
 import * as webhooks from './webhooks.ts'
 
 /**
@@ -63,9 +64,12 @@ const pairs: [Endpoint, () => EndpointDocs][] = [
   [apiKeys.keyList, apiKeys.keyListDocs],
   [apiKeys.keyRoll, apiKeys.keyRollDocs],
   [apiKeys.keyRevoke, apiKeys.keyRevokeDocs],
+  [sandbox.clockAdvance, sandbox.clockAdvanceDocs],
+  [sandbox.clockRead, sandbox.clockReadDocs],
   [ledger.balanceEnquiry, ledger.balanceEnquiryDocs],
   [ledger.transfer, ledger.transferDocs],
   [ledger.reversal, ledger.reversalDocs],
+  [sandbox.bankClockAdvance, sandbox.bankClockAdvanceDocs],
   [merchantTransactions, merchantTransactionsDocs],
   [merchantStatement, merchantStatementDocs],
   [notifications.templateCreate, notifications.templateCreateDocs],

@@ -6,6 +6,7 @@ import {
   ReversalRequest,
   TransferRequest,
 } from '#lib/ledger/schemas.ts'
+import { TEST_CLOCK_PREFIX } from '#lib/db/keys.ts'
 import { reads, writes } from './common.ts'
 
 /** Area B: balance enquiry, debit transfer and reversal (CONTRACT section 6). */
@@ -23,7 +24,11 @@ const ledger = /* @__PURE__ */ endpointsOf({
  * outcome notification are written in one transaction; the merchant and its templates are read.
  */
 const moneyMoves = {
-  table: [writes(['ACCOUNT#', 'BANKREQ#', 'PROVREF#', 'OUTBOX#']), reads(['MERCHANT#', 'NTEMPLATE#'])],
+  // TESTCLOCK#: the sandbox bank's test clock, read with the request's items in test mode only.
+  table: [
+    writes(['ACCOUNT#', 'BANKREQ#', 'PROVREF#', 'OUTBOX#']),
+    reads(['MERCHANT#', 'NTEMPLATE#', TEST_CLOCK_PREFIX]),
+  ],
 }
 
 export const balanceEnquiry = /* @__PURE__ */ ledger({
@@ -56,11 +61,27 @@ const naira = (description: string) => z.number().meta({ description: `${descrip
 
 const INVALID = 'The body is invalid: code 13 when the amount is at fault, 30 otherwise; every problem listed'
 const exampleCommon = { requestId: 'REQ-20261121-0001', stan: '000001', processingCode: '000000' }
+const transferExample = (accountNumber: string) => ({
+  ...exampleCommon,
+  merchantId: 'MRC0001',
+  merchantReference: 'ORDER-1001',
+  accountNumber,
+  amount: 1500.5,
+  currency: 'NGN',
+  productCode: 'AIRTIME',
+  narration: 'Airtime top-up',
+})
 
 export const balanceEnquiryDocs = (): EndpointDocs => ({
   summary: 'Balance enquiry',
   description: "The account's available balance. A read: nothing is recorded, and no money moves.",
   example: { ...exampleCommon, accountNumber: '0123456789' },
+  examples: {
+    sandboxApproves: {
+      summary: 'Test mode: account 1000000000, opened with 1,000,000.00',
+      value: { ...exampleCommon, accountNumber: '1000000000' },
+    },
+  },
   replies: () => ({
     200: {
       description: 'responseCode 00 with the balance',
@@ -79,16 +100,22 @@ export const balanceEnquiryDocs = (): EndpointDocs => ({
 export const transferDocs = (): EndpointDocs => ({
   summary: 'Debit transfer to a merchant',
   description:
-    'Debits the account and credits the merchant in one DynamoDB transaction. Approved (00) and declined for insufficient funds (51) transfers are both recorded and both answer 200; responseCode says which. A repeated requestId returns the first reply.',
-  example: {
-    ...exampleCommon,
-    merchantId: 'MRC0001',
-    merchantReference: 'ORDER-1001',
-    accountNumber: '0123456789',
-    amount: 1500.5,
-    currency: 'NGN',
-    productCode: 'AIRTIME',
-    narration: 'Airtime top-up',
+    'Debits the account and credits the merchant in one DynamoDB transaction. Approved (00) and declined for insufficient funds (51) transfers are both recorded and both answer 200; responseCode says which. A repeated requestId returns the first reply. In test mode three accounts are magic (docs/sandbox.md): `1000000000` approves (opened with 1,000,000.00), `1000000051` always answers 51, `1000000091` always answers 91 (issuer unavailable, HTTP 503) and nothing is debited.',
+  example: transferExample('0123456789'),
+  examples: {
+    sandboxApproves: {
+      summary: 'Test mode: account 1000000000, opened with 1,000,000.00, approves (00)',
+      value: transferExample('1000000000'),
+    },
+    sandboxInsufficientFunds: {
+      summary: 'Test mode: account 1000000051 always declines with 51 (insufficient funds)',
+      value: transferExample('1000000051'),
+    },
+    sandboxIssuerUnavailable: {
+      summary:
+        'Test mode: account 1000000091 always answers 91 (issuer unavailable, HTTP 503), nothing debited',
+      value: transferExample('1000000091'),
+    },
   },
   replies: () => ({
     200: {
@@ -110,6 +137,7 @@ export const transferDocs = (): EndpointDocs => ({
     400: INVALID,
     404: 'Unknown account (14) or merchant (03)',
     409: 'The requestId was already used for a different request (26)',
+    503: 'Test mode, account 1000000091: the issuer is unavailable (91), nothing was debited; or the account is busy, retry with the same requestId',
   }),
 })
 

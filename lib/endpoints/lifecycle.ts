@@ -57,8 +57,20 @@ const BAD_IRN = 'The IRN in the path is invalid'
 export const transmitDocs = (): EndpointDocs => ({
   summary: 'Transmit a signed invoice',
   description:
-    "Checks the webhook of every involved party that has one (2 s timeout each), delivers the signed invoice to the buyer's webhook and records it as TRANSMITTED. If any webhook is down, 503 and nothing changes. Transmitting again is idempotent.",
+    "Checks the webhook of every involved party that has one (2 s timeout each), delivers the signed invoice to the buyer's webhook and records it as TRANSMITTED. If any webhook is down, 503 and nothing changes. Transmitting again is idempotent. In test mode only the parties' test-mode systems count, and two buyer TINs are magic (docs/sandbox.md): `00000000-0101` is a buyer whose system is up (200; its `invoice.received` goes to your own subscriptions) and `00000000-0102` one whose system is down (503 WEBHOOK_DOWN).",
   example: { irn: 'INV000042-94ND90NR-20261121' },
+  examples: {
+    sandboxBuyerUp: {
+      summary:
+        'Test mode: an invoice whose buyer TIN (accounting_customer_party.tin) is 00000000-0101, a buyer system that is up: 200, invoice.received delivered to your own subscriptions',
+      value: { irn: 'INV000101-94ND90NR-20261121' },
+    },
+    sandboxBuyerDown: {
+      summary:
+        'Test mode: an invoice whose buyer TIN is 00000000-0102, a buyer system that is down: 503 WEBHOOK_DOWN, the invoice stays SIGNED',
+      value: { irn: 'INV000102-94ND90NR-20261121' },
+    },
+  },
   replies: () => ({
     200: {
       description: 'Transmitted (or already transmitted)',

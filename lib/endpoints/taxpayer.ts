@@ -5,7 +5,7 @@ import { ANY, INVALID_BODY, reads } from './common.ts'
 
 /** TIN verification against the taxpayer registry (CONTRACT section 5). */
 
-export const verifyTin = /* @__PURE__ */ /* @__PURE__ */ endpointsOf({
+export const verifyTin = /* @__PURE__ */ endpointsOf({
   domain: 'taxpayer',
   stack: 'invoicing',
   area: 'A',
@@ -22,8 +22,13 @@ export const verifyTin = /* @__PURE__ */ /* @__PURE__ */ endpointsOf({
 
 export const verifyTinDocs = (): EndpointDocs => ({
   summary: 'Verify a TIN',
-  description: 'Looks the TIN up in the taxpayer registry.',
+  description:
+    'Looks the TIN up in the taxpayer registry. In test mode two TINs are magic (docs/sandbox.md): `00000000-0001` verifies as an active taxpayer and `00000000-0002` is not found (404).',
   example: { tin: '12345678-0001' },
+  examples: {
+    sandboxActive: { summary: 'Test mode: always an active taxpayer', value: { tin: '00000000-0001' } },
+    sandboxNotFound: { summary: 'Test mode: always not found (404)', value: { tin: '00000000-0002' } },
+  },
   replies: () => ({
     200: {
       description: 'The taxpayer',

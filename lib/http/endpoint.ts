@@ -198,6 +198,11 @@ export interface EndpointDocs {
   headers?: () => HeaderParameter[]
   /** At least one example body (validated against its schema by a test). */
   example?: Versioned<unknown>
+  /**
+   * Further request examples, by name, each with a summary: the sandbox's magic values (CONTRACT
+   * section 15). The document then lists `example` as `default` among them (OpenAPI's `examples`).
+   */
+  examples?: Record<string, { summary: string; value: unknown }>
   /** An example body kept in a JSON file (relative to the project root), for large bodies. */
   exampleFile?: Versioned<string>
   /** Every reply, by status. */

@@ -2,7 +2,10 @@ import { createHash, randomInt } from 'node:crypto'
 import canonicalize from 'canonicalize'
 import { transactionCancellationCodes } from '#lib/db/errors.ts'
 import { keys } from '#lib/db/keys.ts'
-import { Conflict, NotFound } from '#lib/errors.ts'
+import { Conflict, DependencyDown, NotFound } from '#lib/errors.ts'
+import { currentMode } from '#lib/mode.ts'
+import { clockKey, offsetOf } from '#lib/sandbox/clock.ts'
+import { issuerUnavailable, magicAccount } from '#lib/sandbox/magic.ts'
 import { toTemplateItem } from '#lib/notifications/templates.ts'
 import { lagosLocalIso } from '#lib/time.ts'
 import {
@@ -22,6 +25,7 @@ import {
   getBankRequest,
   itemAt,
   type Merchant,
+  openAccount,
   readMany,
   type TransactItem,
   transact,
@@ -102,8 +106,44 @@ async function commitOrReplay(
   }
 }
 
+/**
+ * A magic account of test mode (lib/sandbox/magic.ts) that does not exist yet is opened on its first
+ * use, so every stack has them in test mode without an operator's step; undefined when the number is
+ * not magic here. An account that exists is left as it is.
+ */
+async function openMagicAccount(accountNumber: string): Promise<Account | undefined> {
+  const magic = magicAccount(accountNumber)
+  return magic ? (await openAccount(magic)).account : undefined
+}
+
+const unopenedMagicAccount = (accountNumber: string) => {
+  const magic = magicAccount(accountNumber)
+  return magic && { accountNumber, balanceKobo: magic.balanceKobo, currency: 'NGN' as const }
+}
+
+/** The magic account whose issuer is always unavailable: 91, nothing debited and nothing recorded. */
+function refuseIfIssuerUnavailable(accountNumber: string): void {
+  if (issuerUnavailable(accountNumber))
+    throw new DependencyDown(
+      `The issuer of account ${accountNumber} is unavailable: nothing was debited (sandbox account, always 91)`,
+      { responseCode: ISSUER_UNAVAILABLE },
+    )
+}
+/** ISO 8583's "issuer or switch inoperative" (a signature failure's 91 comes with a 401, this with a 503). */
+const ISSUER_UNAVAILABLE = '91'
+
+/**
+ * The sandbox bank's test clock (lib/sandbox/clock.ts), read in the request's own BatchGetItem in
+ * test mode only: test transfers and reversals are stamped with test time, so statement days follow it.
+ */
+const bankClock = () => (currentMode() === 'test' ? [clockKey('bank')] : [])
+const stampOf = (found: Map<string, Record<string, unknown>>) =>
+  Date.now() + (currentMode() === 'test' ? offsetOf(itemAt(found, clockKey('bank'))) : 0)
+
 export async function balanceEnquiry(body: BalanceEnquiryRequest): Promise<Reply> {
-  const account = await getAccount(body.accountNumber)
+  refuseIfIssuerUnavailable(body.accountNumber)
+  // A magic account not opened yet has its opening balance: the enquiry reads, it never writes.
+  const account = (await getAccount(body.accountNumber)) ?? unopenedMagicAccount(body.accountNumber)
   if (!account) throw refused(unknownAccount(body.accountNumber))
   return {
     requestId: body.requestId,
@@ -116,6 +156,7 @@ export async function balanceEnquiry(body: BalanceEnquiryRequest): Promise<Reply
 }
 
 export async function transfer(switchClientId: string, body: TransferRequest): Promise<Reply> {
+  refuseIfIssuerUnavailable(body.accountNumber)
   const bodyHash = hashOf(body)
   const requestKey = keys.bankRequest(switchClientId, body.requestId)
   const accountKey = keys.account(body.accountNumber)
@@ -129,7 +170,8 @@ export async function transfer(switchClientId: string, body: TransferRequest): P
   // in one process, attempts on one account queue instead of failing each other's conditions.
   return withRetries(() =>
     oneAtATime(`account:${body.accountNumber}`, async () => {
-      const found = await readMany([requestKey, accountKey, merchantKey, ...templateKeys])
+      const found = await readMany([requestKey, accountKey, merchantKey, ...templateKeys, ...bankClock()])
+      if (!itemAt(found, accountKey) && (await openMagicAccount(body.accountNumber))) return AGAIN
       const verdict = decideTransfer(
         {
           existing: itemAt<BankRequestRecord>(found, requestKey),
@@ -140,7 +182,7 @@ export async function transfer(switchClientId: string, body: TransferRequest): P
       )
       if (verdict.outcome === 'replay' || verdict.outcome === 'refused') return replayed(verdict)
 
-      const atMs = Date.now()
+      const atMs = stampOf(found)
       const facts: TransferFacts = {
         verdict,
         providerReference: newProviderReference(atMs),
@@ -175,7 +217,7 @@ export async function reversal(switchClientId: string, body: ReversalRequest): P
   const originalKey = keys.bankRequest(switchClientId, body.originalRequestId)
 
   return withRetries(async (attempt) => {
-    const found = await readMany([ownKey, originalKey])
+    const found = await readMany([ownKey, originalKey, ...bankClock()])
     const decision = decideReversal(
       {
         existing: itemAt<BankRequestRecord>(found, ownKey),
@@ -192,7 +234,7 @@ export async function reversal(switchClientId: string, body: ReversalRequest): P
     if (decision.outcome === 'read-again') return AGAIN
     if (decision.outcome !== 'reverse') return replayed(decision)
     const { original } = decision
-    const atMs = Date.now()
+    const atMs = stampOf(found)
     const reversedAt = lagosLocalIso(new Date(atMs))
     const reply = reversalReply(body, original, reversedAt)
     const items: TransactItem[] = [

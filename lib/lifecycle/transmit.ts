@@ -8,6 +8,7 @@ import { deliverSigned } from '#lib/webhooks/deliver.ts'
 import { type PartyWebhook, webhooksOf } from '#lib/webhooks/parties.ts'
 import { probeWebhook, WEBHOOK_TIMEOUT_MS } from '#lib/webhooks/probe.ts'
 import { markTransmitted, readInvoiceRecord } from '#lib/invoice/repository.ts'
+import { magicBuyerSystem } from '#lib/sandbox/magic.ts'
 import type { TransmitRequest } from './schemas.ts'
 import { buyerTinOf } from './views.ts'
 
@@ -29,6 +30,12 @@ interface Party {
   tin: string
   business: Business | undefined
   webhooks: PartyWebhook[]
+  /**
+   * A magic buyer of test mode (lib/sandbox/magic.ts): its system is up or down by its TIN, and it has
+   * no real system, so nothing is probed or delivered; an `up` one's invoice.received goes to the
+   * supplier's own subscriptions (`business` is the supplier).
+   */
+  magic?: 'up' | 'down'
 }
 
 export interface TransmitResult {
@@ -49,7 +56,10 @@ async function partiesOf(record: InvoiceRecord, supplier: Business): Promise<Par
     },
   ]
   const buyerTin = buyerTinOf(record)
-  if (buyerTin) {
+  const magic = magicBuyerSystem(buyerTin)
+  if (buyerTin && magic) {
+    parties.push({ role: 'buyer', tin: buyerTin, business: supplier, webhooks: [], magic })
+  } else if (buyerTin) {
     const buyer = await getBusinessByTin(buyerTin)
     parties.push({
       role: 'buyer',
@@ -72,21 +82,32 @@ async function checkParties(parties: Party[]): Promise<{ lines: string[]; proble
   const lines: string[] = []
   const problems: Problem[] = []
   for (const { party, probes } of checks) {
+    if (party.magic) {
+      // The same line and problem as a real system's: the sandbox answers as production would.
+      if (party.magic === 'up') lines.push(`${label(party)}: system is up`)
+      else problems.push(downProblem(party, 'HTTP 503'))
+      continue
+    }
     if (probes.length === 0) lines.push(`${label(party)}: no system registered, not checked`)
     for (const probe of probes) {
       if (probe.status === 'UP') {
         lines.push(`${label(party)}: system is up`)
       } else {
-        const why = party.role === 'supplier' ? `${probe.reason}; ` : ''
-        problems.push({
-          path: `parties/${party.role}/webhook`,
-          code: 'WEBHOOK_DOWN',
-          message: `${label(party)}: system is down (${why}checked with a ${WEBHOOK_TIMEOUT_MS} ms limit)`,
-        })
+        problems.push(downProblem(party, probe.reason))
       }
     }
   }
   return { lines, problems }
+}
+
+/** A party's system is down: only the caller's own (supplier) system's failure gets its class. */
+function downProblem(party: Party, reason: string | undefined): Problem {
+  const why = party.role === 'supplier' ? `${reason}; ` : ''
+  return {
+    path: `parties/${party.role}/webhook`,
+    code: 'WEBHOOK_DOWN',
+    message: `${label(party)}: system is down (${why}checked with a ${WEBHOOK_TIMEOUT_MS} ms limit)`,
+  }
 }
 
 /** What the buyer's webhook receives. */
@@ -105,6 +126,8 @@ async function deliverToBuyer(
 ): Promise<{ lines: string[]; problems: Problem[] }> {
   const buyer = parties.find((p) => p.role === 'buyer')
   if (!buyer) return { lines: ['buyer: the invoice names no buyer TIN, nothing delivered'], problems: [] }
+  // A magic buyer that is up "receives" it: its invoice.received is the supplier's own event.
+  if (buyer.magic === 'up') return { lines: [`${label(buyer)}: signed invoice delivered`], problems: [] }
   if (buyer.webhooks.length === 0) {
     return {
       lines: [

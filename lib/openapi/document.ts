@@ -308,10 +308,21 @@ function operationOf(
         : declaration.exampleFile !== undefined
           ? readExample(forVersion(declaration.exampleFile, version))
           : undefined
+    // Named examples (the sandbox's magic values) and the plain one cannot both be given (OpenAPI's
+    // Media Type object): with named ones, the plain example is the first of them.
+    const examples = declaration.examples
+      ? {
+          ...(example === undefined ? {} : { default: { summary: 'An example', value: example } }),
+          ...declaration.examples,
+        }
+      : undefined
     requestBody = {
       required: true,
       content: {
-        'application/json': { schema: toSchema(body), ...(example === undefined ? {} : { example }) },
+        'application/json': {
+          schema: toSchema(body),
+          ...(examples ? { examples } : example === undefined ? {} : { example }),
+        },
       },
     }
   }

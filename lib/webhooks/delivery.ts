@@ -6,6 +6,8 @@ import { keys } from '#lib/db/keys.ts'
 import type { IntegrationEvent } from '#lib/events/event.ts'
 import { NotFound } from '#lib/errors.ts'
 import { logger } from '#lib/log.ts'
+import { currentMode } from '#lib/mode.ts'
+import { clockOffsetMs } from '#lib/sandbox/clock.ts'
 import { adminNoticeItem } from '#lib/notifications/outbox.ts'
 import { guardedRequest, outcomeOf } from '#lib/net/request.ts'
 import { hostOf, releaseHostSlot, takeHostSlot } from './host-slots.ts'
@@ -52,7 +54,27 @@ export interface AttemptMessage {
   eventId: string
   /** The attempt count this message is for: a message whose count the delivery has passed is stale. */
   attempt: number
+  /**
+   * The delivery's business, in test mode: its test clock is then read beside the delivery, not
+   * after it. Absent from live messages, and from test ones queued before it was added (then read after).
+   */
+  businessId?: string
 }
+
+/** The attempt message of a delivery (the business rides along in test mode only). */
+export const attemptMessage = (
+  d: { subscriptionId: string; eventId: string; businessId: string },
+  attempt: number,
+): AttemptMessage => ({
+  subscriptionId: d.subscriptionId,
+  eventId: d.eventId,
+  attempt,
+  ...(currentMode() === 'test' ? { businessId: d.businessId } : {}),
+})
+
+/** Queues an attempt message now, or after `delaySeconds` (SQS hops of at most 15 minutes). */
+export const queueAttempt = (message: AttemptMessage, delaySeconds = 0) =>
+  sendMessage(QUEUE, message, delaySeconds)
 
 /** The next page of an event's fan-out: the subscriptions after `after` (a subscription's sort key). */
 export interface FanOutMessage {
@@ -85,7 +107,12 @@ export async function fanOut(event: IntegrationEvent, after?: string): Promise<n
     // that attempt has not happened (the earlier run may have stopped before queueing it).
     const delivery = created ? undefined : await readDelivery(subscription.id, event.id)
     if (created || (delivery?.status === 'PENDING' && delivery.attempts === 0)) {
-      await sendMessage(QUEUE, { subscriptionId: subscription.id, eventId: event.id, attempt: 0 })
+      await queueAttempt(
+        attemptMessage(
+          { subscriptionId: subscription.id, eventId: event.id, businessId: event.business_id },
+          0,
+        ),
+      )
     }
   }
   // After this page's deliveries: a retry of this page (idempotent) then queues the next page once.
@@ -100,9 +127,17 @@ export async function fanOut(event: IntegrationEvent, after?: string): Promise<n
  * the outcome class of a failure, never a network error code or a timing: with those a tenant could
  * map hosts it cannot reach itself.
  */
-async function post(url: string, secret: string, d: Delivery): Promise<{ ok: boolean; entry: AttemptLog }> {
-  const at = new Date()
-  const headers = signWebhook(secret, d.eventId, Math.floor(at.getTime() / 1000), d.body)
+async function post(
+  url: string,
+  secret: string,
+  d: Delivery,
+  clock: DeliveryClock,
+): Promise<{ ok: boolean; entry: AttemptLog }> {
+  // The signature carries the real time (the receiver checks it against its own clock); the log, the
+  // delivery's time (test time in test mode), as its nextAttemptAt is.
+  const signedAt = new Date()
+  const at = new Date(signedAt.getTime() + clock.offsetMs)
+  const headers = signWebhook(secret, d.eventId, Math.floor(signedAt.getTime() / 1000), d.body)
   try {
     const res = await guardedRequest(url, {
       method: 'POST',
@@ -232,41 +267,69 @@ async function recordFailure(d: Delivery, subscription: Subscription, outcome: O
 
 export type AttemptResult = 'delivered' | 'retrying' | 'failed' | 'stale' | 'waiting'
 
+/**
+ * The time a delivery's schedule runs on: the real time in live mode; in test mode its business's
+ * test clock (lib/sandbox/clock.ts), `offsetMs` ahead. Claims stay in real time: they guard workers,
+ * which run in real time.
+ */
+interface DeliveryClock {
+  offsetMs: number
+}
+
+/** The delivery a message names and its clock: in test mode the clock is read too, beside it when the message says whose. */
+async function readWithClock(
+  message: AttemptMessage,
+): Promise<{ d: Delivery | undefined; clock: DeliveryClock }> {
+  if (currentMode() !== 'test')
+    return { d: await readDelivery(message.subscriptionId, message.eventId), clock: { offsetMs: 0 } }
+  const [d, known] = await Promise.all([
+    readDelivery(message.subscriptionId, message.eventId),
+    message.businessId ? clockOffsetMs({ business: message.businessId }) : undefined,
+  ])
+  const offsetMs = known ?? (d ? await clockOffsetMs({ business: d.businessId }) : 0)
+  return { d, clock: { offsetMs } }
+}
+
 /** Runs the attempt a queue message names, if it is still due and still this worker's to make. */
-export async function attempt(message: AttemptMessage, now = Date.now()): Promise<AttemptResult> {
-  const d = await readDelivery(message.subscriptionId, message.eventId)
+export async function attempt(message: AttemptMessage, realNow = Date.now()): Promise<AttemptResult> {
+  const { d, clock } = await readWithClock(message)
   if (d?.status !== 'PENDING' || d.attempts !== message.attempt) return 'stale'
+  const now = realNow + clock.offsetMs
   const due = Date.parse(d.nextAttemptAt)
   if (due - now > 250) {
     // Not due yet: SQS delays at most 15 minutes, so longer waits are several hops.
     await sendMessage(QUEUE, message, (due - now) / 1000)
     return 'waiting'
   }
-  if (d.claimedUntil !== undefined && d.claimedUntil > now) {
+  if (d.claimedUntil !== undefined && d.claimedUntil > realNow) {
     // Another run holds this attempt. If it records the attempt, this message is stale when it comes
     // back; if it died (or DynamoDB failed under it), the claim lapses and this message makes the
     // attempt. Dropping the message here would lose the delivery.
-    await sendMessage(QUEUE, message, (d.claimedUntil - now) / 1000)
+    await sendMessage(QUEUE, message, (d.claimedUntil - realNow) / 1000)
     return 'waiting'
   }
   const subscription = await getSubscription(d.businessId, d.subscriptionId)
   if (!subscription || subscription.status === 'DELETED') {
-    if (!(await claimAttempt(d, now))) return 'stale'
-    const entry = { at: new Date().toISOString(), status: null, error: 'subscription deleted' }
+    if (!(await claimAttempt(d, realNow))) return 'stale'
+    const entry = {
+      at: new Date(Date.now() + clock.offsetMs).toISOString(),
+      status: null,
+      error: 'subscription deleted',
+    }
     await recordOutcome(d, { status: 'FAILED', entry })
     return 'failed'
   }
   // One of the destination host's slots first: with all of them held, the attempt waits (the same
   // message, a little later) and its count does not move.
-  const lease = await takeHostSlot(hostOf(subscription.url), now)
+  const lease = await takeHostSlot(hostOf(subscription.url), realNow)
   if (!lease) {
     await sendMessage(QUEUE, message, HOST_BUSY_DELAY_S * (1 + Math.random()))
     return 'waiting'
   }
   let result: { ok: boolean; entry: AttemptLog }
   try {
-    if (!(await claimAttempt(d, now))) return 'stale'
-    result = await post(subscription.url, await signingSecretOf(subscription), d)
+    if (!(await claimAttempt(d, realNow))) return 'stale'
+    result = await post(subscription.url, await signingSecretOf(subscription), d, clock)
   } finally {
     await releaseHostSlot(lease)
   }
@@ -276,16 +339,56 @@ export async function attempt(message: AttemptMessage, now = Date.now()): Promis
     if (subscription.status === 'FAILED') await reactivate(subscription)
     return 'delivered'
   }
-  const wait = nextWaitMs(d.attempts + 1 - d.roundStart)
+  const failedInRound = d.attempts + 1 - d.roundStart
+  if (currentMode() === 'test') return retryInTestTime(d, subscription, entry, failedInRound, clock)
+  const wait = nextWaitMs(failedInRound)
   if (wait === undefined) {
     await recordFailure(d, subscription, { status: 'FAILED', entry })
     return 'failed'
   }
   // The next attempt is queued before this one is recorded: if queueing fails, this message is
   // retried and the attempt made again (at least once); the other order could lose the chain.
-  await sendMessage(QUEUE, { ...message, attempt: d.attempts + 1 }, wait / 1000)
+  await sendMessage(QUEUE, attemptMessage(d, d.attempts + 1), wait / 1000)
   const nextAttemptAt = new Date(Date.now() + wait).toISOString()
   await recordOutcome(d, { status: 'PENDING', entry, nextAttemptAt })
+  return 'retrying'
+}
+
+/**
+ * A failed test-mode attempt's next step, on the business's test clock. The schedule is kept as it
+ * would have run had the time passed: each retry's slot is the previous slot plus its wait (the first
+ * attempt of a round counts from when it ran), without jitter, so an integrator can tell when each
+ * attempt comes. After a clock advance the slots the jump passed are due at once: each attempt queues
+ * the next with no delay, until the schedule is used up and the delivery FAILS, through the same
+ * queue and this same worker as in AWS.
+ *
+ * A due-now retry is recorded before it is queued (a queued-first message would race the record and
+ * find itself stale); should the queueing fail after the record, the retry waits for the business's
+ * next clock advance, whose sweep queues every due delivery (lib/webhooks/due-sweep.ts).
+ */
+async function retryInTestTime(
+  d: Delivery,
+  subscription: Subscription,
+  entry: AttemptLog,
+  failedInRound: number,
+  clock: DeliveryClock,
+): Promise<AttemptResult> {
+  const wait = nextWaitMs(failedInRound, undefined, () => 0.5)
+  if (wait === undefined) {
+    await recordFailure(d, subscription, { status: 'FAILED', entry })
+    return 'failed'
+  }
+  const from = d.attempts === d.roundStart ? Date.parse(entry.at) : Date.parse(d.nextAttemptAt)
+  const next = from + wait
+  const delayMs = next - (Date.now() + clock.offsetMs)
+  const message = attemptMessage(d, d.attempts + 1)
+  const nextAttemptAt = new Date(next).toISOString()
+  if (delayMs > 0) {
+    await sendMessage(QUEUE, message, delayMs / 1000)
+    await recordOutcome(d, { status: 'PENDING', entry, nextAttemptAt })
+  } else if (await recordOutcome(d, { status: 'PENDING', entry, nextAttemptAt })) {
+    await sendMessage(QUEUE, message)
+  }
   return 'retrying'
 }
 
@@ -303,6 +406,6 @@ export async function redeliver(
   if (!d) throw new NotFound(`No delivery of event ${eventId} to webhook subscription ${subscriptionId}`)
   const attemptNumber = await restartDelivery(d)
   if (attemptNumber === undefined) return false
-  await sendMessage(QUEUE, { subscriptionId, eventId, attempt: attemptNumber } satisfies AttemptMessage)
+  await queueAttempt(attemptMessage({ subscriptionId, eventId, businessId }, attemptNumber))
   return true
 }

@@ -1,4 +1,6 @@
 import { addMerchant, openAccount } from '#lib/ledger/repository.ts'
+import { inMode } from '#lib/mode.ts'
+import { MAGIC_ACCOUNT_NUMBERS, magicAccount } from '#lib/sandbox/magic.ts'
 
 /**
  * The development accounts and merchants of CONTRACT section 8, made through the ledger's own
@@ -20,5 +22,9 @@ export async function seedLedger(): Promise<void> {
   await Promise.all([
     ...DEV_LEDGER.accounts.map((a) => openAccount({ ...a })),
     ...DEV_LEDGER.merchants.map((m) => addMerchant({ ...m })),
+    // The sandbox's magic accounts (CONTRACT section 15), in test mode. A deployed stack opens them
+    // on their first use in test mode (lib/ledger/service.ts); seeding them here only lets `npm start`
+    // show them from the first balance enquiry. Merchants have no mode: test transfers pay the same ones.
+    inMode('test', () => Promise.all(MAGIC_ACCOUNT_NUMBERS.map((n) => openAccount(magicAccount(n)!)))),
   ])
 }

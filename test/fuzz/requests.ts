@@ -121,6 +121,10 @@ export const SAMPLES: Record<string, (ctx: FuzzContext) => Sample> = {
   'api-key-list': none,
   'api-key-roll': () => ({ params: { key: `ak_${unique()}` }, body: { overlap_seconds: 60 } }),
   'api-key-revoke': () => ({ params: { key: `ak_${unique()}` } }),
+  // The sandbox's clocks (docs/sandbox.md): the fuzz's live credentials get 403 and move nothing.
+  'test-clock-advance': () => ({ body: { seconds: 60 } }),
+  'test-clock': none,
+  'test-bank-clock-advance': () => ({ body: { seconds: 60 } }),
 }
 
 // Hostile values ----------------------------------------------------------------------------------

@@ -34,6 +34,7 @@ const DOCS = [
   'docs/history-and-finance.md',
   'docs/finance.md',
   'docs/events.md',
+  'docs/sandbox.md',
   'docs/operations.md',
   'docs/capacity.md',
   'docs/hostile-input.md',

@@ -1,5 +1,5 @@
 import { ApiClient, type ClientReply } from '#client/api-client.ts'
-import { DEV } from '../../scripts/local/dev-credentials.ts'
+import { DEV, DEV_TEST } from '../../scripts/local/dev-credentials.ts'
 import { checkReply } from './contract.ts'
 
 /** The project's client, with every reply held to the OpenAPI document (test/support/contract.ts). */
@@ -51,3 +51,26 @@ export function devClients(url: string) {
 
 export type DevClients = ReturnType<typeof devClients>
 export { DEV }
+
+/** Signed clients for the test-mode twins of CONTRACT section 15 (the same business and merchant, in the sandbox). */
+export function testModeClients(url: string) {
+  const areaA = (c: { apiKey: string; secret: string }) =>
+    new CheckedClient(url, { area: 'A', credentials: c })
+  return {
+    si: areaA(DEV_TEST.clients.si),
+    app: areaA(DEV_TEST.clients.app),
+    admin: areaA(DEV_TEST.clients.admin),
+    switch: new CheckedClient(url, {
+      area: 'B',
+      credentials: { token: DEV_TEST.switch.token, secret: DEV_TEST.switch.secret },
+    }),
+    merchant: new CheckedClient(url, {
+      area: 'bearer',
+      token: DEV_TEST.merchant.token,
+      headers: { 'x-merchant-id': DEV_TEST.merchant.merchantId },
+    }),
+  }
+}
+
+export type TestModeClients = ReturnType<typeof testModeClients>
+export { DEV_TEST }

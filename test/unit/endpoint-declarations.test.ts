@@ -76,11 +76,17 @@ describe('endpoint declarations', () => {
       for (const [method, operation] of Object.entries<any>(methods)) {
         const body = operation.requestBody?.content['application/json']
         if (body) {
-          expect(body.example, `${method} ${path}: request example`).toBeDefined()
-          if (body.example === undefined) continue
+          // One example, or named ones (the sandbox's magic values): every one validates.
+          const named = Object.entries<any>(body.examples ?? {}).map(([name, e]) => [name, e.value])
+          const all = body.example === undefined ? named : [['example', body.example], ...named]
+          expect(all.length, `${method} ${path}: request example`).toBeGreaterThan(0)
           const validate = validatorFor(body.schema)
-          expect(validate(body.example), `${method} ${path}: ${JSON.stringify(validate.errors)}`).toBe(true)
-          checked++
+          for (const [name, value] of all) {
+            expect(validate(value), `${method} ${path} ${name}: ${JSON.stringify(validate.errors)}`).toBe(
+              true,
+            )
+            checked++
+          }
         }
         for (const [status, response] of Object.entries<any>(operation.responses)) {
           const media = response.content?.['application/json']

@@ -1,0 +1,13 @@
+import { switchSignature } from '#lib/auth/switch-signature.ts'
+import { bankClockAdvance } from '#lib/endpoints/sandbox.ts'
+import { apiHandler } from '#lib/http/factory.ts'
+import { advanceClock, clockView, testModeOnly } from '#lib/sandbox/clock.ts'
+
+/** POST /api/v1/transactions/test/clock/advance (test switch): the sandbox bank's test time moves forward. */
+export const handler = apiHandler(bankClockAdvance, switchSignature, async ({ body, caller, route }) => {
+  testModeOnly({ caller, route })
+  return {
+    message: `Test clock advanced by ${body.seconds} s`,
+    data: clockView(await advanceClock('bank', body.seconds)),
+  }
+})

@@ -1,0 +1,99 @@
+import { currentMode } from '#lib/mode.ts'
+
+/**
+ * The sandbox's magic values (CONTRACT section 15, docs/sandbox.md): inputs that give one outcome
+ * every time, so an integrator can make the sandbox answer each case on purpose. Test mode only: in
+ * live mode every function here says "not magic" and the value is an ordinary TIN or account number.
+ * The domain asks these at the few points where test mode behaves differently, and nowhere else.
+ */
+const inTest = () => currentMode() === 'test'
+
+export const MAGIC_TINS = {
+  /** verify-tin answers an active taxpayer. */
+  active: '00000000-0001',
+  /** verify-tin answers 404, as for a TIN the registry does not hold. */
+  notFound: '00000000-0002',
+} as const
+
+export const MAGIC_BUYERS = {
+  /** A buyer whose system is up: transmit succeeds and invoice.received goes to the supplier's own subscriptions. */
+  up: '00000000-0101',
+  /** A buyer whose system is down: transmit answers 503, as for a buyer whose webhook is down. */
+  down: '00000000-0102',
+} as const
+
+export const MAGIC_ACCOUNTS = {
+  /** Approves: opened with 1,000,000.00. */
+  approves: '1000000000',
+  /** Always declined with 51 (insufficient funds): opened with 0.00, and nothing ever credits it. */
+  insufficientFunds: '1000000051',
+  /** Always 91 (issuer unavailable): nothing is debited and nothing recorded. */
+  issuerUnavailable: '1000000091',
+} as const
+
+/** A registry entry (lib/taxpayer/registry.ts's Taxpayer, which this folder does not import: taxpayer asks here). */
+interface MagicTaxpayer {
+  tin: string
+  taxpayerName: string
+  address: string
+  taxOfficerId: string
+  taxOfficerName: string
+  rcNumber: string
+  email: string
+  phone: string
+}
+
+/**
+ * The taxpayer verify-tin answers for a magic TIN in test mode: the taxpayer, `null` for "not found",
+ * or undefined when the TIN is not magic here (it is looked up in the registry as in live mode).
+ */
+export function magicTaxpayer(tin: string): MagicTaxpayer | null | undefined {
+  if (!inTest()) return undefined
+  if (tin === MAGIC_TINS.notFound) return null
+  if (tin !== MAGIC_TINS.active) return undefined
+  return {
+    tin,
+    taxpayerName: 'Sandbox Active Taxpayer Ltd',
+    address: '1 Test Street, Victoria Island, Lagos',
+    taxOfficerId: 'TO-TEST-0001',
+    taxOfficerName: 'Sandbox Tax Office',
+    rcNumber: 'RC0000001',
+    email: 'sandbox@taxpayer.example',
+    phone: '+2340000000001',
+  }
+}
+
+/** The system a magic buyer TIN has in test mode: `up`, `down`, or undefined when it is not magic here. */
+export function magicBuyerSystem(tin: string | undefined): 'up' | 'down' | undefined {
+  if (!inTest() || !tin) return undefined
+  if (tin === MAGIC_BUYERS.up) return 'up'
+  if (tin === MAGIC_BUYERS.down) return 'down'
+  return undefined
+}
+
+/**
+ * The account a magic account number opens as in test mode (created on first use by the ledger, so
+ * every deployed stack has them without an operator's step), or undefined when it is not magic here.
+ */
+export function magicAccount(
+  accountNumber: string,
+): { accountNumber: string; name: string; balanceKobo: number } | undefined {
+  if (!inTest()) return undefined
+  switch (accountNumber) {
+    case MAGIC_ACCOUNTS.approves:
+      return { accountNumber, name: 'Sandbox: always approves', balanceKobo: 100_000_000 }
+    case MAGIC_ACCOUNTS.insufficientFunds:
+      return { accountNumber, name: 'Sandbox: always 51', balanceKobo: 0 }
+    case MAGIC_ACCOUNTS.issuerUnavailable:
+      return { accountNumber, name: 'Sandbox: always 91', balanceKobo: 100_000_000 }
+    default:
+      return undefined
+  }
+}
+
+/** The magic account whose issuer is always unavailable (91), in test mode. */
+export const issuerUnavailable = (accountNumber: string) =>
+  inTest() && accountNumber === MAGIC_ACCOUNTS.issuerUnavailable
+
+/** Every magic account, for the local seed. */
+export const MAGIC_ACCOUNT_NUMBERS = Object.values(MAGIC_ACCOUNTS)
