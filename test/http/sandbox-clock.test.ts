@@ -124,15 +124,14 @@ describe('webhooks in test mode', () => {
     })
     expect(Date.parse(first.next_attempt_at) - Date.parse(first.last_attempt_at)).toBe(60_000)
 
-    const started = Date.now()
     const advanced: any = await test.admin.post(ADVANCE, { seconds: 25 * HOUR })
     expect(advanced.status).toBe(200)
     const done = await eventually(async () => {
       const [d] = (await deliveries()).content
       expect(d).toMatchObject({ status: 'FAILED', attempts: ATTEMPTS })
       return d
-    }, 15_000)
-    expect(Date.now() - started).toBeLessThan(10_000)
+      // Well under the first retry's real minute: only the advance's sweep can have run it out.
+    }, 30_000)
     // Every attempt reached the receiver once: none was made twice by the sweep's message and the
     // retry's own delayed one (still queued: the delivery's attempt count and status make it stale).
     const attempts = failing.receiver.received.filter((e) => e.event.data.irn === irn)
