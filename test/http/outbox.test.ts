@@ -5,9 +5,10 @@ import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda'
 import { mockClient } from 'aws-sdk-client-mock'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { handler } from '#functions/notifications/outbox-sender.ts'
+import { inMode } from '#lib/mode.ts'
 import { getOutboxItem, listOutbox, type OutboxItem } from '#lib/notifications/outbox.ts'
 import { startApi, type TestApi } from '../support/api.ts'
-import { type DevClients, devClients } from '../support/clients.ts'
+import { type DevClients, devClients, testModeClients } from '../support/clients.ts'
 import { transferBody } from '../support/transfers.ts'
 
 let api: TestApi
@@ -158,6 +159,31 @@ describe('functions/notifications/outbox-sender.ts (DynamoDB stream handler)', (
     expect(await getOutboxItem(reply.providerReference)).toMatchObject({
       status: 'SENT',
       messageIds: ['ses-message-1'],
+    })
+  })
+
+  it("never e-mails a test-mode transfer's notification to the operator's list: it is marked SKIPPED", async () => {
+    process.env.SES_FROM_ADDRESS = 'notifications@bank.example'
+    ses.on(SendEmailCommand).resolves({ MessageId: 'ses-message-2' })
+    const testSwitch = testModeClients(api.url).switch
+    const body = transferBody({
+      merchantId: 'MRC0002',
+      amount: 1500,
+      productCode: 'OUTBOX',
+      accountNumber: '1000000000',
+    })
+    const reply = await testSwitch.post<{ providerReference: string }>('/api/v1/transactions/transfer', body)
+    expect(reply.status).toBe(200)
+    const ref = reply.body.providerReference
+    // Written in the transfer's mode, as every record of it is; the live keys hold nothing of it.
+    expect(await getOutboxItem(ref)).toBeUndefined()
+    const item = (await inMode('test', () => getOutboxItem(ref)))!
+    expect(item.body).toContain('Paid NGN')
+    expect(await handler(insertEvent(item))).toEqual({ batchItemFailures: [] })
+    expect(ses.commandCalls(SendEmailCommand)).toHaveLength(0)
+    expect(await inMode('test', () => getOutboxItem(ref))).toMatchObject({
+      status: 'SKIPPED',
+      recipients: [],
     })
   })
 
