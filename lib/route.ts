@@ -87,11 +87,16 @@ export interface Route {
   /** The business metric its replies are counted in (lib/http/observability.ts). */
   metric?: BusinessMetric
   /**
-   * Files of npm packages the function reads at run time (not code it imports), by module path:
-   * copied beside the function's bundle in AWS, read from node_modules locally.
+   * Files the function reads at run time (not code it imports): an npm package's by module path, or
+   * the project's own by a path from its root starting with `./` (the OpenAPI document). Copied
+   * beside the function's bundle in AWS, read where they are locally.
    */
   files?: readonly string[]
 }
+
+/** Where a route's `files` entry is, relative to the project root: the project's own, or node_modules. */
+export const projectFile = (file: string): string =>
+  file.startsWith('./') ? file.slice(2) : `node_modules/${file}`
 
 /**
  * `invoices`: validate and sign outcomes and the rule codes of rejections; `transactions`: Area B

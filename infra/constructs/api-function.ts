@@ -1,4 +1,5 @@
 import { join } from 'node:path'
+import { projectFile } from '#lib/route.ts'
 import { fileURLToPath } from 'node:url'
 import { Duration, type RemovalPolicy } from 'aws-cdk-lib'
 import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch'
@@ -193,7 +194,7 @@ const copyFiles = (files: readonly string[]): BundlingOptions['commandHooks'] =>
   beforeBundling: () => [],
   beforeInstall: () => [],
   afterBundling: (inputDir, outputDir) =>
-    files.map((file) => `cp "${join(inputDir, 'node_modules', file)}" "${outputDir}/"`),
+    files.map((file) => `cp "${join(inputDir, projectFile(file))}" "${outputDir}/"`),
 })
 
 /**

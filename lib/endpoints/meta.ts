@@ -1,5 +1,6 @@
 import * as z from 'zod'
 import { type EndpointDocs, endpointsOf } from '#lib/http/endpoint.ts'
+import { PUBLISHED_DOCUMENT_FILE } from '#lib/docs/published-document.ts'
 
 /** The API's own description: the OpenAPI document and the docs page rendered from it (CONTRACT section 10). */
 
@@ -12,18 +13,20 @@ const meta = /* @__PURE__ */ endpointsOf({
   reply: 'record',
 })
 
-// None of them reads or writes anything stored: the document is bundled, the page rendered from it.
+// None of them reads or writes anything stored: the document is a file beside them, the page rendered from it.
 export const openapi = /* @__PURE__ */ meta({
   functionId: 'openapi',
   routes: [{ method: 'GET', path: '/api/openapi.json' }],
   access: {},
+  files: [PUBLISHED_DOCUMENT_FILE],
   request: {},
 })
 export const docs = /* @__PURE__ */ meta({
   functionId: 'docs',
   routes: [{ method: 'GET', path: '/api/docs' }],
   access: {},
-  files: ['redoc/bundles/redoc.standalone.js'],
+  // Redoc's 0.9 MB renderer and the document itself, beside the bundle (lib/openapi/published.ts).
+  files: ['redoc/bundles/redoc.standalone.js', PUBLISHED_DOCUMENT_FILE],
   request: {},
 })
 /** The catch-all (`$default`): no route of its own, so never in the document. */

@@ -138,7 +138,10 @@ export interface Endpoint<
   sealedReply?: true
   /** The business metric its replies are counted in (lib/http/observability.ts). */
   metric?: BusinessMetric
-  /** Files of npm packages the function reads at run time, copied beside its bundle. */
+  /**
+   * Files the function reads at run time, copied beside its bundle: an npm package's by module path,
+   * or the project's own by a path from its root starting with `./` (lib/route.ts projectFile).
+   */
   files?: readonly string[]
   request: EndpointRequest<B, Q, P>
 }

@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { build, type Metafile } from 'esbuild'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { projectFile } from '#lib/route.ts'
 import { routes } from '#lib/routes.ts'
 import { esbuildOptionsFor } from '../../infra/constructs/api-function.ts'
 import { send, startApi, type TestApi } from '../support/api.ts'
@@ -26,9 +27,7 @@ async function bundle(functionId: string) {
   mkdirSync(dir)
   const file = join(dir, 'index.mjs')
   const result = await build(esbuildOptionsFor(route.handler, file))
-  const require = createRequire(import.meta.url)
-  for (const asset of route.files ?? [])
-    copyFileSync(require.resolve(asset), join(dir, asset.split('/').pop()!))
+  for (const asset of route.files ?? []) copyFileSync(projectFile(asset), join(dir, asset.split('/').pop()!))
   bundles[functionId] = { file, inputs: Object.keys((result.metafile as Metafile).inputs) }
 }
 
@@ -95,7 +94,7 @@ describe('the published contract in Lambda', () => {
   it('keeps the renderer out of every bundle: the docs function carries the document, not Redoc', () => {
     expect(bundles.docs!.inputs.filter((input) => input.includes('node_modules/redoc'))).toEqual([])
     const size = statSync(bundles.docs!.file).size
-    // The document and the factory; Redoc's 0.9 MB bundle stays a file beside it.
+    // The factory and the page; Redoc's 0.9 MB bundle and the document stay files beside it.
     expect(size).toBeLessThan(600_000)
   })
 })
