@@ -1,7 +1,7 @@
 import * as z from 'zod'
 import { IssueKeyRequest, KeyPath, MAX_OVERLAP_SECONDS, RollKeyRequest } from '#lib/api-keys/schemas.ts'
 import { type EndpointDocs, endpointsOf, lazy } from '#lib/http/endpoint.ts'
-import { ADMIN_ONLY, reads, writes } from './common.ts'
+import { BUSINESS_ADMIN, reads, writes } from './common.ts'
 
 /**
  * Self-service API keys (CONTRACT section 15; docs/authentication.md in prose): a business's ADMIN key
@@ -9,15 +9,7 @@ import { ADMIN_ONLY, reads, writes } from './common.ts'
  * subscriptions), which has the room (infra/stacks/areas.ts).
  */
 
-const apiKeys = /* @__PURE__ */ endpointsOf({
-  domain: 'api-keys',
-  stack: 'events',
-  area: 'A',
-  auth: 'api-signature',
-  reply: 'envelope',
-  versions: ['v1'],
-  roles: ADMIN_ONLY,
-})
+const apiKeys = /* @__PURE__ */ endpointsOf({ domain: 'api-keys', ...BUSINESS_ADMIN })
 
 export const keyIssue = /* @__PURE__ */ apiKeys({
   functionId: 'api-key-issue',

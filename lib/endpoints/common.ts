@@ -34,6 +34,19 @@ export const APP: readonly Role[] = ['APP', 'ADMIN']
 export const ANY: readonly Role[] = ['SI', 'APP', 'ADMIN']
 export const ADMIN_ONLY: readonly Role[] = ['ADMIN']
 
+/**
+ * What a business's ADMIN endpoints share (webhook subscriptions, self-service keys, the test clock):
+ * signed Area A calls under /api/v1, in the events stack. Spread into a domain's endpointsOf.
+ */
+export const BUSINESS_ADMIN = {
+  stack: 'events',
+  area: 'A',
+  auth: 'api-signature',
+  reply: 'envelope',
+  versions: ['v1'],
+  roles: ADMIN_ONLY,
+} as const
+
 // The table grants by record kind live with the access model, shared with the consumers.
 export { reads, writes } from '#lib/iam/access.ts'
 

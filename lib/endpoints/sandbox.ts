@@ -3,19 +3,11 @@ import { TEST_CLOCK_PREFIX } from '#lib/db/keys.ts'
 import { type EndpointDocs, endpoint, endpointsOf, lazy } from '#lib/http/endpoint.ts'
 import { bankBodyError } from '#lib/ledger/schemas.ts'
 import { AdvanceClockRequest } from '#lib/sandbox/schemas.ts'
-import { ADMIN_ONLY, reads, writes } from './common.ts'
+import { BUSINESS_ADMIN, reads, writes } from './common.ts'
 
 /** The sandbox's test clock (CONTRACT section 15; docs/sandbox.md). Test-mode ADMIN keys only. */
 
-const sandbox = /* @__PURE__ */ endpointsOf({
-  domain: 'sandbox',
-  stack: 'events',
-  area: 'A',
-  auth: 'api-signature',
-  reply: 'envelope',
-  versions: ['v1'],
-  roles: ADMIN_ONLY,
-})
+const sandbox = /* @__PURE__ */ endpointsOf({ domain: 'sandbox', ...BUSINESS_ADMIN })
 
 export const clockAdvance = /* @__PURE__ */ sandbox({
   functionId: 'test-clock-advance',

@@ -2,19 +2,11 @@ import * as z from 'zod'
 import { EVENT_TYPES } from '#lib/events/types.ts'
 import { type EndpointDocs, endpointsOf, lazy } from '#lib/http/endpoint.ts'
 import { CreateWebhookRequest, DeliveriesQuery, DeliveryPath, WebhookPath } from '#lib/webhooks/schemas.ts'
-import { ADMIN_ONLY, reads, writes } from './common.ts'
+import { BUSINESS_ADMIN, reads, writes } from './common.ts'
 
 /** Webhook subscriptions and their deliveries (CONTRACT section 11; docs/events.md in prose). */
 
-const webhooks = /* @__PURE__ */ endpointsOf({
-  domain: 'webhooks',
-  stack: 'events',
-  area: 'A',
-  auth: 'api-signature',
-  reply: 'envelope',
-  versions: ['v1'],
-  roles: ADMIN_ONLY,
-})
+const webhooks = /* @__PURE__ */ endpointsOf({ domain: 'webhooks', ...BUSINESS_ADMIN })
 
 export const subscriptionCreate = /* @__PURE__ */ webhooks({
   functionId: 'webhook-subscription-create',

@@ -1,10 +1,16 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
-import { tableName } from '#lib/db/client.ts'
-import { db } from '#lib/db/client.ts'
+import { db, tableName } from '#lib/db/client.ts'
 import { isConditionFailed } from '#lib/db/errors.ts'
 import { keys } from '#lib/db/keys.ts'
 import { queryAll } from '#lib/db/query.ts'
-import { buyerSpace, currencySpace, type ListItem, typeSpace } from './search-index.ts'
+import {
+  buyerSpace,
+  currencySpace,
+  indexKeys,
+  type ListItem,
+  SPACE_INDEX,
+  typeSpace,
+} from './search-index.ts'
 
 /**
  * The operator's repair of supplier search numbers (docs/capacity.md, "Numbers that are not used"):
@@ -26,13 +32,11 @@ export interface SpaceGaps {
   gaps: number[]
 }
 
-type Index = 'gsi1' | 'gsi2' | 'gsi3'
-
-/** Which index holds a filter space's list (search-index.ts listKeys): buyer gsi1, type gsi2, currency gsi3. */
-function indexOf(space: string): Index | undefined {
-  if (space.startsWith('BUYER#')) return 'gsi1'
-  if (space.startsWith('TYPE#')) return 'gsi2'
-  if (space.startsWith('CUR#')) return 'gsi3'
+/** Which index holds a filter space's list (undefined: the ALL list, in the table). */
+function indexOf(space: string): string | undefined {
+  if (space.startsWith(buyerSpace(''))) return SPACE_INDEX.buyer
+  if (space.startsWith(typeSpace(''))) return SPACE_INDEX.type
+  if (space.startsWith(currencySpace(''))) return SPACE_INDEX.currency
   return undefined
 }
 
@@ -87,8 +91,7 @@ async function voidGap(businessId: string, space: string, seq: number): Promise<
   const at = index
     ? {
         ...keys.searchGap(businessId, space, seq),
-        [`${index}pk`]: keys.searchSpacePartition(businessId, space),
-        [`${index}sk`]: keys.searchSeq(seq),
+        ...indexKeys(index, keys.searchSpacePartition(businessId, space), keys.searchSeq(seq)),
       }
     : keys.searchList(businessId, seq)
   try {

@@ -34,6 +34,12 @@ export interface SearchSpaces {
   currency: string
 }
 
+/**
+ * The index each filter space's list is on: listKeys puts the list items there, the search and the
+ * operator's gap repair (./search-gaps.ts) read them there. The ALL list is the table's own.
+ */
+export const SPACE_INDEX = { buyer: 'gsi1', type: 'gsi2', currency: 'gsi3' } as const
+
 export const buyerSpace = (tin: string) => `BUYER#${tin}`
 export const typeSpace = (code: string) => `TYPE#${code}`
 export const currencySpace = (code: string) => `CUR#${code}`
@@ -80,18 +86,26 @@ export async function allocateNumbers(businessId: string, spaces: SearchSpaces):
   return { all, type, currency, ...(buyer !== undefined ? { buyer } : {}) }
 }
 
+/** An item's key attributes on one index. */
+export const indexKeys = (index: string, partition: string, sort: string) => ({
+  [`${index}pk`]: partition,
+  [`${index}sk`]: sort,
+})
+
 /** The table and index keys of the list item at these numbers. */
 function listKeys(businessId: string, spaces: SearchSpaces, numbers: SearchNumbers) {
   const pad = keys.searchSeq
   return {
     ...keys.searchList(businessId, numbers.all),
     ...(spaces.buyer && numbers.buyer !== undefined
-      ? { gsi1pk: keys.searchSpacePartition(businessId, spaces.buyer), gsi1sk: pad(numbers.buyer) }
+      ? indexKeys(SPACE_INDEX.buyer, keys.searchSpacePartition(businessId, spaces.buyer), pad(numbers.buyer))
       : {}),
-    gsi2pk: keys.searchSpacePartition(businessId, spaces.type),
-    gsi2sk: pad(numbers.type),
-    gsi3pk: keys.searchSpacePartition(businessId, spaces.currency),
-    gsi3sk: pad(numbers.currency),
+    ...indexKeys(SPACE_INDEX.type, keys.searchSpacePartition(businessId, spaces.type), pad(numbers.type)),
+    ...indexKeys(
+      SPACE_INDEX.currency,
+      keys.searchSpacePartition(businessId, spaces.currency),
+      pad(numbers.currency),
+    ),
   }
 }
 

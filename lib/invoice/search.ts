@@ -5,7 +5,7 @@ import type { IndexName } from '#lib/db/table.ts'
 import { koboToNaira } from '#lib/ledger/money.ts'
 import { type Adjustments, adjustmentsView, shownPaymentStatus } from './adjustments.ts'
 import type { InvoiceRecord, PaymentStatus } from './record.ts'
-import { buyerSpace, currencySpace, type ListItem, typeSpace } from './search-index.ts'
+import { buyerSpace, currencySpace, type ListItem, SPACE_INDEX, typeSpace } from './search-index.ts'
 import type { SearchPaymentStatus, SearchQuery } from './search-schemas.ts'
 
 /**
@@ -100,9 +100,10 @@ const ALL: Space = { name: 'ALL' }
 /** The key spaces the query's filters name, narrowest first (a buyer's invoices are the fewest). */
 function keySpacesOf(query: SearchQuery): Space[] {
   const spaces: Space[] = []
-  if (query.buyer_tin) spaces.push({ name: buyerSpace(query.buyer_tin), index: 'gsi1' })
-  if (query.invoice_type_code) spaces.push({ name: typeSpace(query.invoice_type_code), index: 'gsi2' })
-  if (query.currency) spaces.push({ name: currencySpace(query.currency), index: 'gsi3' })
+  if (query.buyer_tin) spaces.push({ name: buyerSpace(query.buyer_tin), index: SPACE_INDEX.buyer })
+  if (query.invoice_type_code)
+    spaces.push({ name: typeSpace(query.invoice_type_code), index: SPACE_INDEX.type })
+  if (query.currency) spaces.push({ name: currencySpace(query.currency), index: SPACE_INDEX.currency })
   return spaces
 }
 
@@ -234,8 +235,8 @@ async function windowPage(businessId: string, query: SearchQuery, space: Space, 
 /** The item's number in the space it was read from. */
 function numberIn(item: ListItem, space: Space): number {
   if (space === ALL || !space.index) return item.seq.all
-  if (space.index === 'gsi1') return item.seq.buyer ?? 1
-  if (space.index === 'gsi2') return item.seq.type
+  if (space.index === SPACE_INDEX.buyer) return item.seq.buyer ?? 1
+  if (space.index === SPACE_INDEX.type) return item.seq.type
   return item.seq.currency
 }
 

@@ -35,13 +35,16 @@ async function query(input: Omit<QueryCommandInput, 'TableName'>, meter: ReadMet
   return out
 }
 
-export async function readHead(merchantId: string, meter: ReadMeter): Promise<HistoryHead> {
-  const out = await db().send(
-    new GetCommand({ TableName: tableName(), Key: keys.historyHead(merchantId), ConsistentRead: true }),
-  )
+/** One item by its key, read strongly consistent and counted in the meter. */
+async function readMeteredItem(key: { pk: string; sk: string }, meter: ReadMeter) {
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))
   meter.requests++
   meter.otherItems += out.Item ? 1 : 0
-  return headOf(out.Item)
+  return out.Item
+}
+
+export async function readHead(merchantId: string, meter: ReadMeter): Promise<HistoryHead> {
+  return headOf(await readMeteredItem(keys.historyHead(merchantId), meter))
 }
 
 /**
@@ -172,17 +175,8 @@ export async function readReversalBlock(
   block: number,
   meter: ReadMeter,
 ): Promise<number[]> {
-  const out = await db().send(
-    new GetCommand({
-      TableName: tableName(),
-      Key: keys.historyReversalBlock(merchantId, block),
-      ConsistentRead: true,
-    }),
-  )
-  meter.requests++
-  if (!out.Item) return []
-  meter.otherItems++
-  return [...((out.Item.seqs as Set<number> | undefined) ?? [])].sort((a, b) => b - a)
+  const item = await readMeteredItem(keys.historyReversalBlock(merchantId, block), meter)
+  return [...((item?.seqs as Set<number> | undefined) ?? [])].sort((a, b) => b - a)
 }
 
 /** A merchant reference's counters (`keys.historyReferenceHead`), strongly consistent. */
@@ -191,16 +185,7 @@ export async function readReferenceHead(
   reference: string,
   meter: ReadMeter,
 ): Promise<ReferenceHead> {
-  const out = await db().send(
-    new GetCommand({
-      TableName: tableName(),
-      Key: keys.historyReferenceHead(merchantId, reference),
-      ConsistentRead: true,
-    }),
-  )
-  meter.requests++
-  meter.otherItems += out.Item ? 1 : 0
-  return referenceHeadOf(out.Item)
+  return referenceHeadOf(await readMeteredItem(keys.historyReferenceHead(merchantId, reference), meter))
 }
 
 /**

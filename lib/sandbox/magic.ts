@@ -8,6 +8,7 @@ import { currentMode } from '#lib/mode.ts'
  */
 const inTest = () => currentMode() === 'test'
 
+/** Answered by lib/taxpayer/sandbox-registry.ts, which sits in front of the registry. */
 export const MAGIC_TINS = {
   /** verify-tin answers an active taxpayer. */
   active: '00000000-0001',
@@ -30,38 +31,6 @@ export const MAGIC_ACCOUNTS = {
   /** Always 91 (issuer unavailable): nothing is debited and nothing recorded. */
   issuerUnavailable: '1000000091',
 } as const
-
-/** A registry entry (lib/taxpayer/registry.ts's Taxpayer, which this folder does not import: taxpayer asks here). */
-interface MagicTaxpayer {
-  tin: string
-  taxpayerName: string
-  address: string
-  taxOfficerId: string
-  taxOfficerName: string
-  rcNumber: string
-  email: string
-  phone: string
-}
-
-/**
- * The taxpayer verify-tin answers for a magic TIN in test mode: the taxpayer, `null` for "not found",
- * or undefined when the TIN is not magic here (it is looked up in the registry as in live mode).
- */
-export function magicTaxpayer(tin: string): MagicTaxpayer | null | undefined {
-  if (!inTest()) return undefined
-  if (tin === MAGIC_TINS.notFound) return null
-  if (tin !== MAGIC_TINS.active) return undefined
-  return {
-    tin,
-    taxpayerName: 'Sandbox Active Taxpayer Ltd',
-    address: '1 Test Street, Victoria Island, Lagos',
-    taxOfficerId: 'TO-TEST-0001',
-    taxOfficerName: 'Sandbox Tax Office',
-    rcNumber: 'RC0000001',
-    email: 'sandbox@taxpayer.example',
-    phone: '+2340000000001',
-  }
-}
 
 /** The system a magic buyer TIN has in test mode: `up`, `down`, or undefined when it is not magic here. */
 export function magicBuyerSystem(tin: string | undefined): 'up' | 'down' | undefined {

@@ -1,7 +1,7 @@
 import { NotFound } from '#lib/errors.ts'
-import { magicTaxpayer } from '#lib/sandbox/magic.ts'
 import { dynamoTaxpayerRegistry } from './dynamo-registry.ts'
 import type { TaxpayerRegistry } from './registry.ts'
+import { withSandboxTins } from './sandbox-registry.ts'
 
 /** The VerifyTinApiResponse record (A.6), every field a string. */
 export interface VerifyTinApiResponse {
@@ -20,9 +20,8 @@ export async function verifyTin(
   tin: string,
   registry: TaxpayerRegistry = dynamoTaxpayerRegistry,
 ): Promise<VerifyTinApiResponse> {
-  // A magic TIN answers without the registry in test mode (lib/sandbox/magic.ts); null is "not found".
-  const magic = magicTaxpayer(tin)
-  const taxpayer = magic === undefined ? await registry.lookup(tin) : magic
+  // Test mode's magic TINs are answered in front of whichever registry serves (./sandbox-registry.ts).
+  const taxpayer = await withSandboxTins(registry).lookup(tin)
   if (!taxpayer) throw new NotFound(`No taxpayer with TIN ${tin} in the taxpayer registry: check the number`)
   return {
     message: 'TIN verified',

@@ -25,24 +25,13 @@ import { type Mode, parseMode } from '#lib/mode.ts'
 import type { Role } from '#lib/routes.ts'
 import type { Command } from './command.ts'
 import { note, printResult } from './output.ts'
-import { ONCE, optional, required } from './require.ts'
+import { modeOption, ONCE, optional, required } from './require.ts'
 
 const ROLES: Role[] = ['SI', 'APP', 'ADMIN']
 
 const MODE_OPTION = { mode: { type: 'string' } } as const
 const MODE_HELP =
   '  --mode MODE          live (default) or test: a test-mode credential reaches test-mode data only'
-
-/** --mode: live unless it says test (CONTRACT section 15); anything else stops with the usage. */
-function modeOption(values: Record<string, unknown>, help: string): Mode {
-  if (values.mode === undefined) return 'live'
-  const mode = parseMode(values.mode)
-  if (!mode) {
-    console.error(`--mode takes live or test (got ${String(values.mode)}).\n\n${help}`)
-    process.exit(2)
-  }
-  return mode
-}
 
 /** What an issue prints about the mode, and what its audit event says: test only, live is the default. */
 const testOnly = (mode: Mode): Record<string, string> => (mode === 'test' ? { mode } : {})

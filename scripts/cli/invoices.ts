@@ -1,7 +1,7 @@
 import { voidSearchGaps } from '#lib/invoice/search-gaps.ts'
-import { inMode, parseMode } from '#lib/mode.ts'
+import { inMode } from '#lib/mode.ts'
 import type { Command } from './command.ts'
-import { required } from './require.ts'
+import { modeOption, required } from './require.ts'
 
 /** A sign function lives at most its timeout (10 s, infra/constructs/api-function.ts): wait longer. */
 const DEFAULT_SETTLE_SECONDS = 15
@@ -33,8 +33,7 @@ export const commands: Command[] = [
     },
     async run(v) {
       const businessId = required(v, 'business', voidGapsHelp)
-      const mode = v.mode === undefined ? 'live' : parseMode(v.mode)
-      if (!mode) throw new Error('--mode must be live or test')
+      const mode = modeOption(v, voidGapsHelp)
       const settleSeconds = Number(v['settle-seconds'] ?? DEFAULT_SETTLE_SECONDS)
       if (!Number.isFinite(settleSeconds) || settleSeconds < 0)
         throw new Error('--settle-seconds must be a number of seconds, 0 or more')

@@ -1,3 +1,5 @@
+import { type Mode, parseMode } from '#lib/mode.ts'
+
 /** Option helpers shared by the CLI command modules. */
 export function required(values: Record<string, unknown>, name: string, help: string): string {
   const value = values[name]
@@ -10,6 +12,17 @@ export function required(values: Record<string, unknown>, name: string, help: st
 
 export const optional = (values: Record<string, unknown>, name: string): string | undefined =>
   typeof values[name] === 'string' && values[name] !== '' ? (values[name] as string) : undefined
+
+/** --mode: live unless it says test (CONTRACT section 15); anything else stops with the usage. */
+export function modeOption(values: Record<string, unknown>, help: string): Mode {
+  if (values.mode === undefined) return 'live'
+  const mode = parseMode(values.mode)
+  if (!mode) {
+    console.error(`--mode takes live or test (got ${String(values.mode)}).\n\n${help}`)
+    process.exit(2)
+  }
+  return mode
+}
 
 /** Shown once after issuing a secret: it cannot be printed again. */
 export const ONCE = 'Store the secret now: it is never shown again.'

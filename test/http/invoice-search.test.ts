@@ -1,6 +1,5 @@
 import { parse } from 'csv-parse/sync'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ApiClient } from '#client/api-client.ts'
 import { allocateNumbers, spacesOf } from '#lib/invoice/search-index.ts'
 import { inMode } from '#lib/mode.ts'
 import { newSearchMeter, searchInvoices } from '#lib/invoice/search.ts'
@@ -8,8 +7,7 @@ import { SearchQuery } from '#lib/invoice/search-schemas.ts'
 import { newIrn } from '../fixtures/invoices/build.ts'
 import { startApi, type TestApi } from '../support/api.ts'
 import { cliOutput } from '../support/cli.ts'
-import { DEV_TEST } from '../../scripts/local/dev-credentials.ts'
-import { DEV, type DevClients, devClients } from '../support/clients.ts'
+import { DEV, type DevClients, devClients, testModeClients } from '../support/clients.ts'
 import { invoiceOfUnits, noteOf, otherBusinessInvoice } from '../support-invoices/notes.ts'
 
 /** CONTRACT 16: GET /api/{v}/invoices, the supplier's search and export of its signed invoices. */
@@ -146,8 +144,7 @@ describe('GET /api/{v}/invoices', () => {
   })
 
   it('keeps the two modes apart: test-mode credentials of the same business search only test-mode invoices', async () => {
-    const testSi = new ApiClient(api.url, { area: 'A', credentials: DEV_TEST.clients.si })
-    const testApp = new ApiClient(api.url, { area: 'A', credentials: DEV_TEST.clients.app })
+    const { si: testSi, app: testApp } = testModeClients(api.url)
     const before = await testSi.get<any>('/api/v1/invoices')
     expect(before.status).toBe(200)
     expect(before.headers.get('x-environment')).toBe('test')
@@ -169,7 +166,7 @@ describe('GET /api/{v}/invoices', () => {
   })
 
   it('counts the numbers a crashed sign took until an operator voids them (after the test above)', async () => {
-    const testSi = new ApiClient(api.url, { area: 'A', credentials: DEV_TEST.clients.si })
+    const testSi = testModeClients(api.url).si
     // A sign that took its numbers and died before its transaction (the function timed out).
     const crashed = invoice(6, '2026-11-23')
     await inMode('test', () => allocateNumbers(DEV.supplier.businessId, spacesOf(crashed as any)))

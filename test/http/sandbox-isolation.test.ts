@@ -9,7 +9,7 @@ import { buildInvoice } from '../fixtures/invoices/build.ts'
 import { type FuzzContext, type RawReply, SAMPLES, sendRaw } from '../fuzz/requests.ts'
 import { FUZZ_PRODUCT } from '../fuzz/state.ts'
 import { startApi, type TestApi } from '../support/api.ts'
-import { DEV, devClients } from '../support/clients.ts'
+import { DEV, devClients, testModeClients } from '../support/clients.ts'
 
 /**
  * Live and test mode never meet (CONTRACT section 15, issue 23), checked on every route of the route
@@ -126,9 +126,7 @@ beforeAll(async () => {
     previousGuard?.(call)
   })
   const live = devClients(api.url)
-  const { ApiClient } = await import('#client/api-client.ts')
-  const testApp = new ApiClient(api.url, { area: 'A', credentials: DEV_TEST.clients.app })
-  const testSwitch = new ApiClient(api.url, { area: 'B', credentials: DEV_TEST.switch })
+  const { app: testApp, switch: testSwitch } = testModeClients(api.url)
   const signedLive = await live.app.post('/api/v1/app/invoice/sign', {
     ...sharedIrnInvoice,
     note: 'live copy',
@@ -231,8 +229,7 @@ describe('live and test mode (CONTRACT section 15)', () => {
 
   it('keeps one IRN as two invoices, each mode seeing its own and the other mode seeing none of it', async () => {
     const live = devClients(api.url)
-    const { ApiClient } = await import('#client/api-client.ts')
-    const testSi = new ApiClient(api.url, { area: 'A', credentials: DEV_TEST.clients.si })
+    const { si: testSi, app: testApp } = testModeClients(api.url)
     const path = `/api/v1/si/get-invoice/${sharedIrnInvoice.irn}`
     const [liveCopy, testCopy] = await Promise.all([live.si.get<any>(path), testSi.get<any>(path)])
     expect([liveCopy.status, testCopy.status]).toEqual([200, 200])
@@ -244,7 +241,6 @@ describe('live and test mode (CONTRACT section 15)', () => {
 
     // Signed in test mode only: live has never heard of it.
     const testOnly = buildInvoice()
-    const testApp = new ApiClient(api.url, { area: 'A', credentials: DEV_TEST.clients.app })
     expect((await testApp.post('/api/v1/app/invoice/sign', testOnly)).status).toBe(200)
     expect((await live.si.get(`/api/v1/si/get-invoice/${testOnly.irn}`)).status).toBe(404)
     expect((await testSi.get(`/api/v1/si/get-invoice/${testOnly.irn}`)).status).toBe(200)

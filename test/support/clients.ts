@@ -22,8 +22,7 @@ export const areaAClient = (url: string, credentials: { apiKey: string; secret: 
 
 /** Signed clients for each development credential of CONTRACT section 8. */
 export function devClients(url: string) {
-  const areaA = (c: { apiKey: string; secret: string }) =>
-    new CheckedClient(url, { area: 'A', credentials: c })
+  const areaA = (c: { apiKey: string; secret: string }) => areaAClient(url, c)
   return {
     si: areaA(DEV.clients.si),
     app: areaA(DEV.clients.app),
@@ -54,8 +53,7 @@ export { DEV }
 
 /** Signed clients for the test-mode twins of CONTRACT section 15 (the same business and merchant, in the sandbox). */
 export function testModeClients(url: string) {
-  const areaA = (c: { apiKey: string; secret: string }) =>
-    new CheckedClient(url, { area: 'A', credentials: c })
+  const areaA = (c: { apiKey: string; secret: string }) => areaAClient(url, c)
   return {
     si: areaA(DEV_TEST.clients.si),
     app: areaA(DEV_TEST.clients.app),
