@@ -14,7 +14,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Request logs are silent unless a test turns them on to inspect them.
-    // EMF metrics too (lib/metrics.ts), unless a test turns them on.
+    // EMF metrics too (lib/platform/metrics.ts), unless a test turns them on.
     env: { LOG_LEVEL: 'SILENT', POWERTOOLS_METRICS_DISABLED: 'true' },
     // Under CI also a JSON report, from which .ci/run prints its closing counts (its second pass
     // names another file with --outputFile.json).

@@ -25,7 +25,7 @@ import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { basename, dirname, join, relative } from 'node:path'
 import { build, type Metafile } from 'esbuild'
 import { esbuildOptionsFor, PROJECT_ROOT } from '../infra/constructs/api-function.ts'
-import { functionsOf, routes, UNROUTED } from '../lib/routes.ts'
+import { functionsOf, routes, UNROUTED } from '../lib/service/routes.ts'
 import { floorSource, libraryImportsOf, packageOf } from './floor/generate.ts'
 import { importOf, type Timed, timeInterleaved } from './import-timing.ts'
 

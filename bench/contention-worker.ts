@@ -7,7 +7,7 @@
  * The parent sends `{ run }` messages over IPC; the worker answers each with its measurements.
  */
 import { ApiClient } from '#client/api-client.ts'
-import { db } from '#lib/db/client.ts'
+import { db } from '#lib/platform/db/client.ts'
 import { buildInvoice } from '../test/fixtures/invoices/build.ts'
 import { DEV } from '../scripts/local/dev-credentials.ts'
 

@@ -64,9 +64,10 @@ async function main() {
     await ensureTable(dynamo.endpoint, process.env.TABLE_NAME)
     const { seedLocal } = await import('../scripts/local/seed.ts')
     const { addMerchant, openAccount } = await import('../lib/ledger/repository.ts')
-    const { createBusiness, issueApiClient } = await import('../lib/auth/credentials.ts')
-    const { db, tableName } = await import('../lib/db/client.ts')
-    const { keys } = await import('../lib/db/keys.ts')
+    const { issueApiClient } = await import('../lib/platform/auth/credentials.ts')
+    const { createBusiness } = await import('../lib/registry/businesses.ts')
+    const { db, tableName } = await import('../lib/platform/db/client.ts')
+    const { keys } = await import('../lib/platform/db/keys.ts')
     const { STRIPES } = await import('../lib/merchant-history/items.ts')
     await seedLocal()
     // The stream consumers run here, as the Lambda service runs them beside the API's containers:
@@ -190,7 +191,7 @@ async function main() {
       ]),
     )
 
-    const { lagosLocalIso } = await import('../lib/time.ts')
+    const { lagosLocalIso } = await import('../lib/platform/time.ts')
     for (let round = 1; round <= ROUNDS; round++) {
       for (const n of WORKERS) {
         for (const scenario of SCENARIOS) {

@@ -212,7 +212,7 @@ async function financeFigures(
   const { historyCsv } = await import('../lib/finance/csv.ts')
   const { statementOf } = await import('../lib/finance/statement.ts')
   const { dayOf } = await import('../lib/finance/daily-totals.ts')
-  const { db } = await import('../lib/db/client.ts')
+  const { db } = await import('../lib/platform/db/client.ts')
 
   // CSV against JSON, page 1 of ALL and a deep page, 1,000 rows each.
   const query = (page: number) => HistoryCsvQuery.parse({ size: '1000', page: String(page) })

@@ -17,8 +17,8 @@
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb'
 import { startDynamoDbLocal } from '../scripts/local/dynamodb-local.ts'
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb'
-import { localDynamoConfig } from '../lib/db/local.ts'
-import { createTableInput } from '../lib/db/table.ts'
+import { localDynamoConfig } from '../lib/platform/db/local.ts'
+import { createTableInput } from '../lib/platform/db/table.ts'
 
 const SIZE = 50
 const RUNS = 15
@@ -39,8 +39,8 @@ async function main() {
     // record it keeps, and nothing here reads the stream (this measures reads).
     const { StreamSpecification: _stream, ...table } = createTableInput(process.env.TABLE_NAME)
     await new DynamoDBClient(localDynamoConfig(dynamo.endpoint)).send(new CreateTableCommand(table))
-    const { db, tableName } = await import('../lib/db/client.ts')
-    const { keys } = await import('../lib/db/keys.ts')
+    const { db, tableName } = await import('../lib/platform/db/client.ts')
+    const { keys } = await import('../lib/platform/db/keys.ts')
     const { listItemPut, spacesOf } = await import('../lib/invoice/search-index.ts')
     const { searchInvoices, newSearchMeter } = await import('../lib/invoice/search.ts')
     const { SearchQuery } = await import('../lib/invoice/search-schemas.ts')

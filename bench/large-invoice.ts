@@ -33,8 +33,8 @@ import { resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda'
 import { jsonParseProtectProto } from '@middy/util'
-import type { AuthRequest } from '#lib/auth/authenticate.ts'
-import { routes } from '#lib/routes.ts'
+import type { AuthRequest } from '#lib/platform/auth/authenticate.ts'
+import { routes } from '#lib/service/routes.ts'
 import { DEV } from '../scripts/local/dev-credentials.ts'
 import { invoiceOfLines, newIrn } from '../test/fixtures/invoices/build.ts'
 import { seededLocalTable, validateEvent } from './large-invoice-support.ts'
@@ -95,7 +95,7 @@ async function cpuMsAsync(
   }
 }
 
-/** What the factory hands the verifier for this event (lib/http/factory.ts, authentication). */
+/** What the factory hands the verifier for this event (lib/platform/http/factory.ts, authentication). */
 function authRequestOf(event: APIGatewayProxyEventV2): AuthRequest {
   const route = routes.find((r) => `${r.method} ${r.path}` === event.routeKey)!
   return {
@@ -126,11 +126,11 @@ async function main() {
       ? ((await import(pathToFileURL(resolve(process.env.BASELINE, 'functions/invoice/si-validate.ts')).href))
           .handler as typeof handler)
       : undefined
-    const { apiHandler } = await import('#lib/http/factory.ts')
-    const { siValidate } = await import('#lib/endpoints/invoice.ts')
-    const { apiSignature } = await import('#lib/auth/api-signature.ts')
-    const { actorOf } = await import('#lib/audit/trail.ts')
-    const { parseJsonBody } = await import('#lib/http/json-body.ts')
+    const { apiHandler } = await import('#lib/platform/http/factory.ts')
+    const { siValidate } = await import('#lib/service/endpoints/invoice.ts')
+    const { apiSignature } = await import('#lib/platform/auth/api-signature.ts')
+    const { actorOf } = await import('#lib/platform/audit/trail.ts')
+    const { parseJsonBody } = await import('#lib/platform/http/json-body.ts')
     const { canonicalInvoice } = await import('#lib/invoice/canonical.ts')
     const { loadCodeLists } = await import('#lib/invoice/code-lists.ts')
     const { sealedStorageOf } = await import('#lib/invoice/notes.ts')
@@ -201,7 +201,7 @@ async function main() {
     const stageNames = {
       frame: 'stage: request frame (middy, normalisers, log line, metrics, reply), work stubbed',
       auth: 'stage: authentication (body bytes, SHA-256 + HMAC, cached client, replay PutItem)',
-      parse: 'stage: the body parse (lib/http/json-body.ts)',
+      parse: 'stage: the body parse (lib/platform/http/json-body.ts)',
       validate: 'stage: validation (schema, unknown keys, code lists, rules)',
       canonical: 'stage: canonical form + SHA-256 of the validated invoice',
       storage: 'stage: stored copy (notes encrypted, canonical members into one buffer, one gzip)',

@@ -4,7 +4,7 @@
  *
  *   npx tsx bench/rate-limit.ts        # QUOTA=40 WINDOW=2 WINDOWS=4 CLIENTS=64 by default
  *
- * Starts its own DynamoDB Local and runs the limiter (lib/auth/rate-limit.ts) as every verifier runs
+ * Starts its own DynamoDB Local and runs the limiter (lib/platform/auth/rate-limit.ts) as every verifier runs
  * it, one count per request, from CLIENTS concurrent clients on one key (each with one request in
  * flight, as a Lambda container has), while another key counts its requests one after another:
  *
@@ -84,8 +84,8 @@ async function main() {
     await ensureTable(dynamo.endpoint, process.env.TABLE_NAME)
     const { seedLocal } = await import('../scripts/local/seed.ts')
     await seedLocal()
-    const { issueApiClient, setRateLimit } = await import('../lib/auth/credentials.ts')
-    const { countRequest, RateLimited } = await import('../lib/auth/rate-limit.ts')
+    const { issueApiClient, setRateLimit } = await import('../lib/platform/auth/credentials.ts')
+    const { countRequest, RateLimited } = await import('../lib/platform/auth/rate-limit.ts')
     const { DEV } = await import('../scripts/local/dev-credentials.ts')
     const hot = await issueApiClient({ businessId: DEV.supplier.businessId, roles: ['SI'] })
     const other = await issueApiClient({ businessId: DEV.supplier.businessId, roles: ['SI'] })

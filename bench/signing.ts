@@ -9,9 +9,9 @@
  * full Area A verification with a plaintext secret (as before), a warm cache and a cold one.
  */
 import { randomUUID } from 'node:crypto'
-import { decodeSignature, areaACanonical, areaBCanonical, hmac } from '#lib/auth/canonical.ts'
-import { parseUtcTimestamp, parseZonedTimestamp, withinWindow } from '#lib/auth/timestamps.ts'
-import { matchesAnySecret } from '#lib/auth/verify-hmac.ts'
+import { decodeSignature, areaACanonical, areaBCanonical, hmac } from '#lib/platform/auth/canonical.ts'
+import { parseUtcTimestamp, parseZonedTimestamp, withinWindow } from '#lib/platform/auth/timestamps.ts'
+import { matchesAnySecret } from '#lib/platform/auth/verify-hmac.ts'
 import { signAreaA, signAreaB } from '#client/signing.ts'
 import { startDynamoDbLocal } from '../scripts/local/dynamodb-local.ts'
 import { ensureTable } from '../scripts/local/table.ts'
@@ -74,7 +74,7 @@ console.log(
 )
 
 // Opening the stored (encrypted) secret: the local raw AES keyring, as in DynamoDB Local runs.
-const { clearFieldCache, decryptField, encryptField } = await import('#lib/crypto/fields.ts')
+const { clearFieldCache, decryptField, encryptField } = await import('#lib/platform/crypto/fields.ts')
 const context = { record: 'api-client', id: 'bench', field: 'secret' }
 const sealed = await encryptField(secret, context)
 async function measureAsync(fn: () => Promise<unknown>, perRound: number, rounds = 9): Promise<number> {
@@ -108,10 +108,10 @@ try {
   await ensureTable(dynamo.endpoint, process.env.TABLE_NAME)
   const { seedDevelopmentCredentials, DEV } = await import('../scripts/local/dev-credentials.ts')
   await seedDevelopmentCredentials()
-  const { spendNonce } = await import('#lib/auth/replay-store.ts')
-  const { verifyApiSignature } = await import('#lib/auth/api-signature.ts')
-  const { verifySwitchSignature } = await import('#lib/auth/switch-signature.ts')
-  const { findRoute } = await import('#lib/routes.ts')
+  const { spendNonce } = await import('#lib/platform/auth/replay-store.ts')
+  const { verifyApiSignature } = await import('#lib/platform/auth/api-signature.ts')
+  const { verifySwitchSignature } = await import('#lib/platform/auth/switch-signature.ts')
+  const { findRoute } = await import('#lib/service/routes.ts')
   const runs = 300
   const time = async (fn: () => Promise<unknown>) => {
     const samples: number[] = []
@@ -154,9 +154,9 @@ try {
   // Issue 7: the same Area A verification with the secret stored as before (plaintext), with the
   // encrypted secret and a warm cache, and cold (cache emptied before every request).
   const { UpdateCommand } = await import('@aws-sdk/lib-dynamodb')
-  const { db, tableName } = await import('#lib/db/client.ts')
-  const { keys } = await import('#lib/db/keys.ts')
-  const { issueApiClient } = await import('#lib/auth/credentials.ts')
+  const { db, tableName } = await import('#lib/platform/db/client.ts')
+  const { keys } = await import('#lib/platform/db/keys.ts')
+  const { issueApiClient } = await import('#lib/platform/auth/credentials.ts')
   const plain = { apiKey: 'bench-plain-key', secret: 'bench-plain-secret' }
   await issueApiClient({ ...plain, businessId: DEV.supplier.businessId, roles: ['SI'] })
   await db().send(

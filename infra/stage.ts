@@ -1,8 +1,8 @@
 import type { App, Stack } from 'aws-cdk-lib'
 import type { ThrottleSettings } from 'aws-cdk-lib/aws-apigatewayv2'
 import type { IFunction } from 'aws-cdk-lib/aws-lambda'
-import { consumerFunctions } from '#lib/consumers.ts'
-import { functionsOf, type Route, routes as routeTable, UNROUTED } from '#lib/routes.ts'
+import { consumerFunctions } from '#lib/service/consumers.ts'
+import { functionsOf, type Route, routes as routeTable, UNROUTED } from '#lib/service/routes.ts'
 import type { ApiFunction } from './constructs/api-function.ts'
 import { AreaStack } from './stacks/area-stack.ts'
 import { AREA_STACKS, type AreaStackName, stackOf, stackOfConsumer, stackTitle } from './stacks/areas.ts'
@@ -10,7 +10,7 @@ import { DataStack } from './stacks/data-stack.ts'
 import { EdgeStack } from './stacks/edge-stack.ts'
 import { packageVersion } from './stacks/service.ts'
 
-/** Every asynchronous consumer of a stage by functionId: lib/consumers.ts, the indexer, the reconciliation. */
+/** Every asynchronous consumer of a stage by functionId: lib/service/consumers.ts, the indexer, the reconciliation. */
 export const CONSUMER_FUNCTIONS: readonly string[] = consumerFunctions.map((c) => c.functionId)
 
 export interface StageProps {
@@ -23,7 +23,7 @@ export interface StageProps {
   throttle?: ThrottleSettings
   serviceName?: string
   serviceVersion?: string
-  /** The route table to deploy; lib/routes.ts unless a test passes another. */
+  /** The route table to deploy; lib/service/routes.ts unless a test passes another. */
   routes?: readonly Route[]
   /** The consumers to deploy (functionIds); all unless a test passes others. */
   consumers?: readonly string[]

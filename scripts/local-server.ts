@@ -10,8 +10,8 @@
  * then needs no functions/ sources at all.
  */
 import { resolve } from 'node:path'
-import { dataKeyDir } from '#lib/crypto/keyring.ts'
-import { keysDir } from '#lib/keys/pem-store.ts'
+import { dataKeyDir } from '#lib/platform/crypto/keyring.ts'
+import { keysDir } from '#lib/platform/keys/pem-store.ts'
 import { JavaMissingError, startDynamoDbLocal } from './local/dynamodb-local.ts'
 import { removeLocalServerState, writeLocalServerState } from './local/state.ts'
 import { ensureTable } from './local/table.ts'
@@ -54,7 +54,7 @@ async function main() {
   process.env.DYNAMODB_ENDPOINT = dynamo.endpoint
   process.env.STAGE = 'local'
   process.env.AWS_REGION ??= 'eu-west-1'
-  // EMF metric lines (lib/metrics.ts) mean nothing without CloudWatch: off unless asked for.
+  // EMF metric lines (lib/platform/metrics.ts) mean nothing without CloudWatch: off unless asked for.
   process.env.POWERTOOLS_METRICS_DISABLED ??= 'true'
 
   /** With --bundles: where they are (cdk.out or .bundles/), for processes started beside this one. */
@@ -76,7 +76,7 @@ async function main() {
         bundlesDir = resolve(cdkOut)
         bundles = bundlesFromCloudAssembly(bundlesDir)
         const { grantsFromCloudAssembly } = await import('./local/cloud-grants.ts')
-        const { accessOfFunctions } = await import('#lib/function-access.ts')
+        const { accessOfFunctions } = await import('#lib/service/function-access.ts')
         grants = grantsFromCloudAssembly(bundlesDir, accessOfFunctions().keys())
       } else {
         bundlesDir = new URL('../.bundles/', import.meta.url).pathname
@@ -91,7 +91,7 @@ async function main() {
     const { installLocalIam } = await import('./local/iam.ts')
     installLocalIam(grants)
     // The stream consumers (history indexer, webhooks, batches, notifications) on the one local stream
-    // drive, and the queues of lib/consumers.ts, in-process: from their bundles too with --bundles.
+    // drive, and the queues of lib/service/consumers.ts, in-process: from their bundles too with --bundles.
     const { startWorkers } = await import('./local/workers.ts')
     workers = await startWorkers({
       endpoint: dynamo.endpoint,

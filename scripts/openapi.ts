@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { renderClientTypes, renderOpenApiDocument } from '#lib/openapi/generate.ts'
+import { renderClientTypes, renderOpenApiDocument } from '#lib/service/openapi/generate.ts'
 
 /**
  * `npm run openapi`: writes openapi.json (from the route table and the endpoint declarations) and

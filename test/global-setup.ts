@@ -13,13 +13,13 @@ declare module 'vitest' {
      * With API_BUNDLES=<cdk.out>: each function's grants read from that synth's templates, which the
      * local IAM guard holds it to (scripts/local/iam.ts); otherwise the sources' own derivation.
      */
-    grants: Record<string, import('#lib/iam/access.ts').Access> | undefined
+    grants: Record<string, import('#lib/platform/iam/access.ts').Access> | undefined
   }
 }
 
 /**
  * One DynamoDB Local for the whole test run (about 3 s to start), stopped when the run ends. Each test
- * file has a database of its own in it (test/support/api.ts, lib/db/local.ts): in one shared database
+ * file has a database of its own in it (test/support/api.ts, lib/platform/db/local.ts): in one shared database
  * every write scans all the stream records of the run, and the files that run last crawled.
  */
 export default async function setup(project: TestProject) {
@@ -27,7 +27,7 @@ export default async function setup(project: TestProject) {
   // the run as cdk synth builds them (scripts/local/bundles.ts).
   let bundlesDir: string | undefined
   let bundles: Record<string, string> | undefined
-  let grants: Record<string, import('#lib/iam/access.ts').Access> | undefined
+  let grants: Record<string, import('#lib/platform/iam/access.ts').Access> | undefined
   const wanted = process.env.API_BUNDLES
   if (wanted) {
     const { buildBundles, bundlesFromCloudAssembly } = await import('../scripts/local/bundles.ts')
@@ -37,7 +37,7 @@ export default async function setup(project: TestProject) {
     } else {
       bundles = bundlesFromCloudAssembly(wanted)
       const { grantsFromCloudAssembly } = await import('../scripts/local/cloud-grants.ts')
-      const { accessOfFunctions } = await import('#lib/function-access.ts')
+      const { accessOfFunctions } = await import('#lib/service/function-access.ts')
       grants = Object.fromEntries(grantsFromCloudAssembly(wanted, accessOfFunctions().keys()))
     }
   }

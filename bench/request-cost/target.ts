@@ -23,7 +23,7 @@ const from = (path: string) => import(pathToFileURL(join(root, path)).href)
 const { ensureTable } = await from('scripts/local/table.ts')
 await ensureTable(process.env.DYNAMODB_ENDPOINT, process.env.TABLE_NAME)
 
-const { db } = await from('lib/db/client.ts')
+const { db } = await from('lib/platform/db/client.ts')
 const counts: Record<string, number> = {}
 let inFlight = 0
 let roundTrips = 0

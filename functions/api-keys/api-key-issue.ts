@@ -1,9 +1,9 @@
-import { issueKey } from '#lib/api-keys/self-service.ts'
-import { actorOf } from '#lib/audit/trail.ts'
-import { apiSignature } from '#lib/auth/api-signature.ts'
-import { keyIssue } from '#lib/endpoints/api-keys.ts'
-import { apiHandler } from '#lib/http/factory.ts'
-import { sealedReplies } from '#lib/http/sealed-reply.ts'
+import { issueKey } from '#lib/registry/self-service-keys.ts'
+import { actorOf } from '#lib/platform/audit/trail.ts'
+import { apiSignature } from '#lib/platform/auth/api-signature.ts'
+import { keyIssue } from '#lib/service/endpoints/api-keys.ts'
+import { apiHandler } from '#lib/platform/http/factory.ts'
+import { sealedReplies } from '#lib/platform/http/sealed-reply.ts'
 
 /** POST /api/v1/keys (ADMIN): 201, data = the new key with its secret, shown this once. */
 export const handler = apiHandler(

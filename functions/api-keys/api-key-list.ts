@@ -1,7 +1,7 @@
-import { listKeys } from '#lib/api-keys/self-service.ts'
-import { apiSignature } from '#lib/auth/api-signature.ts'
-import { keyList } from '#lib/endpoints/api-keys.ts'
-import { apiHandler } from '#lib/http/factory.ts'
+import { listKeys } from '#lib/registry/self-service-keys.ts'
+import { apiSignature } from '#lib/platform/auth/api-signature.ts'
+import { keyList } from '#lib/service/endpoints/api-keys.ts'
+import { apiHandler } from '#lib/platform/http/factory.ts'
 
 /** GET /api/v1/keys (ADMIN): the business's keys, without secrets. */
 export const handler = apiHandler(keyList, apiSignature, async ({ caller }) => {

@@ -1,8 +1,8 @@
-import { revokeKey } from '#lib/api-keys/self-service.ts'
-import { actorOf } from '#lib/audit/trail.ts'
-import { apiSignature } from '#lib/auth/api-signature.ts'
-import { keyRevoke } from '#lib/endpoints/api-keys.ts'
-import { apiHandler } from '#lib/http/factory.ts'
+import { revokeKey } from '#lib/registry/self-service-keys.ts'
+import { actorOf } from '#lib/platform/audit/trail.ts'
+import { apiSignature } from '#lib/platform/auth/api-signature.ts'
+import { keyRevoke } from '#lib/service/endpoints/api-keys.ts'
+import { apiHandler } from '#lib/platform/http/factory.ts'
 
 /** DELETE /api/v1/keys/{key} (ADMIN): 204; requests signed with the key are refused from now on. */
 export const handler = apiHandler(keyRevoke, apiSignature, async ({ params, caller }) => {

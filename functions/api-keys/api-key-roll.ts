@@ -1,9 +1,9 @@
-import { rollKey } from '#lib/api-keys/self-service.ts'
-import { actorOf } from '#lib/audit/trail.ts'
-import { apiSignature } from '#lib/auth/api-signature.ts'
-import { keyRoll } from '#lib/endpoints/api-keys.ts'
-import { apiHandler } from '#lib/http/factory.ts'
-import { sealedReplies } from '#lib/http/sealed-reply.ts'
+import { rollKey } from '#lib/registry/self-service-keys.ts'
+import { actorOf } from '#lib/platform/audit/trail.ts'
+import { apiSignature } from '#lib/platform/auth/api-signature.ts'
+import { keyRoll } from '#lib/service/endpoints/api-keys.ts'
+import { apiHandler } from '#lib/platform/http/factory.ts'
+import { sealedReplies } from '#lib/platform/http/sealed-reply.ts'
 
 /** POST /api/v1/keys/{key}/roll (ADMIN): 201, data = the key's new secret, shown this once. */
 export const handler = apiHandler(

@@ -1,7 +1,7 @@
-import { apiSignature } from '#lib/auth/api-signature.ts'
+import { apiSignature } from '#lib/platform/auth/api-signature.ts'
 import { createBatch } from '#lib/batches/repository.ts'
-import { batchSubmit } from '#lib/endpoints/batches.ts'
-import { apiHandler } from '#lib/http/factory.ts'
+import { batchSubmit } from '#lib/service/endpoints/batches.ts'
+import { apiHandler } from '#lib/platform/http/factory.ts'
 
 /**
  * POST /api/{v}/app/invoice/batch: 202 `{batch_id, status, total, created_at}` with Location. The

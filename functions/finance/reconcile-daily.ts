@@ -1,7 +1,7 @@
 import { reconcile } from '#lib/finance/reconcile.ts'
 import { RECONCILIATION_METRIC } from '#lib/finance/reconcile-metric.ts'
-import { logger } from '#lib/log.ts'
-import { countMetric } from '#lib/metrics.ts'
+import { logger } from '#lib/platform/log.ts'
+import { countMetric } from '#lib/platform/metrics.ts'
 
 /**
  * Run daily by EventBridge Scheduler (infra/constructs/reconciliation.ts): the same reconcile() as

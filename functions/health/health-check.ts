@@ -1,6 +1,6 @@
-import { apiSignatureOrAnonymous } from '#lib/auth/api-signature.ts'
-import { healthCheck } from '#lib/endpoints/health.ts'
-import { apiHandler } from '#lib/http/factory.ts'
+import { apiSignatureOrAnonymous } from '#lib/platform/auth/api-signature.ts'
+import { healthCheck } from '#lib/service/endpoints/health.ts'
+import { apiHandler } from '#lib/platform/http/factory.ts'
 import { healthReport } from '#lib/health/report.ts'
 
 /**

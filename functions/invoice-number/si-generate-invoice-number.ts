@@ -1,6 +1,6 @@
-import { apiSignature } from '#lib/auth/api-signature.ts'
-import { generateInvoiceNumber as declaration } from '#lib/endpoints/invoice-number.ts'
-import { apiHandler } from '#lib/http/factory.ts'
+import { apiSignature } from '#lib/platform/auth/api-signature.ts'
+import { generateInvoiceNumber as declaration } from '#lib/service/endpoints/invoice-number.ts'
+import { apiHandler } from '#lib/platform/http/factory.ts'
 import { generateInvoiceNumber } from '#lib/invoice-number/service.ts'
 
 /** POST /api/{v}/si/generate-invoice-number: Envelope, data = `{invoice_number}`. */

@@ -1,6 +1,6 @@
-import { appSign } from '#lib/endpoints/invoice.ts'
+import { appSign } from '#lib/service/endpoints/invoice.ts'
 import { invoiceHandler } from './invoice-handler.ts'
-import { signBytes } from '#lib/signing/signer.ts'
+import { signBytes } from '#lib/platform/signing/signer.ts'
 
 /**
  * POST /api/{v}/app/invoice/sign: validates the invoice, signs its RFC 8785 canonical JSON with the

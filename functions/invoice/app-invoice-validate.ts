@@ -1,6 +1,6 @@
-import { appValidate } from '#lib/endpoints/invoice.ts'
+import { appValidate } from '#lib/service/endpoints/invoice.ts'
 import { invoiceHandler } from './invoice-handler.ts'
-import { signBytes } from '#lib/signing/signer.ts'
+import { signBytes } from '#lib/platform/signing/signer.ts'
 
 /**
  * POST /api/{v}/app/invoice/validate: validates, then signs and reports the invoice (spec endpoint

@@ -1,4 +1,4 @@
-import { siValidate } from '#lib/endpoints/invoice.ts'
+import { siValidate } from '#lib/service/endpoints/invoice.ts'
 import { invoiceHandler } from './invoice-handler.ts'
 
 /**

@@ -1,6 +1,6 @@
-import { apiSignature } from '#lib/auth/api-signature.ts'
-import { generateIrn as declaration } from '#lib/endpoints/irn.ts'
-import { apiHandler } from '#lib/http/factory.ts'
+import { apiSignature } from '#lib/platform/auth/api-signature.ts'
+import { generateIrn as declaration } from '#lib/service/endpoints/irn.ts'
+import { apiHandler } from '#lib/platform/http/factory.ts'
 import { generateIrn } from '#lib/irn/service.ts'
 
 /** POST /api/{v}/si/generate-irn: GenerateIRNRequest -> GenerateIRNResponse `{irn}` (idempotent). */

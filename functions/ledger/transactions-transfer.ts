@@ -1,6 +1,6 @@
-import { switchSignature } from '#lib/auth/switch-signature.ts'
-import { transfer as declaration } from '#lib/endpoints/ledger.ts'
-import { apiHandler } from '#lib/http/factory.ts'
+import { switchSignature } from '#lib/platform/auth/switch-signature.ts'
+import { transfer as declaration } from '#lib/service/endpoints/ledger.ts'
+import { apiHandler } from '#lib/platform/http/factory.ts'
 import { transfer } from '#lib/ledger/service.ts'
 
 /**

@@ -1,6 +1,6 @@
-import { apiSignature } from '#lib/auth/api-signature.ts'
-import { confirm } from '#lib/endpoints/lifecycle.ts'
-import { apiHandler } from '#lib/http/factory.ts'
+import { apiSignature } from '#lib/platform/auth/api-signature.ts'
+import { confirm } from '#lib/service/endpoints/lifecycle.ts'
+import { apiHandler } from '#lib/platform/http/factory.ts'
 import { confirmInvoice } from '#lib/lifecycle/queries.ts'
 
 /** GET /api/{v}/app/invoice/confirm/{irn}: Envelope, data = the invoice's lifecycle. */

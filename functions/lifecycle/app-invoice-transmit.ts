@@ -1,6 +1,6 @@
-import { apiSignature } from '#lib/auth/api-signature.ts'
-import { transmit as declaration } from '#lib/endpoints/lifecycle.ts'
-import { apiHandler } from '#lib/http/factory.ts'
+import { apiSignature } from '#lib/platform/auth/api-signature.ts'
+import { transmit as declaration } from '#lib/service/endpoints/lifecycle.ts'
+import { apiHandler } from '#lib/platform/http/factory.ts'
 import { transmit } from '#lib/lifecycle/transmit.ts'
 
 /** POST /api/{v}/app/invoice/transmit: Envelope, data = `{message: [one line per party and step]}`. */

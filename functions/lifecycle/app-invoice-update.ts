@@ -1,6 +1,6 @@
-import { apiSignature } from '#lib/auth/api-signature.ts'
-import { update } from '#lib/endpoints/lifecycle.ts'
-import { apiHandler } from '#lib/http/factory.ts'
+import { apiSignature } from '#lib/platform/auth/api-signature.ts'
+import { update } from '#lib/service/endpoints/lifecycle.ts'
+import { apiHandler } from '#lib/platform/http/factory.ts'
 import { updatePaymentStatus } from '#lib/lifecycle/payment.ts'
 
 /** PATCH /api/{v}/app/invoice/update/{irn}: Envelope, data = DataResponse `{message}`. */

@@ -1,8 +1,8 @@
-import { apiSignature } from '#lib/auth/api-signature.ts'
+import { apiSignature } from '#lib/platform/auth/api-signature.ts'
 import { prefersXml } from '#lib/documents/negotiation.ts'
 import { UBL_CONTENT_TYPE, ublOf } from '#lib/documents/ubl.ts'
-import { getInvoice } from '#lib/endpoints/lifecycle.ts'
-import { apiHandler } from '#lib/http/factory.ts'
+import { getInvoice } from '#lib/service/endpoints/lifecycle.ts'
+import { apiHandler } from '#lib/platform/http/factory.ts'
 import { pullInvoice } from '#lib/lifecycle/queries.ts'
 
 /**

@@ -1,11 +1,11 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb'
 import { unmarshall } from '@aws-sdk/util-dynamodb'
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda'
-import { BANK_REQUEST_PREFIX } from '#lib/db/keys.ts'
+import { BANK_REQUEST_PREFIX } from '#lib/platform/db/keys.ts'
 import type { TransferRecord } from '#lib/ledger/repository.ts'
-import { logger } from '#lib/log.ts'
+import { logger } from '#lib/platform/log.ts'
 import { indexTransfers, isTransferRecord } from '#lib/merchant-history/indexer.ts'
-import { inMode, type Mode, modeOfKey } from '#lib/mode.ts'
+import { inMode, type Mode, modeOfKey } from '#lib/platform/mode.ts'
 
 /**
  * The table's stream (NEW_IMAGE) -> the merchants' histories (lib/merchant-history/indexer.ts). Each
@@ -26,7 +26,7 @@ export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatch
     transfers.push({
       record: item as TransferRecord,
       sequence: record.dynamodb?.SequenceNumber ?? record.eventID ?? '',
-      // A test-mode transfer goes into its merchant's test-mode history (lib/mode.ts).
+      // A test-mode transfer goes into its merchant's test-mode history (lib/platform/mode.ts).
       mode: modeOfKey(String(item.pk)),
     })
   }

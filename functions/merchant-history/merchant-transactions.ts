@@ -1,8 +1,8 @@
-import { merchantBearer } from '#lib/auth/merchant-bearer.ts'
-import { merchantTransactions } from '#lib/endpoints/merchant.ts'
+import { merchantBearer } from '#lib/platform/auth/merchant-bearer.ts'
+import { merchantTransactions } from '#lib/service/endpoints/merchant.ts'
 import { CSV_CONTENT_TYPE, historyCsv, nextPageLink, prefersCsv } from '#lib/finance/csv.ts'
-import { apiHandler } from '#lib/http/factory.ts'
-import { parseOrThrow } from '#lib/http/validation.ts'
+import { apiHandler } from '#lib/platform/http/factory.ts'
+import { parseOrThrow } from '#lib/platform/http/validation.ts'
 import { HistoryCsvQuery, HistoryQuery } from '#lib/merchant-history/schemas.ts'
 import { listTransactions } from '#lib/merchant-history/service.ts'
 

@@ -1,9 +1,9 @@
-import { noAuth } from '#lib/auth/authenticate.ts'
-import { DOCS_CSP, docsPage } from '#lib/docs/page.ts'
-import { docs } from '#lib/endpoints/meta.ts'
-import { apiHandler } from '#lib/http/factory.ts'
-import { originOf, servedDocument } from '#lib/openapi/served.ts'
-import { publishedDocument } from '#lib/docs/published-document.ts'
+import { noAuth } from '#lib/platform/auth/authenticate.ts'
+import { DOCS_CSP, docsPage } from '#lib/service/docs/page.ts'
+import { docs } from '#lib/service/endpoints/meta.ts'
+import { apiHandler } from '#lib/platform/http/factory.ts'
+import { originOf, servedDocument } from '#lib/service/openapi/served.ts'
+import { publishedDocument } from '#lib/service/docs/published-document.ts'
 
 /** GET /api/docs: the API reference, rendered from the same document /api/openapi.json serves. */
 export const handler = apiHandler(docs, noAuth, ({ headers, event }) => ({

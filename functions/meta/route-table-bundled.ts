@@ -1,6 +1,6 @@
-import type { ApiError } from '#lib/http/errors.ts'
-import { unroutedReply } from '#lib/http/unrouted.ts'
-import type { ReplyKind, Route } from '#lib/route.ts'
+import type { ApiError } from '#lib/platform/http/errors.ts'
+import { unroutedReply } from '#lib/platform/http/unrouted.ts'
+import type { ReplyKind, Route } from '#lib/platform/http/route.ts'
 
 /**
  * The catch-all's route table in its Lambda bundle (see ./route-table.ts, whose place it takes):

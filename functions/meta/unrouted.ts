@@ -1,6 +1,6 @@
-import { noAuth } from '#lib/auth/authenticate.ts'
-import { unrouted } from '#lib/endpoints/meta.ts'
-import { apiHandler } from '#lib/http/factory.ts'
+import { noAuth } from '#lib/platform/auth/authenticate.ts'
+import { unrouted } from '#lib/service/endpoints/meta.ts'
+import { apiHandler } from '#lib/platform/http/factory.ts'
 // By its #functions/ name: the catch-all's bundle replaces this module with the table as data.
 import { resolveUnrouted } from '#functions/meta/route-table.ts'
 

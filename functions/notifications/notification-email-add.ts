@@ -1,6 +1,6 @@
-import { adminBearer } from '#lib/auth/admin-bearer.ts'
-import { emailAdd } from '#lib/endpoints/notifications.ts'
-import { apiHandler } from '#lib/http/factory.ts'
+import { adminBearer } from '#lib/platform/auth/admin-bearer.ts'
+import { emailAdd } from '#lib/service/endpoints/notifications.ts'
+import { apiHandler } from '#lib/platform/http/factory.ts'
 import { addEmails } from '#lib/notifications/emails.ts'
 
 /** POST /notification/email: adds addresses; ones already listed (in any letter case) are kept once. */

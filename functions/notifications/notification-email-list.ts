@@ -1,6 +1,6 @@
-import { adminBearer } from '#lib/auth/admin-bearer.ts'
-import { emailList } from '#lib/endpoints/email-list.ts'
-import { apiHandler } from '#lib/http/factory.ts'
+import { adminBearer } from '#lib/platform/auth/admin-bearer.ts'
+import { emailList } from '#lib/service/endpoints/email-list.ts'
+import { apiHandler } from '#lib/platform/http/factory.ts'
 import { listEmails } from '#lib/notifications/emails.ts'
 
 /** GET /notification/email: the admin notification e-mail list. */

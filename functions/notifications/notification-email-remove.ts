@@ -1,6 +1,6 @@
-import { adminBearer } from '#lib/auth/admin-bearer.ts'
-import { emailRemove } from '#lib/endpoints/notifications.ts'
-import { apiHandler } from '#lib/http/factory.ts'
+import { adminBearer } from '#lib/platform/auth/admin-bearer.ts'
+import { emailRemove } from '#lib/service/endpoints/notifications.ts'
+import { apiHandler } from '#lib/platform/http/factory.ts'
 import { removeEmails } from '#lib/notifications/emails.ts'
 
 /** DELETE /notification/email: removes addresses (any letter case); an absent one is a no-op. */

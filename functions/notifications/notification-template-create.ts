@@ -1,6 +1,6 @@
-import { adminBearer } from '#lib/auth/admin-bearer.ts'
-import { templateCreate } from '#lib/endpoints/notifications.ts'
-import { apiHandler } from '#lib/http/factory.ts'
+import { adminBearer } from '#lib/platform/auth/admin-bearer.ts'
+import { templateCreate } from '#lib/service/endpoints/notifications.ts'
+import { apiHandler } from '#lib/platform/http/factory.ts'
 import { createTemplate } from '#lib/notifications/templates.ts'
 
 /** POST /notification/template: one template per (productCode, messageType); 201 with the new item. */

@@ -1,6 +1,6 @@
-import { adminBearer } from '#lib/auth/admin-bearer.ts'
-import { templateList } from '#lib/endpoints/notifications.ts'
-import { apiHandler } from '#lib/http/factory.ts'
+import { adminBearer } from '#lib/platform/auth/admin-bearer.ts'
+import { templateList } from '#lib/service/endpoints/notifications.ts'
+import { apiHandler } from '#lib/platform/http/factory.ts'
 import { listTemplates } from '#lib/notifications/templates.ts'
 
 /** GET /notification/template?product=<code>[&tempID=<id>]: the product's templates. */

@@ -1,6 +1,6 @@
-import { adminBearer } from '#lib/auth/admin-bearer.ts'
-import { templateReplace } from '#lib/endpoints/notifications.ts'
-import { apiHandler } from '#lib/http/factory.ts'
+import { adminBearer } from '#lib/platform/auth/admin-bearer.ts'
+import { templateReplace } from '#lib/service/endpoints/notifications.ts'
+import { apiHandler } from '#lib/platform/http/factory.ts'
 import { replaceTemplate } from '#lib/notifications/templates.ts'
 
 /** PUT /notification/template/{templateId}: whole replacement; version + 1; optional `version` check (409). */

@@ -1,8 +1,8 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb'
 import { unmarshall } from '@aws-sdk/util-dynamodb'
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda'
-import { logger } from '#lib/log.ts'
-import { inMode, modeOfKey } from '#lib/mode.ts'
+import { logger } from '#lib/platform/log.ts'
+import { inMode, modeOfKey } from '#lib/platform/mode.ts'
 import { isOutboxItem, type OutboxItem } from '#lib/notifications/outbox.ts'
 import { deliver, emailSenderFromEnv } from '#lib/notifications/sender.ts'
 

@@ -1,6 +1,6 @@
-import { apiSignature } from '#lib/auth/api-signature.ts'
-import { verifyQr as declaration } from '#lib/endpoints/qr.ts'
-import { apiHandler } from '#lib/http/factory.ts'
+import { apiSignature } from '#lib/platform/auth/api-signature.ts'
+import { verifyQr as declaration } from '#lib/service/endpoints/qr.ts'
+import { apiHandler } from '#lib/platform/http/factory.ts'
 import { verifyQr } from '#lib/qr/verify.ts'
 
 /** POST /api/v1/resource/verify-qr: what a QR text says and whether it checks out. */

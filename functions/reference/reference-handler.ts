@@ -1,7 +1,7 @@
-import { apiSignature } from '#lib/auth/api-signature.ts'
-import { referenceLists } from '#lib/endpoints/reference.ts'
-import { apiHandler } from '#lib/http/factory.ts'
-import { DependencyDown } from '#lib/errors.ts'
+import { apiSignature } from '#lib/platform/auth/api-signature.ts'
+import { referenceLists } from '#lib/service/endpoints/reference.ts'
+import { apiHandler } from '#lib/platform/http/factory.ts'
+import { DependencyDown } from '#lib/platform/errors.ts'
 import type { ReferenceListName } from '#lib/reference/lists.ts'
 import { readHead, readList } from '#lib/reference/store.ts'
 

@@ -1,7 +1,7 @@
-import { noAuth } from '#lib/auth/authenticate.ts'
-import { publicKeys } from '#lib/endpoints/reference.ts'
-import { apiHandler } from '#lib/http/factory.ts'
-import { jwks } from '#lib/signing/signer.ts'
+import { noAuth } from '#lib/platform/auth/authenticate.ts'
+import { publicKeys } from '#lib/service/endpoints/reference.ts'
+import { apiHandler } from '#lib/platform/http/factory.ts'
+import { jwks } from '#lib/platform/signing/signer.ts'
 
 /**
  * GET /api/v1/resource/public-keys: the JWKS of every key that has signed invoices, public so that

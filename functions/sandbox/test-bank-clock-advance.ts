@@ -1,7 +1,7 @@
-import { switchSignature } from '#lib/auth/switch-signature.ts'
-import { bankClockAdvance } from '#lib/endpoints/sandbox.ts'
-import { apiHandler } from '#lib/http/factory.ts'
-import { advanceClock, clockView, testModeOnly } from '#lib/sandbox/clock.ts'
+import { switchSignature } from '#lib/platform/auth/switch-signature.ts'
+import { bankClockAdvance } from '#lib/service/endpoints/sandbox.ts'
+import { apiHandler } from '#lib/platform/http/factory.ts'
+import { advanceClock, clockView, testModeOnly } from '#lib/platform/test-clock.ts'
 
 /** POST /api/v1/transactions/test/clock/advance (test switch): the sandbox bank's test time moves forward. */
 export const handler = apiHandler(bankClockAdvance, switchSignature, async ({ body, caller, route }) => {

@@ -1,7 +1,7 @@
-import { apiSignature } from '#lib/auth/api-signature.ts'
-import { clockAdvance } from '#lib/endpoints/sandbox.ts'
-import { apiHandler } from '#lib/http/factory.ts'
-import { advanceClock, clockView, testModeOnly } from '#lib/sandbox/clock.ts'
+import { apiSignature } from '#lib/platform/auth/api-signature.ts'
+import { clockAdvance } from '#lib/service/endpoints/sandbox.ts'
+import { apiHandler } from '#lib/platform/http/factory.ts'
+import { advanceClock, clockView, testModeOnly } from '#lib/platform/test-clock.ts'
 import { queueDueDeliveries } from '#lib/webhooks/due-sweep.ts'
 
 /**

@@ -1,8 +1,8 @@
-import { queueHandler } from '#lib/async/handlers.ts'
+import { queueHandler } from '#lib/platform/async/handlers.ts'
 import { type DeliveryMessage, handleDeliveryMessage } from '#lib/webhooks/delivery.ts'
 
 /**
  * The webhook-deliveries queue -> one signed attempt per message, or one more page of an event's
- * fan-out (lib/consumers.ts).
+ * fan-out (lib/service/consumers.ts).
  */
 export const handler = queueHandler<DeliveryMessage>('webhook-deliver', handleDeliveryMessage)

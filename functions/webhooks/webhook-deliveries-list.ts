@@ -1,6 +1,6 @@
-import { apiSignature } from '#lib/auth/api-signature.ts'
-import { deliveriesList } from '#lib/endpoints/webhooks.ts'
-import { apiHandler } from '#lib/http/factory.ts'
+import { apiSignature } from '#lib/platform/auth/api-signature.ts'
+import { deliveriesList } from '#lib/service/endpoints/webhooks.ts'
+import { apiHandler } from '#lib/platform/http/factory.ts'
 import { listDeliveries } from '#lib/webhooks/deliveries.ts'
 import { ownSubscription } from '#lib/webhooks/subscriptions.ts'
 

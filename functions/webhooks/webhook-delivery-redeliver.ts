@@ -1,6 +1,6 @@
-import { apiSignature } from '#lib/auth/api-signature.ts'
-import { deliveryRedeliver } from '#lib/endpoints/webhooks.ts'
-import { apiHandler } from '#lib/http/factory.ts'
+import { apiSignature } from '#lib/platform/auth/api-signature.ts'
+import { deliveryRedeliver } from '#lib/service/endpoints/webhooks.ts'
+import { apiHandler } from '#lib/platform/http/factory.ts'
 import { redeliver } from '#lib/webhooks/delivery.ts'
 
 /** POST /api/v1/webhooks/{id}/deliveries/{eventId}/redeliver (ADMIN): 202, a new round of attempts. */

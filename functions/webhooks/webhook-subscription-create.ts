@@ -1,8 +1,8 @@
-import { actorOf } from '#lib/audit/trail.ts'
-import { apiSignature } from '#lib/auth/api-signature.ts'
-import { subscriptionCreate } from '#lib/endpoints/webhooks.ts'
-import { apiHandler } from '#lib/http/factory.ts'
-import { sealedReplies } from '#lib/http/sealed-reply.ts'
+import { actorOf } from '#lib/platform/audit/trail.ts'
+import { apiSignature } from '#lib/platform/auth/api-signature.ts'
+import { subscriptionCreate } from '#lib/service/endpoints/webhooks.ts'
+import { apiHandler } from '#lib/platform/http/factory.ts'
+import { sealedReplies } from '#lib/platform/http/sealed-reply.ts'
 import { createSubscription } from '#lib/webhooks/subscriptions.ts'
 
 /** POST /api/v1/webhooks (ADMIN): 201, data = the subscription with its secret, shown this once. */

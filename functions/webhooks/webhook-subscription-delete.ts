@@ -1,7 +1,7 @@
-import { actorOf } from '#lib/audit/trail.ts'
-import { apiSignature } from '#lib/auth/api-signature.ts'
-import { subscriptionDelete } from '#lib/endpoints/webhooks.ts'
-import { apiHandler } from '#lib/http/factory.ts'
+import { actorOf } from '#lib/platform/audit/trail.ts'
+import { apiSignature } from '#lib/platform/auth/api-signature.ts'
+import { subscriptionDelete } from '#lib/service/endpoints/webhooks.ts'
+import { apiHandler } from '#lib/platform/http/factory.ts'
 import { deleteSubscription } from '#lib/webhooks/subscriptions.ts'
 
 /** DELETE /api/v1/webhooks/{id} (ADMIN): 204; no new deliveries, pending ones stop. */

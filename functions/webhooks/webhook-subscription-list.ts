@@ -1,6 +1,6 @@
-import { apiSignature } from '#lib/auth/api-signature.ts'
-import { subscriptionList } from '#lib/endpoints/webhooks.ts'
-import { apiHandler } from '#lib/http/factory.ts'
+import { apiSignature } from '#lib/platform/auth/api-signature.ts'
+import { subscriptionList } from '#lib/service/endpoints/webhooks.ts'
+import { apiHandler } from '#lib/platform/http/factory.ts'
 import { subscriptionsOf, viewOf } from '#lib/webhooks/subscriptions.ts'
 
 /** GET /api/v1/webhooks (ADMIN): the business's subscriptions, without secrets. */

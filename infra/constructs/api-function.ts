@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import { projectFile } from '#lib/route.ts'
+import { projectFile } from '#lib/platform/http/route.ts'
 import { fileURLToPath } from 'node:url'
 import { Duration, type RemovalPolicy } from 'aws-cdk-lib'
 import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch'
@@ -11,13 +11,13 @@ import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs'
 import { Construct } from 'constructs'
 import type { BuildOptions, Loader } from 'esbuild'
-import type { Access } from '#lib/iam/access.ts'
-import { accessOfRoutes } from '#lib/function-access.ts'
+import type { Access } from '#lib/platform/iam/access.ts'
+import { accessOfRoutes } from '#lib/service/function-access.ts'
 import { builtinAliases } from './builtin-shims.ts'
 import { acknowledge } from './nag.ts'
 import { grantAccess } from './grants.ts'
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager'
-import { type Route, routes as routeTable, type ServiceSecret } from '#lib/routes.ts'
+import { type Route, routes as routeTable, type ServiceSecret } from '#lib/service/routes.ts'
 
 /** The repository root: handler modules in the route table are relative to it. */
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url))
@@ -109,7 +109,7 @@ export const bundling = (served: readonly Route[] = []): BundlingOptions => {
 /**
  * BUNDLING in esbuild's own API (NodejsFunction runs the esbuild CLI with the same settings), for the
  * cold-start benchmark and the bundle tests, so they look at the very bundles Lambda runs: the
- * handler module's routes are those lib/routes.ts gives it, as the stack deploys them.
+ * handler module's routes are those lib/service/routes.ts gives it, as the stack deploys them.
  */
 export function esbuildOptionsFor(handler: string, outfile: string): BuildOptions & { metafile: true } {
   const lookup = routeLookupBundling(routeTable.filter((r) => r.handler === handler))
@@ -267,7 +267,7 @@ export function houseFunction(
 export class ApiFunction extends Construct {
   readonly function: NodejsFunction
   readonly logGroup: LogGroup
-  /** What its role allows (lib/function-access.ts), as the local runs enforce it. */
+  /** What its role allows (lib/service/function-access.ts), as the local runs enforce it. */
   readonly access: Access
   readonly alarms: readonly Alarm[]
 

@@ -7,11 +7,11 @@ import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs'
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager'
 import type { Queue } from 'aws-cdk-lib/aws-sqs'
 import { Construct } from 'constructs'
-import type { QueueName } from '#lib/async/queue.ts'
-import { type Consumer, consumers } from '#lib/consumers.ts'
-import type { Access } from '#lib/iam/access.ts'
-import { accessOfConsumer } from '#lib/function-access.ts'
-import type { ServiceSecret } from '#lib/routes.ts'
+import type { QueueName } from '#lib/platform/async/queue.ts'
+import { type Consumer, consumers } from '#lib/service/consumers.ts'
+import type { Access } from '#lib/platform/iam/access.ts'
+import { accessOfConsumer } from '#lib/service/function-access.ts'
+import type { ServiceSecret } from '#lib/service/routes.ts'
 import { houseFunction } from './api-function.ts'
 import { QueueConsumer, StreamConsumer } from './async-consumer.ts'
 import { grantAccess, grantQueue } from './grants.ts'
@@ -31,7 +31,7 @@ export interface ConsumersProps {
 }
 
 /**
- * The asynchronous side from lib/consumers.ts, on AWS's managed engines:
+ * The asynchronous side from lib/service/consumers.ts, on AWS's managed engines:
  * - the table's DynamoDB stream -> an event source mapping per stream consumer, filtered at the
  *   source (INSERT of its key prefix) so the function runs only for its items; partial batch
  *   failures, bisect on error, and after `retryAttempts` the failed batch's coordinates go to an SQS
@@ -41,7 +41,7 @@ export interface ConsumersProps {
  *   `maxReceiveCount` receives. Chosen over EventBridge Scheduler (one schedule per retry, minute
  *   granularity, a second service to grant and watch) and Step Functions (a state machine per
  *   delivery for what a delayed message does).
- * Each function gets only what it uses (its Access, lib/function-access.ts, as grants.ts renders it):
+ * Each function gets only what it uses (its Access, lib/service/function-access.ts, as grants.ts renders it):
  * its table grants, SendMessage on the queues it sends to, kms:Decrypt/Encrypt bound to the
  * encryption-context records it handles, the secrets it loads. The DLQs, bisection, partial failures and the DLQ-depth and lag alarms come from the house
  * StreamConsumer and QueueConsumer (infra/constructs/async-consumer.ts); added here: error and
@@ -80,7 +80,7 @@ export class Consumers extends Construct {
       timeout: Duration.seconds(c.timeoutSeconds),
     }).function
     this.functions.set(c.functionId, fn)
-    // Its role: the Access the local runs hold it to (lib/function-access.ts). Its own queue, made
+    // Its role: the Access the local runs hold it to (lib/service/function-access.ts). Its own queue, made
     // below, is granted then.
     const access = accessOfConsumer(c)
     grantAccess(fn, c.functionId, { ...access, queues: [] }, props)

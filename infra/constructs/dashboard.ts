@@ -11,7 +11,7 @@ import {
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb'
 import type { IFunction } from 'aws-cdk-lib/aws-lambda'
 import { Construct } from 'constructs'
-import { METRIC, METRICS_NAMESPACE } from '#lib/metrics.ts'
+import { METRIC, METRICS_NAMESPACE } from '#lib/platform/metrics.ts'
 
 export interface ServiceDashboardProps {
   stage: string
@@ -26,7 +26,7 @@ const period = Duration.minutes(5)
 
 /**
  * One CloudWatch dashboard per stage: the API, the functions, the table and the business metrics
- * (lib/metrics.ts). Business metrics are drawn with SEARCH, so new routes, reasons and codes appear
+ * (lib/platform/metrics.ts). Business metrics are drawn with SEARCH, so new routes, reasons and codes appear
  * without a deploy.
  */
 export class ServiceDashboard extends Construct {

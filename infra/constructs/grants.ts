@@ -5,12 +5,12 @@ import type { IKey } from 'aws-cdk-lib/aws-kms'
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda'
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager'
 import type { IQueue } from 'aws-cdk-lib/aws-sqs'
-import { QUEUE_URL_ENV, type QueueName } from '#lib/async/queue.ts'
-import type { Access, TableGrant } from '#lib/iam/access.ts'
-import { SECRET_ENV, type ServiceSecret } from '#lib/routes.ts'
+import { QUEUE_URL_ENV, type QueueName } from '#lib/platform/async/queue.ts'
+import type { Access, TableGrant } from '#lib/platform/iam/access.ts'
+import { SECRET_ENV, type ServiceSecret } from '#lib/service/routes.ts'
 
 /**
- * A function's IAM policy, generated from its Access (lib/iam/access.ts), the same Access every local
+ * A function's IAM policy, generated from its Access (lib/platform/iam/access.ts), the same Access every local
  * run holds the function to (scripts/local/iam.ts): what passes locally is what the role allows.
  * Each table grant is one statement on the table and each index it names by ARN (no `index/*`),
  * with a dynamodb:LeadingKeys condition when it is limited to key prefixes; the data key's use is

@@ -4,11 +4,11 @@ import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-clo
 import { FilterCriteria, FilterRule } from 'aws-cdk-lib/aws-lambda'
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs'
 import { Construct } from 'constructs'
-import { OUTBOX_PREFIX } from '#lib/db/keys.ts'
+import { OUTBOX_PREFIX } from '#lib/platform/db/keys.ts'
 import { houseFunction } from './api-function.ts'
 import { StreamConsumer } from './async-consumer.ts'
-import { OUTBOX_SENDER } from '#lib/consumers.ts'
-import { accessOfConsumer } from '#lib/function-access.ts'
+import { OUTBOX_SENDER } from '#lib/service/consumers.ts'
+import { accessOfConsumer } from '#lib/service/function-access.ts'
 import { grantAccess } from './grants.ts'
 
 export interface OutboxSenderProps {
@@ -32,7 +32,7 @@ export class OutboxSender extends Construct {
 
   constructor(scope: Construct, id: string, props: OutboxSenderProps) {
     super(scope, id)
-    // Its name, handler module, timeout and access: its lib/consumers.ts entry, written once there.
+    // Its name, handler module, timeout and access: its lib/service/consumers.ts entry, written once there.
     const spec = OUTBOX_SENDER
     this.function = houseFunction(this, {
       ...props,
@@ -44,7 +44,7 @@ export class OutboxSender extends Construct {
       environment: props.sesFromAddress ? { SES_FROM_ADDRESS: props.sesFromAddress } : {},
     }).function
     // Reads the admin e-mail list and marks each outbox item SENT with a conditional update; sends
-    // from the configured identity, if any (its lib/consumers.ts entry, lib/function-access.ts).
+    // from the configured identity, if any (its lib/service/consumers.ts entry, lib/service/function-access.ts).
     const domain = props.sesFromAddress?.split('@').pop()
     grantAccess(this.function, spec.functionId, accessOfConsumer(spec), {
       table: props.table,

@@ -13,8 +13,8 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda'
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager'
 import type { ITopic } from 'aws-cdk-lib/aws-sns'
 import type { Construct } from 'constructs'
-import { consumers as consumerTable } from '#lib/consumers.ts'
-import { functionsOf, type Route, type ServiceSecret } from '#lib/routes.ts'
+import { consumers as consumerTable } from '#lib/service/consumers.ts'
+import { functionsOf, type Route, type ServiceSecret } from '#lib/service/routes.ts'
 import { AlarmsNotify } from '../constructs/alarms.ts'
 import { ApiFunction } from '../constructs/api-function.ts'
 import { Consumers } from '../constructs/consumers.ts'
@@ -35,7 +35,7 @@ export interface AreaStackProps extends StackProps, ServiceInfo {
   routes: readonly Route[]
   /**
    * The consumers of this area by functionId (stackOfConsumer): `history-indexer`, `outbox-sender`,
-   * `reconcile-daily`, and those of lib/consumers.ts.
+   * `reconcile-daily`, and those of lib/service/consumers.ts.
    */
   consumers: readonly string[]
   /** From DataStack: CDK turns each reference into an export/import pair it manages itself. */
@@ -63,7 +63,7 @@ export class AreaStack extends Stack {
   readonly outboxSender?: OutboxSender
   readonly historyIndexer?: HistoryIndexer
   readonly reconciliation?: Reconciliation
-  /** Webhook fan-out and delivery, batches (lib/consumers.ts) when they are this area's. */
+  /** Webhook fan-out and delivery, batches (lib/service/consumers.ts) when they are this area's. */
   readonly consumers?: Consumers
 
   constructor(scope: Construct, id: string, props: AreaStackProps) {
@@ -133,7 +133,7 @@ export class AreaStack extends Stack {
       this.reconciliation = new Reconciliation(this, 'Reconciliation', house)
       this.consumerFunctions.set('reconcile-daily', this.reconciliation.function)
     }
-    // The outbox sender is in lib/consumers.ts too, but has a construct of its own (above).
+    // The outbox sender is in lib/service/consumers.ts too, but has a construct of its own (above).
     const skip = consumerTable
       .map((c) => c.functionId)
       .filter((functionId) => functionId === 'outbox-sender' || !wanted.has(functionId))

@@ -1,4 +1,4 @@
-import type { Route } from '#lib/routes.ts'
+import type { Route } from '#lib/service/routes.ts'
 
 /**
  * The area stacks of a stage (infra/stage.ts): each holds its endpoints' functions, their routes on
@@ -29,12 +29,12 @@ export type AreaStackName = (typeof AREA_STACKS)[number]
 
 /** The area stack an endpoint deploys in. The one place this is decided for routes. */
 export function stackOf(route: Pick<Route, 'stack' | 'functionId'>): AreaStackName {
-  // The endpoint's declaration names it (lib/endpoints); only the catch-all lives in the edge stack.
+  // The endpoint's declaration names it (lib/service/endpoints); only the catch-all lives in the edge stack.
   if (route.stack === 'edge') throw new Error(`${route.functionId} is not an area stack's endpoint`)
   return route.stack
 }
 
-/** The area stack of each asynchronous consumer (lib/consumers.ts, and the indexer and reconciliation). */
+/** The area stack of each asynchronous consumer (lib/service/consumers.ts, and the indexer and reconciliation). */
 const CONSUMER_STACKS: Record<string, AreaStackName> = {
   'history-indexer': 'payments',
   'reconcile-daily': 'payments',

@@ -10,8 +10,8 @@ import {
 import { Key } from 'aws-cdk-lib/aws-kms'
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager'
 import type { Construct } from 'constructs'
-import { tableDefinition } from '#lib/db/table.ts'
-import type { ServiceSecret } from '#lib/routes.ts'
+import { tableDefinition } from '#lib/platform/db/table.ts'
+import type { ServiceSecret } from '#lib/service/routes.ts'
 import { AlarmsNotify, AlarmTopic } from '../constructs/alarms.ts'
 import { acknowledge } from '../constructs/nag.ts'
 
@@ -36,7 +36,7 @@ export const DATA_OUTPUTS = {
   alarmTopicArn: 'AlarmTopicArn',
 } as const
 
-/** The single table. Its shape comes from lib/db/table.ts, which local tables are created from too. */
+/** The single table. Its shape comes from lib/platform/db/table.ts, which local tables are created from too. */
 export class DataStack extends Stack {
   readonly table: TableV2
   /**
@@ -81,7 +81,7 @@ export class DataStack extends Stack {
       // table CMK (TableEncryptionV2.customerManagedKey) needs a region-specific stack, which these
       // environment-agnostic stacks are not. What must not leak is encrypted field by field anyway.
       encryption: TableEncryptionV2.awsManagedKey(),
-      // What the asynchronous consumers read (lib/consumers.ts), the same view local tables have.
+      // What the asynchronous consumers read (lib/service/consumers.ts), the same view local tables have.
       dynamoStream: StreamViewType[tableDefinition.streamViewType],
       deletionProtection: protect,
       removalPolicy: protect ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,

@@ -23,7 +23,7 @@ import { Function as LambdaFunction, type IFunction } from 'aws-cdk-lib/aws-lamb
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs'
 import type { ITopic } from 'aws-cdk-lib/aws-sns'
 import type { Construct } from 'constructs'
-import { UNROUTED } from '#lib/routes.ts'
+import { UNROUTED } from '#lib/service/routes.ts'
 import { AlarmsNotify } from '../constructs/alarms.ts'
 import { ApiFunction, physicalFunctionName } from '../constructs/api-function.ts'
 import { ServiceDashboard } from '../constructs/dashboard.ts'

@@ -1,19 +1,19 @@
 import { randomUUID } from 'node:crypto'
 import { gunzipSync, gzipSync } from 'node:zlib'
 import { BatchWriteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
-import type { Role } from '#lib/route.ts'
-import { db, tableName } from '#lib/db/client.ts'
-import { queryAll } from '#lib/db/query.ts'
-import { isConditionFailed } from '#lib/db/errors.ts'
-import { recordOf } from '#lib/db/items.ts'
-import { BATCH_PREFIX, keys } from '#lib/db/keys.ts'
-import { TTL_ATTRIBUTE } from '#lib/db/table.ts'
+import type { Role } from '#lib/platform/http/route.ts'
+import { db, tableName } from '#lib/platform/db/client.ts'
+import { queryAll } from '#lib/platform/db/query.ts'
+import { isConditionFailed } from '#lib/platform/db/errors.ts'
+import { recordOf } from '#lib/platform/db/items.ts'
+import { BATCH_PREFIX, keys } from '#lib/platform/db/keys.ts'
+import { TTL_ATTRIBUTE } from '#lib/platform/db/table.ts'
 import type { ApiVersion } from '#lib/invoice/schemas.ts'
 
 /**
  * A batch submission (CONTRACT section 11), in its own partition: one item per invoice, written
  * first, then the header, written last with attribute_not_exists. The header is the commit point:
- * its insertion on the table's stream starts the worker (lib/consumers.ts), and a POST that stopped
+ * its insertion on the table's stream starts the worker (lib/service/consumers.ts), and a POST that stopped
  * before it leaves only unreferenced items, removed by their TTL. Each item's status moves PENDING ->
  * SUCCEEDED | FAILED exactly once, in the same transaction as the invoice write it reports.
  */

@@ -1,16 +1,16 @@
-import { currentMode } from '#lib/mode.ts'
+import { currentMode } from '#lib/platform/mode.ts'
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb'
-import type { ApiClientCaller } from '#lib/auth/caller.ts'
-import { tableName } from '#lib/db/client.ts'
-import { transactionCancellationCodes } from '#lib/db/errors.ts'
-import { keys } from '#lib/db/keys.ts'
+import type { ApiClientCaller } from '#lib/platform/auth/caller.ts'
+import { tableName } from '#lib/platform/db/client.ts'
+import { transactionCancellationCodes } from '#lib/platform/db/errors.ts'
+import { keys } from '#lib/platform/db/keys.ts'
 import { eventPut, newEvent } from '#lib/events/event.ts'
-import { toApiError } from '#lib/http/errors.ts'
-import { firsErrorDetails } from '#lib/http/replies.ts'
+import { toApiError } from '#lib/platform/http/errors.ts'
+import { firsErrorDetails } from '#lib/platform/http/replies.ts'
 import { handleInvoice, type InvoiceAction } from '#lib/invoice/service.ts'
-import { logger } from '#lib/log.ts'
-import { signBytes } from '#lib/signing/signer.ts'
-import { db } from '#lib/db/client.ts'
+import { logger } from '#lib/platform/log.ts'
+import { signBytes } from '#lib/platform/signing/signer.ts'
+import { db } from '#lib/platform/db/client.ts'
 import {
   type BatchAction,
   type BatchHeader,
@@ -23,7 +23,7 @@ import {
 } from './repository.ts'
 
 /**
- * Works through a batch (lib/consumers.ts: started by the header's insertion on the stream). Each
+ * Works through a batch (lib/service/consumers.ts: started by the header's insertion on the stream). Each
  * PENDING item is handled by the single endpoint's own service (lib/invoice/service.ts handleInvoice)
  * as the submitting client, and its result is committed in the same transaction as the invoice write
  * (or, when the invoice needs no write, on its own while the item is still PENDING). So however often
@@ -50,7 +50,7 @@ const callerOf = (h: BatchHeader): ApiClientCaller => ({
   scheme: 'api-signature',
   apiKeyId: h.apiKeyId,
   businessId: h.businessId,
-  // The batch runs in the mode its key carries (lib/async/handlers.ts), which is its submitter's.
+  // The batch runs in the mode its key carries (lib/platform/async/handlers.ts), which is its submitter's.
   mode: currentMode(),
   roles: h.roles,
   ...(h.validationMode ? { validationMode: h.validationMode } : {}),

@@ -1,5 +1,5 @@
-import { getBusiness } from '#lib/auth/credentials.ts'
-import { Conflict } from '#lib/errors.ts'
+import { getBusiness } from '#lib/registry/businesses.ts'
+import { Conflict } from '#lib/platform/errors.ts'
 import { keepQrText } from '#lib/invoice/repository.ts'
 import type { InvoiceRecord } from '#lib/invoice/record.ts'
 import { requireAuthorityKey } from '#lib/qr/authority-key.ts'

@@ -1,4 +1,4 @@
-import type { ApiClientCaller } from '#lib/auth/caller.ts'
+import type { ApiClientCaller } from '#lib/platform/auth/caller.ts'
 import { invoiceOf } from '#lib/invoice/canonical.ts'
 import { pullableRecord } from '#lib/lifecycle/queries.ts'
 import { invoiceQrText } from './invoice-qr.ts'

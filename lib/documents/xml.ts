@@ -6,7 +6,7 @@
  */
 
 // Every character XML 1.0 forbids: C0 controls but tab, LF and CR; lone surrogates (refused at the
-// edge already, lib/text/well-formed.ts); U+FFFE and U+FFFF.
+// edge already, lib/platform/text/well-formed.ts); U+FFFE and U+FFFF.
 const NOT_XML =
   // biome-ignore lint/suspicious/noControlCharactersInRegex: matching the control characters XML forbids is the point
   /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto'
-import { tableName } from '#lib/db/client.ts'
-import { queryAll } from '#lib/db/query.ts'
-import { recordOf } from '#lib/db/items.ts'
-import { EVENT_PREFIX, keys } from '#lib/db/keys.ts'
+import { tableName } from '#lib/platform/db/client.ts'
+import { queryAll } from '#lib/platform/db/query.ts'
+import { recordOf } from '#lib/platform/db/items.ts'
+import { EVENT_PREFIX, keys } from '#lib/platform/db/keys.ts'
 import type { EventData, EventType } from './schemas.ts'
 
 /**

@@ -1,5 +1,5 @@
 import * as z from 'zod'
-import { INVOICE_STATUSES, PAYMENT_STATUSES } from '#lib/invoice-status.ts'
+import { INVOICE_STATUSES, PAYMENT_STATUSES } from '#lib/invoice/status.ts'
 import { EVENT_TYPES, type EventType } from './types.ts'
 
 export { EVENT_TYPES, type EventType }
@@ -8,7 +8,7 @@ export { EVENT_TYPES, type EventType }
  * What each integration event's `data` holds (CONTRACT section 11): where the invoice stands after
  * the change (`irn`, `status`, `payment_status`) plus the change's own fields; for a batch, its
  * summary. `newEvent` (./event.ts) takes its data typed by these schemas, so the producers and the
- * published document (OpenAPI `webhooks`, lib/openapi/document.ts) cannot drift apart.
+ * published document (OpenAPI `webhooks`, lib/service/openapi/document.ts) cannot drift apart.
  */
 const time = z.iso.datetime({ offset: true })
 const invoiceNow = {

@@ -1,7 +1,7 @@
 import { stringify } from 'csv-stringify/sync'
 import { Decimal } from 'decimal.js'
 import type { TransactionRecord } from '#lib/merchant-history/service.ts'
-import { preferredMediaRange } from '#lib/http/accept.ts'
+import { preferredMediaRange } from '#lib/platform/http/accept.ts'
 
 /**
  * The merchant history as RFC 4180 CSV (CONTRACT section 12): a header row, one row per

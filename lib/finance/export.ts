@@ -1,9 +1,9 @@
 import type { Writable } from 'node:stream'
 import { once } from 'node:events'
-import { parseOrThrow } from '#lib/http/validation.ts'
+import { parseOrThrow } from '#lib/platform/http/validation.ts'
 import { HistoryCsvQuery, MAX_CSV_PAGE_SIZE } from '#lib/merchant-history/schemas.ts'
 import { listTransactions } from '#lib/merchant-history/service.ts'
-import { lagosLocalIso } from '#lib/time.ts'
+import { lagosLocalIso } from '#lib/platform/time.ts'
 import { historyCsv } from './csv.ts'
 
 export interface ExportFilters {

@@ -1,6 +1,6 @@
-import { formatNaira } from '#lib/ledger/money.ts'
-import { scanPages } from '#lib/db/query.ts'
-import { inMode, MODES, type Mode, modeOfKey, TEST_MARK } from '#lib/mode.ts'
+import { formatNaira } from '#lib/platform/money.ts'
+import { scanPages } from '#lib/platform/db/query.ts'
+import { inMode, MODES, type Mode, modeOfKey, TEST_MARK } from '#lib/platform/mode.ts'
 import { type HistoryHead, headOf, historyPartitions } from '#lib/merchant-history/items.ts'
 import { DAILY_TOTAL_FIELDS, type DailyTotals, dayOf, totalsOf, ZERO_TOTALS } from './daily-totals.ts'
 
@@ -320,7 +320,7 @@ function check(s: Snapshot): ReconcileReport {
   }
 }
 
-/** Each mode checked in its own keys (lib/mode.ts), the counts summed and the differences listed. */
+/** Each mode checked in its own keys (lib/platform/mode.ts), the counts summed and the differences listed. */
 function checkModes(snapshots: Record<Mode, Snapshot>): ReconcileReport {
   const reports = MODES.map((mode) => {
     const report = inMode(mode, () => check(snapshots[mode]))

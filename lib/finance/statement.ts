@@ -1,6 +1,6 @@
 import * as z from 'zod'
-import { koboToNaira } from '#lib/ledger/money.ts'
-import { parseLagosLocal } from '#lib/time.ts'
+import { koboToNaira } from '#lib/platform/money.ts'
+import { parseLagosLocal } from '#lib/platform/time.ts'
 import { type DailyTotals, readDailyTotals } from './daily-totals.ts'
 
 /** `GET /api/v1/merchant/statement?date=YYYY-MM-DD` (CONTRACT section 12). */

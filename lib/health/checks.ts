@@ -1,9 +1,9 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb'
-import { config } from '#lib/config.ts'
-import { db, tableName } from '#lib/db/client.ts'
-import { keys } from '#lib/db/keys.ts'
+import { config } from '#lib/platform/config.ts'
+import { db, tableName } from '#lib/platform/db/client.ts'
+import { keys } from '#lib/platform/db/keys.ts'
 import { authorityKey } from '#lib/qr/authority-key.ts'
-import { signingKey } from '#lib/signing/key-source.ts'
+import { signingKey } from '#lib/platform/signing/key-source.ts'
 
 export type ComponentStatus = 'UP' | 'DOWN'
 
@@ -57,7 +57,7 @@ async function qrAuthorityKey(): Promise<DependencyResult> {
   }
 }
 
-/** The service's Ed25519 invoice-signing key (lib/signing) is loaded: its JWKS kid and where it came from. */
+/** The service's Ed25519 invoice-signing key (lib/platform/signing) is loaded: its JWKS kid and where it came from. */
 async function signingKeys(): Promise<DependencyResult> {
   const started = performance.now()
   try {

@@ -1,5 +1,5 @@
-import type { AnonymousCaller, ApiClientCaller } from '#lib/auth/caller.ts'
-import { logger } from '#lib/log.ts'
+import type { AnonymousCaller, ApiClientCaller } from '#lib/platform/auth/caller.ts'
+import { logger } from '#lib/platform/log.ts'
 import { probeWebhook } from '#lib/webhooks/probe.ts'
 import { applicationDetail, checkDependencies, overallStatus } from './checks.ts'
 

@@ -1,6 +1,6 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb'
-import { db, tableName } from '#lib/db/client.ts'
-import { keys } from '#lib/db/keys.ts'
+import { db, tableName } from '#lib/platform/db/client.ts'
+import { keys } from '#lib/platform/db/keys.ts'
 
 /**
  * The next serial number of a business's counter for one code. A single UpdateItem with ADD is atomic

@@ -1,4 +1,4 @@
-import type { ApiClientCaller } from '#lib/auth/caller.ts'
+import type { ApiClientCaller } from '#lib/platform/auth/caller.ts'
 import { nextSerial } from './repository.ts'
 import type { GenerateInvoiceNumberRequest } from './schemas.ts'
 

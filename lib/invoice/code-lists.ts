@@ -1,7 +1,7 @@
 import { BatchGetCommand } from '@aws-sdk/lib-dynamodb'
-import { db, tableName } from '#lib/db/client.ts'
-import { keys } from '#lib/db/keys.ts'
-import { DependencyDown } from '#lib/errors.ts'
+import { db, tableName } from '#lib/platform/db/client.ts'
+import { keys } from '#lib/platform/db/keys.ts'
+import { DependencyDown } from '#lib/platform/errors.ts'
 import { type ListHead, listWritesInThisProcess, readList } from '#lib/reference/store.ts'
 import type { ReferenceListName } from '#lib/reference/lists.ts'
 

@@ -1,5 +1,5 @@
 import type * as z from 'zod'
-import type { Problem } from '#lib/errors.ts'
+import type { Problem } from '#lib/platform/errors.ts'
 import { TIN_FORMS } from '#lib/taxpayer/tin.ts'
 import type { RuleCodeId } from './rule-codes.ts'
 import { IRN_PATTERN, TELEPHONE_PATTERN, TIME_PATTERN, TIN_PATTERN } from './schemas.ts'

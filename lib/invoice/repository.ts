@@ -1,8 +1,8 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb'
-import { invoiceEvent, type TransactItem, writeWithAudit } from '#lib/audit/trail.ts'
-import { db, tableName } from '#lib/db/client.ts'
-import { readRecord } from '#lib/db/items.ts'
-import { keys } from '#lib/db/keys.ts'
+import { invoiceEvent, type TransactItem, writeWithAudit } from '#lib/platform/audit/trail.ts'
+import { db, tableName } from '#lib/platform/db/client.ts'
+import { readRecord } from '#lib/platform/db/items.ts'
+import { keys } from '#lib/platform/db/keys.ts'
 import { eventPut, type IntegrationEvent, newEvent } from '#lib/events/event.ts'
 import type { InvoiceStorage } from './canonical.ts'
 import { sealStorage } from './notes.ts'
@@ -79,7 +79,7 @@ export async function createRecord(
     updatedAt: at,
     revision: 1,
   }
-  // The write and its audit event are one transaction (lib/audit/trail.ts).
+  // The write and its audit event are one transaction (lib/platform/audit/trail.ts).
   const created = await writeWithAudit(
     {
       Put: {

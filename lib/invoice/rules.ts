@@ -1,5 +1,5 @@
 import { Decimal } from 'decimal.js'
-import type { Problem } from '#lib/errors.ts'
+import type { Problem } from '#lib/platform/errors.ts'
 import { type CodeLists, hsDigits } from './code-lists.ts'
 import { problem } from './problems.ts'
 import { IRN_PATTERN } from './schemas.ts'

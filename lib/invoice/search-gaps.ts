@@ -1,8 +1,8 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
-import { db, tableName } from '#lib/db/client.ts'
-import { isConditionFailed } from '#lib/db/errors.ts'
-import { keys } from '#lib/db/keys.ts'
-import { queryAll } from '#lib/db/query.ts'
+import { db, tableName } from '#lib/platform/db/client.ts'
+import { isConditionFailed } from '#lib/platform/db/errors.ts'
+import { keys } from '#lib/platform/db/keys.ts'
+import { queryAll } from '#lib/platform/db/query.ts'
 import {
   buyerSpace,
   currencySpace,

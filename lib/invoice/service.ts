@@ -1,10 +1,10 @@
-import { actorOf, type TransactItem } from '#lib/audit/trail.ts'
-import type { ApiClientCaller } from '#lib/auth/caller.ts'
-import { getBusiness } from '#lib/auth/credentials.ts'
-import { transactionCancellationCodes } from '#lib/db/errors.ts'
-import { oneAtATime } from '#lib/ledger/retry.ts'
-import { BadRequest, Conflict, invalid, NotFound, type Problem, TooLarge } from '#lib/errors.ts'
-import type { Signature } from '#lib/signing/signer.ts'
+import { actorOf, type TransactItem } from '#lib/platform/audit/trail.ts'
+import type { ApiClientCaller } from '#lib/platform/auth/caller.ts'
+import { getBusiness } from '#lib/registry/businesses.ts'
+import { transactionCancellationCodes } from '#lib/platform/db/errors.ts'
+import { oneAtATime } from '#lib/platform/db/retry.ts'
+import { BadRequest, Conflict, invalid, NotFound, type Problem, TooLarge } from '#lib/platform/errors.ts'
+import type { Signature } from '#lib/platform/signing/signer.ts'
 import { canonicalInvoice, STORED_LIMIT } from './canonical.ts'
 import { loadCodeLists } from './code-lists.ts'
 import { sealedStorageOf } from './notes.ts'
@@ -32,7 +32,7 @@ export interface InvoiceReply {
   warnings?: Problem[]
 }
 
-/** Signs an invoice's canonical bytes: lib/signing/signer.ts signBytes. */
+/** Signs an invoice's canonical bytes: lib/platform/signing/signer.ts signBytes. */
 export type InvoiceSigner = (bytes: Buffer) => Promise<Signature>
 
 export interface InvoiceRequest {
@@ -221,7 +221,7 @@ export async function handleInvoice(
         // Notes against one original queue their writes in this process (the decision stays the
         // transaction's condition, made on reads taken outside the queue): concurrent transactions on
         // the original would only cancel each other. Across processes the condition and the retries
-        // do the same job, as for the ledger's accounts (lib/ledger/retry.ts).
+        // do the same job, as for the ledger's accounts (lib/platform/db/retry.ts).
         stored = note ? await oneAtATime(`invoice-note:${note.originalIrn}`, write) : await write()
       } catch (error) {
         // The original's condition failed (a concurrent note took what remained) or the transaction

@@ -1,5 +1,5 @@
-import type { Problem } from '#lib/errors.ts'
-import { loneSurrogates } from '#lib/text/well-formed.ts'
+import type { Problem } from '#lib/platform/errors.ts'
+import { loneSurrogates } from '#lib/platform/text/well-formed.ts'
 import type { CodeLists } from './code-lists.ts'
 import { hintMisspellings, type KeyTree, keyTreeOf, problemsFromIssues, unknownKeys } from './problems.ts'
 import { checkRules } from './rules.ts'

@@ -1,6 +1,6 @@
 /**
  * Area B response codes (CONTRACT section 6), in the ISO 8583 style the switch speaks. The
- * signature codes 91-95 belong to lib/auth/switch-signature.ts; these are the business outcomes.
+ * signature codes 91-95 belong to lib/platform/auth/switch-signature.ts; these are the business outcomes.
  */
 export const CODES = {
   approved: '00',

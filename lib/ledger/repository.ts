@@ -1,7 +1,7 @@
 import { BatchGetCommand, GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb'
-import { db, tableName } from '#lib/db/client.ts'
-import { isConditionFailed } from '#lib/db/errors.ts'
-import { type Key, keys } from '#lib/db/keys.ts'
+import { db, tableName } from '#lib/platform/db/client.ts'
+import { isConditionFailed } from '#lib/platform/db/errors.ts'
+import { type Key, keys } from '#lib/platform/db/keys.ts'
 
 /** A bank account: the balance is integer kobo, changed only inside conditional transactions. */
 export interface Account {

@@ -1,7 +1,7 @@
 import * as z from 'zod'
-import { BadRequest, type Problem } from '#lib/errors.ts'
+import { BadRequest, type Problem } from '#lib/platform/errors.ts'
 import { CODES } from './codes.ts'
-import { type AmountProblem, MAX_AMOUNT_NAIRA, toKobo } from './money.ts'
+import { type AmountProblem, MAX_AMOUNT_NAIRA, toKobo } from '#lib/platform/money.ts'
 
 /**
  * Area B bodies (CONTRACT section 6). An amount problem answers with code 13 (invalid amount) and

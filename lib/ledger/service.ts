@@ -1,13 +1,13 @@
 import { createHash, randomInt } from 'node:crypto'
 import canonicalize from 'canonicalize'
-import { transactionCancellationCodes } from '#lib/db/errors.ts'
-import { keys } from '#lib/db/keys.ts'
-import { Conflict, DependencyDown, NotFound } from '#lib/errors.ts'
-import { currentMode } from '#lib/mode.ts'
-import { clockKey, offsetOf } from '#lib/sandbox/clock.ts'
+import { transactionCancellationCodes } from '#lib/platform/db/errors.ts'
+import { keys } from '#lib/platform/db/keys.ts'
+import { Conflict, DependencyDown, NotFound } from '#lib/platform/errors.ts'
+import { currentMode } from '#lib/platform/mode.ts'
+import { clockKey, offsetOf } from '#lib/platform/test-clock.ts'
 import { issuerUnavailable, magicAccount } from '#lib/sandbox/magic.ts'
 import { toTemplateItem } from '#lib/notifications/templates.ts'
-import { lagosLocalIso } from '#lib/time.ts'
+import { lagosLocalIso } from '#lib/platform/time.ts'
 import {
   decideReversal,
   decideTransfer,
@@ -17,7 +17,7 @@ import {
   replayOf,
   unknownAccount,
 } from './decisions.ts'
-import { koboToNaira } from './money.ts'
+import { koboToNaira } from '#lib/platform/money.ts'
 import {
   type Account,
   type BankRequestRecord,
@@ -30,7 +30,7 @@ import {
   type TransactItem,
   transact,
 } from './repository.ts'
-import { AGAIN, oneAtATime, withRetries } from './retry.ts'
+import { AGAIN, oneAtATime, withRetries } from '#lib/platform/db/retry.ts'
 import type { BalanceEnquiryRequest, ReversalRequest, TransferRequest } from './schemas.ts'
 import {
   accountItem,
@@ -133,7 +133,7 @@ function refuseIfIssuerUnavailable(accountNumber: string): void {
 const ISSUER_UNAVAILABLE = '91'
 
 /**
- * The sandbox bank's test clock (lib/sandbox/clock.ts), read in the request's own BatchGetItem in
+ * The sandbox bank's test clock (lib/platform/test-clock.ts), read in the request's own BatchGetItem in
  * test mode only: test transfers and reversals are stamped with test time, so statement days follow it.
  */
 const bankClock = () => (currentMode() === 'test' ? [clockKey('bank')] : [])

@@ -1,9 +1,9 @@
-import { tableName } from '#lib/db/client.ts'
-import { type Key, keys } from '#lib/db/keys.ts'
+import { tableName } from '#lib/platform/db/client.ts'
+import { type Key, keys } from '#lib/platform/db/keys.ts'
 import { outboxItem } from '#lib/notifications/outbox.ts'
 import type { toTemplateItem } from '#lib/notifications/templates.ts'
 import type { Reply, Verdict } from './decisions.ts'
-import { formatNaira, koboToNaira } from './money.ts'
+import { formatNaira, koboToNaira } from '#lib/platform/money.ts'
 import type { ReversalRecord, TransactItem, TransferRecord } from './repository.ts'
 import type { ReversalRequest, TransferRequest } from './schemas.ts'
 

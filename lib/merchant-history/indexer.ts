@@ -1,9 +1,9 @@
-import { tableName } from '#lib/db/client.ts'
-import { transactionCancellationCodes } from '#lib/db/errors.ts'
-import { keys } from '#lib/db/keys.ts'
+import { tableName } from '#lib/platform/db/client.ts'
+import { transactionCancellationCodes } from '#lib/platform/db/errors.ts'
+import { keys } from '#lib/platform/db/keys.ts'
 import { itemAt, readMany, type TransactItem, type TransferRecord, transact } from '#lib/ledger/repository.ts'
-import { AGAIN, withRetries } from '#lib/ledger/retry.ts'
-import { lagosLocalIso, parseLagosLocal } from '#lib/time.ts'
+import { AGAIN, withRetries } from '#lib/platform/db/retry.ts'
+import { lagosLocalIso, parseLagosLocal } from '#lib/platform/time.ts'
 import {
   addDayChange,
   allocate,

@@ -1,4 +1,4 @@
-import { keys } from '#lib/db/keys.ts'
+import { keys } from '#lib/platform/db/keys.ts'
 
 /**
  * The stored shapes of a merchant's history (Area C), shared by the ledger's transactions, which

@@ -1,5 +1,5 @@
 import * as z from 'zod'
-import { lagosLocalIso, parseLagosLocal } from '#lib/time.ts'
+import { lagosLocalIso, parseLagosLocal } from '#lib/platform/time.ts'
 
 /** Area C query (CONTRACT section 7). An empty parameter (`?status=`) counts as absent. */
 export const STATUS_FILTERS = ['ALL', 'INITIATED', 'SUCCESSFUL', 'FAILED', 'REVERSED'] as const

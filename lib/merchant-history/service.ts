@@ -1,7 +1,7 @@
-import { invalid } from '#lib/errors.ts'
-import { koboToNaira } from '#lib/ledger/money.ts'
-import { logger } from '#lib/log.ts'
-import { lagosLocalIso } from '#lib/time.ts'
+import { invalid } from '#lib/platform/errors.ts'
+import { koboToNaira } from '#lib/platform/money.ts'
+import { logger } from '#lib/platform/log.ts'
+import { lagosLocalIso } from '#lib/platform/time.ts'
 import {
   type HistoryHead,
   type HistoryItem,

@@ -1,10 +1,10 @@
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb'
-import { appendAudit } from '#lib/audit/trail.ts'
-import { db, tableName } from '#lib/db/client.ts'
-import { isConditionFailed } from '#lib/db/errors.ts'
-import { keys } from '#lib/db/keys.ts'
-import { queryAll } from '#lib/db/query.ts'
-import { lagosDateTime } from '#lib/time.ts'
+import { appendAudit } from '#lib/platform/audit/trail.ts'
+import { db, tableName } from '#lib/platform/db/client.ts'
+import { isConditionFailed } from '#lib/platform/db/errors.ts'
+import { keys } from '#lib/platform/db/keys.ts'
+import { queryAll } from '#lib/platform/db/query.ts'
+import { lagosDateTime } from '#lib/platform/time.ts'
 
 /**
  * The admin notification e-mail list. One item per address, keyed by the lower-cased address, so the

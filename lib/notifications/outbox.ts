@@ -1,7 +1,7 @@
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
-import { db, tableName } from '#lib/db/client.ts'
-import { isConditionFailed } from '#lib/db/errors.ts'
-import { keys, OUTBOX_PREFIX } from '#lib/db/keys.ts'
+import { db, tableName } from '#lib/platform/db/client.ts'
+import { isConditionFailed } from '#lib/platform/db/errors.ts'
+import { keys, OUTBOX_PREFIX } from '#lib/platform/db/keys.ts'
 import { type PlaceholderName, render } from './render.ts'
 import type { TemplateItem } from './templates.ts'
 

@@ -1,7 +1,7 @@
-import { currentMode } from '#lib/mode.ts'
+import { currentMode } from '#lib/platform/mode.ts'
 import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2'
-import { checkAwsCall } from '#lib/aws-guard.ts'
-import { logger } from '#lib/log.ts'
+import { checkAwsCall } from '#lib/platform/aws-guard.ts'
+import { logger } from '#lib/platform/log.ts'
 import { listEmails } from './emails.ts'
 import { claim, finish, type OutboxItem, release } from './outbox.ts'
 

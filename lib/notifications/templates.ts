@@ -1,10 +1,10 @@
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
-import { auditPut } from '#lib/audit/trail.ts'
-import { db, tableName } from '#lib/db/client.ts'
-import { transactionCancellationCodes } from '#lib/db/errors.ts'
-import { keys } from '#lib/db/keys.ts'
-import { Conflict, NotFound } from '#lib/errors.ts'
-import { lagosDateTime } from '#lib/time.ts'
+import { auditPut } from '#lib/platform/audit/trail.ts'
+import { db, tableName } from '#lib/platform/db/client.ts'
+import { transactionCancellationCodes } from '#lib/platform/db/errors.ts'
+import { keys } from '#lib/platform/db/keys.ts'
+import { Conflict, NotFound } from '#lib/platform/errors.ts'
+import { lagosDateTime } from '#lib/platform/time.ts'
 import type { MessageType, TemplateReplaceRequest, TemplateRequest } from './schemas.ts'
 
 /** A template as listed: exactly the key names of D.1, in its order, without the sample's padding. */

@@ -1,10 +1,10 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPair, type KeyObject } from 'node:crypto'
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager'
-import { checkAwsCall } from '#lib/aws-guard.ts'
-import { readOrCreateSealedPemFile } from '#lib/crypto/sealed-file.ts'
-import { keysDir, pemFromSecretText, readPemSecret } from '#lib/keys/pem-store.ts'
-import { DependencyDown } from '#lib/errors.ts'
-import { logger } from '#lib/log.ts'
+import { checkAwsCall } from '#lib/platform/aws-guard.ts'
+import { readOrCreateSealedPemFile } from '#lib/platform/crypto/sealed-file.ts'
+import { keysDir, pemFromSecretText, readPemSecret } from '#lib/platform/keys/pem-store.ts'
+import { DependencyDown } from '#lib/platform/errors.ts'
+import { logger } from '#lib/platform/log.ts'
 
 /**
  * The service's RSA-2048 "authority" key pair for QR codes (CONTRACT section 5). One per deployment;
@@ -13,7 +13,7 @@ import { logger } from '#lib/log.ts'
  * - In AWS (env QR_KEY_SECRET_ARN set): the PEM private key (PKCS#8 or PKCS#1; or JSON
  *   `{"privateKey": "<PEM>"}`) is read from Secrets Manager once per container.
  * - Locally: a PEM file `qr-authority-rsa2048.pem` under env KEYS_DIR (default `<project>/.local/keys`,
- *   gitignored), generated on first use (atomically: see lib/keys/pem-store.ts).
+ *   gitignored), generated on first use (atomically: see lib/platform/keys/pem-store.ts).
  */
 export interface AuthorityKey {
   publicKey: KeyObject
@@ -80,7 +80,7 @@ let loading: Promise<AuthorityKey> | undefined
 
 /** The key, loaded once per container (a failed load is retried on the next call). */
 export function authorityKey(): Promise<AuthorityKey> {
-  // At every use: locally one process serves every function (see lib/signing/key-source.ts).
+  // At every use: locally one process serves every function (see lib/platform/signing/key-source.ts).
   try {
     checkAwsCall({ service: 'secretsmanager', action: 'GetSecretValue', secret: 'qr-authority-key' })
   } catch (error) {

@@ -1,4 +1,4 @@
-/** The reference lists the API serves (A.8), one route and one function each (lib/routes.ts). */
+/** The reference lists the API serves (A.8), one route and one function each (lib/service/routes.ts). */
 export const REFERENCE_LISTS = [
   'vat-exemptions',
   'tax-categories',

@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { BatchWriteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb'
-import { db, tableName } from '#lib/db/client.ts'
-import { keys } from '#lib/db/keys.ts'
-import { queryAll } from '#lib/db/query.ts'
+import { db, tableName } from '#lib/platform/db/client.ts'
+import { keys } from '#lib/platform/db/keys.ts'
+import { queryAll } from '#lib/platform/db/query.ts'
 
 /** A list's META item: which revision is current, and what HTTP caching needs. */
 export interface ListHead {

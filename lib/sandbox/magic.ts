@@ -1,4 +1,4 @@
-import { currentMode } from '#lib/mode.ts'
+import { currentMode } from '#lib/platform/mode.ts'
 
 /**
  * The sandbox's magic values (CONTRACT section 15, docs/sandbox.md): inputs that give one outcome

@@ -1,5 +1,5 @@
 import * as z from 'zod'
-import { MAX_ADVANCE_SECONDS } from './clock.ts'
+import { MAX_ADVANCE_SECONDS } from '#lib/platform/test-clock.ts'
 
 /** POST /api/v1/test/clock/advance: how far to move the business's test clock. */
 export const AdvanceClockRequest = z.object({

@@ -1,7 +1,7 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb'
-import { db, tableName } from '#lib/db/client.ts'
-import { readRecord } from '#lib/db/items.ts'
-import { keys } from '#lib/db/keys.ts'
+import { db, tableName } from '#lib/platform/db/client.ts'
+import { readRecord } from '#lib/platform/db/items.ts'
+import { keys } from '#lib/platform/db/keys.ts'
 import type { Taxpayer, TaxpayerRegistry } from './registry.ts'
 
 /** The registry as items in the service's table, one per TIN (keys.taxpayer). */

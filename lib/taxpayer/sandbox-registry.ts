@@ -1,4 +1,4 @@
-import { currentMode } from '#lib/mode.ts'
+import { currentMode } from '#lib/platform/mode.ts'
 import { MAGIC_TINS } from '#lib/sandbox/magic.ts'
 import type { Taxpayer, TaxpayerRegistry } from './registry.ts'
 

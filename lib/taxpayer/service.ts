@@ -1,4 +1,4 @@
-import { NotFound } from '#lib/errors.ts'
+import { NotFound } from '#lib/platform/errors.ts'
 import { dynamoTaxpayerRegistry } from './dynamo-registry.ts'
 import type { TaxpayerRegistry } from './registry.ts'
 import { withSandboxTins } from './sandbox-registry.ts'

@@ -1,5 +1,5 @@
-import { signAreaB } from '#lib/auth/sign-request.ts'
-import { guardedRequest, outcomeOf } from '#lib/net/request.ts'
+import { signAreaB } from '#lib/platform/auth/sign-request.ts'
+import { guardedRequest, outcomeOf } from '#lib/platform/net/request.ts'
 import type { PartyWebhook } from './parties.ts'
 
 /**
@@ -8,7 +8,7 @@ import type { PartyWebhook } from './parties.ts'
  * Base64(HMAC-SHA256(<the client's current API secret>, METHOD\nPATH?QUERY\nX-Timestamp\nX-Nonce\n
  * hex(SHA-256(body)))). The receiver verifies it with the secret it already holds, and rejects replays
  * by the nonce. Only a 2xx answer counts as delivered. The destination policy holds here too
- * (lib/net/request.ts): the bearer key never goes over plain http outside the local server, nor to an
+ * (lib/platform/net/request.ts): the bearer key never goes over plain http outside the local server, nor to an
  * address that is not public.
  */
 export const DELIVERY_TIMEOUT_MS = 4000

@@ -5,13 +5,13 @@ import {
   type QueryCommandOutput,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb'
-import { db, tableName } from '#lib/db/client.ts'
-import { isConditionFailed } from '#lib/db/errors.ts'
-import { readRecord, recordOf } from '#lib/db/items.ts'
-import { keys } from '#lib/db/keys.ts'
+import { db, tableName } from '#lib/platform/db/client.ts'
+import { isConditionFailed } from '#lib/platform/db/errors.ts'
+import { readRecord, recordOf } from '#lib/platform/db/items.ts'
+import { keys } from '#lib/platform/db/keys.ts'
 import type { EventType, IntegrationEvent } from '#lib/events/event.ts'
-import { TTL_ATTRIBUTE } from '#lib/db/table.ts'
-import { BadRequest, Conflict } from '#lib/errors.ts'
+import { TTL_ATTRIBUTE } from '#lib/platform/db/table.ts'
+import { BadRequest, Conflict } from '#lib/platform/errors.ts'
 import type { Subscription } from './subscriptions.ts'
 
 /**
@@ -29,7 +29,7 @@ export interface AttemptLog {
   /** The receiver's HTTP status; null when there was no answer (refused, timed out). */
   status: number | null
   /**
-   * `HTTP <status>` or the outcome class of a failure (lib/net/request.ts: timeout, connection
+   * `HTTP <status>` or the outcome class of a failure (lib/platform/net/request.ts: timeout, connection
    * refused, TLS failure, DNS failure, destination not allowed). No network error codes and no
    * timings: the log is the tenant's, and those would map hosts it cannot reach.
    */

@@ -1,15 +1,15 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb'
-import { sendMessage } from '#lib/async/queue.ts'
-import { db, tableName } from '#lib/db/client.ts'
-import { transactionCancellationCodes } from '#lib/db/errors.ts'
-import { keys } from '#lib/db/keys.ts'
+import { sendMessage } from '#lib/platform/async/queue.ts'
+import { db, tableName } from '#lib/platform/db/client.ts'
+import { transactionCancellationCodes } from '#lib/platform/db/errors.ts'
+import { keys } from '#lib/platform/db/keys.ts'
 import type { IntegrationEvent } from '#lib/events/event.ts'
-import { NotFound } from '#lib/errors.ts'
-import { logger } from '#lib/log.ts'
-import { currentMode } from '#lib/mode.ts'
-import { clockOffsetMs } from '#lib/sandbox/clock.ts'
+import { NotFound } from '#lib/platform/errors.ts'
+import { logger } from '#lib/platform/log.ts'
+import { currentMode } from '#lib/platform/mode.ts'
+import { clockOffsetMs } from '#lib/platform/test-clock.ts'
 import { adminNoticeItem } from '#lib/notifications/outbox.ts'
-import { guardedRequest, outcomeOf } from '#lib/net/request.ts'
+import { guardedRequest, outcomeOf } from '#lib/platform/net/request.ts'
 import { hostOf, releaseHostSlot, takeHostSlot } from './host-slots.ts'
 import {
   type AttemptLog,
@@ -122,7 +122,7 @@ export async function fanOut(event: IntegrationEvent, after?: string): Promise<n
 }
 
 /**
- * Signed POST of the stored body under the destination policy (lib/net/request.ts: the address
+ * Signed POST of the stored body under the destination policy (lib/platform/net/request.ts: the address
  * connected to is checked); only a 2xx within the limit counts. The log entry keeps the HTTP status or
  * the outcome class of a failure, never a network error code or a timing: with those a tenant could
  * map hosts it cannot reach itself.
@@ -269,7 +269,7 @@ export type AttemptResult = 'delivered' | 'retrying' | 'failed' | 'stale' | 'wai
 
 /**
  * The time a delivery's schedule runs on: the real time in live mode; in test mode its business's
- * test clock (lib/sandbox/clock.ts), `offsetMs` ahead. Claims stay in real time: they guard workers,
+ * test clock (lib/platform/test-clock.ts), `offsetMs` ahead. Claims stay in real time: they guard workers,
  * which run in real time.
  */
 interface DeliveryClock {

@@ -1,9 +1,9 @@
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import { randomUUID } from 'node:crypto'
-import { db, tableName } from '#lib/db/client.ts'
-import { isConditionFailed } from '#lib/db/errors.ts'
-import { keys } from '#lib/db/keys.ts'
-import { TTL_ATTRIBUTE } from '#lib/db/table.ts'
+import { db, tableName } from '#lib/platform/db/client.ts'
+import { isConditionFailed } from '#lib/platform/db/errors.ts'
+import { keys } from '#lib/platform/db/keys.ts'
+import { TTL_ATTRIBUTE } from '#lib/platform/db/table.ts'
 
 /**
  * At most MAX_PER_HOST deliveries in flight to one destination host (CONTRACT section 14), whoever's

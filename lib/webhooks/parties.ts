@@ -1,5 +1,5 @@
-import { apiClientsOf, usableSecrets } from '#lib/auth/credentials.ts'
-import { currentMode } from '#lib/mode.ts'
+import { apiClientsOf, usableSecrets } from '#lib/platform/auth/credentials.ts'
+import { currentMode } from '#lib/platform/mode.ts'
 
 /** A webhook a business registered on one of its API clients, with that client's credentials. */
 export interface PartyWebhook {

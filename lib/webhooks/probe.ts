@@ -1,8 +1,8 @@
-import { guardedRequest, outcomeOf } from '#lib/net/request.ts'
+import { guardedRequest, outcomeOf } from '#lib/platform/net/request.ts'
 
 /**
  * Is a party's webhook endpoint up? One HEAD request with a time limit, under the destination policy
- * (lib/net/request.ts: an address that is not public is never connected to): any HTTP answer below
+ * (lib/platform/net/request.ts: an address that is not public is never connected to): any HTTP answer below
  * 500 (a 404 or 405 included: the server is there and answering) counts as up; a 5xx, a timeout, a
  * connection failure or a refused destination counts as down. Redirects are not followed: a 3xx is
  * an answer.

@@ -6,21 +6,21 @@ import {
   type TransactWriteCommandInput,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb'
-import { appendAudit } from '#lib/audit/trail.ts'
-import { decryptField, encryptField } from '#lib/crypto/fields.ts'
-import { db, tableName } from '#lib/db/client.ts'
-import { queryAll } from '#lib/db/query.ts'
-import { isConditionFailed, transactionCancellationCodes } from '#lib/db/errors.ts'
-import { readRecord, recordOf } from '#lib/db/items.ts'
-import { keys } from '#lib/db/keys.ts'
+import { appendAudit } from '#lib/platform/audit/trail.ts'
+import { decryptField, encryptField } from '#lib/platform/crypto/fields.ts'
+import { db, tableName } from '#lib/platform/db/client.ts'
+import { queryAll } from '#lib/platform/db/query.ts'
+import { isConditionFailed, transactionCancellationCodes } from '#lib/platform/db/errors.ts'
+import { readRecord, recordOf } from '#lib/platform/db/items.ts'
+import { keys } from '#lib/platform/db/keys.ts'
 import type { EventType } from '#lib/events/event.ts'
-import { Conflict, DependencyDown, NotFound } from '#lib/errors.ts'
-import { checkDestination } from '#lib/net/destination.ts'
+import { Conflict, DependencyDown, NotFound } from '#lib/platform/errors.ts'
+import { checkDestination } from '#lib/platform/net/destination.ts'
 import { newWebhookSecret } from './signature.ts'
 
 /**
  * A business's webhook subscriptions (CONTRACT section 11): one item each in the business's
- * partition. The signing secret is shown once, at creation, and stored encrypted (lib/crypto/fields.ts)
+ * partition. The signing secret is shown once, at creation, and stored encrypted (lib/platform/crypto/fields.ts)
  * with its record and field as context. A subscription whose delivery used up the retry schedule is
  * FAILED (the admin list is told, lib/webhooks/delivery.ts) but still receives new events; its next
  * successful delivery makes it ACTIVE again. DELETE marks it DELETED: no new deliveries, and pending
@@ -70,7 +70,7 @@ const secretContext = (id: string) => ({ record: 'webhook-subscription', id, fie
 export const MAX_SUBSCRIPTIONS = 16
 
 /**
- * The destination policy (lib/net/destination.ts): `https://` to public addresses only (names
+ * The destination policy (lib/platform/net/destination.ts): `https://` to public addresses only (names
  * resolved now, and again at each delivery); plain `http://` only to this machine, and only outside
  * AWS (stage `local`), so tests and `npm start` can deliver to a receiver on 127.0.0.1. A 400 saying
  * what is wrong otherwise.

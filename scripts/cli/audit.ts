@@ -1,4 +1,4 @@
-import { type AuditEvent, auditOfBusiness, auditOfInvoice } from '#lib/audit/trail.ts'
+import { type AuditEvent, auditOfBusiness, auditOfInvoice } from '#lib/platform/audit/trail.ts'
 import type { Command } from './command.ts'
 import { required } from './require.ts'
 

@@ -1,5 +1,4 @@
 import {
-  createBusiness,
   issueApiClient,
   issueMerchantToken,
   issueNotifyAdminKey,
@@ -11,18 +10,19 @@ import {
   rotateSwitchSecret,
   setValidationMode,
   setWebhook,
-} from '#lib/auth/credentials.ts'
+} from '#lib/platform/auth/credentials.ts'
+import { createBusiness } from '#lib/registry/businesses.ts'
 import {
   auditApiClient,
   auditBearer,
   auditBearerRevoked,
   auditBusinessCreated,
   auditSwitchClient,
-} from '#lib/audit/credentials.ts'
-import { cliActor } from '#lib/audit/trail.ts'
-import { mask } from '#lib/log.ts'
-import { type Mode, parseMode } from '#lib/mode.ts'
-import type { Role } from '#lib/routes.ts'
+} from '#lib/platform/audit/credentials.ts'
+import { cliActor } from '#lib/platform/audit/trail.ts'
+import { mask } from '#lib/platform/log.ts'
+import { type Mode, parseMode } from '#lib/platform/mode.ts'
+import type { Role } from '#lib/service/routes.ts'
 import type { Command } from './command.ts'
 import { note, printResult } from './output.ts'
 import { modeOption, ONCE, optional, required } from './require.ts'

@@ -1,8 +1,8 @@
 import { encryptPlaintext, type MigrationReport, transformAll } from '../ops/encryption-migrate.ts'
 import { rotateLocalKey } from '../ops/rotate-local-key.ts'
-import { keysDir } from '#lib/keys/pem-store.ts'
+import { keysDir } from '#lib/platform/keys/pem-store.ts'
 import { AUTHORITY_KEY_FILE } from '#lib/qr/authority-key.ts'
-import { SIGNING_KEY_FILE } from '#lib/signing/key-source.ts'
+import { SIGNING_KEY_FILE } from '#lib/platform/signing/key-source.ts'
 import type { Command } from './command.ts'
 
 /** The private-key files kept under KEYS_DIR locally, sealed under the data key. */

@@ -1,5 +1,5 @@
 import { voidSearchGaps } from '#lib/invoice/search-gaps.ts'
-import { inMode } from '#lib/mode.ts'
+import { inMode } from '#lib/platform/mode.ts'
 import type { Command } from './command.ts'
 import { modeOption, required } from './require.ts'
 

@@ -4,7 +4,7 @@ import {
   SecretsManagerClient,
 } from '@aws-sdk/client-secrets-manager'
 import { newAuthorityKeyPem } from '#lib/qr/authority-key.ts'
-import { newSigningKeyPem } from '#lib/signing/key-source.ts'
+import { newSigningKeyPem } from '#lib/platform/signing/key-source.ts'
 import type { Command } from './command.ts'
 import { optional } from './require.ts'
 

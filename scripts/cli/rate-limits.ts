@@ -1,11 +1,11 @@
-import { setRateLimit } from '#lib/auth/credentials.ts'
-import { DEFAULT_RATE_LIMIT, MAX_QUOTA, MAX_WINDOW_SECONDS } from '#lib/auth/rate-limit.ts'
-import { mask } from '#lib/log.ts'
+import { setRateLimit } from '#lib/platform/auth/credentials.ts'
+import { DEFAULT_RATE_LIMIT, MAX_QUOTA, MAX_WINDOW_SECONDS } from '#lib/platform/auth/rate-limit.ts'
+import { mask } from '#lib/platform/log.ts'
 import type { Command } from './command.ts'
 import { optional, required } from './require.ts'
 
 /**
- * Per-client rate limits (CONTRACT section 14, lib/auth/rate-limit.ts). A limit is stored on the
+ * Per-client rate limits (CONTRACT section 14, lib/platform/auth/rate-limit.ts). A limit is stored on the
  * credential's own record, which every request already reads, so it costs no read of its own; other
  * containers see a change within CREDENTIAL_CACHE_SECONDS, as they see a revocation.
  */

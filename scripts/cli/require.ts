@@ -1,4 +1,4 @@
-import { type Mode, parseMode } from '#lib/mode.ts'
+import { type Mode, parseMode } from '#lib/platform/mode.ts'
 
 /** Option helpers shared by the CLI command modules. */
 export function required(values: Record<string, unknown>, name: string, help: string): string {

@@ -67,7 +67,7 @@ export function chooseTarget(
   }
 }
 
-/** Sets the variables lib/config.ts reads; the local server's key folders unless set explicitly. */
+/** Sets the variables lib/platform/config.ts reads; the local server's key folders unless set explicitly. */
 export function applyTarget(target: Exclude<Target, { kind: 'none' }>, env = process.env): void {
   env.TABLE_NAME = target.table
   if (target.kind === 'aws') {

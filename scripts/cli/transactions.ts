@@ -1,5 +1,5 @@
 import { addMerchant, getAccount, openAccount } from '#lib/ledger/repository.ts'
-import { formatNaira, toKobo } from '#lib/ledger/money.ts'
+import { formatNaira, toKobo } from '#lib/platform/money.ts'
 import { rankHistoryReferences } from '../ops/rank-history-references.ts'
 import { seedTransactions } from '../ops/seed-transactions.ts'
 import type { Command } from './command.ts'

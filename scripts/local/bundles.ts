@@ -2,8 +2,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
-import { consumerFunctions } from '#lib/consumers.ts'
-import { functionsOf, routes, UNROUTED } from '#lib/routes.ts'
+import { consumerFunctions } from '#lib/service/consumers.ts'
+import { functionsOf, routes, UNROUTED } from '#lib/service/routes.ts'
 import { esbuildOptionsFor } from '../../infra/constructs/api-function.ts'
 
 /**

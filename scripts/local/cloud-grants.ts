@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { QUEUE_URL_ENV, type QueueName } from '#lib/async/queue.ts'
-import type { Access, EncryptionRecord, TableAction, TableGrant } from '#lib/iam/access.ts'
-import { ENCRYPTION_RECORDS, mergeAccess } from '#lib/iam/access.ts'
-import { SECRET_ENV, type ServiceSecret } from '#lib/routes.ts'
+import { QUEUE_URL_ENV, type QueueName } from '#lib/platform/async/queue.ts'
+import type { Access, EncryptionRecord, TableAction, TableGrant } from '#lib/platform/iam/access.ts'
+import { ENCRYPTION_RECORDS, mergeAccess } from '#lib/platform/iam/access.ts'
+import { SECRET_ENV, type ServiceSecret } from '#lib/service/routes.ts'
 
 /**
  * Each function's grants as a `cdk synth` wrote them, read back from its cloud assembly (`cdk.out`)

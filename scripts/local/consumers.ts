@@ -1,14 +1,18 @@
 import { randomUUID } from 'node:crypto'
 import { pathToFileURL } from 'node:url'
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda'
-import { consumers, HISTORY_INDEXER, type StreamConsumer as StreamConsumerSpec } from '#lib/consumers.ts'
+import {
+  consumers,
+  HISTORY_INDEXER,
+  type StreamConsumer as StreamConsumerSpec,
+} from '#lib/service/consumers.ts'
 import { asFunction } from './iam.ts'
 import type { StreamConsumer } from './stream-drive.ts'
 
 /**
  * The stream consumers the local stream drive runs: the same handler modules the CDK stack subscribes
  * to the table's stream (infra/constructs/history-indexer.ts, and infra/constructs/consumers.ts for
- * those of lib/consumers.ts), or with `bundles` their Lambda bundles (`npm start -- --bundles`).
+ * those of lib/service/consumers.ts), or with `bundles` their Lambda bundles (`npm start -- --bundles`).
  * `only` (function ids) picks some of them; all by default.
  */
 export async function localStreamConsumers(
@@ -79,7 +83,7 @@ export function lambdaContext(functionId: string, timeoutSeconds: number): Conte
 }
 
 /**
- * A consumer of lib/consumers.ts as its event source mapping sees the stream: only the records its
+ * A consumer of lib/service/consumers.ts as its event source mapping sees the stream: only the records its
  * filter takes, in batches of its batchSize. The first failed record is reported back to the drive,
  * which delivers again from there (so, like Lambda's bisect-free retry, later batches wait).
  */

@@ -1,10 +1,10 @@
 import {
-  createBusiness,
   issueApiClient,
   issueMerchantToken,
   issueNotifyAdminKey,
   issueSwitchClient,
-} from '#lib/auth/credentials.ts'
+} from '#lib/platform/auth/credentials.ts'
+import { createBusiness } from '#lib/registry/businesses.ts'
 
 /**
  * The development credentials of CONTRACT section 8, made through the same functions the CLI uses.

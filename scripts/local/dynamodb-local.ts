@@ -22,7 +22,7 @@ export interface StartOptions {
   /** JVM heap limit: by default Java would take a quarter of the machine's memory. */
   heapMb?: number
   /**
-   * One database per access key (lib/db/local.ts) instead of one shared by every client: the test
+   * One database per access key (lib/platform/db/local.ts) instead of one shared by every client: the test
    * run's choice, so that one file's stream records never slow another file's writes.
    */
   separateDatabases?: boolean

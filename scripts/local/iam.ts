@@ -1,20 +1,20 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { appendFileSync } from 'node:fs'
-import { type AwsCall, installAwsGuard } from '#lib/aws-guard.ts'
-import type { Access } from '#lib/iam/access.ts'
-import { AccessDeniedException, denialOf } from '#lib/iam/evaluate.ts'
-import { accessOfFunctions } from '#lib/function-access.ts'
+import { type AwsCall, installAwsGuard } from '#lib/platform/aws-guard.ts'
+import type { Access } from '#lib/platform/iam/access.ts'
+import { AccessDeniedException, denialOf } from '#lib/platform/iam/evaluate.ts'
+import { accessOfFunctions } from '#lib/service/function-access.ts'
 
 /**
  * IAM in every local run. DynamoDB Local, the local key files and the in-process queues check no
  * permission, so without this a call the function's role does not allow passes every test and fails
  * first in AWS. The local runner (server.ts for the routes, consumers.ts and workers.ts for the stream
  * and queue consumers) runs each invocation inside `asFunction(functionId, ...)`; the guard installed
- * here (lib/aws-guard.ts) then refuses, with AWS's AccessDeniedException, every call that function's
+ * here (lib/platform/aws-guard.ts) then refuses, with AWS's AccessDeniedException, every call that function's
  * Access does not allow. Calls made outside any invocation (test setup, seeding, the CLI) are an
  * operator's, not a function's, and are not checked.
  *
- * Whose grants: from sources, the Access the policies are generated from (lib/function-access.ts);
+ * Whose grants: from sources, the Access the policies are generated from (lib/service/function-access.ts);
  * serving the bundles of a `cdk synth`, the grants read back from its templates (cloud-grants.ts).
  */
 

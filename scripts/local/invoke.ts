@@ -5,7 +5,7 @@
  * no schedules). When the server runs from bundles (`--bundles`), the consumer runs from the same
  * bundles. Prints the function's result as the last line of its output.
  */
-import { consumerFunctions } from '#lib/consumers.ts'
+import { consumerFunctions } from '#lib/service/consumers.ts'
 import { lambdaContext, loadConsumer } from './consumers.ts'
 import { findLocalServer } from './state.ts'
 

@@ -1,5 +1,5 @@
 import { addMerchant, openAccount } from '#lib/ledger/repository.ts'
-import { inMode } from '#lib/mode.ts'
+import { inMode } from '#lib/platform/mode.ts'
 import { MAGIC_ACCOUNT_NUMBERS, magicAccount } from '#lib/sandbox/magic.ts'
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The consumers of lib/consumers.ts on their own, beside a running local API: reads TABLE_NAME and
+ * The consumers of lib/service/consumers.ts on their own, beside a running local API: reads TABLE_NAME and
  * DYNAMODB_ENDPOINT (as `npm start` prints them) and, optionally, WORKERS (function ids, comma
  * separated). Used by the tests that kill a worker mid-batch; `npm start` runs the same in-process.
  * With API_BUNDLES naming a directory of bundles (cdk.out, as in the CI's bundles pass), the

@@ -6,7 +6,7 @@ import {
   type _Record as StreamRecord,
 } from '@aws-sdk/client-dynamodb-streams'
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb'
-import { localDynamoConfig } from '#lib/db/local.ts'
+import { localDynamoConfig } from '#lib/platform/db/local.ts'
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda'
 
 /**

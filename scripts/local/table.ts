@@ -6,8 +6,8 @@ import {
   UpdateTableCommand,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb'
-import { localDynamoConfig } from '#lib/db/local.ts'
-import { createTableInput, tableDefinition } from '#lib/db/table.ts'
+import { localDynamoConfig } from '#lib/platform/db/local.ts'
+import { createTableInput, tableDefinition } from '#lib/platform/db/table.ts'
 
 function client(endpoint: string) {
   return new DynamoDBClient(localDynamoConfig(endpoint))

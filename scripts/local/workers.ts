@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda'
-import { type QueueName, useLocalQueues } from '#lib/async/queue.ts'
-import { type Consumer, consumerFunctions, consumers, type QueueConsumer } from '#lib/consumers.ts'
+import { type QueueName, useLocalQueues } from '#lib/platform/async/queue.ts'
+import { type Consumer, consumerFunctions, consumers, type QueueConsumer } from '#lib/service/consumers.ts'
 import { lambdaContext, loadConsumer, localStreamConsumers } from './consumers.ts'
 import { asFunction, type Grants, installLocalIam } from './iam.ts'
 import { type StreamDrive, startStreamDrive } from './stream-drive.ts'
@@ -10,7 +10,7 @@ import { type StreamDrive, startStreamDrive } from './stream-drive.ts'
  * The local stand-in for Lambda's event source mappings (as scripts/local/server.ts is for API
  * Gateway): the table's stream is read by one local stream drive per consumer (scripts/local/stream-drive.ts),
  * which hands the stream consumers (scripts/local/consumers.ts: the history indexer and those of
- * lib/consumers.ts) Lambda's event shape; the queues of lib/consumers.ts run in-process here, with
+ * lib/service/consumers.ts) Lambda's event shape; the queues of lib/service/consumers.ts run in-process here, with
  * SQS's partial batch failure semantics. Nothing here decides what a consumer does; it only delivers.
  *
  * Differences from AWS, on purpose: stream positions and queued messages live in this process's
@@ -172,7 +172,8 @@ export async function startWorkers(options: WorkersOptions): Promise<Workers> {
     deadLetters,
     async invoke(functionId, event = {}) {
       const consumer = consumerFunctions.find((c) => c.functionId === functionId)
-      if (!consumer) throw new Error(`${functionId} is not a consumer (lib/consumers.ts consumerFunctions)`)
+      if (!consumer)
+        throw new Error(`${functionId} is not a consumer (lib/service/consumers.ts consumerFunctions)`)
       const fn = await loadConsumer<(event: unknown, context: unknown) => Promise<unknown>>(
         consumer,
         options.bundles,

@@ -3,11 +3,11 @@ import { join } from 'node:path'
 import { gunzipSync, gzipSync } from 'node:zlib'
 import type { KeyringNode } from '@aws-crypto/material-management-node'
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb'
-import { secretContext } from '#lib/auth/credentials.ts'
-import { db, tableName } from '#lib/db/client.ts'
-import { isConditionFailed } from '#lib/db/errors.ts'
-import { keys } from '#lib/db/keys.ts'
-import { scanPages } from '#lib/db/query.ts'
+import { secretContext } from '#lib/platform/auth/credentials.ts'
+import { db, tableName } from '#lib/platform/db/client.ts'
+import { isConditionFailed } from '#lib/platform/db/errors.ts'
+import { keys } from '#lib/platform/db/keys.ts'
+import { scanPages } from '#lib/platform/db/query.ts'
 import { NOTE_FIELDS, noteContext } from '#lib/invoice/notes.ts'
 import {
   DecryptionFailed,
@@ -15,8 +15,8 @@ import {
   encryptField,
   type FieldContext,
   isEncrypted,
-} from '#lib/crypto/fields.ts'
-import { keyFileContext } from '#lib/crypto/sealed-file.ts'
+} from '#lib/platform/crypto/fields.ts'
+import { keyFileContext } from '#lib/platform/crypto/sealed-file.ts'
 
 /**
  * Offline passes over every protected value (an admin command, never a request path: it Scans).

@@ -1,8 +1,8 @@
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb'
-import { db, tableName } from '#lib/db/client.ts'
-import { keys } from '#lib/db/keys.ts'
-import { TEST_MARK } from '#lib/mode.ts'
-import { scanPages } from '#lib/db/query.ts'
+import { db, tableName } from '#lib/platform/db/client.ts'
+import { keys } from '#lib/platform/db/keys.ts'
+import { TEST_MARK } from '#lib/platform/mode.ts'
+import { scanPages } from '#lib/platform/db/query.ts'
 import { referenceHeadOf } from '#lib/merchant-history/items.ts'
 
 /**
@@ -42,7 +42,7 @@ export async function rankHistoryReferences(
   const byReference = new Map<string, Unranked[]>()
   for await (const page of scanPages({
     // Live items only: test-mode histories began after the numbering, so every item of theirs is ranked,
-    // and this command writes live keys (lib/mode.ts).
+    // and this command writes live keys (lib/platform/mode.ts).
     FilterExpression: `entity = :txn AND NOT begins_with(pk, :test) AND NOT begins_with(gsi3sk, :legacy) AND NOT begins_with(gsi3sk, :ranked)${options.merchantId ? ' AND merchantId = :merchant' : ''}`,
     ExpressionAttributeValues: {
       ':txn': 'MERCHANT_TXN',

@@ -1,7 +1,7 @@
 import { link, rename } from 'node:fs/promises'
 import { join } from 'node:path'
-import { keysDir, readOrCreatePemFile } from '#lib/keys/pem-store.ts'
-import { clearFieldCache } from '#lib/crypto/fields.ts'
+import { keysDir, readOrCreatePemFile } from '#lib/platform/keys/pem-store.ts'
+import { clearFieldCache } from '#lib/platform/crypto/fields.ts'
 import {
   dataKeyDir,
   keyringFor,
@@ -11,7 +11,7 @@ import {
   newLocalKeyText,
   RETIRED_KEY_PREFIX,
   resetKeyring,
-} from '#lib/crypto/keyring.ts'
+} from '#lib/platform/crypto/keyring.ts'
 import { type MigrationReport, reencryptUnder, transformAll } from './encryption-migrate.ts'
 
 type Env = Record<string, string | undefined>

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto'
 import { BatchWriteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
-import { db, tableName } from '#lib/db/client.ts'
-import { keys } from '#lib/db/keys.ts'
-import { lagosLocalIso } from '#lib/time.ts'
+import { db, tableName } from '#lib/platform/db/client.ts'
+import { keys } from '#lib/platform/db/keys.ts'
+import { lagosLocalIso } from '#lib/platform/time.ts'
 import {
   addDayChange,
   type DayChange,

@@ -1,6 +1,6 @@
 import { BatchGetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb'
-import { db, tableName } from '#lib/db/client.ts'
-import { keys } from '#lib/db/keys.ts'
+import { db, tableName } from '#lib/platform/db/client.ts'
+import { keys } from '#lib/platform/db/keys.ts'
 import { STRIPES } from '#lib/merchant-history/items.ts'
 import { DEV } from '../../scripts/local/dev-credentials.ts'
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { apiKeyActor, auditOfBusiness } from '#lib/audit/trail.ts'
-import { issueApiClient } from '#lib/auth/credentials.ts'
+import { apiKeyActor, auditOfBusiness } from '#lib/platform/audit/trail.ts'
+import { issueApiClient } from '#lib/platform/auth/credentials.ts'
 import { DEV_TEST } from '../../scripts/local/dev-credentials.ts'
 import { startApi, type TestApi } from '../support/api.ts'
 import { wholeTable } from '../support/whole-table.ts'

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { areaACanonical, hmac } from '#lib/auth/canonical.ts'
-import { issueApiClient, revokeApiClient, rotateApiClientSecret } from '#lib/auth/credentials.ts'
+import { areaACanonical, hmac } from '#lib/platform/auth/canonical.ts'
+import { issueApiClient, revokeApiClient, rotateApiClientSecret } from '#lib/platform/auth/credentials.ts'
 import { ApiClient } from '#client/api-client.ts'
 import { signAreaA } from '#client/signing.ts'
 import { send, startApi, type TestApi } from '../support/api.ts'

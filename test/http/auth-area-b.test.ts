@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { areaBCanonical, hmac } from '#lib/auth/canonical.ts'
+import { areaBCanonical, hmac } from '#lib/platform/auth/canonical.ts'
 import { newNonce, signAreaB } from '#client/signing.ts'
 import { send, startApi, type TestApi } from '../support/api.ts'
 import { DEV } from '../support/clients.ts'

@@ -6,7 +6,7 @@ import { cliOutput, runCli } from '../support/cli.ts'
 import { DEV } from '../support/clients.ts'
 
 // The CLI revokes from another process, so this server sees it within its credential cache bound
-// (lib/cache/records.ts); a short bound keeps the test quick.
+// (lib/platform/cache/records.ts); a short bound keeps the test quick.
 const CACHE_SECONDS = 1
 process.env.CREDENTIAL_CACHE_SECONDS = String(CACHE_SECONDS)
 

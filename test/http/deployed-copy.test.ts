@@ -6,7 +6,7 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { getOutboxItem } from '#lib/notifications/outbox.ts'
-import { routes } from '#lib/routes.ts'
+import { routes } from '#lib/service/routes.ts'
 import { freePort } from '../../scripts/local/dynamodb-local.ts'
 import { buildInvoice } from '../fixtures/invoices/build.ts'
 import { send } from '../support/api.ts'
@@ -64,7 +64,7 @@ beforeAll(async () => {
   expect(existsSync(join(copy, 'functions'))).toBe(false)
   const port = await freePort()
   const tableName = `copy-${randomUUID()}`
-  // A database of its own in the run's DynamoDB Local (lib/db/local.ts), read by this file too.
+  // A database of its own in the run's DynamoDB Local (lib/platform/db/local.ts), read by this file too.
   const database = `copy${randomUUID().replaceAll('-', '')}`
   const env: NodeJS.ProcessEnv = {
     ...process.env,

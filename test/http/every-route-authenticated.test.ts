@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { routes } from '#lib/routes.ts'
+import { routes } from '#lib/service/routes.ts'
 import { send, startApi, type TestApi } from '../support/api.ts'
 
 let api: TestApi

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { parse } from 'csv-parse/sync'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { issueMerchantToken } from '#lib/auth/credentials.ts'
+import { issueMerchantToken } from '#lib/platform/auth/credentials.ts'
 import { ApiClient } from '#client/api-client.ts'
 import { addMerchant, openAccount } from '#lib/ledger/repository.ts'
 import { seedTransactions } from '../../scripts/ops/seed-transactions.ts'

@@ -1,7 +1,7 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { db, tableName } from '#lib/db/client.ts'
-import { keys } from '#lib/db/keys.ts'
+import { db, tableName } from '#lib/platform/db/client.ts'
+import { keys } from '#lib/platform/db/keys.ts'
 import { startApi, type TestApi } from '../support/api.ts'
 import { type DevClients, devClients } from '../support/clients.ts'
 

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { setWebhook } from '#lib/auth/credentials.ts'
+import { setWebhook } from '#lib/platform/auth/credentials.ts'
 import { startApi, type TestApi } from '../support/api.ts'
 import { DEV, type DevClients, devClients } from '../support/clients.ts'
 import { type CapturedOutput, captureOutput } from '../support/output.ts'

@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createHash } from 'node:crypto'
 import { PutCommand } from '@aws-sdk/lib-dynamodb'
-import { db, tableName } from '#lib/db/client.ts'
-import { keys } from '#lib/db/keys.ts'
+import { db, tableName } from '#lib/platform/db/client.ts'
+import { keys } from '#lib/platform/db/keys.ts'
 import { startApi, type TestApi } from '../support/api.ts'
 import { DEV, type DevClients, devClients } from '../support/clients.ts'
 

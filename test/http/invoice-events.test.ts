@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { auditOfInvoice } from '#lib/audit/trail.ts'
+import { auditOfInvoice } from '#lib/platform/audit/trail.ts'
 import { eventsOfBusiness } from '#lib/events/event.ts'
 import { buildInvoice } from '../fixtures/invoices/build.ts'
 import { startApi, type TestApi } from '../support/api.ts'

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs'
 import { request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildOpenApiDocument } from '#lib/openapi/document.ts'
-import { renderClientTypes, renderOpenApiDocument } from '#lib/openapi/generate.ts'
-import { routes } from '#lib/routes.ts'
+import { buildOpenApiDocument } from '#lib/service/openapi/document.ts'
+import { renderClientTypes, renderOpenApiDocument } from '#lib/service/openapi/generate.ts'
+import { routes } from '#lib/service/routes.ts'
 import { startApi, type TestApi } from '../support/api.ts'
 import { type DevClients, devClients } from '../support/clients.ts'
 import { checkReply } from '../support/contract.ts'
@@ -110,7 +110,7 @@ describe('GET /api/openapi.json', () => {
     )
   })
 
-  // The size check runs on every route before anything else (lib/http/factory.ts), GET included:
+  // The size check runs on every route before anything else (lib/platform/http/factory.ts), GET included:
   // the one refusal these operations can give besides the catch-all's 404/405.
   it.each(['/api/openapi.json', '/api/docs', '/api/v1/resource/public-keys'])(
     'GET %s with a body over 1 MiB is 413, a reply the document lists',

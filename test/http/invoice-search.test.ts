@@ -1,7 +1,7 @@
 import { parse } from 'csv-parse/sync'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { allocateNumbers, spacesOf } from '#lib/invoice/search-index.ts'
-import { inMode } from '#lib/mode.ts'
+import { inMode } from '#lib/platform/mode.ts'
 import { newSearchMeter, searchInvoices } from '#lib/invoice/search.ts'
 import { SearchQuery } from '#lib/invoice/search-schemas.ts'
 import { newIrn } from '../fixtures/invoices/build.ts'

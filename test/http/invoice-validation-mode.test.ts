@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { issueApiClient, setValidationMode } from '#lib/auth/credentials.ts'
+import { issueApiClient, setValidationMode } from '#lib/platform/auth/credentials.ts'
 import { ApiClient } from '#client/api-client.ts'
 import { buildInvoice } from '../fixtures/invoices/build.ts'
 import { startApi, type TestApi } from '../support/api.ts'

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { lagosDateStamp } from '#lib/time.ts'
+import { lagosDateStamp } from '#lib/platform/time.ts'
 import { startApi, type TestApi } from '../support/api.ts'
 import { DEV, type DevClients, devClients } from '../support/clients.ts'
 import { firsError, freshInvoiceNumber, parallelClient } from '../support-invoices/requests.ts'

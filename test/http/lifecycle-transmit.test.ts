@@ -1,7 +1,7 @@
 import { createPublicKey, verify } from 'node:crypto'
 import canonicalize from 'canonicalize'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { setWebhook } from '#lib/auth/credentials.ts'
+import { setWebhook } from '#lib/platform/auth/credentials.ts'
 import { startApi, type TestApi } from '../support/api.ts'
 import { DEV, type DevClients, devClients } from '../support/clients.ts'
 import { invoiceBody, putSignedInvoice } from '../support-invoices/invoices.ts'

@@ -1,8 +1,8 @@
 import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { db, tableName } from '#lib/db/client.ts'
-import { type Access, mergeAccess } from '#lib/iam/access.ts'
-import { accessOfFunctions } from '#lib/function-access.ts'
+import { db, tableName } from '#lib/platform/db/client.ts'
+import { type Access, mergeAccess } from '#lib/platform/iam/access.ts'
+import { accessOfFunctions } from '#lib/service/function-access.ts'
 import { buildInvoice } from '../fixtures/invoices/build.ts'
 import { asFunction, type Grants, installLocalIam } from '../../scripts/local/iam.ts'
 import { startApi, type TestApi } from '../support/api.ts'
@@ -101,7 +101,7 @@ describe('the local IAM guard', () => {
   })
 
   it('refuses a field decryption outside the records a function may open', async () => {
-    const { decryptField, encryptField } = await import('#lib/crypto/fields.ts')
+    const { decryptField, encryptField } = await import('#lib/platform/crypto/fields.ts')
     const sealed = await encryptField('secret', { record: 'invoice', id: 'iam-test', field: 'note' })
     const open = (functionId: string) =>
       asFunction(functionId, () => decryptField(sealed, { record: 'invoice', id: 'iam-test', field: 'note' }))

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { issueMerchantToken } from '#lib/auth/credentials.ts'
+import { issueMerchantToken } from '#lib/platform/auth/credentials.ts'
 import { ApiClient } from '#client/api-client.ts'
 import { addMerchant } from '#lib/ledger/repository.ts'
 import { type HistoryItem, REVERSAL_BLOCK_SIZE } from '#lib/merchant-history/items.ts'

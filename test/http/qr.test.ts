@@ -2,7 +2,7 @@ import { constants, generateKeyPairSync, privateDecrypt, publicEncrypt, randomBy
 import jsQR from 'jsqr'
 import { PNG } from 'pngjs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { getBusiness } from '#lib/auth/credentials.ts'
+import { getBusiness } from '#lib/registry/businesses.ts'
 import { authorityKey } from '#lib/qr/authority-key.ts'
 import { startApi, type TestApi } from '../support/api.ts'
 import { DEV, type DevClients, devClients } from '../support/clients.ts'

@@ -5,8 +5,8 @@ import {
   issueMerchantToken,
   issueNotifyAdminKey,
   issueSwitchClient,
-} from '#lib/auth/credentials.ts'
-import { DEFAULT_RATE_LIMIT } from '#lib/auth/rate-limit.ts'
+} from '#lib/platform/auth/credentials.ts'
+import { DEFAULT_RATE_LIMIT } from '#lib/platform/auth/rate-limit.ts'
 import { commands } from '../../scripts/cli/rate-limits.ts'
 import { type HttpReply, startApi, type TestApi } from '../support/api.ts'
 import { cliOutput } from '../support/cli.ts'

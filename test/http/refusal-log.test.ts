@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { REFUSAL_REASONS } from '#lib/auth/refusal.ts'
+import { REFUSAL_REASONS } from '#lib/platform/auth/refusal.ts'
 import { newNonce, signAreaA, signAreaB } from '#client/signing.ts'
 import { send, startApi, type TestApi } from '../support/api.ts'
 import { type CapturedOutput, captureOutput } from '../support/output.ts'

@@ -1,8 +1,8 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { REFUSAL_REASONS } from '#lib/auth/refusal.ts'
-import { pathMatches } from '#lib/http/unrouted.ts'
-import { type ReplyKind, type Route, routes } from '#lib/routes.ts'
+import { REFUSAL_REASONS } from '#lib/platform/auth/refusal.ts'
+import { pathMatches } from '#lib/platform/http/unrouted.ts'
+import { type ReplyKind, type Route, routes } from '#lib/service/routes.ts'
 import { buildInvoice } from '../fixtures/invoices/build.ts'
 import {
   credentials,

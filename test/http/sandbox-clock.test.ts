@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { inMode } from '#lib/mode.ts'
+import { inMode } from '#lib/platform/mode.ts'
 import { startApi, type TestApi } from '../support/api.ts'
 import {
   DEV,

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { signAreaA, signAreaB } from '#client/signing.ts'
-import { type AwsCall, type AwsGuard, installAwsGuard } from '#lib/aws-guard.ts'
-import { currentMode, type Mode } from '#lib/mode.ts'
-import { type Route, routes } from '#lib/routes.ts'
+import { type AwsCall, type AwsGuard, installAwsGuard } from '#lib/platform/aws-guard.ts'
+import { currentMode, type Mode } from '#lib/platform/mode.ts'
+import { type Route, routes } from '#lib/service/routes.ts'
 import { DEV_TEST } from '../../scripts/local/dev-credentials.ts'
 import { buildInvoice } from '../fixtures/invoices/build.ts'
 import { type FuzzContext, type RawReply, SAMPLES, sendRaw } from '../fuzz/requests.ts'
@@ -24,7 +24,7 @@ import { DEV, devClients, testModeClients } from '../support/clients.ts'
  * The records that have a mode (CONTRACT section 15: invoices and IRNs, counters, webhooks and
  * deliveries, batches, accounts, transfers, merchant history and statements, and what hangs off
  * them), by the key prefix their partition keys and index keys start with. The test's own list,
- * from the contract, not from lib/db/keys.ts: a record that lost its mode must show up here.
+ * from the contract, not from lib/platform/db/keys.ts: a record that lost its mode must show up here.
  */
 const TENANT_PREFIXES = [
   'IRN#',

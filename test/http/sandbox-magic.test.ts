@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { setWebhook } from '#lib/auth/credentials.ts'
+import { setWebhook } from '#lib/platform/auth/credentials.ts'
 import { dropTestAccounts } from '../support/sandbox.ts'
 import { eventsOfBusiness } from '#lib/events/event.ts'
 import { getAccount } from '#lib/ledger/repository.ts'
-import { inMode } from '#lib/mode.ts'
+import { inMode } from '#lib/platform/mode.ts'
 import { startApi, type TestApi } from '../support/api.ts'
 import {
   DEV,

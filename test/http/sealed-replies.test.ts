@@ -7,7 +7,7 @@ import { DEV, type DevClients, devClients } from '../support/clients.ts'
  * Secrets shown once are never stored in plain text (CONTRACT section 14), idempotency records
  * included: POST /api/v1/webhooks answers with the subscription's signing secret, and a retry with
  * the same Idempotency-Key gets that same reply back, so the first reply is stored: sealed with the
- * data key (lib/http/sealed-reply.ts). The test reads the whole table as it is stored.
+ * data key (lib/platform/http/sealed-reply.ts). The test reads the whole table as it is stored.
  */
 let api: TestApi
 let clients: DevClients

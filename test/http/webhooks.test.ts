@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { issueApiClient } from '#lib/auth/credentials.ts'
+import { issueApiClient } from '#lib/platform/auth/credentials.ts'
 import { ApiClient } from '#client/api-client.ts'
 import { getOutboxItem } from '#lib/notifications/outbox.ts'
 import { buildInvoice } from '../fixtures/invoices/build.ts'

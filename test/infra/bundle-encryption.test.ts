@@ -10,8 +10,8 @@ import { AlgorithmSuiteIdentifier, CommitmentPolicy } from '@aws-crypto/material
 import { build } from 'esbuild'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { encryptField } from '#lib/crypto/fields.ts'
-import { localKeyring } from '#lib/crypto/keyring.ts'
+import { encryptField } from '#lib/platform/crypto/fields.ts'
+import { localKeyring } from '#lib/platform/crypto/keyring.ts'
 import { esbuildOptionsFor } from '../../infra/constructs/api-function.ts'
 import { startKmsStandIn } from '../support/kms-stand-in.ts'
 

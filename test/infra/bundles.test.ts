@@ -137,7 +137,7 @@ describe('function bundles', () => {
   })
 
   it('carry their own routes, taken from the route table when built, not the whole table', () => {
-    for (const { inputs } of [hmac, bearer]) expect(inputs).not.toContain('lib/routes.ts')
+    for (const { inputs } of [hmac, bearer]) expect(inputs).not.toContain('lib/service/routes.ts')
     // Its own route is found: the request gets as far as authentication (no credentials: 401).
     const own = invoke(hmac.file, 'GET', '/api/v1/resource/states')
     expect(own.statusCode).toBe(401)
@@ -151,9 +151,9 @@ describe('function bundles', () => {
   it("give the catch-all every route's method and path as data, which answers 405 with the methods a path allows", () => {
     // The table is written into its bundle when it is built: no other declaration, schema or docs ride along.
     expect(catchAll.inputs).toContain('<define:ROUTE_TABLE>')
-    expect(catchAll.inputs).not.toContain('lib/routes.ts')
-    expect(catchAll.inputs.filter((input) => input.startsWith('lib/endpoints/'))).toEqual([
-      'lib/endpoints/meta.ts',
+    expect(catchAll.inputs).not.toContain('lib/service/routes.ts')
+    expect(catchAll.inputs.filter((input) => input.startsWith('lib/service/endpoints/'))).toEqual([
+      'lib/service/endpoints/meta.ts',
     ])
     const reply = invoke(catchAll.file, 'DELETE', '/api/v1/resource/states', '$default')
     expect(reply.statusCode).toBe(405)

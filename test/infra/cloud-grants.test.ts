@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { App } from 'aws-cdk-lib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Access } from '#lib/iam/access.ts'
-import { accessOfFunctions } from '#lib/function-access.ts'
+import type { Access } from '#lib/platform/iam/access.ts'
+import { accessOfFunctions } from '#lib/service/function-access.ts'
 import {
   CloudAssembly,
   grantsFromCloudAssembly,

@@ -1,12 +1,12 @@
-import { consumers } from '#lib/consumers.ts'
+import { consumers } from '#lib/service/consumers.ts'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { App } from 'aws-cdk-lib'
 import { Template } from 'aws-cdk-lib/assertions'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { functionsOf, routes, UNROUTED } from '#lib/routes.ts'
-import { accessOfRoutes } from '#lib/function-access.ts'
+import { functionsOf, routes, UNROUTED } from '#lib/service/routes.ts'
+import { accessOfRoutes } from '#lib/service/function-access.ts'
 import { addNagChecks } from '../../infra/constructs/nag.ts'
 import { DATA_OUTPUTS } from '../../infra/stacks/data-stack.ts'
 import { buildStage, type Stage } from '../../infra/stage.ts'
@@ -85,7 +85,7 @@ describe('tracing and alarms', () => {
   it('traces every function actively (X-Ray)', () => {
     const functions = Object.values(apiTemplate.findResources('AWS::Lambda::Function'))
     // Plus the outbox sender, the history indexer, the daily reconciliation and the consumers of
-    // lib/consumers.ts (webhook fan-out and delivery, the batch worker).
+    // lib/service/consumers.ts (webhook fan-out and delivery, the batch worker).
     expect(functions.length).toBe(allFunctionIds.length + 3 + consumers.length - 1)
     for (const fn of functions) expect(fn.Properties.TracingConfig).toEqual({ Mode: 'Active' })
   })
@@ -207,7 +207,7 @@ describe('asynchronous consumers', () => {
 })
 
 describe('least privilege from the route table', () => {
-  it('gives each function exactly the table actions of its Access (lib/function-access.ts)', () => {
+  it('gives each function exactly the table actions of its Access (lib/service/function-access.ts)', () => {
     const table = functionsOf(routes)
     for (const [functionId, served] of table) {
       const grants = accessOfRoutes(served).table ?? []

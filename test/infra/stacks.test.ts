@@ -1,9 +1,9 @@
 import { App, Stack } from 'aws-cdk-lib'
-import { consumers } from '#lib/consumers.ts'
+import { consumers } from '#lib/service/consumers.ts'
 import { Match, Template } from 'aws-cdk-lib/assertions'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { tableDefinition } from '#lib/db/table.ts'
-import { functionsOf, type Route, routeKey, routes, UNROUTED } from '#lib/routes.ts'
+import { tableDefinition } from '#lib/platform/db/table.ts'
+import { functionsOf, type Route, routeKey, routes, UNROUTED } from '#lib/service/routes.ts'
 import { physicalFunctionName } from '../../infra/constructs/api-function.ts'
 import { AREA_STACKS, stackOf, stackOfConsumer, stackTitle } from '../../infra/stacks/areas.ts'
 import { buildStage, CONSUMER_FUNCTIONS } from '../../infra/stage.ts'
@@ -104,7 +104,7 @@ describe('DataStack', () => {
   })
 })
 
-/** The consumers of lib/consumers.ts built by infra/constructs/consumers.ts (the outbox sender has its own). */
+/** The consumers of lib/service/consumers.ts built by infra/constructs/consumers.ts (the outbox sender has its own). */
 const ownConsumers = consumers.filter((c) => c.functionId !== 'outbox-sender').map((c) => c.functionId)
 
 describe('one stack per area (CONTRACT section 13)', () => {
@@ -185,7 +185,7 @@ describe('the stage', () => {
   })
 
   it('runs every function on nodejs22.x, arm64, with the house settings and environment', () => {
-    // The consumers of lib/consumers.ts have their own settings (test below).
+    // The consumers of lib/service/consumers.ts have their own settings (test below).
     const functions = Object.values(prod.apiTemplate.findResources('AWS::Lambda::Function')).filter(
       (fn) => !ownConsumers.some((name) => String(fn.Properties.Description).endsWith(name)),
     )
@@ -329,7 +329,7 @@ describe('the stage', () => {
       for (const forbidden of ['dynamodb:DeleteItem', 'dynamodb:BatchWriteItem']) {
         expect(actions).not.toContain(forbidden)
       }
-      // Authentication counts every request in the client's rate limit window (lib/auth/rate-limit.ts).
+      // Authentication counts every request in the client's rate limit window (lib/platform/auth/rate-limit.ts).
       const updates = statements.filter((s) => actionsOf(s).includes('dynamodb:UpdateItem'))
       expect(updates).toHaveLength(1)
       expect(actionsOf(updates[0]!)).toEqual(['dynamodb:UpdateItem'])
@@ -400,7 +400,7 @@ describe('the stage', () => {
       const dynamo = statementsOf(prod, 'si-generate-irn').filter((s) =>
         actionsOf(s).some((a) => a.startsWith('dynamodb:')),
       )
-      // No table statement without a dynamodb:LeadingKeys condition (lib/endpoints/irn.ts).
+      // No table statement without a dynamodb:LeadingKeys condition (lib/service/endpoints/irn.ts).
       expect(dynamo.filter((s) => !s.Condition)).toEqual([])
       const writing = dynamo.filter((s) => actionsOf(s).includes('dynamodb:UpdateItem'))
       expect(writing.flatMap(actionsOf)).toEqual(expect.arrayContaining(['dynamodb:PutItem']))
@@ -567,7 +567,7 @@ describe('data encryption key (issue 7)', () => {
     for (const functionId of functionIds) {
       const served = routesOf(functionId)
       const records = [
-        // Each signature scheme opens its own clients' secrets only (lib/iam/access.ts SCHEME_ACCESS).
+        // Each signature scheme opens its own clients' secrets only (lib/platform/iam/access.ts SCHEME_ACCESS).
         ...(served.some((r) => r.auth === 'api-signature') ? ['api-client'] : []),
         ...(served.some((r) => r.auth === 'switch-signature') ? ['switch-client'] : []),
         ...(served.some((r) =>
@@ -577,7 +577,7 @@ describe('data encryption key (issue 7)', () => {
         )
           ? ['invoice']
           : []),
-        // A reply carrying a secret is stored sealed and opened for a replay (lib/http/sealed-reply.ts).
+        // A reply carrying a secret is stored sealed and opened for a replay (lib/platform/http/sealed-reply.ts).
         ...(served.some((r) => r.sealedReply) ? ['idempotent-reply'] : []),
       ]
       if (records.length) expected.set(functionId, records)
@@ -638,7 +638,7 @@ describe('data encryption key (issue 7)', () => {
   })
 })
 
-describe('Consumers (lib/consumers.ts on DynamoDB Streams and SQS)', () => {
+describe('Consumers (lib/service/consumers.ts on DynamoDB Streams and SQS)', () => {
   it('maps each stream consumer to a filtered event source with partial failures, bisect and a DLQ', () => {
     const mappings = Object.values(prod.apiTemplate.findResources('AWS::Lambda::EventSourceMapping'))
     const streamMappings = mappings.filter((m) => m.Properties.StartingPosition === 'TRIM_HORIZON')
@@ -676,7 +676,7 @@ describe('Consumers (lib/consumers.ts on DynamoDB Streams and SQS)', () => {
     const alarms = Object.values(prod.apiTemplate.findResources('AWS::CloudWatch::Alarm')).filter((a) =>
       String(a.Properties.AlarmDescription).includes('waits in the dead-letter queue'),
     )
-    // Each consumer of lib/consumers.ts and the history indexer.
+    // Each consumer of lib/service/consumers.ts and the history indexer.
     expect(alarms).toHaveLength(consumers.length + 1)
   })
 })

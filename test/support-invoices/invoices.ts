@@ -1,10 +1,10 @@
 import { createHash, generateKeyPairSync, sign } from 'node:crypto'
 import { PutCommand } from '@aws-sdk/lib-dynamodb'
 import canonicalize from 'canonicalize'
-import { db, tableName } from '#lib/db/client.ts'
-import { keys } from '#lib/db/keys.ts'
+import { db, tableName } from '#lib/platform/db/client.ts'
+import { keys } from '#lib/platform/db/keys.ts'
 import type { InvoiceRecord, InvoiceStatus, PaymentStatus } from '#lib/invoice/record.ts'
-import { lagosDateStamp } from '#lib/time.ts'
+import { lagosDateStamp } from '#lib/platform/time.ts'
 import { DEV } from '../support/clients.ts'
 
 /**

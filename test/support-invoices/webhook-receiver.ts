@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { areaBCanonical, decodeSignature, hmac } from '#lib/auth/canonical.ts'
-import { setWebhook } from '#lib/auth/credentials.ts'
+import { areaBCanonical, decodeSignature, hmac } from '#lib/platform/auth/canonical.ts'
+import { setWebhook } from '#lib/platform/auth/credentials.ts'
 
 /**
  * A party's webhook endpoint for transmit and health tests: a node:http server on 127.0.0.1 that

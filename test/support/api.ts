@@ -27,18 +27,18 @@ export async function startApi(
 ): Promise<TestApi> {
   const dynamoEndpoint = options.dynamoEndpoint ?? inject('dynamoEndpoint')
   const tableName = `test-${randomUUID()}`
-  // Read by lib/config.ts on first use, exactly as in Lambda; each test file has its own module graph.
+  // Read by lib/platform/config.ts on first use, exactly as in Lambda; each test file has its own module graph.
   process.env.TABLE_NAME = tableName
   process.env.DYNAMODB_ENDPOINT = dynamoEndpoint
   process.env.STAGE = 'local'
   process.env.AWS_REGION = 'eu-west-1'
-  // This file's own database in the run's DynamoDB Local (lib/db/local.ts); child processes inherit it.
+  // This file's own database in the run's DynamoDB Local (lib/platform/db/local.ts); child processes inherit it.
   process.env.DYNAMODB_LOCAL_DATABASE = `test${randomUUID().replaceAll('-', '')}`
   await ensureTable(dynamoEndpoint, tableName)
   const { seedLocal } = await import('../../scripts/local/seed.ts')
   await seedLocal()
   // The local stream drives and queues (scripts/local/workers.ts): the history indexer always, as
-  // `npm start` runs it; the consumers of lib/consumers.ts when asked for (`workers`).
+  // `npm start` runs it; the consumers of lib/service/consumers.ts when asked for (`workers`).
   // Every AWS call a function makes is held to its role (scripts/local/iam.ts): a synth's grants when
   // its bundles run, else those the sources derive the policies from.
   const provided = inject('grants')

@@ -1,6 +1,6 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
-import { buildOpenApiDocument } from '#lib/openapi/document.ts'
+import { buildOpenApiDocument } from '#lib/service/openapi/document.ts'
 
 /**
  * The published contract as the tests hold the API to it: every reply a test receives is validated

@@ -1,5 +1,5 @@
-import { keys } from '#lib/db/keys.ts'
-import { queryAll } from '#lib/db/query.ts'
+import { keys } from '#lib/platform/db/keys.ts'
+import { queryAll } from '#lib/platform/db/query.ts'
 import { STRIPES } from '#lib/merchant-history/items.ts'
 
 /**

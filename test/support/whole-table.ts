@@ -1,5 +1,5 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb'
-import { db, tableName } from '#lib/db/client.ts'
+import { db, tableName } from '#lib/platform/db/client.ts'
 
 /**
  * Every item of the test's table, as stored, as one JSON text: for tests that look for what must be

@@ -2,9 +2,9 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { consumers } from '#lib/consumers.ts'
-import { declarations, unrouted } from '#lib/endpoints/index.ts'
-import { type Endpoint, handlerOf } from '#lib/http/endpoint.ts'
+import { consumers } from '#lib/service/consumers.ts'
+import { declarations, unrouted } from '#lib/service/endpoints/index.ts'
+import { type Endpoint, handlerOf } from '#lib/platform/http/endpoint.ts'
 
 /**
  * One declaration per endpoint, one handler per declaration (CONTRACT section 13): the handler module

@@ -3,8 +3,8 @@ import { buildEncrypt } from '@aws-crypto/encrypt-node'
 import { KmsKeyringNode } from '@aws-crypto/kms-keyring-node'
 import { AlgorithmSuiteIdentifier, CommitmentPolicy } from '@aws-crypto/material-management-node'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { DecryptionFailed, decryptField, encryptField, isEncrypted } from '#lib/crypto/fields.ts'
-import { localKeyring, rotatingKeyring } from '#lib/crypto/keyring.ts'
+import { DecryptionFailed, decryptField, encryptField, isEncrypted } from '#lib/platform/crypto/fields.ts'
+import { localKeyring, rotatingKeyring } from '#lib/platform/crypto/keyring.ts'
 import { type KmsStandIn, startKmsStandIn } from '../support/kms-stand-in.ts'
 
 const context = { record: 'api-client', id: 'ak_one', field: 'secret' }

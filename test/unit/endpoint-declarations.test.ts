@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import type * as z from 'zod'
-import { endpoints } from '#lib/endpoints/index.ts'
-import { type Endpoint, forVersion } from '#lib/http/endpoint.ts'
-import { buildOpenApiDocument, schemaConverter } from '#lib/openapi/document.ts'
-import { functionsOf, routes } from '#lib/routes.ts'
+import { endpoints } from '#lib/service/endpoints/index.ts'
+import { type Endpoint, forVersion } from '#lib/platform/http/endpoint.ts'
+import { buildOpenApiDocument, schemaConverter } from '#lib/service/openapi/document.ts'
+import { functionsOf, routes } from '#lib/service/routes.ts'
 import { document, validatorFor } from '../support/contract.ts'
 
 /**

@@ -8,8 +8,8 @@ import { promisify } from 'node:util'
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager'
 import { mockClient } from 'aws-sdk-client-mock'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { jwkThumbprint } from '#lib/signing/jwk.ts'
-import { createKeySource, newSigningKeyPem, SIGNING_KEY_FILE } from '#lib/signing/key-source.ts'
+import { jwkThumbprint } from '#lib/platform/signing/jwk.ts'
+import { createKeySource, newSigningKeyPem, SIGNING_KEY_FILE } from '#lib/platform/signing/key-source.ts'
 
 let dir: string
 beforeAll(async () => {
@@ -29,7 +29,7 @@ describe('the local signing key file', () => {
 
   it('ends with one key when several processes create it at the same moment', async () => {
     const keysDir = join(dir, 'race')
-    const module = new URL('../../lib/signing/key-source.ts', import.meta.url).href
+    const module = new URL('../../lib/platform/signing/key-source.ts', import.meta.url).href
     const script = join(dir, 'load-key.mts')
     await writeFile(
       script,

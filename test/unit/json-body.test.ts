@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { parseJsonBody } from '#lib/http/json-body.ts'
-import { loneSurrogates } from '#lib/text/well-formed.ts'
+import { parseJsonBody } from '#lib/platform/http/json-body.ts'
+import { loneSurrogates } from '#lib/platform/text/well-formed.ts'
 
 const refused = (text: string) => {
   try {

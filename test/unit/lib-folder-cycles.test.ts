@@ -13,7 +13,7 @@ import { afterAll, describe, expect, it } from 'vitest'
  * too high). This check names every such loop with the imports that close it.
  *
  * A "folder" is the first path segment under lib/: `lib/invoice/rules.ts` is in `invoice`, and a file
- * directly in lib/ (`lib/routes.ts`) is a folder of its own.
+ * directly in lib/ (`lib/service/routes.ts`) is a folder of its own.
  */
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-// The shared logger reads LOG_LEVEL when lib/log.ts is first imported; the suite keeps it silent.
+// The shared logger reads LOG_LEVEL when lib/platform/log.ts is first imported; the suite keeps it silent.
 process.env.LOG_LEVEL = 'DEBUG'
-const { logger, REDACTED, REDACTION_LIST } = await import('#lib/log.ts')
+const { logger, REDACTED, REDACTION_LIST } = await import('#lib/platform/log.ts')
 
 const captured: string[] = []
 const originalOut = process.stdout.write.bind(process.stdout)

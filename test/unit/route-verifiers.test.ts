@@ -1,13 +1,13 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda'
 import { describe, expect, it } from 'vitest'
-import { noAuth } from '#lib/auth/authenticate.ts'
-import { adminBearer } from '#lib/auth/admin-bearer.ts'
-import { apiSignature } from '#lib/auth/api-signature.ts'
-import { appSign } from '#lib/endpoints/invoice.ts'
-import { transfer } from '#lib/endpoints/ledger.ts'
-import { publicKeys } from '#lib/endpoints/reference.ts'
-import { apiHandler } from '#lib/http/factory.ts'
-import { functionsOf, routeKey, routes } from '#lib/routes.ts'
+import { noAuth } from '#lib/platform/auth/authenticate.ts'
+import { adminBearer } from '#lib/platform/auth/admin-bearer.ts'
+import { apiSignature } from '#lib/platform/auth/api-signature.ts'
+import { appSign } from '#lib/service/endpoints/invoice.ts'
+import { transfer } from '#lib/service/endpoints/ledger.ts'
+import { publicKeys } from '#lib/service/endpoints/reference.ts'
+import { apiHandler } from '#lib/platform/http/factory.ts'
+import { functionsOf, routeKey, routes } from '#lib/service/routes.ts'
 
 /**
  * A handler module names its auth verifier (so the function bundles only that scheme's code); the

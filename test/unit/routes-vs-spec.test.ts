@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { routeKey, routes } from '#lib/routes.ts'
+import { routeKey, routes } from '#lib/service/routes.ts'
 
 /**
  * The spec's endpoint tables, parsed: every endpoint the published interface names must be in the

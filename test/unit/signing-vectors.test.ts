@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { areaBCanonical, hmac, sha256Hex } from '#lib/auth/canonical.ts'
+import { areaBCanonical, hmac, sha256Hex } from '#lib/platform/auth/canonical.ts'
 import { signAreaB } from '#client/signing.ts'
 
 interface Vector {

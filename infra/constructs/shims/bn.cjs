@@ -3,7 +3,7 @@
  * Bundled in place of bn.js (an esbuild alias, api-function.ts): about 44 KB of every bundle that
  * opens a stored secret. The Encryption SDK uses bn.js for two things: the 64-bit content lengths of
  * its message format (new BN(number or bytes), toArray('be', 8), toNumber), and ECDSA public-key
- * point arithmetic for signed message formats, which the project never writes (lib/crypto/fields.ts
+ * point arithmetic for signed message formats, which the project never writes (lib/platform/crypto/fields.ts
  * uses an unsigned committing suite). The first, and the curve constants the SDK computes when it
  * loads (new BN(hex, 16), mod, eq, add, div, bitLength), are done here with BigInt; the point
  * arithmetic is not, so opening a signed message fails, which decryptField reports as

@@ -1,0 +1,211 @@
+import { createHash, randomBytes } from 'node:crypto'
+import { userInfo } from 'node:os'
+import {
+  PutCommand,
+  type QueryCommandInput,
+  TransactWriteCommand,
+  type TransactWriteCommandInput,
+} from '@aws-sdk/lib-dynamodb'
+import type { Caller } from '#lib/platform/auth/caller.ts'
+import { db, tableName } from '#lib/platform/db/client.ts'
+import { transactionCancellationCodes } from '#lib/platform/db/errors.ts'
+import { recordOf } from '#lib/platform/db/items.ts'
+import { keys } from '#lib/platform/db/keys.ts'
+import { queryAll } from '#lib/platform/db/query.ts'
+
+/**
+ * The audit trail: one immutable item per state change of an invoice, credential or notification
+ * template, in the one table. Items are written only with attribute_not_exists and the service has no
+ * code path that updates or deletes them, so the trail is append-only.
+ */
+
+export type AuditSubjectKind = 'INVOICE' | 'CREDENTIAL' | 'TEMPLATE' | 'NOTIFY' | 'WEBHOOK'
+
+export type AuditEventType =
+  | 'INVOICE_GENERATED'
+  | 'INVOICE_VALIDATED'
+  | 'INVOICE_SIGNED'
+  | 'INVOICE_TRANSMITTED'
+  | 'PAYMENT_STATUS_CHANGED'
+  | 'BUSINESS_CREATED'
+  | 'CREDENTIAL_ISSUED'
+  | 'CREDENTIAL_ROTATED'
+  | 'CREDENTIAL_REVOKED'
+  | 'WEBHOOK_SET'
+  | 'WEBHOOK_SUBSCRIBED'
+  | 'WEBHOOK_UNSUBSCRIBED'
+  | 'VALIDATION_MODE_SET'
+  | 'TEMPLATE_CREATED'
+  | 'TEMPLATE_REPLACED'
+  | 'NOTIFY_EMAILS_ADDED'
+  | 'NOTIFY_EMAILS_REMOVED'
+
+/** What a caller of appendAudit / auditPut describes. */
+export interface AuditInput {
+  type: AuditEventType
+  actor: string
+  subject: { kind: AuditSubjectKind; id: string }
+  /** The business the subject belongs to, when there is one: indexes the event per business. */
+  businessId?: string
+  /** Status before and after, where the event is a status change. */
+  before?: string
+  after?: string
+  /** Further non-secret facts (e.g. the credential kind, the e-mail count). */
+  detail?: Record<string, string | number | boolean>
+  /** When the change happened (ISO); defaults to now. */
+  at?: string
+}
+
+export interface AuditEvent extends Omit<AuditInput, 'at'> {
+  eventId: string
+  at: string
+}
+
+/**
+ * A non-reversible id of an Area A API key: enough to tell a business's keys apart in the trail and
+ * to match a key one holds, never enough to use it.
+ */
+export function apiKeyActor(apiKey: string): string {
+  const digest = createHash('sha256').update(apiKey, 'utf8').digest('hex').slice(0, 16)
+  return `apikey:${apiKey.slice(0, 4)}:${digest}`
+}
+
+/** The actor of a request, from the handler's caller. */
+export function actorOf(caller: Caller): string {
+  switch (caller.scheme) {
+    case 'api-signature':
+      return apiKeyActor(caller.apiKeyId)
+    case 'admin-bearer':
+      return `admin:${caller.adminKeyId}`
+    case 'switch-signature':
+      return `switch:${caller.switchClientId}`
+    case 'merchant-bearer':
+      return `merchant:${caller.merchantId}`
+    default:
+      return caller.scheme
+  }
+}
+
+/** The actor of a CLI action: the operating-system user who ran it. */
+export function cliActor(): string {
+  let user = process.env.USER ?? process.env.USERNAME
+  try {
+    user ??= userInfo().username
+  } catch {
+    // No passwd entry (some containers): the variable, or unknown.
+  }
+  return `cli:${user ?? 'unknown'}`
+}
+
+/** The item of one event; its sort key is its time then a random suffix, so events never collide. */
+function auditItem(input: AuditInput): { item: Record<string, unknown>; event: AuditEvent } {
+  const at = input.at ?? new Date().toISOString()
+  const eventId = `${at}#${randomBytes(6).toString('hex')}`
+  const { at: _at, ...rest } = input
+  const event: AuditEvent = { ...rest, eventId, at }
+  const item = {
+    ...keys.auditEvent(input.subject.kind, input.subject.id, eventId),
+    ...(input.businessId ? keys.auditByBusiness(input.businessId, eventId) : {}),
+    ...event,
+  }
+  return { item, event }
+}
+
+/** The Put of one event, for a TransactWriteItems alongside the change it records. */
+export function auditPut(input: AuditInput) {
+  return {
+    Put: {
+      TableName: tableName(),
+      Item: auditItem(input).item,
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  }
+}
+
+/**
+ * Appends one event on its own, for changes that are not a single conditional write (they are
+ * recorded right after they succeed).
+ */
+export async function appendAudit(input: AuditInput): Promise<AuditEvent> {
+  const { item, event } = auditItem(input)
+  await db().send(
+    new PutCommand({ TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' }),
+  )
+  return event
+}
+
+export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number]
+
+const CONFLICT_ATTEMPTS = 5
+
+/**
+ * Runs one conditional write (Put or Update) and the audit Puts of the change in one transaction, so
+ * the change is never stored without its event. `also` adds further items to the same transaction (the
+ * change's integration events, lib/events). Returns false when the write's condition failed (the
+ * record was not in the state the change was decided from). A transaction conflict (another
+ * transaction on the same item at that moment, which a single write would simply have queued behind)
+ * is retried after a short random pause.
+ */
+export async function writeWithAudit(
+  write: TransactItem,
+  events: AuditInput[],
+  also: TransactItem[] = [],
+): Promise<boolean> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await db().send(
+        new TransactWriteCommand({ TransactItems: [write, ...events.map((e) => auditPut(e)), ...also] }),
+      )
+      return true
+    } catch (error) {
+      const codes = transactionCancellationCodes(error)
+      if (codes?.[0] === 'ConditionalCheckFailed') return false
+      if (codes?.includes('TransactionConflict') && attempt < CONFLICT_ATTEMPTS) {
+        await new Promise((resolve) => setTimeout(resolve, 10 + Math.random() * 40 * attempt))
+        continue
+      }
+      throw error
+    }
+  }
+}
+
+async function eventsOf(input: Omit<QueryCommandInput, 'TableName'>): Promise<AuditEvent[]> {
+  return (await queryAll(input)).map((item) => recordOf<AuditEvent>(item))
+}
+
+/** Every event of one subject, oldest first. */
+export function auditOfSubject(kind: AuditSubjectKind, id: string): Promise<AuditEvent[]> {
+  return eventsOf({
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': keys.auditSubjectPartition(kind, id) },
+    ConsistentRead: true,
+  })
+}
+
+/** Every event of one invoice, oldest first. */
+export const auditOfInvoice = (irn: string) => auditOfSubject('INVOICE', irn)
+
+/** Every event concerning one business (its invoices and credentials), oldest first. */
+export function auditOfBusiness(businessId: string): Promise<AuditEvent[]> {
+  return eventsOf({
+    IndexName: 'gsi3',
+    KeyConditionExpression: 'gsi3pk = :pk',
+    ExpressionAttributeValues: { ':pk': keys.auditBusinessPartition(businessId) },
+  })
+}
+
+/** An invoice's status-change event: every invoice write records one in its own transaction. */
+export function invoiceEvent(
+  type: Extract<AuditEventType, `INVOICE_${string}` | 'PAYMENT_STATUS_CHANGED'>,
+  input: { irn: string; businessId: string; before?: string; after: string; actor: string; at: string },
+): AuditInput {
+  return {
+    type,
+    actor: input.actor,
+    subject: { kind: 'INVOICE', id: input.irn },
+    businessId: input.businessId,
+    ...(input.before ? { before: input.before } : {}),
+    after: input.after,
+    at: input.at,
+  }
+}

@@ -1,0 +1,119 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb'
+import { db, tableName } from '#lib/platform/db/client.ts'
+import { keys } from '#lib/platform/db/keys.ts'
+import { DomainError } from '#lib/platform/errors.ts'
+
+/**
+ * Per-client rate limits (CONTRACT section 14): a fixed window per API key, switch client, merchant
+ * token and admin key, counted in DynamoDB so every container of every function shares one count.
+ *
+ * One UpdateItem per request (`ADD n :one`, ReturnValues UPDATED_NEW) counts it; the request is
+ * admitted when the count it got is at most the quota. DynamoDB applies the ADDs one at a time, so
+ * each request of a window gets a distinct count and at most `quota` are admitted, however many
+ * arrive at once. The update carries no condition: the bearer schemes start it before their token
+ * record (and so the client's quota) is known, and a count past the quota harms nothing.
+ *
+ * Where it runs, so that it adds no sequential round trip to a request: beside the write the scheme
+ * already makes (Area A's replay guard, Area B's nonce), and beside the token read for the bearer
+ * schemes (Areas C and D), whose requests otherwise make no write at all. The verifiers in this folder
+ * call it; the factory sends the result as `RateLimit-Policy` and `RateLimit` (lib/platform/http/factory.ts).
+ */
+
+export interface RateLimit {
+  /** Requests admitted per window. */
+  quota: number
+  /** The window's length in seconds. */
+  windowSeconds: number
+}
+
+/**
+ * The limit of a client that has none of its own (`npm run cli -- rate-limit set` gives one). Roomy:
+ * the stage's own throttle (100 requests a second) stays the tighter bound for a single client, and
+ * the per-client limit is there so that one tenant cannot take all of it.
+ */
+export const DEFAULT_RATE_LIMIT: RateLimit = { quota: 6000, windowSeconds: 60 }
+
+export const MAX_QUOTA = 1_000_000
+export const MAX_WINDOW_SECONDS = 86_400
+
+/** Where one request stands in its client's window: what the RateLimit headers say. */
+export interface RateState extends RateLimit {
+  remaining: number
+  /** Seconds until the window ends and the count starts again. */
+  resetSeconds: number
+  /** The window's start, epoch seconds: which window the request was counted in. */
+  windowStart: number
+}
+
+/** Over the quota: 429 with Retry-After, in the area's error record. */
+export class RateLimited extends DomainError {
+  readonly rate: RateState
+  constructor(rate: RateState) {
+    super(
+      'rate-limited',
+      `Rate limit exceeded: this client may send ${rate.quota} requests every ${rate.windowSeconds} s; retry in ${rate.resetSeconds} s`,
+      { retryAfterSeconds: rate.resetSeconds },
+    )
+    this.rate = rate
+  }
+}
+
+/** A stored limit if it is a sane one, else the default (a record without one, or a bad value). */
+export function limitOf(stored: Partial<RateLimit> | undefined): RateLimit {
+  const { quota, windowSeconds } = stored ?? {}
+  const valid =
+    Number.isInteger(quota) &&
+    Number.isInteger(windowSeconds) &&
+    quota! >= 1 &&
+    quota! <= MAX_QUOTA &&
+    windowSeconds! >= 1 &&
+    windowSeconds! <= MAX_WINDOW_SECONDS
+  return valid ? { quota: quota!, windowSeconds: windowSeconds! } : DEFAULT_RATE_LIMIT
+}
+
+/** A request counted in its window: `admit` decides it once the client's limit is known. */
+export interface Counted {
+  admit(limit: RateLimit): RateState
+}
+
+/**
+ * Counts one request of `subject` (`A#<api key>`, `B#<switch client>`, `C#`/`D#<token hash>`) in the
+ * window of `windowSeconds` it falls in. The window must be known before the count (it is part of the
+ * key); the quota may come later (`admit`).
+ */
+export async function countRequest(subject: string, windowSeconds: number): Promise<Counted> {
+  const nowSeconds = Date.now() / 1000
+  const windowStart = Math.floor(nowSeconds / windowSeconds) * windowSeconds
+  const out = await db().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: keys.rateWindow(subject, windowSeconds, windowStart),
+      UpdateExpression: 'ADD n :one SET expiresAt = if_not_exists(expiresAt, :expires)',
+      // Kept a window past its end, then left to the TTL sweeper; a late sweep costs nothing.
+      ExpressionAttributeValues: { ':one': 1, ':expires': windowStart + 2 * windowSeconds },
+      ReturnValues: 'UPDATED_NEW',
+    }),
+  )
+  const count = Number(out.Attributes?.n ?? 1)
+  const resetSeconds = Math.max(1, Math.ceil(windowStart + windowSeconds - nowSeconds))
+  return {
+    admit(limit) {
+      const rate = {
+        ...limit,
+        remaining: Math.max(0, limit.quota - count),
+        resetSeconds,
+        windowStart,
+      }
+      if (count > limit.quota) throw new RateLimited(rate)
+      return rate
+    },
+  }
+}
+
+/** The `RateLimit-Policy` and `RateLimit` headers (draft-ietf-httpapi-ratelimit-headers). */
+export function rateLimitHeaders(rate: RateState): Record<string, string> {
+  return {
+    'ratelimit-policy': `"default";q=${rate.quota};w=${rate.windowSeconds}`,
+    ratelimit: `"default";r=${rate.remaining};t=${rate.resetSeconds}`,
+  }
+}

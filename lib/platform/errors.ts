@@ -1,0 +1,118 @@
+/**
+ * Domain errors: what went wrong, in the domain's terms. Services throw these and know nothing of
+ * HTTP; the handler factory maps each kind to its status (`statusOf`, below) and the route area's
+ * error record at the edge (lib/platform/http/errors.ts). Anything else that escapes a handler is a bug and becomes a 500 with a
+ * generic message.
+ */
+
+/** One problem found in a request: where, a stable code, and what a person should do about it. */
+export interface Problem {
+  path: string
+  code: string
+  message: string
+}
+
+export type ErrorKind =
+  | 'invalid'
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'not-found'
+  | 'conflict'
+  | 'too-large'
+  | 'rate-limited'
+  | 'unavailable'
+
+/**
+ * The HTTP status each kind is sent with. Here rather than at the edge (lib/platform/http/errors.ts, which maps
+ * errors with it) so that code below the edge can name it too: the refusal log (lib/platform/auth/refusal.ts).
+ */
+const STATUS: Record<ErrorKind, number> = {
+  invalid: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  'not-found': 404,
+  conflict: 409,
+  'too-large': 413,
+  'rate-limited': 429,
+  unavailable: 503,
+}
+
+export interface DomainErrorOptions {
+  /** Every problem found, for validation failures. */
+  problems?: Problem[]
+  /**
+   * The response code the bank's and merchants' records carry (Areas B and C, ISO 8583 style, e.g.
+   * "51" insufficient funds, "91" bad signature): part of the domain's language with the switch.
+   */
+  responseCode?: string
+  /** When trying again makes sense, and how soon (the edge sends it as Retry-After). */
+  retryAfterSeconds?: number
+  cause?: unknown
+}
+
+export class DomainError extends Error {
+  readonly kind: ErrorKind
+  readonly problems: Problem[]
+  readonly responseCode: string | undefined
+  readonly retryAfterSeconds: number | undefined
+
+  constructor(kind: ErrorKind, message: string, options: DomainErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause })
+    this.name = new.target.name
+    this.kind = kind
+    this.problems = options.problems ?? []
+    this.responseCode = options.responseCode
+    this.retryAfterSeconds = options.retryAfterSeconds
+  }
+}
+
+export class BadRequest extends DomainError {
+  constructor(message: string, options?: DomainErrorOptions) {
+    super('invalid', message, options)
+  }
+}
+
+export class Unauthorized extends DomainError {
+  constructor(message: string, options?: DomainErrorOptions) {
+    super('unauthenticated', message, options)
+  }
+}
+
+export class Forbidden extends DomainError {
+  constructor(message: string, options?: DomainErrorOptions) {
+    super('forbidden', message, options)
+  }
+}
+
+export class NotFound extends DomainError {
+  constructor(message: string, options?: DomainErrorOptions) {
+    super('not-found', message, options)
+  }
+}
+
+export class Conflict extends DomainError {
+  constructor(message: string, options?: DomainErrorOptions) {
+    super('conflict', message, options)
+  }
+}
+
+export class TooLarge extends DomainError {
+  constructor(message: string, options?: DomainErrorOptions) {
+    super('too-large', message, options)
+  }
+}
+
+export class DependencyDown extends DomainError {
+  constructor(message: string, options?: DomainErrorOptions) {
+    super('unavailable', message, options)
+  }
+}
+
+/** The HTTP status a domain error is sent with. */
+export const statusOf = (error: DomainError): number => STATUS[error.kind]
+
+/** Validation failures: one problem per issue found, reported together. */
+export function invalid(problems: Problem[], summary = 'The request is invalid'): BadRequest {
+  const count = problems.length
+  return new BadRequest(`${summary}: ${count} problem${count === 1 ? '' : 's'} found`, { problems })
+}

@@ -1,0 +1,46 @@
+import { DomainError, type Problem, statusOf } from '#lib/platform/errors.ts'
+
+/**
+ * The edge: an error as the reply records carry it (status, problems, response code, headers). The
+ * factory's own refusals (size, media type, method, the generic 500) are made here; every domain
+ * error (lib/platform/errors.ts) is mapped here, once, by its kind.
+ */
+export interface ApiErrorOptions {
+  problems?: Problem[]
+  responseCode?: string
+  headers?: Record<string, string>
+  cause?: unknown
+}
+
+export class ApiError extends Error {
+  readonly status: number
+  readonly problems: Problem[]
+  readonly responseCode: string | undefined
+  readonly headers: Record<string, string>
+
+  constructor(status: number, message: string, options: ApiErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause })
+    this.name = new.target.name
+    this.status = status
+    this.problems = options.problems ?? []
+    this.responseCode = options.responseCode
+    this.headers = options.headers ?? {}
+  }
+}
+
+/** A domain error as the edge sends it, or undefined for anything else (a bug: a 500). */
+export function toApiError(error: unknown): ApiError | undefined {
+  if (error instanceof ApiError) return error
+  if (error instanceof DomainError) {
+    return new ApiError(statusOf(error), error.message, {
+      problems: error.problems,
+      ...(error.responseCode === undefined ? {} : { responseCode: error.responseCode }),
+      ...(error.retryAfterSeconds === undefined
+        ? {}
+        : { headers: { 'retry-after': String(error.retryAfterSeconds) } }),
+    })
+  }
+  return undefined
+}
+
+export type { Problem }

@@ -1,0 +1,150 @@
+import * as z from 'zod'
+import type { ReplyKind } from '#lib/platform/http/route.ts'
+
+/**
+ * The reply records of the four areas as lib/platform/http/replies.ts writes them, in zod: the OpenAPI
+ * document wraps each endpoint's declared data in its route's record, and gives every error status
+ * its area's error record. Only the document generator reads these; no function bundles them.
+ */
+
+/** `{path, code, message}`: one problem found in a request (CONTRACT section 3). */
+export const Problem = z
+  .object({
+    path: z.string().meta({ description: 'JSON-pointer-like path, e.g. invoice_line/3/price/price_amount' }),
+    code: z.string().meta({ description: 'A stable rule code (NG-...) or a validation code' }),
+    message: z.string().meta({ description: 'What is wrong and what to do about it' }),
+  })
+  .meta({ description: 'One problem found in a request.' })
+
+/** A.9, with the contract's `errors` list. */
+export const FirsErrorDetails = z
+  .object({
+    timestamp: z.iso.datetime({ offset: true }).meta({ description: 'When the error happened' }),
+    message: z.string().meta({ description: 'What went wrong, for a person' }),
+    details: z.string().meta({ description: 'The errors as one readable string' }),
+    status: z
+      .string()
+      .regex(/^\d{3} [A-Z0-9_]+$/)
+      .meta({ description: '"<code> <NAME>", e.g. 400 BAD_REQUEST' }),
+    errors: z.array(Problem).meta({ description: 'Every problem found, one each' }),
+  })
+  .meta({ description: 'Area A error record (A.9) with every problem found.' })
+
+const execTime = z.string().meta({ description: 'Handler time, e.g. "12ms"' })
+
+/** A.1's Envelope around a success's data. */
+export const envelopeOf = (data: z.ZodType) =>
+  z.object({
+    status: z.literal('SUCCESS').meta({ description: 'Outcome indicator' }),
+    message: z.string().meta({ description: 'Human-readable message' }),
+    data,
+    execTime,
+    error: z.null().meta({ description: 'Always null on success' }),
+  })
+
+/** A.1's Envelope around a failure. */
+export const FailedEnvelope = z
+  .object({
+    status: z.literal('FAILED').meta({ description: 'Outcome indicator' }),
+    message: z.string().meta({ description: 'Human-readable message' }),
+    data: z.null(),
+    execTime,
+    error: FirsErrorDetails,
+  })
+  .meta({ description: 'Area A Envelope of a failure (A.1).' })
+
+const traceId = z.uuid().meta({ description: 'Identifies this request in the service logs' })
+
+/** Area B success: the handler's record inside these fields (CONTRACT section 6). */
+export const bankRecordOf = (data: z.ZodType) =>
+  z.intersection(
+    z.object({
+      responseCode: z.string().meta({ description: '"00" approved; other codes decline (e.g. "51")' }),
+      responseMessage: z.string(),
+      responseStatus: z.enum(['SUCCESS', 'FAILED']),
+      traceId,
+      timestamp: z.iso.datetime().meta({ description: 'UTC time of the reply' }),
+    }),
+    data,
+  )
+
+/** Areas B and C failure: 91-95 for signature failures (B), other non-00 codes otherwise. */
+export const ResponseCodeError = z
+  .object({
+    responseCode: z
+      .string()
+      .meta({ description: 'Non-"00": 91-95 signature failures, 30 format error, ...' }),
+    responseMessage: z.string().meta({ description: 'What went wrong, for a person' }),
+    responseStatus: z.literal('FAILED'),
+    traceId,
+    errors: z.array(Problem).optional().meta({ description: 'Every problem found in the request' }),
+    timestamp: z.string().meta({ description: 'Time of the reply (Area C: Lagos local time)' }),
+  })
+  .meta({ description: 'Area B and C error record.' })
+
+/** Area C success envelope (C.1). */
+export const merchantEnvelopeOf = (data: z.ZodType) =>
+  z.object({
+    responseStatus: z.literal('SUCCESS'),
+    responseMessage: z.string(),
+    responseCode: z.literal('00'),
+    traceId,
+    data,
+    timestamp: z.string().meta({ description: 'YYYY-MM-DD HH:MM:SS, Lagos time' }),
+  })
+
+/** Area D: `{status, message, data?}` on success. */
+export const notificationReplyOf = (data: z.ZodType | undefined) =>
+  z.object({
+    status: z.int().meta({ description: 'The HTTP status code' }),
+    message: z.string().meta({ description: 'What was done' }),
+    ...(data ? { data } : {}),
+  })
+
+export const NotificationError = z
+  .object({
+    status: z.int().meta({ description: 'The HTTP status code' }),
+    message: z.string().meta({ description: 'What went wrong, for a person' }),
+    errors: z.array(Problem).optional().meta({ description: 'Every problem found in the request' }),
+  })
+  .meta({ description: 'Area D error record.' })
+
+/** The record a route's success data is sent in. */
+export function successRecord(kind: ReplyKind, data: z.ZodType | undefined): z.ZodType {
+  switch (kind) {
+    case 'record':
+      return data ?? z.object({})
+    case 'envelope':
+      return envelopeOf(data ?? z.null())
+    case 'bank':
+      return bankRecordOf(data ?? z.object({}))
+    case 'merchant':
+      return merchantEnvelopeOf(data ?? z.null())
+    case 'notification':
+      return notificationReplyOf(data)
+  }
+}
+
+/** The error record of a route's reply kind. */
+export function errorRecord(kind: ReplyKind): z.ZodType {
+  switch (kind) {
+    case 'envelope':
+      return FailedEnvelope
+    case 'record':
+      return FirsErrorDetails
+    case 'bank':
+    case 'merchant':
+      return ResponseCodeError
+    case 'notification':
+      return NotificationError
+  }
+}
+
+/** The named records of the document's components. */
+export const recordComponents = (): Record<string, z.ZodType> => ({
+  Problem,
+  FirsErrorDetails,
+  FailedEnvelope,
+  ResponseCodeError,
+  NotificationError,
+})

@@ -1,0 +1,167 @@
+import * as z from 'zod'
+import { type EndpointDocs, endpointsOf } from '#lib/platform/http/endpoint.ts'
+import {
+  BalanceEnquiryRequest,
+  bankBodyError,
+  ReversalRequest,
+  TransferRequest,
+} from '#lib/ledger/schemas.ts'
+import { TEST_CLOCK_PREFIX } from '#lib/platform/db/keys.ts'
+import { reads, writes } from './common.ts'
+
+/** Area B: balance enquiry, debit transfer and reversal (CONTRACT section 6). */
+
+const ledger = /* @__PURE__ */ endpointsOf({
+  domain: 'ledger',
+  stack: 'payments',
+  area: 'B',
+  auth: 'switch-signature',
+  reply: 'bank',
+})
+
+/**
+ * A transfer or reversal: the accounts, the bank request, the provider-reference pointer and the
+ * outcome notification are written in one transaction; the merchant and its templates are read.
+ */
+const moneyMoves = {
+  // TESTCLOCK#: the sandbox bank's test clock, read with the request's items in test mode only.
+  table: [
+    writes(['ACCOUNT#', 'BANKREQ#', 'PROVREF#', 'OUTBOX#']),
+    reads(['MERCHANT#', 'NTEMPLATE#', TEST_CLOCK_PREFIX]),
+  ],
+}
+
+export const balanceEnquiry = /* @__PURE__ */ ledger({
+  functionId: 'transactions-balance-enquiry',
+  routes: [{ method: 'POST', path: '/api/v1/transactions/balance-enquiry' }],
+  access: { table: [reads(['ACCOUNT#'])] },
+  request: { body: BalanceEnquiryRequest, invalidBody: bankBodyError },
+})
+export const transfer = /* @__PURE__ */ ledger({
+  functionId: 'transactions-transfer',
+  metric: 'transactions',
+  routes: [{ method: 'POST', path: '/api/v1/transactions/transfer' }],
+  access: moneyMoves,
+  request: { body: TransferRequest, invalidBody: bankBodyError },
+})
+export const reversal = /* @__PURE__ */ ledger({
+  functionId: 'transactions-reversal',
+  metric: 'transactions',
+  routes: [{ method: 'POST', path: '/api/v1/transactions/reversal' }],
+  access: moneyMoves,
+  request: { body: ReversalRequest, invalidBody: bankBodyError },
+})
+
+const common = () => ({
+  requestId: z.string().meta({ description: 'The idempotency key of the request, as sent' }),
+  stan: z.string().meta({ description: 'System trace audit number, as sent' }),
+  processingCode: z.string().meta({ description: 'ISO 8583 processing code, as sent' }),
+})
+const naira = (description: string) => z.number().meta({ description: `${description}, naira (2 decimals)` })
+
+const INVALID = 'The body is invalid: code 13 when the amount is at fault, 30 otherwise; every problem listed'
+const exampleCommon = { requestId: 'REQ-20261121-0001', stan: '000001', processingCode: '000000' }
+const transferExample = (accountNumber: string) => ({
+  ...exampleCommon,
+  merchantId: 'MRC0001',
+  merchantReference: 'ORDER-1001',
+  accountNumber,
+  amount: 1500.5,
+  currency: 'NGN',
+  productCode: 'AIRTIME',
+  narration: 'Airtime top-up',
+})
+
+export const balanceEnquiryDocs = (): EndpointDocs => ({
+  summary: 'Balance enquiry',
+  description: "The account's available balance. A read: nothing is recorded, and no money moves.",
+  example: { ...exampleCommon, accountNumber: '0123456789' },
+  examples: {
+    sandboxApproves: {
+      summary: 'Test mode: account 1000000000, opened with 1,000,000.00',
+      value: { ...exampleCommon, accountNumber: '1000000000' },
+    },
+  },
+  replies: () => ({
+    200: {
+      description: 'responseCode 00 with the balance',
+      data: z.object({
+        ...common(),
+        accountNumber: z.string().meta({ description: 'The queried account (NUBAN)' }),
+        availableBalance: naira('Available balance'),
+        currency: z.string().meta({ description: 'NGN' }),
+      }),
+    },
+    400: INVALID,
+    404: 'No account has this number (code 14)',
+  }),
+})
+
+export const transferDocs = (): EndpointDocs => ({
+  summary: 'Debit transfer to a merchant',
+  description:
+    'Debits the account and credits the merchant in one DynamoDB transaction. Approved (00) and declined for insufficient funds (51) transfers are both recorded and both answer 200; responseCode says which. A repeated requestId returns the first reply. In test mode three accounts are magic (docs/sandbox.md): `1000000000` approves (opened with 1,000,000.00), `1000000051` always answers 51, `1000000091` always answers 91 (issuer unavailable, HTTP 503) and nothing is debited.',
+  example: transferExample('0123456789'),
+  examples: {
+    sandboxApproves: {
+      summary: 'Test mode: account 1000000000, opened with 1,000,000.00, approves (00)',
+      value: transferExample('1000000000'),
+    },
+    sandboxInsufficientFunds: {
+      summary: 'Test mode: account 1000000051 always declines with 51 (insufficient funds)',
+      value: transferExample('1000000051'),
+    },
+    sandboxIssuerUnavailable: {
+      summary:
+        'Test mode: account 1000000091 always answers 91 (issuer unavailable, HTTP 503), nothing debited',
+      value: transferExample('1000000091'),
+    },
+  },
+  replies: () => ({
+    200: {
+      description: 'Approved (00) or declined (51): the transfer is recorded',
+      data: z.object({
+        ...common(),
+        merchantId: z.string(),
+        merchantReference: z.string(),
+        accountNumber: z.string().meta({ description: 'The debited account' }),
+        amount: naira('Amount'),
+        currency: z.literal('NGN'),
+        productCode: z.string(),
+        narration: z.string().optional(),
+        providerReference: z.string().meta({ description: 'TNX + unique digits: this transfer at the bank' }),
+        status: z.enum(['SUCCESSFUL', 'FAILED']).meta({ description: 'FAILED when declined (code 51)' }),
+        completedAt: z.string().meta({ description: 'Lagos local date-time, YYYY-MM-DDTHH:MM:SS.sss' }),
+      }),
+    },
+    400: INVALID,
+    404: 'Unknown account (14) or merchant (03)',
+    409: 'The requestId was already used for a different request (26)',
+    503: 'Test mode, account 1000000091: the issuer is unavailable (91), nothing was debited; or the account is busy, retry with the same requestId',
+  }),
+})
+
+export const reversalDocs = (): EndpointDocs => ({
+  summary: 'Reverse a transfer',
+  description:
+    'Credits a successful transfer back to its account, exactly once. A repeated requestId returns the first reply.',
+  example: { ...exampleCommon, requestId: 'REQ-20261121-0002', originalRequestId: 'REQ-20261121-0001' },
+  replies: () => ({
+    200: {
+      description: 'Reversed (00)',
+      data: z.object({
+        ...common(),
+        originalRequestId: z.string(),
+        providerReference: z.string().meta({ description: 'The original transfer at the bank' }),
+        accountNumber: z.string().meta({ description: 'The credited-back account' }),
+        amount: naira('Amount returned'),
+        currency: z.literal('NGN'),
+        status: z.literal('REVERSED'),
+        reversedAt: z.string().meta({ description: 'Lagos local date-time' }),
+      }),
+    },
+    400: INVALID,
+    404: 'The original transfer was not found (25)',
+    409: 'The original was declined or already reversed (12), or the requestId was used for something else (26)',
+  }),
+})

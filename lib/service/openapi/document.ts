@@ -1,0 +1,441 @@
+import { existsSync, readFileSync } from 'node:fs'
+import * as z from 'zod'
+import { endpoints as declared } from '#lib/service/endpoints/index.ts'
+import { EVENT_SCHEMAS, EVENT_TYPES, eventSummary } from '#lib/events/schemas.ts'
+import {
+  type DocumentedEndpoint,
+  forVersion,
+  isSuccess,
+  type SuccessReply,
+} from '#lib/platform/http/endpoint.ts'
+import { errorRecord, recordComponents, successRecord } from '#lib/platform/http/records.ts'
+import { invoiceComponents } from '#lib/invoice/schemas.ts'
+import { type Area, type AuthScheme, type Route, routes as routeTable } from '#lib/service/routes.ts'
+import {
+  commonReplies,
+  commonReplyHeaders,
+  RATE_LIMITED,
+  REPLY_HEADERS,
+  takesIdempotencyKey,
+} from './common-replies.ts'
+import { describeInvoiceFields } from './field-notes.ts'
+
+/**
+ * The OpenAPI 3.1 document, generated from the route table (where each route is served and who may
+ * call it) and the endpoint declarations of lib/service/endpoints (what each accepts and replies). Nothing
+ * here declares a schema of its own. Deterministic: the same code gives the same bytes, which is what
+ * lets a test hold the committed openapi.json to it.
+ */
+
+type Json = Record<string, unknown>
+
+const COMPONENT_REF = '#/components/schemas/'
+const PROJECT_ROOT = new URL('../../../', import.meta.url)
+
+/**
+ * The components: every schema registered with an `id` (the invoice parts, the area records, and the
+ * records the declarations name with `.meta({ id })`) becomes one component, and every use a `$ref`.
+ */
+function convertComponents() {
+  const named = { ...invoiceComponents(), ...recordComponents() }
+  for (const [id, schema] of Object.entries(named)) {
+    const existing = z.globalRegistry.get(schema)
+    if (existing?.id !== id) z.globalRegistry.add(schema, { ...existing, id })
+  }
+  const { schemas } = z.toJSONSchema(z.globalRegistry, {
+    target: 'draft-2020-12',
+    io: 'input',
+    unrepresentable: 'any',
+    uri: (id) => `${COMPONENT_REF}${id}`,
+  }) as { schemas: Record<string, Json> }
+  const out: Record<string, Json> = {}
+  for (const id of Object.keys(schemas).sort()) {
+    const { $schema: _s, $id: _i, id: _id, ...rest } = schemas[id]!
+    out[id] = rest
+  }
+  return out
+}
+
+/** Rewrites `#/$defs/X` to the component X: every $def is a registered component by construction. */
+function toComponentRefs(value: unknown, known: Set<string>, isPropertyMap = false): unknown {
+  if (Array.isArray(value)) return value.map((v) => toComponentRefs(v, known))
+  if (typeof value !== 'object' || value === null) return value
+  const out: Json = {}
+  for (const [key, v] of Object.entries(value)) {
+    // `id` is zod's component name on a schema, but a property of that name (in `properties`) stays.
+    if (!isPropertyMap && (key === '$defs' || key === '$schema' || key === 'id')) continue
+    if (key === '$ref' && typeof v === 'string' && v.startsWith('#/$defs/')) {
+      const id = v.slice('#/$defs/'.length)
+      if (!known.has(id)) throw new Error(`OpenAPI: ${id} is referenced but is not a registered component`)
+      out[key] = `${COMPONENT_REF}${id}`
+    } else {
+      out[key] = toComponentRefs(v, known, !isPropertyMap && key === 'properties')
+    }
+  }
+  return out
+}
+
+const versionOf = (route: Route) => /^\/api\/(v[12])\//.exec(route.path)?.[1] as 'v1' | 'v2' | undefined
+
+const AREA_TAGS: Record<Area, string> = {
+  A: 'A: e-invoicing',
+  B: 'B: bank transactions',
+  C: 'C: merchant transactions',
+  D: 'D: notification administration',
+}
+const META_TAG = 'API reference'
+const EVENTS_TAG = 'Events delivered to webhooks'
+
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  [AREA_TAGS.A]:
+    'Invoices, IRNs, QR codes, reference lists and the invoice lifecycle, under /api/v1 and /api/v2. Signed with x-api-key, x-api-signature and x-api-timestamp.',
+  [AREA_TAGS.B]:
+    'Signed bank transactions from the payment switch: bearer token plus X-Signature, X-Timestamp, X-Nonce.',
+  [AREA_TAGS.C]: "A merchant's transaction history: the merchant's bearer token plus x-Merchant-Id.",
+  [AREA_TAGS.D]:
+    'Notification templates and the admin e-mail list: the notification admin key as a bearer token.',
+  [META_TAG]: 'This document and the docs page rendered from it.',
+  [EVENTS_TAG]:
+    'What the service POSTs to a webhook subscription (CONTRACT section 11), signed per Standard Webhooks. A 2xx within 5 s is success; anything else is retried with backoff for at least 24 hours, always with the same webhook-id, so receivers deduplicate by it.',
+}
+
+const SECURITY: Record<AuthScheme, Json[]> = {
+  'api-signature': [{ apiKey: [], apiSignature: [], apiTimestamp: [] }],
+  'switch-signature': [{ switchBearer: [], switchSignature: [], switchTimestamp: [], switchNonce: [] }],
+  'merchant-bearer': [{ merchantBearer: [], merchantId: [] }],
+  'admin-bearer': [{ adminBearer: [] }],
+  none: [],
+}
+
+const header = (name: string, description: string): Json => ({
+  type: 'apiKey',
+  in: 'header',
+  name,
+  description,
+})
+
+const SECURITY_SCHEMES: Json = {
+  apiKey: header('x-api-key', 'Area A: the API key issued to the client (CONTRACT section 2).'),
+  apiSignature: header(
+    'x-api-signature',
+    'Area A: Base64(HMAC-SHA256(api_secret, METHOD \\n PATH \\n x-api-timestamp \\n hex(SHA-256(body)))). PATH is the raw path plus `?` and the raw query. Sent together with x-api-key and x-api-timestamp.',
+  ),
+  apiTimestamp: header(
+    'x-api-timestamp',
+    'Area A: RFC 3339 time of the request; refused beyond 5 minutes either side.',
+  ),
+  switchBearer: { type: 'http', scheme: 'bearer', description: "Area B: the switch's access token." },
+  switchSignature: header(
+    'X-Signature',
+    'Area B: Base64(HMAC-SHA256(secret, METHOD \\n PATH \\n X-Timestamp \\n X-Nonce \\n hex(SHA-256(body)))), 44 characters (CONTRACT section 6).',
+  ),
+  switchTimestamp: header('X-Timestamp', 'Area B: UTC time YYYY-MM-DDTHH:MM:SS[.fff]Z; 300 s tolerance.'),
+  switchNonce: header('X-Nonce', 'Area B: 16 to 64 characters of [A-Za-z0-9_-], accepted once.'),
+  merchantBearer: { type: 'http', scheme: 'bearer', description: "Area C: the merchant's access token." },
+  merchantId: header('x-Merchant-Id', 'Area C: must be the merchant the token was issued to.'),
+  adminBearer: {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'Area D: the notification administration key.',
+  },
+}
+
+/** operationIds: the functionId and version, or the path where one function serves several paths. */
+function operationIds(table: readonly Route[]): Map<Route, string> {
+  const ids = new Map<Route, string>()
+  const key = (r: Route) => `${r.functionId} ${versionOf(r) ?? ''}`
+  const count = new Map<string, number>()
+  for (const r of table) count.set(key(r), (count.get(key(r)) ?? 0) + 1)
+  for (const r of table) {
+    const version = versionOf(r)
+    const base =
+      (count.get(key(r)) ?? 0) > 1
+        ? r.path
+            .replace(/^\/api\/(v[12]\/)?/, '')
+            .replace(/[{}]/g, '')
+            .replaceAll('/', '-')
+        : r.functionId
+    ids.set(r, version ? `${base}-${version}` : base)
+  }
+  return ids
+}
+
+function readExample(file: string): unknown {
+  const url = new URL(file, PROJECT_ROOT)
+  return existsSync(url) ? JSON.parse(readFileSync(url, 'utf8')) : undefined
+}
+
+/** The declaration of a route, or a clear error naming what to add. */
+export function declarationOf(
+  route: Route,
+  table: ReadonlyMap<string, DocumentedEndpoint> = declared,
+): DocumentedEndpoint {
+  const declaration = table.get(route.functionId)
+  if (!declaration)
+    throw new Error(
+      `${route.method} ${route.path}: no endpoint declares ${route.functionId} (lib/service/endpoints)`,
+    )
+  return declaration
+}
+
+/** JSON Schema of a zod schema as the document holds it (input side, components as $refs). */
+export type SchemaOf = (schema: z.ZodType) => unknown
+
+export function schemaConverter(known: Set<string>): SchemaOf {
+  return (schema) =>
+    toComponentRefs(
+      z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }),
+      known,
+    )
+}
+
+function successContent(route: Route, reply: SuccessReply, toSchema: SchemaOf): Json | undefined {
+  if (reply.empty) return undefined
+  const version = versionOf(route)
+  const data = reply.data === undefined ? undefined : forVersion(reply.data, version)
+  if (reply.mediaType) return { [reply.mediaType]: { schema: data ? toSchema(data) : {} } }
+  const example = reply.example === undefined ? undefined : forVersion(reply.example, version)
+  const success = toSchema(successRecord(route.reply, data))
+  const others = Object.entries(reply.otherMedia ?? {}).map(([media, description]) => [
+    media,
+    { schema: { type: 'string', description } },
+  ])
+  return {
+    ...Object.fromEntries(others),
+    'application/json': {
+      schema: reply.orError ? { anyOf: [success, toSchema(errorRecord(route.reply))] } : success,
+      ...(example === undefined ? {} : { example }),
+    },
+  }
+}
+
+/**
+ * Replies many operations give word for word (the 429 of each area's error record), kept once in the
+ * document's components.responses and referred to by name.
+ */
+type SharedReplies = Record<string, Json>
+
+function operationOf(
+  route: Route,
+  declaration: DocumentedEndpoint,
+  operationId: string,
+  toSchema: SchemaOf,
+  shared: SharedReplies,
+): Json {
+  const version = versionOf(route)
+  const { request } = declaration
+  const parameters: Json[] = []
+  const params = request.params as z.ZodObject | undefined
+  for (const name of route.path.match(/\{(\w+)\}/g)?.map((p) => p.slice(1, -1)) ?? []) {
+    const schema = params?.shape[name] as z.ZodType | undefined
+    parameters.push({
+      name,
+      in: 'path',
+      required: true,
+      schema: schema ? toSchema(schema) : { type: 'string' },
+    })
+  }
+  const query = request.query as z.ZodObject | undefined
+  for (const [name, schema] of Object.entries(query?.shape ?? {})) {
+    const optional = (schema as z.ZodType).safeParse(undefined).success
+    parameters.push({ name, in: 'query', required: !optional, schema: toSchema(schema as z.ZodType) })
+  }
+  for (const h of declaration.headers) {
+    parameters.push({
+      name: h.name,
+      in: 'header',
+      required: h.required ?? false,
+      description: h.description,
+      schema: toSchema(h.schema),
+    })
+  }
+  if (takesIdempotencyKey(route)) {
+    parameters.push({
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      description: 'A retry with the same key (1 to 128 visible ASCII characters) gets the first reply back.',
+      schema: { type: 'string', pattern: '^[\\x21-\\x7e]{1,128}$' },
+    })
+  }
+
+  const replies = { ...commonReplies(route, declaration), ...declaration.replies }
+  const error = toSchema(errorRecord(route.reply))
+  const responses: Json = {}
+  for (const status of Object.keys(replies)
+    .map(Number)
+    .sort((a, b) => a - b)) {
+    const reply = replies[status]!
+    const common = commonReplyHeaders(route, status)
+    const headersOf = (declared: Record<string, string> = {}) => {
+      const all: Json = {
+        ...Object.fromEntries(common.map((name) => [name, { $ref: `#/components/headers/${name}` }])),
+        ...Object.fromEntries(
+          Object.entries(declared).map(([name, description]) => [
+            name,
+            { description, schema: { type: 'string' } },
+          ]),
+        ),
+      }
+      return Object.keys(all).length ? all : undefined
+    }
+    if (isSuccess(reply)) {
+      const content = successContent(route, reply, toSchema)
+      const headers = headersOf(reply.headers)
+      responses[status] = {
+        description: reply.orError ? `${reply.description}; or: ${reply.orError}` : reply.description,
+        ...(headers ? { headers } : {}),
+        ...(content ? { content } : {}),
+      }
+    } else {
+      const headers = headersOf()
+      const response = {
+        description: reply,
+        ...(headers ? { headers } : {}),
+        content: { 'application/json': { schema: error } },
+      }
+      if (status === 429 && reply === RATE_LIMITED) {
+        const name = `RateLimited_${route.reply}`
+        shared[name] = response
+        responses[status] = { $ref: `#/components/responses/${name}` }
+      } else responses[status] = response
+    }
+  }
+  responses.default = {
+    description: 'An unexpected error; the message never carries internals (logged with the request id)',
+    content: { 'application/json': { schema: error } },
+  }
+
+  let requestBody: Json | undefined
+  if (request.body) {
+    const body = forVersion(request.body, version)
+    const example =
+      declaration.example !== undefined
+        ? forVersion(declaration.example, version)
+        : declaration.exampleFile !== undefined
+          ? readExample(forVersion(declaration.exampleFile, version))
+          : undefined
+    // Named examples (the sandbox's magic values) and the plain one cannot both be given (OpenAPI's
+    // Media Type object): with named ones, the plain example is the first of them.
+    const examples = declaration.examples
+      ? {
+          ...(example === undefined ? {} : { default: { summary: 'An example', value: example } }),
+          ...declaration.examples,
+        }
+      : undefined
+    requestBody = {
+      required: true,
+      content: {
+        'application/json': {
+          schema: toSchema(body),
+          ...(examples ? { examples } : example === undefined ? {} : { example }),
+        },
+      },
+    }
+  }
+
+  const security =
+    route.allowAnonymous && route.auth !== 'none' ? [...SECURITY[route.auth], {}] : SECURITY[route.auth]
+  const isMeta = route.handler.startsWith('functions/meta/')
+  return {
+    operationId,
+    tags: [isMeta ? META_TAG : AREA_TAGS[route.area]],
+    summary: declaration.summary,
+    description: declaration.description,
+    ...(route.roles.length ? { 'x-roles': route.roles } : {}),
+    security,
+    ...(parameters.length ? { parameters } : {}),
+    ...(requestBody ? { requestBody } : {}),
+    responses,
+  }
+}
+
+/**
+ * The events as OpenAPI 3.1 `webhooks`: one POST per event type, its body the event's component
+ * (lib/events/schemas.ts, the schema `newEvent` is typed by) and the Standard Webhooks headers.
+ */
+function eventWebhooks(): Json {
+  const headers: Json[] = [
+    ['webhook-id', 'The event id: the same on every attempt of this event, so a receiver deduplicates by it'],
+    ['webhook-timestamp', 'Unix seconds of this attempt; reject it when far from your clock'],
+    [
+      'webhook-signature',
+      '`v1,` + Base64(HMAC-SHA256(the secret after `whsec_`, Base64-decoded; "{webhook-id}.{webhook-timestamp}.{body}"))',
+    ],
+  ].map(([name, description]) => ({
+    name,
+    in: 'header',
+    required: true,
+    description,
+    schema: { type: 'string' },
+  }))
+  return Object.fromEntries(
+    EVENT_TYPES.map((type) => [
+      type,
+      {
+        post: {
+          operationId: `event-${type.replace('.', '-')}`,
+          tags: [EVENTS_TAG],
+          summary: eventSummary(type),
+          security: [],
+          parameters: headers,
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: { $ref: `${COMPONENT_REF}${z.globalRegistry.get(EVENT_SCHEMAS[type])!.id}` },
+              },
+            },
+          },
+          responses: {
+            '2XX': { description: 'Received. Any other answer, or none within 5 s, is retried' },
+          },
+        },
+      },
+    ]),
+  )
+}
+
+export function buildOpenApiDocument(
+  table: readonly Route[] = routeTable,
+  declarations: ReadonlyMap<string, DocumentedEndpoint> = declared,
+): Json {
+  const schemas = describeInvoiceFields(convertComponents())
+  const toSchema = schemaConverter(new Set(Object.keys(schemas)))
+  const ids = operationIds(table)
+  const paths: Record<string, Json> = {}
+  const shared: SharedReplies = {}
+  for (const route of table) {
+    const operation = operationOf(
+      route,
+      declarationOf(route, declarations),
+      ids.get(route)!,
+      toSchema,
+      shared,
+    )
+    paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operation }
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'E-invoicing, signed bank transactions, merchant history and notification administration API',
+      version: '3.1.0',
+      description:
+        'Area A: e-invoicing under /api/v1 and /api/v2 (FIRS/NRS MBS style). Area B: HMAC-signed bank transactions. Area C: merchant transaction history. Area D: notification templates and e-mails. Generated from the route table and the endpoint declarations by `npm run openapi`; the human-readable reference is at /api/docs.',
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+    },
+    servers: [
+      {
+        url: 'http://127.0.0.1:3000',
+        description: 'The local server (npm start); a served copy names the URL it was fetched from',
+      },
+    ],
+    tags: [...Object.values(AREA_TAGS), META_TAG, EVENTS_TAG].map((name) => ({
+      name,
+      description: TAG_DESCRIPTIONS[name],
+    })),
+    paths,
+    webhooks: eventWebhooks(),
+    components: { schemas, responses: shared, headers: REPLY_HEADERS, securitySchemes: SECURITY_SCHEMES },
+  }
+}
