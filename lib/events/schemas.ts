@@ -1,5 +1,5 @@
 import * as z from 'zod'
-import { INVOICE_STATUSES, PAYMENT_STATUSES } from '#lib/invoice/status.ts'
+import { INVOICE_STATUSES, PAYMENT_STATUSES } from '#lib/events/invoice-status.ts'
 import { EVENT_TYPES, type EventType } from './types.ts'
 
 export { EVENT_TYPES, type EventType }

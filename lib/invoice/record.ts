@@ -1,11 +1,11 @@
-import { INVOICE_STATUSES, type InvoiceStatus, type PaymentStatus } from '#lib/invoice/status.ts'
+import { INVOICE_STATUSES, type InvoiceStatus, type PaymentStatus } from '#lib/events/invoice-status.ts'
 
 export {
   INVOICE_STATUSES,
   type InvoiceStatus,
   PAYMENT_STATUSES,
   type PaymentStatus,
-} from '#lib/invoice/status.ts'
+} from '#lib/events/invoice-status.ts'
 
 /**
  * The stored invoice record, shared by every Area A service that touches an invoice (IRNs, validate,
