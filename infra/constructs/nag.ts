@@ -3,9 +3,9 @@ import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag'
 import type { IConstruct } from 'constructs'
 
 /**
- * cdk-nag's AwsSolutions and Serverless packs run on every synth (infra/app.ts, and test/infra/nag.test.ts
- * on both stacks): a finding fails the synth unless acknowledged, with its reason, where the construct
- * is made. Acknowledgements go through `acknowledge` so each names the pack it answers.
+ * cdk-nag's AwsSolutions and Serverless packs run on every synth (infra/app.ts, and
+ * test/infra/operations.test.ts on every stack): a finding fails the synth unless acknowledged, with its
+ * reason, where the construct is made. Acknowledgements go through `acknowledge` so each names the pack it answers.
  */
 export function addNagChecks(app: App): void {
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app), new ServerlessChecks(app))

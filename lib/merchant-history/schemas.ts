@@ -3,7 +3,6 @@ import { lagosLocalIso, parseLagosLocal } from '#lib/platform/time.ts'
 
 /** Area C query (CONTRACT section 7). An empty parameter (`?status=`) counts as absent. */
 export const STATUS_FILTERS = ['ALL', 'INITIATED', 'SUCCESSFUL', 'FAILED', 'REVERSED'] as const
-export type StatusFilter = (typeof STATUS_FILTERS)[number]
 
 export const MAX_PAGE_SIZE = 200
 /** A CSV page may be larger: finance teams export whole periods (CONTRACT section 12). */

@@ -24,9 +24,6 @@ export interface Business {
   createdAt: string
 }
 
-/** Service ids are 8 upper-case letters and digits, as the authority assigns them. */
-export const SERVICE_ID = /^[A-Z0-9]{8}$/
-
 function newServiceId(): string {
   const alphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
   return Array.from(randomBytes(8), (b) => alphabet[b % alphabet.length]).join('')

@@ -157,8 +157,6 @@ export const consumers: readonly Consumer[] = [
   },
 ]
 
-export const consumerOf = (functionId: string) => consumers.find((c) => c.functionId === functionId)
-
 /**
  * The consumers built by constructs of their own rather than from the list above: the merchant history
  * indexer (infra/constructs/history-indexer.ts: its own stream filter, on transfers inserted or

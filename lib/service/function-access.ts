@@ -117,7 +117,7 @@ export function accessOfConsumer(c: Consumer): Access {
 }
 
 /**
- * The merchant history indexer (functions/merchant/history-indexer.ts): reads heads, pointers and
+ * The merchant history indexer (functions/merchant-history/history-indexer.ts): reads heads, pointers and
  * transfers; writes only the history (MHIST#) and the provider-reference pointers (PROVREF#), through
  * TransactWriteItems (authorised item by item: PutItem, UpdateItem, ConditionCheckItem).
  */

@@ -13,12 +13,10 @@ import { type Route, routeKey } from '#lib/platform/http/route.ts'
 export type {
   Area,
   AuthScheme,
-  HttpMethod,
   ReplyKind,
   Role,
   Route,
   ServiceSecret,
-  StackName,
 } from '#lib/platform/http/route.ts'
 export { routeKey, SECRET_ENV } from '#lib/platform/http/route.ts'
 
@@ -64,4 +62,4 @@ export function functionsOf(table: readonly Route[] = routes): Map<string, Route
 export const UNROUTED = { functionId: unrouted.functionId, handler: handlerOf(unrouted) } as const
 
 // In a module of their own, so a reference list's function can name the lists without the table.
-export { REFERENCE_LISTS, type ReferenceListName } from '#lib/reference/lists.ts'
+export { REFERENCE_LISTS } from '#lib/reference/lists.ts'

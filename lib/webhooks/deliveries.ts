@@ -22,7 +22,6 @@ import type { Subscription } from './subscriptions.ts'
  * retry schedule began (creation, or a redelivery).
  */
 export type DeliveryStatus = 'PENDING' | 'DELIVERED' | 'FAILED'
-export const DELIVERY_STATUSES: DeliveryStatus[] = ['PENDING', 'DELIVERED', 'FAILED']
 
 export interface AttemptLog {
   at: string

@@ -1,8 +1,9 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
-import { readdirSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { createServer } from 'node:net'
-import { dirname, join } from 'node:path'
+import { tmpdir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb'
 
 /**
@@ -95,12 +96,17 @@ export async function startDynamoDbLocal(options: StartOptions = {}): Promise<Dy
   checkJava()
   const dir = jarDirectory()
   const port = options.port ?? (await freePort())
-  // -sharedDb: one database whatever the client's region and credentials (otherwise DynamoDB Local
-  // keeps a separate set of tables per access key and region).
+  // -dbPath absolute: DynamoDB Local runs in a folder of its own (below) and would read a relative one
+  // from there. -sharedDb: one database whatever the client's region and credentials (otherwise
+  // DynamoDB Local keeps a separate set of tables per access key and region).
   const storage = [
-    ...(options.dataDir ? ['-dbPath', options.dataDir] : ['-inMemory']),
+    ...(options.dataDir ? ['-dbPath', resolve(options.dataDir)] : ['-inMemory']),
     ...(options.separateDatabases ? [] : ['-sharedDb']),
   ]
+  // DynamoDB Local writes dynamodb-local-metadata.json into its working directory, whatever -dbPath
+  // says: run it in a folder of its own, removed when it stops, so that nothing lands in the
+  // repository (or in the data folder a developer chose).
+  const workDir = mkdtempSync(join(tmpdir(), 'dynamodb-local-'))
   const child = spawn(
     'java',
     [
@@ -112,8 +118,9 @@ export async function startDynamoDbLocal(options: StartOptions = {}): Promise<Dy
       '-port',
       String(port),
     ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
+    { cwd: workDir, stdio: ['ignore', 'pipe', 'pipe'] },
   )
+  child.once('exit', () => rmSync(workDir, { recursive: true, force: true }))
   let log = ''
   const keep = (chunk: Buffer) => {
     log = (log + chunk.toString()).slice(-4000)

@@ -4,12 +4,12 @@ import { XmlDocument, XmlValidateError, XsdValidator } from 'libxml2-wasm'
 import { xmlRegisterFsInputProviders } from 'libxml2-wasm/lib/nodejs.mjs'
 
 /**
- * The OASIS UBL 2.1 schemas (../shared/standards/ubl-2.1 from the project root; its README says
- * where they come from) as libxml2 XSD validators: a real schema validator, no Java. Missing schemas
+ * The OASIS UBL 2.1 schemas (data/standards/ubl-2.1; its README says where they come from and
+ * under which licence) as libxml2 XSD validators: a real schema validator, no Java. Missing schemas
  * fail the test that asks for them, with the path and what to do: never a skip, since a skipped
  * schema test would pass CI having checked nothing.
  */
-export const UBL_SCHEMA_DIR = resolve(import.meta.dirname, '../../../shared/standards/ubl-2.1')
+export const UBL_SCHEMA_DIR = resolve(import.meta.dirname, '../../data/standards/ubl-2.1')
 
 const SCHEMAS = {
   Invoice: 'maindoc/UBL-Invoice-2.1.xsd',
@@ -25,8 +25,8 @@ export function requireUblSchemas(dir: string = UBL_SCHEMA_DIR): void {
     const path = join(dir, file)
     if (!existsSync(path)) {
       throw new Error(
-        `The OASIS UBL 2.1 schema ${path} is missing: the UBL tests validate against ../shared/standards/ubl-2.1 ` +
-          '(maindoc/ and common/ of os-UBL-2.1). Put the schemas there (see its README) and run the tests again.',
+        `The OASIS UBL 2.1 schema ${path} is missing: the UBL tests validate against data/standards/ubl-2.1 ` +
+          '(maindoc/ and common/ of os-UBL-2.1, committed in the repository: restore them from git).',
       )
     }
   }

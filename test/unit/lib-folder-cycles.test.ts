@@ -18,7 +18,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 
-/** folder -> folder it imports -> the imports that make that edge (`lib/a/x.ts -> lib/b/y.ts`). */
+/** folder -> folder it imports -> the imports that make that edge (`lib/<a>/<x>.ts -> lib/<b>/<y>.ts`). */
 type Graph = Map<string, Map<string, string[]>>
 
 /** The folder graph of the .ts files under `lib` (`#lib/...` names a file under it, as package.json says). */

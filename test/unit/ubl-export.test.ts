@@ -38,7 +38,7 @@ function expectValidRoundTrip(invoice: Json) {
 describe('the OASIS UBL 2.1 schemas', () => {
   it('are where the tests read them, and their absence fails with the path rather than skipping', () => {
     expect(() => requireUblSchemas()).not.toThrow()
-    expect(UBL_SCHEMA_DIR.endsWith('/shared/standards/ubl-2.1')).toBe(true)
+    expect(UBL_SCHEMA_DIR.endsWith('/data/standards/ubl-2.1')).toBe(true)
     expect(() => requireUblSchemas('/nonexistent/ubl-2.1')).toThrow(
       /The OASIS UBL 2\.1 schema \/nonexistent\/ubl-2\.1\/maindoc\/UBL-Invoice-2\.1\.xsd is missing/,
     )

@@ -24,9 +24,6 @@ export interface Verifier<S extends AuthScheme = AuthScheme, C extends Caller = 
   verify(request: AuthRequest): Promise<C>
 }
 
-/** The caller a verifier yields. */
-export type CallerOf<V> = V extends Verifier<AuthScheme, infer C> ? C : never
-
 /** Routes anyone may call (the public keys, the OpenAPI document, the catch-all). */
 export const noAuth: Verifier<'none', PublicCaller> = {
   scheme: 'none',

@@ -382,7 +382,6 @@ export async function issueSwitchClient(input: {
   return { clientId, token, secret }
 }
 
-export const getSwitchClient = (clientId: string) => readRecord<SwitchClient>(keys.switchClient(clientId))
 export const rotateSwitchSecret = async (clientId: string) =>
   (await rotate(keys.switchClient(clientId), { record: 'switch-client', id: clientId })).secret
 

@@ -68,8 +68,3 @@ export async function readFreshRecord<T>(key: Key): Promise<T | undefined> {
 export function forgetRecord(key: Key): void {
   entries.delete(idOf(key))
 }
-
-/** Empties the cache (tests and benchmarks). */
-export function clearRecordCache(): void {
-  entries.clear()
-}

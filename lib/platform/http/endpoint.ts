@@ -125,7 +125,7 @@ export interface Endpoint<
   routes: readonly RouteSpec[]
   /**
    * What the function may do in AWS beyond what its auth scheme and the idempotency layer need
-   * (lib/platform/iam/scheme-access.ts adds those): its IAM policy and every local run's guard come from this.
+   * (lib/service/function-access.ts adds those): its IAM policy and every local run's guard come from this.
    */
   access: Access
   /** The health check also answers callers without credentials, with less detail. */

@@ -1,7 +1,6 @@
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda'
 import type { ReplyKind } from '#lib/platform/http/route.ts'
 import { lagosDateTime } from '#lib/platform/time.ts'
-import type { Problem } from '#lib/platform/errors.ts'
 import type { ApiError } from './errors.ts'
 import { statusLine } from './status.ts'
 
@@ -158,5 +157,3 @@ export function successResponse(kind: ReplyKind, reply: Reply, ctx: ReplyContext
 export function errorResponse(kind: ReplyKind, error: ApiError, ctx: ReplyContext) {
   return response(error.status, errorBody(kind, error, ctx), ctx, error.headers)
 }
-
-export type { Problem }

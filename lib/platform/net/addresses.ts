@@ -103,8 +103,6 @@ export function refusedBecause(address: string): string | undefined {
   return v6Lists.find(({ list }) => list.check(normal, 'ipv6'))?.why
 }
 
-export const isPublicAddress = (address: string): boolean => refusedBecause(address) === undefined
-
 /** The loopback addresses the local server's development exception allows. */
 export const isLoopback = (address: string): boolean => {
   const bare = address.replace(/^\[|\]$/g, '')

@@ -25,7 +25,7 @@ export const docs = /* @__PURE__ */ meta({
   functionId: 'docs',
   routes: [{ method: 'GET', path: '/api/docs' }],
   access: {},
-  // Redoc's 0.9 MB renderer and the document itself, beside the bundle (lib/service/openapi/published.ts).
+  // Redoc's 0.9 MB renderer and the document itself, beside the bundle (lib/service/docs/published-document.ts).
   files: ['redoc/bundles/redoc.standalone.js', PUBLISHED_DOCUMENT_FILE],
   request: {},
 })
