@@ -80,10 +80,10 @@ export interface ScheduleTrigger {
   }
 }
 
-export type Trigger = StreamTrigger | QueueTrigger | ScheduleTrigger
+type Trigger = StreamTrigger | QueueTrigger | ScheduleTrigger
 
 /** The stacks a consumer may deploy in: an area's (the edge holds the HTTP API only). */
-export type ConsumerStack = Exclude<StackName, 'edge'>
+type ConsumerStack = Exclude<StackName, 'edge'>
 
 interface ConsumerDeclaration {
   /** The Lambda function's name within the service; its handler is functions/<domain>/<functionId>.ts. */
