@@ -84,19 +84,20 @@ export class Consumers extends Construct {
     const scope = c.constructId
       ? new Construct(Stack.of(this), c.constructId)
       : new Construct(this, constructId(c.functionId))
-    const emails = c.access.email && props.sesFromAddress ? props.sesFromAddress : undefined
+    const access = accessOfConsumer(c)
+    // The stage's SES identity, to a consumer that e-mails: without one it only logs (no SES grant).
+    const sendsFrom = access.email ? props.sesFromAddress : undefined
     const fn = houseFunction(scope, {
       ...props,
       name: c.functionId,
       handler: c.handler,
       memorySize: c.memoryMB,
       timeout: Duration.seconds(c.timeoutSeconds),
-      environment: emails ? { SES_FROM_ADDRESS: emails } : {},
+      environment: sendsFrom ? { SES_FROM_ADDRESS: sendsFrom } : {},
     }).function
     this.functions.set(c.functionId, fn)
     // Its role: the Access the local runs hold it to. The queues it sends to are granted below, once
     // its own (if it reads one) exists.
-    const access = accessOfConsumer(c)
     grantAccess(
       fn,
       c.functionId,
@@ -105,7 +106,7 @@ export class Consumers extends Construct {
         table: props.table,
         dataKey: props.dataKey,
         secrets: props.secrets,
-        ...(emails ? { emailIdentities: [emails, emails.split('@').pop()!] } : {}),
+        ...(sendsFrom ? { emailIdentities: [sendsFrom, sendsFrom.split('@').pop()!] } : {}),
       },
     )
     const trigger = c.trigger
