@@ -1,17 +1,17 @@
 import type { App, Stack } from 'aws-cdk-lib'
 import type { ThrottleSettings } from 'aws-cdk-lib/aws-apigatewayv2'
 import type { IFunction } from 'aws-cdk-lib/aws-lambda'
-import { consumerFunctions } from '#lib/service/consumers.ts'
+import { consumers } from '#lib/service/consumers.ts'
 import { functionsOf, type Route, routes as routeTable, UNROUTED } from '#lib/service/routes.ts'
 import type { ApiFunction } from './constructs/api-function.ts'
 import { AreaStack } from './stacks/area-stack.ts'
-import { AREA_STACKS, type AreaStackName, stackOf, stackOfConsumer, stackTitle } from './stacks/areas.ts'
+import { AREA_STACKS, type AreaStackName, stackOf, stackTitle } from './stacks/areas.ts'
 import { DataStack } from './stacks/data-stack.ts'
 import { EdgeStack } from './stacks/edge-stack.ts'
 import { packageVersion } from './stacks/service.ts'
 
-/** Every asynchronous consumer of a stage by functionId: lib/service/consumers.ts, the indexer, the reconciliation. */
-export const CONSUMER_FUNCTIONS: readonly string[] = consumerFunctions.map((c) => c.functionId)
+/** Every asynchronous consumer of a stage by functionId (lib/service/consumers.ts). */
+export const CONSUMER_FUNCTIONS: readonly string[] = consumers.map((c) => c.functionId)
 
 export interface StageProps {
   stage: string
@@ -55,6 +55,8 @@ export function buildStage(app: App, props: StageProps): Stage {
   const prefix = props.prefix ?? `Einvoicing-${props.stage}`
   const table = props.routes ?? routeTable
   const consumerIds = props.consumers ?? CONSUMER_FUNCTIONS
+  const undeclared = consumerIds.filter((id) => !CONSUMER_FUNCTIONS.includes(id))
+  if (undeclared.length) throw new Error(`no consumer is declared as ${undeclared.join(', ')}`)
   const service = {
     serviceName: props.serviceName ?? 'einvoicing-api',
     serviceVersion: props.serviceVersion ?? packageVersion(),
@@ -83,7 +85,7 @@ export function buildStage(app: App, props: StageProps): Stage {
   const areas = new Map<AreaStackName, AreaStack>()
   for (const area of AREA_STACKS) {
     const routes = table.filter((r) => stackOf(r) === area)
-    const areaConsumers = consumerIds.filter((id) => stackOfConsumer(id) === area)
+    const areaConsumers = consumers.filter((c) => c.stack === area && consumerIds.includes(c.functionId))
     if (routes.length === 0 && areaConsumers.length === 0) continue
     const stack = new AreaStack(app, `${prefix}-${stackTitle(area)}`, {
       ...service,

@@ -4,7 +4,7 @@ import { logger } from '#lib/platform/log.ts'
 import { countMetric } from '#lib/platform/metrics.ts'
 
 /**
- * Run daily by EventBridge Scheduler (infra/constructs/reconciliation.ts): the same reconcile() as
+ * Run daily by EventBridge Scheduler (its declaration in lib/service/consumers.ts): the same reconcile() as
  * `npm run cli -- ledger reconcile`. Publishes the number of differences (the alarm fires on any, and
  * on a day with no figure at all) and logs each difference; it writes nothing to the table.
  */

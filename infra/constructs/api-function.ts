@@ -199,7 +199,7 @@ const copyFiles = (files: readonly string[]): BundlingOptions['commandHooks'] =>
 
 /**
  * A NodejsFunction with the house defaults (Node 22 on ARM64, the shared bundling, the common
- * environment) and its own log group. API functions and the outbox sender are both made with it.
+ * environment) and its own log group. API functions and consumers (consumers.ts) are all made with it.
  */
 export function houseFunction(
   scope: Construct,
@@ -258,7 +258,7 @@ export function houseFunction(
   acknowledge(
     scope,
     'Serverless-LambdaDLQ',
-    "Never invoked asynchronously: API Gateway invokes synchronously (the caller gets the error), and stream consumers send failed batches to their event source mapping's on-failure queue (StreamConsumer)",
+    "Never invoked asynchronously: API Gateway invokes synchronously (the caller gets the error), and stream consumers send failed batches to their event source mapping's on-failure queue (StreamTrigger)",
   )
   return { function: fn, logGroup }
 }

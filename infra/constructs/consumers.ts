@@ -1,22 +1,25 @@
-import { Duration, type RemovalPolicy } from 'aws-cdk-lib'
+import { Duration, type RemovalPolicy, Stack } from 'aws-cdk-lib'
 import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch'
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb'
 import type { IKey } from 'aws-cdk-lib/aws-kms'
-import { FilterCriteria, FilterRule, type IFunction } from 'aws-cdk-lib/aws-lambda'
+import type { IFunction } from 'aws-cdk-lib/aws-lambda'
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs'
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager'
 import type { Queue } from 'aws-cdk-lib/aws-sqs'
 import { Construct } from 'constructs'
 import type { QueueName } from '#lib/platform/async/queue.ts'
-import { type Consumer, consumers } from '#lib/service/consumers.ts'
 import type { Access } from '#lib/platform/iam/access.ts'
+import type { Consumer } from '#lib/service/consumers.ts'
 import { accessOfConsumer } from '#lib/service/function-access.ts'
 import type { ServiceSecret } from '#lib/service/routes.ts'
+import { constructId } from '../stacks/service.ts'
 import { houseFunction } from './api-function.ts'
-import { QueueConsumer, StreamConsumer } from './async-consumer.ts'
+import { QueueTrigger, StreamTrigger, scheduleTrigger } from './consumer-triggers.ts'
 import { grantAccess, grantQueue } from './grants.ts'
 
 export interface ConsumersProps {
+  /** The declarations to build (lib/service/consumers.ts): those of the stack this is in. */
+  consumers: readonly Consumer[]
   table: ITableV2
   dataKey?: IKey
   secrets?: Partial<Record<ServiceSecret, ISecret>>
@@ -24,28 +27,31 @@ export interface ConsumersProps {
   serviceName: string
   serviceVersion: string
   logRemovalPolicy: RemovalPolicy
-  /** The API's functions by functionId, for the queue senders among them (their Access names the queue). */
-  apiFunctions: Map<string, { function: IFunction; access?: Access }>
-  /** Consumers built elsewhere (the outbox sender has its own construct). */
-  skip?: string[]
+  /** A verified SES identity to send from; without it a consumer that e-mails only logs (no SES grant). */
+  sesFromAddress?: string
+  /** The API functions of the stack by functionId, for the queue senders among them (their Access names the queue). */
+  apiFunctions: ReadonlyMap<string, { function: IFunction; access?: Access }>
 }
 
 /**
- * The asynchronous side from lib/service/consumers.ts, on AWS's managed engines:
- * - the table's DynamoDB stream -> an event source mapping per stream consumer, filtered at the
- *   source (INSERT of its key prefix) so the function runs only for its items; partial batch
- *   failures, bisect on error, and after `retryAttempts` the failed batch's coordinates go to an SQS
- *   dead-letter queue (the records stay readable in the stream for 24 h);
- * - SQS for webhook attempts: a retry is a message sent with a delay (at most 15 min per hop; longer
- *   waits hop again), durable while the worker or DynamoDB is down, with a DLQ after
+ * Every asynchronous consumer of a stack, from its declaration (lib/service/consumers.ts), on AWS's
+ * managed engines:
+ * - the table's DynamoDB stream -> an event source mapping, filtered at the source so the function
+ *   runs only for its records; partial batch failures, bisect on error, and after `retryAttempts`
+ *   the failed batch's coordinates go to an SQS dead-letter queue (the records stay readable in the
+ *   stream for 24 h);
+ * - an SQS queue of its own (webhook attempts: a retry is a message sent with a delay, at most 15 min
+ *   per hop, durable while the worker or DynamoDB is down), with a dead-letter queue after
  *   `maxReceiveCount` receives. Chosen over EventBridge Scheduler (one schedule per retry, minute
  *   granularity, a second service to grant and watch) and Step Functions (a state machine per
- *   delivery for what a delayed message does).
- * Each function gets only what it uses (its Access, lib/service/function-access.ts, as grants.ts renders it):
- * its table grants, SendMessage on the queues it sends to, kms:Decrypt/Encrypt bound to the
- * encryption-context records it handles, the secrets it loads. The DLQs, bisection, partial failures and the DLQ-depth and lag alarms come from the house
- * StreamConsumer and QueueConsumer (infra/constructs/async-consumer.ts); added here: error and
- * backlog alarms. The stack's AlarmsNotify sends every alarm to the alarm topic.
+ *   delivery for what a delayed message does);
+ * - EventBridge Scheduler, for a daily job, with an alarm on the figure it publishes.
+ * Each function gets only what its declaration's Access says (lib/service/function-access.ts, as
+ * grants.ts renders it), the Access every local run holds it to: table grants, SendMessage on the
+ * queues it sends to, kms:Decrypt/Encrypt bound to the encryption-context records it handles, the
+ * secrets it loads, SES from the stage's identity. A stream or queue consumer also gets an alarm on
+ * failing invocations; the triggers (consumer-triggers.ts) add the dead-letter, lag and backlog
+ * alarms. The stack's AlarmsNotify sends every alarm to the alarm topic.
  */
 export class Consumers extends Construct {
   readonly functions = new Map<string, NodejsFunction>()
@@ -53,61 +59,75 @@ export class Consumers extends Construct {
 
   constructor(scope: Construct, id: string, props: ConsumersProps) {
     super(scope, id)
-    const selected = consumers.filter((c) => !props.skip?.includes(c.functionId))
-    // Queue consumers first: the stream consumers send to their queues.
+    // Queue consumers first: the others may send to their queues.
     const ordered = [
-      ...selected.filter((c) => c.kind === 'queue'),
-      ...selected.filter((c) => c.kind === 'stream'),
+      ...props.consumers.filter((c) => c.trigger.kind === 'queue'),
+      ...props.consumers.filter((c) => c.trigger.kind !== 'queue'),
     ]
     for (const c of ordered) this.consumer(c, props)
     // API functions that send to a queue made here, which did not exist when they were built.
     for (const [functionId, api] of props.apiFunctions) {
       for (const queueName of api.access?.queues ?? []) {
-        const queue = this.queues.get(queueName)
-        if (!queue) throw new Error(`${functionId} sends to ${queueName}, which no consumer reads`)
-        grantQueue(api.function as NodejsFunction, queueName, queue)
+        grantQueue(api.function as NodejsFunction, queueName, this.queueFor(functionId, queueName))
       }
     }
   }
 
+  private queueFor(functionId: string, name: QueueName): Queue {
+    const queue = this.queues.get(name)
+    if (!queue) throw new Error(`${functionId} sends to ${name}, which no consumer of its stack reads`)
+    return queue
+  }
+
   private consumer(c: Consumer, props: ConsumersProps) {
-    const scope = new Construct(this, pascal(c.functionId))
+    // Its resources' logical ids derive from this path (see constructId in lib/service/consumers.ts).
+    const scope = c.constructId
+      ? new Construct(Stack.of(this), c.constructId)
+      : new Construct(this, constructId(c.functionId))
+    const access = accessOfConsumer(c)
+    // The stage's SES identity, to a consumer that e-mails: without one it only logs (no SES grant).
+    const sendsFrom = access.email ? props.sesFromAddress : undefined
     const fn = houseFunction(scope, {
       ...props,
       name: c.functionId,
       handler: c.handler,
-      memorySize: 1024,
+      memorySize: c.memoryMB,
       timeout: Duration.seconds(c.timeoutSeconds),
+      environment: sendsFrom ? { SES_FROM_ADDRESS: sendsFrom } : {},
     }).function
     this.functions.set(c.functionId, fn)
-    // Its role: the Access the local runs hold it to (lib/service/function-access.ts). Its own queue, made
-    // below, is granted then.
-    const access = accessOfConsumer(c)
-    grantAccess(fn, c.functionId, { ...access, queues: [] }, props)
-    new Alarm(scope, 'Errors', {
-      alarmDescription: `${c.functionId}: invocations failing (${c.kind === 'stream' ? 'the stream retries them' : 'the queue delivers them again'})`,
-      metric: fn.metricErrors({ period: Duration.minutes(5), statistic: 'Sum' }),
-      threshold: 1,
-      evaluationPeriods: 1,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      treatMissingData: TreatMissingData.NOT_BREACHING,
-    })
-
-    if (c.kind === 'queue') {
-      // Dead-letter queue, redrive policy, partial failures: the house QueueConsumer.
-      const consumer = new QueueConsumer(scope, 'Queue', {
-        consumer: c.functionId,
-        function: fn,
-        batchSize: c.batchSize,
-        maxReceiveCount: c.maxReceiveCount,
-        visibilityTimeout: Duration.seconds(c.visibilityTimeoutSeconds),
-        ...(c.maxConcurrency ? { maxConcurrency: c.maxConcurrency } : {}),
+    // Its role: the Access the local runs hold it to. The queues it sends to are granted below, once
+    // its own (if it reads one) exists.
+    grantAccess(
+      fn,
+      c.functionId,
+      { ...access, queues: [] },
+      {
+        table: props.table,
+        dataKey: props.dataKey,
+        secrets: props.secrets,
+        ...(sendsFrom ? { emailIdentities: [sendsFrom, sendsFrom.split('@').pop()!] } : {}),
+      },
+    )
+    const trigger = c.trigger
+    if (trigger.kind !== 'schedule') {
+      new Alarm(scope, 'Errors', {
+        alarmDescription: `${c.functionId}: invocations failing (${trigger.kind === 'stream' ? 'the stream retries them' : 'the queue delivers them again'})`,
+        metric: fn.metricErrors({ period: Duration.minutes(5), statistic: 'Sum' }),
+        threshold: 1,
+        evaluationPeriods: 1,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
       })
-      this.queues.set(c.queue, consumer.queue)
+    }
+    const made = { consumer: c.functionId, function: fn }
+    if (trigger.kind === 'queue') {
+      const { queue } = new QueueTrigger(scope, 'Queue', { ...made, trigger })
+      this.queues.set(trigger.queue, queue)
       // Attempts are delayed up to 15 minutes on purpose; older than 30 means the worker is behind.
       new Alarm(scope, 'Backlog', {
-        alarmDescription: `${c.functionId}: a message has waited over 30 minutes in ${c.queue}`,
-        metric: consumer.queue.metricApproximateAgeOfOldestMessage({
+        alarmDescription: `${c.functionId}: a message has waited over 30 minutes in ${trigger.queue}`,
+        metric: queue.metricApproximateAgeOfOldestMessage({
           period: Duration.minutes(5),
           statistic: 'Maximum',
         }),
@@ -118,39 +138,10 @@ export class Consumers extends Construct {
       })
     }
     for (const queueName of access.queues ?? []) {
-      const queue = this.queues.get(queueName)
-      if (!queue) throw new Error(`${c.functionId} sends to ${queueName}, which no consumer reads`)
-      grantQueue(fn, queueName, queue)
+      grantQueue(fn, queueName, this.queueFor(c.functionId, queueName))
     }
-    if (c.kind === 'stream') {
-      // Bisect, per-item failures, on-failure DLQ, lag alarm: the house StreamConsumer.
-      new StreamConsumer(scope, 'Stream', {
-        consumer: c.functionId,
-        function: fn,
-        table: props.table,
-        batchSize: c.batchSize,
-        retryAttempts: c.retryAttempts,
-        maxLag: Duration.minutes(5),
-        filters: [
-          FilterCriteria.filter({
-            eventName: FilterRule.isEqual('INSERT'),
-            dynamodb: {
-              Keys: {
-                pk: { S: FilterRule.beginsWith(c.prefix) },
-                ...(c.sk ? { sk: { S: FilterRule.isEqual(c.sk) } } : {}),
-              },
-            },
-          }),
-        ],
-      })
-    }
+    if (trigger.kind === 'stream')
+      new StreamTrigger(scope, 'Stream', { ...made, trigger, table: props.table })
+    if (trigger.kind === 'schedule') scheduleTrigger(scope, { ...made, trigger, ...props })
   }
-}
-
-/** `webhook-fan-out` -> `WebhookFanOut`. */
-function pascal(id: string): string {
-  return id
-    .split(/[^A-Za-z0-9]+/)
-    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
-    .join('')
 }

@@ -13,15 +13,12 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda'
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager'
 import type { ITopic } from 'aws-cdk-lib/aws-sns'
 import type { Construct } from 'constructs'
-import { consumers as consumerTable } from '#lib/service/consumers.ts'
+import type { Consumer } from '#lib/service/consumers.ts'
 import { functionsOf, type Route, type ServiceSecret } from '#lib/service/routes.ts'
 import { AlarmsNotify } from '../constructs/alarms.ts'
 import { ApiFunction } from '../constructs/api-function.ts'
 import { Consumers } from '../constructs/consumers.ts'
-import { HistoryIndexer } from '../constructs/history-indexer.ts'
 import { acknowledge } from '../constructs/nag.ts'
-import { OutboxSender } from '../constructs/outbox-sender.ts'
-import { Reconciliation } from '../constructs/reconciliation.ts'
 import type { AreaStackName } from './areas.ts'
 import { isProtectedStage } from './data-stack.ts'
 import { constructId, NO_AUTHORIZER_REASON, type ServiceInfo } from './service.ts'
@@ -33,18 +30,15 @@ export interface AreaStackProps extends StackProps, ServiceInfo {
   api: IHttpApi
   /** The endpoints of this area (infra/stacks/areas.ts stackOf). */
   routes: readonly Route[]
-  /**
-   * The consumers of this area by functionId (stackOfConsumer): `history-indexer`, `outbox-sender`,
-   * `reconcile-daily`, and those of lib/service/consumers.ts.
-   */
-  consumers: readonly string[]
+  /** The consumers of this area (lib/service/consumers.ts, those whose `stack` it is). */
+  consumers: readonly Consumer[]
   /** From DataStack: CDK turns each reference into an export/import pair it manages itself. */
   table: ITableV2
   dataKey?: IKey
   secrets?: Partial<Record<ServiceSecret, ISecret>>
   alarmTopic: ITopic
   protect?: boolean
-  /** A verified SES identity for outcome notifications (the outbox sender); without it they are only logged. */
+  /** A verified SES identity for the consumers that e-mail (outcome notifications); without it they only log. */
   sesFromAddress?: string
 }
 
@@ -60,10 +54,7 @@ export class AreaStack extends Stack {
   readonly functions = new Map<string, ApiFunction>()
   /** The consumers' functions, by functionId. */
   readonly consumerFunctions = new Map<string, IFunction>()
-  readonly outboxSender?: OutboxSender
-  readonly historyIndexer?: HistoryIndexer
-  readonly reconciliation?: Reconciliation
-  /** Webhook fan-out and delivery, batches (lib/service/consumers.ts) when they are this area's. */
+  /** The consumers of this area, when it has any. */
   readonly consumers?: Consumers
 
   constructor(scope: Construct, id: string, props: AreaStackProps) {
@@ -110,35 +101,13 @@ export class AreaStack extends Stack {
       }
     }
 
-    const wanted = new Set(props.consumers)
-    const house = {
-      table: props.table,
-      stage: props.stage,
-      serviceName: props.serviceName,
-      serviceVersion: props.serviceVersion,
-      logRemovalPolicy: common.logRemovalPolicy,
-    }
-    if (wanted.has('outbox-sender')) {
-      this.outboxSender = new OutboxSender(this, 'OutboxSender', {
-        ...house,
+    if (props.consumers.length) {
+      this.consumers = new Consumers(this, 'Consumers', {
+        ...common,
+        consumers: props.consumers,
         sesFromAddress: props.sesFromAddress,
+        apiFunctions: this.functions,
       })
-      this.consumerFunctions.set('outbox-sender', this.outboxSender.function)
-    }
-    if (wanted.has('history-indexer')) {
-      this.historyIndexer = new HistoryIndexer(this, 'HistoryIndexer', house)
-      this.consumerFunctions.set('history-indexer', this.historyIndexer.function)
-    }
-    if (wanted.has('reconcile-daily')) {
-      this.reconciliation = new Reconciliation(this, 'Reconciliation', house)
-      this.consumerFunctions.set('reconcile-daily', this.reconciliation.function)
-    }
-    // The outbox sender is in lib/service/consumers.ts too, but has a construct of its own (above).
-    const skip = consumerTable
-      .map((c) => c.functionId)
-      .filter((functionId) => functionId === 'outbox-sender' || !wanted.has(functionId))
-    if (skip.length < consumerTable.length) {
-      this.consumers = new Consumers(this, 'Consumers', { ...common, apiFunctions: this.functions, skip })
       for (const [functionId, fn] of this.consumers.functions) this.consumerFunctions.set(functionId, fn)
     }
   }

@@ -27,28 +27,11 @@ export const AREA_STACKS = [
 ] as const
 export type AreaStackName = (typeof AREA_STACKS)[number]
 
-/** The area stack an endpoint deploys in. The one place this is decided for routes. */
+/** The area stack an endpoint deploys in (a consumer's is its declaration's `stack`). */
 export function stackOf(route: Pick<Route, 'stack' | 'functionId'>): AreaStackName {
   // The endpoint's declaration names it (lib/service/endpoints); only the catch-all lives in the edge stack.
   if (route.stack === 'edge') throw new Error(`${route.functionId} is not an area stack's endpoint`)
   return route.stack
-}
-
-/** The area stack of each asynchronous consumer (lib/service/consumers.ts, and the indexer and reconciliation). */
-const CONSUMER_STACKS: Record<string, AreaStackName> = {
-  'history-indexer': 'payments',
-  'reconcile-daily': 'payments',
-  'outbox-sender': 'notifications',
-  'webhook-fan-out': 'events',
-  'webhook-deliver': 'events',
-  'batch-worker': 'events',
-}
-
-/** The area stack a consumer (by functionId) deploys in. The one place this is decided for consumers. */
-export function stackOfConsumer(functionId: string): AreaStackName {
-  const stack = CONSUMER_STACKS[functionId]
-  if (!stack) throw new Error(`consumer ${functionId} has no area stack: add it to infra/stacks/areas.ts`)
-  return stack
 }
 
 /** `payments` -> `Payments`, for stack names. */

@@ -9,7 +9,7 @@ import type { EventData, EventType } from './schemas.ts'
  * Integration events (CONTRACT section 11): the transactional outbox. Whoever changes a record puts
  * the change's event in the same TransactWriteItems (lib/invoice/repository.ts, lib/batches), so no
  * change is stored without its event and no event without its change. The table's stream then hands
- * each new event to the webhook fan-out (functions/webhooks/fan-out.ts), which is the only reader.
+ * each new event to the webhook fan-out (functions/webhooks/webhook-fan-out.ts), which is the only reader.
  */
 export type { EventType } from './schemas.ts'
 

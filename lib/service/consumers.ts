@@ -1,5 +1,7 @@
+import { RECONCILIATION_METRIC, RECONCILIATION_NAMESPACE } from '#lib/finance/reconcile-metric.ts'
 import type { QueueName } from '#lib/platform/async/queue.ts'
 import {
+  BANK_REQUEST_PREFIX,
   BATCH_PREFIX,
   EVENT_PREFIX,
   OUTBOX_PREFIX,
@@ -7,56 +9,46 @@ import {
   SEARCH_LIST_PREFIX,
   TEST_CLOCK_PREFIX,
 } from '#lib/platform/db/keys.ts'
-import { type EncryptionRecord, reads, type TableGrant, writes } from '#lib/platform/iam/access.ts'
-import type { ServiceSecret } from '#lib/platform/http/route.ts'
+import { handlerOf } from '#lib/platform/http/endpoint.ts'
+import type { StackName } from '#lib/platform/http/route.ts'
+import { type Access, READ_EVERY_RECORD, reads, writes } from '#lib/platform/iam/access.ts'
 
 /**
- * The asynchronous consumers, as lib/service/routes.ts is for endpoints: the one list the CDK stack builds
- * event source mappings, queues and dead-letter queues from (infra/constructs/consumers.ts) and the
- * local runner (scripts/local/workers.ts) polls DynamoDB Local's stream and runs in-process queues
- * from. Either way the same handler module gets the same event shape.
- *
- * - `stream`: the table's stream, filtered to newly inserted items whose pk starts with `prefix`
- *   (and whose sk is `sk`, when given). Failures are reported per record; the stream retries from
- *   the first failed one, and after `retryAttempts` the batch's coordinates go to the DLQ.
- * - `queue`: an SQS queue (`lib/platform/async/queue.ts`); a message that fails `maxReceiveCount` times goes
- *   to the queue's DLQ.
+ * The asynchronous consumers, declared as the endpoints are (lib/service/endpoints): one declaration
+ * each, read by everything else. The stacks build each in its `stack` with its trigger, dead-letter
+ * queue, alarms and the grants of its `access` (infra/constructs/consumers.ts); the local runner
+ * feeds it from DynamoDB Local's stream, in-process queues or an invoke, under the same `access`
+ * (scripts/local/workers.ts, scripts/local/iam.ts). Either way the same handler module,
+ * functions/<domain>/<functionId>.ts, gets the same event shape.
  */
-interface ConsumerBase {
-  functionId: string
-  /** The module exporting `handler`, relative to the project root. */
-  handler: string
-  batchSize: number
-  timeoutSeconds: number
-  /**
-   * What the function does to the table (the stack grants no more, lib/service/function-access.ts): read or
-   * write every record, or just the grants listed.
-   */
-  tableAccess: 'read' | 'write' | readonly TableGrant[]
-  /**
-   * The data key's use (lib/platform/crypto/fields.ts), by the encryption context's `record`: the stack grants
-   * kms:Decrypt / kms:Encrypt for exactly these records.
-   */
-  dataKey?: { decrypt?: EncryptionRecord[]; encrypt?: EncryptionRecord[] }
-  /** Service keys the function loads (the signing key, for batches of signs). */
-  secrets?: ServiceSecret[]
-  /** Queues the function sends to. */
-  sendsTo?: QueueName[]
-  /** Sends e-mail through SES (where the stage has a sending identity). */
-  sendsEmail?: boolean
-  description: string
-}
 
-export interface StreamConsumer extends ConsumerBase {
+/**
+ * The table's stream, filtered at the event source to the records the consumer handles (the local
+ * drive applies the same filter): these events, of items whose pk starts with `prefix` (and whose sk
+ * is `sk`, and whose new image has these string attributes, when given). Failures are reported per
+ * record; a failing batch is bisected and retried from the first failed record, and after
+ * `retryAttempts` its coordinates go to the dead-letter queue.
+ */
+export interface StreamTrigger {
   kind: 'stream'
+  events: readonly ('INSERT' | 'MODIFY')[]
   prefix: string
   sk?: string
+  newImage?: Readonly<Record<string, string>>
+  batchSize: number
   retryAttempts: number
+  /** How old the stream's oldest waiting record may grow before the lag alarm pages. */
+  maxLagSeconds: number
 }
 
-export interface QueueConsumer extends ConsumerBase {
+/**
+ * An SQS queue (lib/platform/async/queue.ts) of the consumer's own; a message that fails
+ * `maxReceiveCount` times goes to the queue's dead-letter queue.
+ */
+export interface QueueTrigger {
   kind: 'queue'
   queue: QueueName
+  batchSize: number
   /** Longer than the function's timeout, so a message is not handed out twice while it runs. */
   visibilityTimeoutSeconds: number
   maxReceiveCount: number
@@ -67,120 +59,237 @@ export interface QueueConsumer extends ConsumerBase {
   maxConcurrency?: number
 }
 
-export type Consumer = StreamConsumer | QueueConsumer
-
-/** Outcome notifications and admin notices: built by a construct of its own (its SES identity). */
-export const OUTBOX_SENDER: StreamConsumer = {
-  kind: 'stream',
-  functionId: 'outbox-sender',
-  handler: 'functions/notifications/outbox-sender.ts',
-  prefix: OUTBOX_PREFIX,
-  batchSize: 25,
-  retryAttempts: 5,
-  timeoutSeconds: 30,
-  // Reads the outbox item and the admin e-mail list; marks each outbox item SENT with a conditional
-  // update, and writes nothing else.
-  tableAccess: [reads(['NEMAIL', OUTBOX_PREFIX]), { actions: ['UpdateItem'], keys: [OUTBOX_PREFIX] }],
-  sendsEmail: true,
-  description: 'Outcome notifications and admin notices -> the admin e-mail list',
+/**
+ * EventBridge Scheduler, once per day at `cron` (Lagos time), one attempt. A scheduled run has no
+ * queue to leave failed work in: it publishes a figure instead, and `alarm` fires when the figure is 1
+ * or more, or missing for a day (the run failed or did not happen), since silence proves nothing.
+ */
+export interface ScheduleTrigger {
+  kind: 'schedule'
+  /** The schedule's construct id (its logical id derives from it). */
+  name: string
+  /** What a run does, for the schedule's description. */
+  does: string
+  cron: { minute: string; hour: string }
+  alarm: {
+    /** The alarm's construct id. */
+    name: string
+    namespace: string
+    metric: string
+    description: string
+  }
 }
 
-export const consumers: readonly Consumer[] = [
-  OUTBOX_SENDER,
+type Trigger = StreamTrigger | QueueTrigger | ScheduleTrigger
 
-  {
-    kind: 'stream',
+/** The stacks a consumer may deploy in: an area's (the edge holds the HTTP API only). */
+type ConsumerStack = Exclude<StackName, 'edge'>
+
+interface ConsumerDeclaration {
+  /** The Lambda function's name within the service; its handler is functions/<domain>/<functionId>.ts. */
+  functionId: string
+  /** The lib/ domain (and functions/ folder) it belongs to. */
+  domain: string
+  stack: ConsumerStack
+  trigger: Trigger
+  /**
+   * What the function may do in AWS, in the endpoints' vocabulary (lib/platform/iam/access.ts): its
+   * role's policy is generated from it, and every local run refuses what it does not allow.
+   */
+  access: Access
+  timeoutSeconds: number
+  memoryMB: number
+  description: string
+  /**
+   * Where its resources sit in its stack when not under `Consumers/<FunctionId>`: the id of a
+   * construct at the stack's root. The outbox sender, the history indexer and the reconciliation
+   * had constructs of their own there before their declarations did; their resources' logical ids
+   * derive from this path, and a changed logical id would replace a deployed queue (losing what it
+   * holds) or fail on a function's fixed name.
+   */
+  constructId?: string
+}
+
+export interface Consumer extends ConsumerDeclaration {
+  /** The module exporting `handler`, relative to the project root: functions/<domain>/<functionId>.ts. */
+  readonly handler: string
+}
+
+export type StreamConsumer = Consumer & { trigger: StreamTrigger }
+export type QueueConsumer = Consumer & { trigger: QueueTrigger }
+
+const declare = (c: ConsumerDeclaration): Consumer => ({ ...c, handler: handlerOf(c) })
+
+export const consumers: readonly Consumer[] = [
+  declare({
+    functionId: 'outbox-sender',
+    domain: 'notifications',
+    stack: 'notifications',
+    trigger: {
+      kind: 'stream',
+      events: ['INSERT'],
+      prefix: OUTBOX_PREFIX,
+      batchSize: 25,
+      retryAttempts: 5,
+      maxLagSeconds: 60,
+    },
+    // Reads the outbox item and the admin e-mail list; marks each outbox item SENT with a conditional
+    // update, and writes nothing else; sends from the stage's SES identity, where it has one.
+    access: {
+      table: [reads(['NEMAIL', OUTBOX_PREFIX]), { actions: ['UpdateItem'], keys: [OUTBOX_PREFIX] }],
+      email: true,
+    },
+    timeoutSeconds: 30,
+    // Sends e-mail in batches: less memory than an API function.
+    memoryMB: 512,
+    description: 'Outcome notifications and admin notices -> the admin e-mail list',
+    constructId: 'OutboxSender',
+  }),
+  declare({
     functionId: 'webhook-fan-out',
-    handler: 'functions/webhooks/fan-out.ts',
-    prefix: EVENT_PREFIX,
-    batchSize: 50,
-    // Each retry is cheap and idempotent; a day of them rides out a long DynamoDB or SQS outage.
-    retryAttempts: 2000,
-    timeoutSeconds: 60,
+    domain: 'webhooks',
+    stack: 'events',
+    trigger: {
+      kind: 'stream',
+      events: ['INSERT'],
+      prefix: EVENT_PREFIX,
+      batchSize: 50,
+      // Each retry is cheap and idempotent; a day of them rides out a long DynamoDB or SQS outage.
+      retryAttempts: 2000,
+      maxLagSeconds: 300,
+    },
     // Reads a page of the event's business's subscriptions; writes one delivery record per
     // subscription of the page; queues the next page (lib/webhooks/delivery.ts fanOut).
-    tableAccess: [reads(['WEBHOOKS#', EVENT_PREFIX]), writes(['WHDELIVERY#'])],
-    sendsTo: ['webhook-deliveries'],
+    access: {
+      table: [reads(['WEBHOOKS#', EVENT_PREFIX]), writes(['WHDELIVERY#'])],
+      queues: ['webhook-deliveries'],
+    },
+    timeoutSeconds: 60,
+    memoryMB: 1024,
     description:
       'Integration events -> one delivery per subscription of the first page, first attempts queued, the next page queued',
-  },
-  {
-    kind: 'queue',
+  }),
+  declare({
     functionId: 'webhook-deliver',
-    handler: 'functions/webhooks/deliver.ts',
-    queue: 'webhook-deliveries',
-    batchSize: 10,
-    // Ten attempts of 5 s at most, in parallel, plus their writes.
-    timeoutSeconds: 30,
-    visibilityTimeoutSeconds: 90,
-    maxReceiveCount: 20,
-    // At most 20 x 10 attempts in flight: the rest of the account's concurrency stays the API's.
-    maxConcurrency: 20,
+    domain: 'webhooks',
+    stack: 'events',
+    trigger: {
+      kind: 'queue',
+      queue: 'webhook-deliveries',
+      batchSize: 10,
+      visibilityTimeoutSeconds: 90,
+      maxReceiveCount: 20,
+      // At most 20 x 10 attempts in flight: the rest of the account's concurrency stays the API's.
+      maxConcurrency: 20,
+    },
     // The delivery and its subscription's state; a failure notice for the admin list (OUTBOX#); the
     // destination host's concurrency slots (WHHOST#); further pages of a fan-out (WEBHOOKS#, WHDELIVERY#);
     // in test mode, the business's test clock (TESTCLOCK#, lib/platform/test-clock.ts).
-    tableAccess: [
-      writes(['WEBHOOKS#', 'WHDELIVERY#', 'WHHOST#', OUTBOX_PREFIX]),
-      reads([EVENT_PREFIX, TEST_CLOCK_PREFIX]),
-    ],
-    dataKey: { decrypt: ['webhook-subscription'] },
-    sendsTo: ['webhook-deliveries'],
+    access: {
+      table: [
+        writes(['WEBHOOKS#', 'WHDELIVERY#', 'WHHOST#', OUTBOX_PREFIX]),
+        reads([EVENT_PREFIX, TEST_CLOCK_PREFIX]),
+      ],
+      decrypt: ['webhook-subscription'],
+      queues: ['webhook-deliveries'],
+    },
+    // Ten attempts of 5 s at most, in parallel, plus their writes.
+    timeoutSeconds: 30,
+    memoryMB: 1024,
     description:
       'One signed webhook attempt per message (at most 10 in flight per destination host), or one more page of a fan-out; retries queued with a delay',
-  },
-  {
-    kind: 'stream',
+  }),
+  declare({
     functionId: 'batch-worker',
-    handler: 'functions/batches/worker.ts',
-    prefix: BATCH_PREFIX,
-    sk: 'BATCH',
-    batchSize: 1,
-    retryAttempts: 2000,
+    domain: 'batches',
+    stack: 'events',
+    trigger: {
+      kind: 'stream',
+      events: ['INSERT'],
+      prefix: BATCH_PREFIX,
+      sk: 'BATCH',
+      batchSize: 1,
+      retryAttempts: 2000,
+      maxLagSeconds: 300,
+    },
+    // The batch's own items, and what the single validate and sign endpoints touch
+    // (lib/service/endpoints/invoice.ts): the signing key, and invoice notes sealed.
+    access: {
+      table: [
+        writes([
+          BATCH_PREFIX,
+          'IRN#',
+          EVENT_PREFIX,
+          'AUDIT#',
+          'SIGNING_KEYS',
+          SEARCH_COUNTER_PREFIX,
+          SEARCH_LIST_PREFIX,
+        ]),
+        reads(['BUSINESS#', 'TIN#', 'SERVICEID#', 'REF#', 'APIKEY#']),
+      ],
+      encrypt: ['invoice'],
+      secrets: ['signing-key'],
+    },
     timeoutSeconds: 300,
-    // The batch's own items, and what the single validate and sign endpoints touch (lib/service/endpoints/invoice.ts).
-    tableAccess: [
-      writes([
-        BATCH_PREFIX,
-        'IRN#',
-        EVENT_PREFIX,
-        'AUDIT#',
-        'SIGNING_KEYS',
-        SEARCH_COUNTER_PREFIX,
-        SEARCH_LIST_PREFIX,
-      ]),
-      reads(['BUSINESS#', 'TIN#', 'SERVICEID#', 'REF#', 'APIKEY#']),
-    ],
-    // As the single sign endpoint: the signing key, and invoice notes sealed.
-    secrets: ['signing-key'],
-    dataKey: { encrypt: ['invoice'] },
+    memoryMB: 1024,
     description: 'A submitted batch -> each invoice validated or signed exactly once, then batch.completed',
-  },
-]
-
-/**
- * The consumers built by constructs of their own rather than from the list above: the merchant history
- * indexer (infra/constructs/history-indexer.ts: its own stream filter, on transfers inserted or
- * reversed) and the daily reconciliation (infra/constructs/reconciliation.ts: a schedule, not a stream).
- */
-export const HISTORY_INDEXER = {
-  functionId: 'history-indexer',
-  handler: 'functions/merchant-history/history-indexer.ts',
-  // A batch may retry against other batches of the same merchant for up to 20 s (indexer.ts).
-  timeoutSeconds: 60,
-} as const
-export const DAILY_RECONCILIATION = {
-  functionId: 'reconcile-daily',
-  handler: 'functions/finance/reconcile-daily.ts',
-  // A whole-table scan: the most time Lambda gives.
-  timeoutSeconds: 900,
-} as const
-
-/**
- * Every consumer function of a stage: what the stacks deploy besides the API's functions, and what
- * `npm start -- --bundles` runs from their bundles (scripts/local/bundles.ts).
- */
-export const consumerFunctions: readonly Pick<Consumer, 'functionId' | 'handler' | 'timeoutSeconds'>[] = [
-  ...consumers,
-  HISTORY_INDEXER,
-  DAILY_RECONCILIATION,
+  }),
+  declare({
+    functionId: 'history-indexer',
+    domain: 'merchant-history',
+    stack: 'payments',
+    // Area B transfer records, inserted or modified by a reversal. A shard's records arrive in order,
+    // so a transfer's insert comes before its reversal; the indexer is idempotent and its head update
+    // conditional, so redeliveries and concurrent batches of one merchant from several shards are safe.
+    trigger: {
+      kind: 'stream',
+      events: ['INSERT', 'MODIFY'],
+      prefix: BANK_REQUEST_PREFIX,
+      newImage: { kind: 'TRANSFER' },
+      batchSize: 100,
+      retryAttempts: 10,
+      // CONTRACT 12: the history trails the ledger by seconds at most.
+      maxLagSeconds: 5,
+    },
+    // Reads heads, pointers and transfers; writes only the history (MHIST#) and the provider-reference
+    // pointers (PROVREF#), through TransactWriteItems (authorised item by item).
+    access: {
+      table: [
+        READ_EVERY_RECORD,
+        { actions: ['PutItem', 'UpdateItem', 'ConditionCheckItem'], keys: ['MHIST#', 'PROVREF#'] },
+      ],
+    },
+    // A batch may retry against other batches of the same merchant for up to 20 s (indexer.ts).
+    timeoutSeconds: 60,
+    memoryMB: 512,
+    description: "Transfers inserted or reversed -> their merchants' histories",
+    constructId: 'HistoryIndexer',
+  }),
+  declare({
+    functionId: 'reconcile-daily',
+    domain: 'finance',
+    stack: 'payments',
+    // 02:00 Lagos time, when the day before is closed. One attempt: a second run while the first
+    // still scans would only double the read cost.
+    trigger: {
+      kind: 'schedule',
+      name: 'Daily',
+      does: 'reconcile the ledger, histories and daily totals',
+      cron: { minute: '0', hour: '2' },
+      alarm: {
+        name: 'Differences',
+        namespace: RECONCILIATION_NAMESPACE,
+        metric: RECONCILIATION_METRIC,
+        description:
+          'Reconciliation found differences between balances, transfers, histories or daily totals (see the reconcile-daily log), or did not report today',
+      },
+    },
+    // reconcile() only scans the table (no index, no other action): read-only by construction.
+    access: { table: [{ actions: ['Scan'] }] },
+    // A whole-table scan: the most memory (and so CPU and network) and time Lambda gives.
+    timeoutSeconds: 900,
+    memoryMB: 3008,
+    description: 'Every day: the ledger, the histories and the daily totals reconciled (CONTRACT section 12)',
+    constructId: 'Reconciliation',
+  }),
 ]

@@ -2,14 +2,7 @@ import { type Consumer, consumers } from '#lib/service/consumers.ts'
 import { functionsOf, type Route, routes as routeTable, UNROUTED } from '#lib/service/routes.ts'
 import { keys, NONCE_PREFIX, RATE_PREFIX, REPLAY_PREFIX, TEST_CLOCK_PREFIX } from '#lib/platform/db/keys.ts'
 import type { AuthScheme } from '#lib/platform/http/route.ts'
-import {
-  type Access,
-  ALL_INDEXES,
-  mergeAccess,
-  READ_ACTIONS,
-  type TableGrant,
-  WRITE_ACTIONS,
-} from '#lib/platform/iam/access.ts'
+import { type Access, mergeAccess, type TableGrant } from '#lib/platform/iam/access.ts'
 
 /** The partition-key prefix of a key builder's keys (`keys.apiClient('').pk` is `APIKEY#`). */
 const prefixOf = (key: { pk: string }) => key.pk
@@ -82,12 +75,6 @@ export const SEALED_REPLY_ACCESS: Access = {
  * locally is what the role allows in AWS.
  */
 
-/** Every record, read (`read`) or written (`write`), through the table and every index. */
-export function tableGrantsOf(access: 'none' | 'read' | 'write'): TableGrant[] {
-  if (access === 'none') return []
-  return [{ actions: access === 'write' ? WRITE_ACTIONS : READ_ACTIONS, indexes: ALL_INDEXES }]
-}
-
 /**
  * The Access of the API function serving `routes` (all of one declaration): what its declaration
  * says it does (lib/service/endpoints), what its auth scheme does on every request, and the idempotency
@@ -104,33 +91,16 @@ export function accessOfRoutes(routes: readonly Route[]): Access {
   )
 }
 
-/** A consumer's Access, from its lib/service/consumers.ts entry. */
+/** A consumer's Access: what its declaration says it does (lib/service/consumers.ts), and no more. */
 export function accessOfConsumer(c: Consumer): Access {
-  return mergeAccess({
-    table: typeof c.tableAccess === 'string' ? tableGrantsOf(c.tableAccess) : c.tableAccess,
-    ...(c.dataKey?.decrypt ? { decrypt: c.dataKey.decrypt } : {}),
-    ...(c.dataKey?.encrypt ? { encrypt: c.dataKey.encrypt } : {}),
-    ...(c.secrets ? { secrets: c.secrets } : {}),
-    ...(c.sendsTo ? { queues: c.sendsTo } : {}),
-    ...(c.sendsEmail ? { email: true } : {}),
-  })
+  return mergeAccess(c.access)
 }
 
 /**
- * The merchant history indexer (functions/merchant-history/history-indexer.ts): reads heads, pointers and
- * transfers; writes only the history (MHIST#) and the provider-reference pointers (PROVREF#), through
- * TransactWriteItems (authorised item by item: PutItem, UpdateItem, ConditionCheckItem).
- */
-export const HISTORY_INDEXER_ACCESS: Access = mergeAccess({
-  table: [
-    ...tableGrantsOf('read'),
-    { actions: ['PutItem', 'UpdateItem', 'ConditionCheckItem'], keys: ['MHIST#', 'PROVREF#'] },
-  ],
-})
-
-/**
- * Every function the local runner invokes, by functionId: the API functions of the route table (and
- * the catch-all, which touches nothing), the consumers of lib/service/consumers.ts and the history indexer.
+ * Every function a stage deploys, by functionId, with its Access: the API functions of the route
+ * table, the catch-all (which touches nothing) and every consumer. The local IAM guard holds each
+ * local run to these (scripts/local/iam.ts), and test/infra checks that every function of the
+ * synthesized stage has one.
  */
 export function accessOfFunctions(table: readonly Route[] = routeTable): Map<string, Access> {
   const out = new Map<string, Access>()
@@ -139,6 +109,5 @@ export function accessOfFunctions(table: readonly Route[] = routeTable): Map<str
   }
   out.set(UNROUTED.functionId, {})
   for (const c of consumers) out.set(c.functionId, accessOfConsumer(c))
-  out.set('history-indexer', HISTORY_INDEXER_ACCESS)
   return out
 }

@@ -17,7 +17,7 @@ import { stackNames, stackOutputs } from './stage.ts'
 
 /**
  * `dlq list` and `dlq redrive`: the dead-letter queues of a stage's asynchronous consumers
- * (infra/constructs/async-consumer.ts), found by the area stacks' `DeadLetters<Consumer>` outputs.
+ * (infra/constructs/consumer-triggers.ts), found by the area stacks' `DeadLetters<Consumer>` outputs.
  *
  * A stream consumer's queue holds failure records (which shard, which sequence numbers), not the
  * items: redrive reads those records back from the stream (kept 24 hours) and invokes the consumer

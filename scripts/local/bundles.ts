@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
-import { consumerFunctions } from '#lib/service/consumers.ts'
+import { consumers } from '#lib/service/consumers.ts'
 import { functionsOf, routes, UNROUTED } from '#lib/service/routes.ts'
 import { esbuildOptionsFor } from '../../infra/constructs/api-function.ts'
 
@@ -19,7 +19,7 @@ export function bundledFunctions(): Map<string, string> {
   const handlers = new Map<string, string>()
   for (const [functionId, served] of functionsOf(routes)) handlers.set(functionId, served[0]!.handler)
   handlers.set(UNROUTED.functionId, UNROUTED.handler)
-  for (const c of consumerFunctions) handlers.set(c.functionId, c.handler)
+  for (const c of consumers) handlers.set(c.functionId, c.handler)
   return handlers
 }
 

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { QUEUE_URL_ENV, type QueueName } from '#lib/platform/async/queue.ts'
 import type { Access, EncryptionRecord, TableAction, TableGrant } from '#lib/platform/iam/access.ts'
-import { ENCRYPTION_RECORDS, mergeAccess } from '#lib/platform/iam/access.ts'
+import { ENCRYPTION_RECORDS, mergeAccess, TABLE_ACTIONS } from '#lib/platform/iam/access.ts'
 import { SECRET_ENV, type ServiceSecret } from '#lib/service/routes.ts'
 
 /**
@@ -35,16 +35,6 @@ interface Target {
   suffix: string
 }
 
-const TABLE_ACTIONS: readonly TableAction[] = [
-  'GetItem',
-  'BatchGetItem',
-  'Query',
-  'PutItem',
-  'UpdateItem',
-  'DeleteItem',
-  'ConditionCheckItem',
-  'BatchWriteItem',
-]
 /** Permissions of a function's event sources and runtime, which no Access describes. */
 const EVENT_SOURCE_ACTIONS = new Set([
   'dynamodb:DescribeStream',

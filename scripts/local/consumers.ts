@@ -3,37 +3,26 @@ import { pathToFileURL } from 'node:url'
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda'
 import {
   consumers,
-  HISTORY_INDEXER,
   type StreamConsumer as StreamConsumerSpec,
+  type StreamTrigger,
 } from '#lib/service/consumers.ts'
 import { asFunction } from './iam.ts'
 import type { StreamConsumer } from './stream-drive.ts'
 
 /**
  * The stream consumers the local stream drive runs: the same handler modules the CDK stack subscribes
- * to the table's stream (infra/constructs/history-indexer.ts, and infra/constructs/consumers.ts for
- * those of lib/service/consumers.ts), or with `bundles` their Lambda bundles (`npm start -- --bundles`).
- * `only` (function ids) picks some of them; all by default.
+ * to the table's stream (infra/constructs/consumers.ts, from lib/service/consumers.ts), or with
+ * `bundles` their Lambda bundles (`npm start -- --bundles`). `only` (function ids) picks some of
+ * them; all by default.
  */
 export async function localStreamConsumers(
   only?: string[],
   bundles?: Record<string, string>,
 ): Promise<StreamConsumer[]> {
-  const wanted = (id: string) => !only || only.includes(id)
   const out: StreamConsumer[] = []
-  if (wanted(HISTORY_INDEXER.functionId)) {
-    const handler = await loadConsumer<StreamFn>(HISTORY_INDEXER, bundles)
-    // Each invocation with the function's role (scripts/local/iam.ts), as every consumer below.
-    out.push({
-      name: HISTORY_INDEXER.functionId,
-      handler: (event) =>
-        asFunction(HISTORY_INDEXER.functionId, () =>
-          handler(event, lambdaContext(HISTORY_INDEXER.functionId, HISTORY_INDEXER.timeoutSeconds)),
-        ),
-    })
-  }
   for (const spec of consumers) {
-    if (spec.kind === 'stream' && wanted(spec.functionId)) out.push(await filtered(spec, bundles))
+    if (spec.trigger.kind === 'stream' && (!only || only.includes(spec.functionId)))
+      out.push(await filtered(spec as StreamConsumerSpec, bundles))
   }
   return out
 }
@@ -56,11 +45,14 @@ export async function loadConsumer<T>(
   return ((await import(url)) as { handler: T }).handler
 }
 
-/** The event source mapping's filter (infra/constructs/consumers.ts builds the same one). */
-function matches(spec: StreamConsumerSpec, record: DynamoDBRecord): boolean {
-  if (record.eventName !== 'INSERT') return false
+/** The event source mapping's filter (infra/constructs/consumer-triggers.ts builds the same one). */
+function matches(trigger: StreamTrigger, record: DynamoDBRecord): boolean {
+  if (!trigger.events.includes(record.eventName as StreamTrigger['events'][number])) return false
   const keys = record.dynamodb?.Keys
-  return Boolean(keys?.pk?.S?.startsWith(spec.prefix) && (spec.sk === undefined || keys.sk?.S === spec.sk))
+  if (!keys?.pk?.S?.startsWith(trigger.prefix)) return false
+  if (trigger.sk !== undefined && keys.sk?.S !== trigger.sk) return false
+  const image = record.dynamodb?.NewImage
+  return Object.entries(trigger.newImage ?? {}).every(([name, value]) => image?.[name]?.S === value)
 }
 
 /** A Lambda context for one invocation, with the consumer's timeout as its deadline. */
@@ -83,18 +75,20 @@ export function lambdaContext(functionId: string, timeoutSeconds: number): Conte
 }
 
 /**
- * A consumer of lib/service/consumers.ts as its event source mapping sees the stream: only the records its
- * filter takes, in batches of its batchSize. The first failed record is reported back to the drive,
- * which delivers again from there (so, like Lambda's bisect-free retry, later batches wait).
+ * A stream consumer as its event source mapping sees the stream: only the records its filter takes,
+ * in batches of its batchSize, each invocation with the function's role (scripts/local/iam.ts). The
+ * first failed record is reported back to the drive, which delivers again from there (so, like
+ * Lambda's bisect-free retry, later batches wait).
  */
 async function filtered(spec: StreamConsumerSpec, bundles?: Record<string, string>): Promise<StreamConsumer> {
   const fn = await loadConsumer<StreamFn>(spec, bundles)
   return {
     name: spec.functionId,
     handler: async (event) => {
-      const records = event.Records.filter((r) => matches(spec, r))
-      for (let i = 0; i < records.length; i += spec.batchSize) {
-        const slice = records.slice(i, i + spec.batchSize)
+      const { batchSize } = spec.trigger
+      const records = event.Records.filter((r) => matches(spec.trigger, r))
+      for (let i = 0; i < records.length; i += batchSize) {
+        const slice = records.slice(i, i + batchSize)
         let failedId: string | undefined
         try {
           const result = await asFunction(spec.functionId, () =>

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda'
 import { type QueueName, useLocalQueues } from '#lib/platform/async/queue.ts'
-import { type Consumer, consumerFunctions, consumers, type QueueConsumer } from '#lib/service/consumers.ts'
+import { consumers, type QueueConsumer } from '#lib/service/consumers.ts'
 import { lambdaContext, loadConsumer, localStreamConsumers } from './consumers.ts'
 import { asFunction, type Grants, installLocalIam } from './iam.ts'
 import { type StreamDrive, startStreamDrive } from './stream-drive.ts'
@@ -9,9 +9,11 @@ import { type StreamDrive, startStreamDrive } from './stream-drive.ts'
 /**
  * The local stand-in for Lambda's event source mappings (as scripts/local/server.ts is for API
  * Gateway): the table's stream is read by one local stream drive per consumer (scripts/local/stream-drive.ts),
- * which hands the stream consumers (scripts/local/consumers.ts: the history indexer and those of
- * lib/service/consumers.ts) Lambda's event shape; the queues of lib/service/consumers.ts run in-process here, with
- * SQS's partial batch failure semantics. Nothing here decides what a consumer does; it only delivers.
+ * which hands the stream consumers (scripts/local/consumers.ts) Lambda's event shape; the queue
+ * consumers' queues run in-process here, with SQS's partial batch failure semantics; a scheduled
+ * consumer runs when invoke() is called (the local server has no schedules). All from the
+ * declarations of lib/service/consumers.ts, each invocation with the function's role
+ * (scripts/local/iam.ts). Nothing here decides what a consumer does; it only delivers.
  *
  * Differences from AWS, on purpose: stream positions and queued messages live in this process's
  * memory (a restart reads the stream again from its start, which the consumers tolerate since they
@@ -71,7 +73,8 @@ export async function startWorkers(options: WorkersOptions): Promise<Workers> {
 
   // ---- queues ----
   const queueConsumers = new Map<QueueName, QueueConsumer>()
-  for (const c of selected) if (c.kind === 'queue') queueConsumers.set(c.queue, c)
+  for (const c of selected)
+    if (c.trigger.kind === 'queue') queueConsumers.set(c.trigger.queue, c as QueueConsumer)
   const timers = new Set<NodeJS.Timeout>()
   let queued = 0
   const visibilityMs = Number(process.env.LOCAL_VISIBILITY_SECONDS ?? 1) * 1000
@@ -120,7 +123,7 @@ export async function startWorkers(options: WorkersOptions): Promise<Workers> {
       }
       queued--
       if (!failed || !running) return
-      if (receiveCount >= consumer.maxReceiveCount) {
+      if (receiveCount >= consumer.trigger.maxReceiveCount) {
         deadLetters.push({ queue, body })
         console.error(
           `local queue ${queue}: message moved to the dead-letter list after ${receiveCount} receives`,
@@ -171,14 +174,13 @@ export async function startWorkers(options: WorkersOptions): Promise<Workers> {
   return {
     deadLetters,
     async invoke(functionId, event = {}) {
-      const consumer = consumerFunctions.find((c) => c.functionId === functionId)
-      if (!consumer)
-        throw new Error(`${functionId} is not a consumer (lib/service/consumers.ts consumerFunctions)`)
+      const consumer = consumers.find((c) => c.functionId === functionId)
+      if (!consumer) throw new Error(`${functionId} is not a consumer (lib/service/consumers.ts)`)
       const fn = await loadConsumer<(event: unknown, context: unknown) => Promise<unknown>>(
         consumer,
         options.bundles,
       )
-      return fn(event, lambdaContext(functionId, consumer.timeoutSeconds))
+      return asFunction(functionId, () => fn(event, lambdaContext(functionId, consumer.timeoutSeconds)))
     },
     settled: allSettled,
     historySettled: (timeoutMs?: number) =>
@@ -208,5 +210,3 @@ export async function startWorkers(options: WorkersOptions): Promise<Workers> {
     },
   }
 }
-
-export type { Consumer }

@@ -84,9 +84,8 @@ describe('cdk-nag', () => {
 describe('tracing and alarms', () => {
   it('traces every function actively (X-Ray)', () => {
     const functions = Object.values(apiTemplate.findResources('AWS::Lambda::Function'))
-    // Plus the outbox sender, the history indexer, the daily reconciliation and the consumers of
-    // lib/service/consumers.ts (webhook fan-out and delivery, the batch worker).
-    expect(functions.length).toBe(allFunctionIds.length + 3 + consumers.length - 1)
+    // Plus every consumer of lib/service/consumers.ts.
+    expect(functions.length).toBe(allFunctionIds.length + consumers.length)
     for (const fn of functions) expect(fn.Properties.TracingConfig).toEqual({ Mode: 'Active' })
   })
 

@@ -1,13 +1,15 @@
 import { Match, type Template } from 'aws-cdk-lib/assertions'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { RECONCILIATION_METRIC, RECONCILIATION_NAMESPACE } from '#lib/finance/reconcile-metric.ts'
+import type { IFunction } from 'aws-cdk-lib/aws-lambda'
 import type { AreaStack } from '../../infra/stacks/area-stack.ts'
 import type { Stage } from '../../infra/stage.ts'
 import { logicalIdOf as logicalId, synthStage } from './stage-templates.ts'
 
 let stage: Stage
-/** The stack the reconciliation lives in (infra/stacks/areas.ts: payments). */
-let api: AreaStack & { reconciliation: NonNullable<AreaStack['reconciliation']> }
+/** The stack the reconciliation lives in (its declaration's: payments). */
+let api: AreaStack
+let reconcile: IFunction
 let template: Template
 beforeAll(() => {
   // NodejsFunction bundling skipped: the assertions are about resources, not bundles.
@@ -18,13 +20,14 @@ beforeAll(() => {
     consumers: ['reconcile-daily'],
   })
   stage = synthesized.stage
-  api = stage.areas.get('payments') as typeof api
+  api = stage.areas.get('payments')!
+  reconcile = stage.consumerFunctions.get('reconcile-daily')!
   template = synthesized.templates.get(api.stackName)!
 })
 
 describe('the daily reconciliation', () => {
   it('is invoked by an EventBridge Scheduler schedule every day at 02:00 Lagos time', () => {
-    const fnId = logicalId(api.reconciliation.function)
+    const fnId = logicalId(reconcile)
     template.hasResourceProperties('AWS::Scheduler::Schedule', {
       ScheduleExpression: 'cron(0 2 * * ? *)',
       ScheduleExpressionTimezone: 'Africa/Lagos',
@@ -52,7 +55,7 @@ describe('the daily reconciliation', () => {
   })
 
   it('lets the function scan the table and nothing else: no write, no index, no key, no secret', () => {
-    const roleId = logicalId(api.reconciliation.function.role!)
+    const roleId = logicalId(reconcile.role!)
     const statements = Object.values(template.findResources('AWS::IAM::Policy'))
       .filter((p) => (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === roleId))
       .flatMap(
@@ -80,7 +83,7 @@ describe('the daily reconciliation', () => {
   })
 
   it('lets the scheduler invoke only this function', () => {
-    const fnId = logicalId(api.reconciliation.function)
+    const fnId = logicalId(reconcile)
     const roles = template.findResources('AWS::IAM::Role', {
       Properties: {
         AssumeRolePolicyDocument: Match.objectLike({

@@ -1,11 +1,16 @@
-import { App, Stack } from 'aws-cdk-lib'
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { App, RemovalPolicy, Stack } from 'aws-cdk-lib'
 import { consumers } from '#lib/service/consumers.ts'
 import { Match, Template } from 'aws-cdk-lib/assertions'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { tableDefinition } from '#lib/platform/db/table.ts'
 import { functionsOf, type Route, routeKey, routes, UNROUTED } from '#lib/service/routes.ts'
+import { accessOfFunctions } from '#lib/service/function-access.ts'
 import { physicalFunctionName } from '../../infra/constructs/api-function.ts'
-import { AREA_STACKS, stackOf, stackOfConsumer, stackTitle } from '../../infra/stacks/areas.ts'
+import { Consumers } from '../../infra/constructs/consumers.ts'
+import { AREA_STACKS, stackOf, stackTitle } from '../../infra/stacks/areas.ts'
 import { buildStage, CONSUMER_FUNCTIONS } from '../../infra/stage.ts'
 import { logicalIdOf, type SynthesizedStage as Synthesized, synthStage } from './stage-templates.ts'
 
@@ -104,8 +109,9 @@ describe('DataStack', () => {
   })
 })
 
-/** The consumers of lib/service/consumers.ts built by infra/constructs/consumers.ts (the outbox sender has its own). */
-const ownConsumers = consumers.filter((c) => c.functionId !== 'outbox-sender').map((c) => c.functionId)
+/** The consumer a function (by its description, which ends with its functionId) is, if any. */
+const consumerOf = (description: unknown) =>
+  consumers.find((c) => String(description).endsWith(` ${c.functionId}`))
 
 describe('one stack per area (CONTRACT section 13)', () => {
   it("keeps every template of the stage at most 300 resources (60% of CloudFormation's 500)", () => {
@@ -131,16 +137,14 @@ describe('one stack per area (CONTRACT section 13)', () => {
     expect(largest).toBeGreaterThan(300)
   })
 
-  it("deploys each endpoint in the stack stackOf names, and each consumer in stackOfConsumer's", () => {
+  it("deploys each endpoint in the stack stackOf names, and each consumer in its declaration's", () => {
     for (const route of routes) {
       const fn = prod.stage.functions.get(route.functionId)!
       expect(Stack.of(fn).stackName, route.functionId).toBe(`Einvoicing-prod-${stackTitle(stackOf(route))}`)
     }
-    for (const functionId of CONSUMER_FUNCTIONS) {
-      const fn = prod.stage.consumerFunctions.get(functionId)
-      expect(fn?.stack.stackName, functionId).toBe(
-        `Einvoicing-prod-${stackTitle(stackOfConsumer(functionId))}`,
-      )
+    for (const c of consumers) {
+      const fn = prod.stage.consumerFunctions.get(c.functionId)
+      expect(fn?.stack.stackName, c.functionId).toBe(`Einvoicing-prod-${stackTitle(c.stack)}`)
     }
     expect(Stack.of(prod.stage.functions.get(UNROUTED.functionId)!)).toBe(prod.stage.edge)
   })
@@ -179,29 +183,24 @@ describe('one stack per area (CONTRACT section 13)', () => {
 })
 
 describe('the stage', () => {
-  it('deploys one function per functionId of the route table, plus the unrouted catch-all, the outbox sender, the history indexer, the reconciliation and the consumers', () => {
-    prod.apiTemplate.resourceCountIs('AWS::Lambda::Function', functionIds.length + 4 + ownConsumers.length)
+  it('deploys one function per functionId of the route table, plus the unrouted catch-all and the consumers', () => {
+    prod.apiTemplate.resourceCountIs('AWS::Lambda::Function', functionIds.length + 1 + consumers.length)
     expect([...prod.stage.functions.keys()].sort()).toEqual([...functionIds, UNROUTED.functionId].sort())
   })
 
   it('runs every function on nodejs22.x, arm64, with the house settings and environment', () => {
-    // The consumers of lib/service/consumers.ts have their own settings (test below).
-    const functions = Object.values(prod.apiTemplate.findResources('AWS::Lambda::Function')).filter(
-      (fn) => !ownConsumers.some((name) => String(fn.Properties.Description).endsWith(name)),
-    )
-    expect(functions).toHaveLength(functionIds.length + 4)
+    const functions = Object.values(prod.apiTemplate.findResources('AWS::Lambda::Function'))
+    expect(functions).toHaveLength(functionIds.length + 1 + consumers.length)
     for (const fn of functions) {
-      // The stream consumers work in batches: less memory, a longer timeout.
-      const outbox = String(fn.Properties.Description).endsWith('outbox-sender')
-      const indexer = String(fn.Properties.Description).endsWith('history-indexer')
-      // The daily reconciliation scans the whole table: the most memory and time Lambda gives.
-      const reconcile = String(fn.Properties.Description).endsWith('reconcile-daily')
+      // A consumer's memory and timeout are its declaration's (the stream consumers work in batches,
+      // the daily reconciliation scans the whole table); an API function's the house defaults.
+      const consumer = consumerOf(fn.Properties.Description)
       expect(fn.Properties).toMatchObject({
         Runtime: 'nodejs22.x',
         Architectures: ['arm64'],
         Handler: 'index.handler',
-        MemorySize: outbox || indexer ? 512 : reconcile ? 3008 : 1024,
-        Timeout: outbox ? 30 : indexer ? 60 : reconcile ? 900 : 10,
+        MemorySize: consumer?.memoryMB ?? 1024,
+        Timeout: consumer?.timeoutSeconds ?? 10,
         Environment: {
           Variables: {
             TABLE_NAME: expect.anything(),
@@ -282,7 +281,7 @@ describe('the stage', () => {
 
   it('keeps one month of logs in an explicit log group per function, and of the access logs', () => {
     const groups = Object.values(prod.apiTemplate.findResources('AWS::Logs::LogGroup'))
-    expect(groups).toHaveLength(functionIds.length + 4 + 1 + ownConsumers.length)
+    expect(groups).toHaveLength(functionIds.length + 1 + 1 + consumers.length)
     for (const group of groups) expect(group.Properties.RetentionInDays).toBe(30)
   })
 
@@ -642,8 +641,7 @@ describe('Consumers (lib/service/consumers.ts on DynamoDB Streams and SQS)', () 
   it('maps each stream consumer to a filtered event source with partial failures, bisect and a DLQ', () => {
     const mappings = Object.values(prod.apiTemplate.findResources('AWS::Lambda::EventSourceMapping'))
     const streamMappings = mappings.filter((m) => m.Properties.StartingPosition === 'TRIM_HORIZON')
-    // Plus the history indexer (infra/constructs/history-indexer.ts), on the same StreamConsumer.
-    expect(streamMappings).toHaveLength(consumers.filter((c) => c.kind === 'stream').length + 1)
+    expect(streamMappings).toHaveLength(consumers.filter((c) => c.trigger.kind === 'stream').length)
     for (const m of streamMappings) {
       expect(m.Properties).toMatchObject({
         FunctionResponseTypes: ['ReportBatchItemFailures'],
@@ -676,7 +674,53 @@ describe('Consumers (lib/service/consumers.ts on DynamoDB Streams and SQS)', () 
     const alarms = Object.values(prod.apiTemplate.findResources('AWS::CloudWatch::Alarm')).filter((a) =>
       String(a.Properties.AlarmDescription).includes('waits in the dead-letter queue'),
     )
-    // Each consumer of lib/service/consumers.ts and the history indexer.
-    expect(alarms).toHaveLength(consumers.length + 1)
+    // Each consumer fed by a stream or a queue (a scheduled one has none: its alarm is on its figure).
+    expect(alarms).toHaveLength(consumers.filter((c) => c.trigger.kind !== 'schedule').length)
+  })
+})
+
+describe('one declaration and one access entry per deployed function', () => {
+  /** The functionIds (each function's description ends with its own) of the templates' functions that `access` has no entry for. */
+  const withoutAccess = (templates: Iterable<Template>, access: ReadonlyMap<string, unknown>) =>
+    [...templates]
+      .flatMap((t) => Object.values(t.findResources('AWS::Lambda::Function')))
+      .map((fn) => String(fn.Properties.Description).split(' ').pop()!)
+      .filter((functionId) => !access.has(functionId))
+
+  it('gives every function of the stage, endpoint or consumer, the access entry its local runs are held to', () => {
+    expect(withoutAccess(prod.templates.values(), accessOfFunctions())).toEqual([])
+    expect(accessOfFunctions().get('reconcile-daily')?.table).toEqual([{ actions: ['Scan'] }])
+  })
+
+  it('finds a function deployed from a consumer declaration that is not in the list', () => {
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } })
+    const stage = buildStage(app, { stage: 'dev', routes: [], consumers: ['reconcile-daily'] })
+    const payments = stage.areas.get('payments')!
+    const planted = { ...consumers.find((c) => c.functionId === 'reconcile-daily')!, functionId: 'planted' }
+    new Consumers(payments, 'Planted', {
+      consumers: [{ ...planted, constructId: undefined }],
+      table: stage.data.table,
+      stage: 'dev',
+      serviceName: 'einvoicing-api',
+      serviceVersion: '0.0.0',
+      logRemovalPolicy: RemovalPolicy.DESTROY,
+      apiFunctions: new Map(),
+    })
+    expect(withoutAccess([Template.fromStack(payments)], accessOfFunctions())).toEqual(['planted'])
+  })
+
+  it('names no consumer in the stacks, their constructs or the access module: each is built from its declaration', () => {
+    const root = fileURLToPath(new URL('../../', import.meta.url))
+    const files = [
+      ...readdirSync(join(root, 'infra'), { recursive: true, encoding: 'utf8' })
+        .filter((f) => f.endsWith('.ts'))
+        .map((f) => join('infra', f)),
+      'lib/service/function-access.ts',
+    ]
+    const named = files.flatMap((file) => {
+      const text = readFileSync(join(root, file), 'utf8')
+      return CONSUMER_FUNCTIONS.filter((id) => text.includes(id)).map((id) => `${file}: ${id}`)
+    })
+    expect(named).toEqual([])
   })
 })

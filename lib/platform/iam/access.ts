@@ -33,6 +33,21 @@ export type TableAction =
   | 'DeleteItem'
   | 'ConditionCheckItem'
   | 'BatchWriteItem'
+  /** A whole-table job's read (the daily reconciliation): it names no partition key. */
+  | 'Scan'
+
+/** Every TableAction, for reading a policy back into grants (scripts/local/cloud-grants.ts). */
+export const TABLE_ACTIONS: readonly TableAction[] = [
+  'GetItem',
+  'BatchGetItem',
+  'Query',
+  'PutItem',
+  'UpdateItem',
+  'DeleteItem',
+  'ConditionCheckItem',
+  'BatchWriteItem',
+  'Scan',
+]
 
 export interface TableGrant {
   actions: readonly TableAction[]
@@ -86,6 +101,9 @@ export const WRITE_ACTIONS: readonly TableAction[] = [
   'ConditionCheckItem',
 ]
 export const ALL_INDEXES: readonly IndexName[] = ['gsi1', 'gsi2', 'gsi3']
+
+/** Get and query every record, through the table and every index (Scan is not among them). */
+export const READ_EVERY_RECORD: TableGrant = { actions: READ_ACTIONS, indexes: ALL_INDEXES }
 
 /**
  * Table grants by the partition-key prefixes a function's records live under (dynamodb:LeadingKeys):

@@ -23,7 +23,7 @@ function allowsItem(grant: TableGrant, request: DynamoItemRequest): boolean {
   if (request.index !== undefined && !grant.indexes?.includes(request.index as never)) return false
   if (!grant.keys) return true
   // A request that names no partition key (a Scan) has an empty LeadingKeys set, which ForAllValues
-  // lets through; no TableAction reads without a key, so such a request never reaches here allowed.
+  // lets through: a grant of Scan limited to key prefixes would still allow the whole table.
   if (request.leadingKey === undefined) return true
   return grant.keys.some((prefix) => request.leadingKey!.startsWith(prefix))
 }
