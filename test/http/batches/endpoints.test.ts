@@ -120,11 +120,13 @@ describe('POST /api/{v}/app/invoice/batch', () => {
     ])
   })
 
-  it("answers 404 for another business's batch id", async () => {
-    const accepted = await clients.app.post<any>(BATCH, { action: 'validate', invoices: [buildInvoice()] })
-    expect(accepted.status).toBe(202)
-    expect((await clients.buyer.get(`${BATCH}/${accepted.body.batch_id}`)).status).toBe(404)
-    await completed(accepted.body.batch_id)
+  describe('GET /api/{v}/app/invoice/batch/{batch_id}', () => {
+    it("answers 404 for another business's batch id", async () => {
+      const accepted = await clients.app.post<any>(BATCH, { action: 'validate', invoices: [buildInvoice()] })
+      expect(accepted.status).toBe(202)
+      expect((await clients.buyer.get(`${BATCH}/${accepted.body.batch_id}`)).status).toBe(404)
+      await completed(accepted.body.batch_id)
+    })
   })
 
   it('makes one batch of 20 parallel posts with one Idempotency-Key', async () => {

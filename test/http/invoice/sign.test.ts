@@ -178,45 +178,47 @@ describe('POST /api/{v}/app/invoice/sign', () => {
 })
 
 describe('the invoice lifecycle through validate and sign', () => {
-  it('si/validate records VALIDATED; sign then moves the same record to SIGNED', async () => {
-    const invoice = buildInvoice()
-    const validated = await siValidate(invoice)
-    expect(validated.status).toBe(200)
-    expect(validated.body).toEqual({
-      message: 'Invoice validated successfully',
-      payment_status: 'PENDING',
-      irn: invoice.irn,
+  describe('POST /api/v1/si/validate', () => {
+    it('si/validate records VALIDATED; sign then moves the same record to SIGNED', async () => {
+      const invoice = buildInvoice()
+      const validated = await siValidate(invoice)
+      expect(validated.status).toBe(200)
+      expect(validated.body).toEqual({
+        message: 'Invoice validated successfully',
+        payment_status: 'PENDING',
+        irn: invoice.irn,
+      })
+      const before = await readInvoiceRecord(invoice.irn)
+      expect(before).toMatchObject({ status: 'VALIDATED', revision: 1 })
+      expect(before?.signature).toBeUndefined()
+
+      const signed = await sign(invoice)
+      expect(signed.status).toBe(200)
+      const after = await readInvoiceRecord(invoice.irn)
+      expect(after).toMatchObject({
+        status: 'SIGNED',
+        revision: 2,
+        validatedAt: before!.validatedAt,
+        signedAt: signed.body.signed_at,
+        createdAt: before!.createdAt,
+      })
     })
-    const before = await readInvoiceRecord(invoice.irn)
-    expect(before).toMatchObject({ status: 'VALIDATED', revision: 1 })
-    expect(before?.signature).toBeUndefined()
 
-    const signed = await sign(invoice)
-    expect(signed.status).toBe(200)
-    const after = await readInvoiceRecord(invoice.irn)
-    expect(after).toMatchObject({
-      status: 'SIGNED',
-      revision: 2,
-      validatedAt: before!.validatedAt,
-      signedAt: signed.body.signed_at,
-      createdAt: before!.createdAt,
+    it('lets a VALIDATED invoice be validated again with corrected content', async () => {
+      const invoice = buildInvoice()
+      expect((await siValidate(invoice)).status).toBe(200)
+      const corrected = { ...invoice, note: 'corrected' }
+      expect((await siValidate(corrected)).status).toBe(200)
+      expect((await readableInvoiceOf((await readInvoiceRecord(invoice.irn))!))?.note).toBe('corrected')
     })
-  })
 
-  it('lets a VALIDATED invoice be validated again with corrected content', async () => {
-    const invoice = buildInvoice()
-    expect((await siValidate(invoice)).status).toBe(200)
-    const corrected = { ...invoice, note: 'corrected' }
-    expect((await siValidate(corrected)).status).toBe(200)
-    expect((await readableInvoiceOf((await readInvoiceRecord(invoice.irn))!))?.note).toBe('corrected')
-  })
-
-  it('answers si/validate of a signed invoice: the same content is 200, different content 409', async () => {
-    const invoice = buildInvoice()
-    expect((await sign(invoice)).status).toBe(200)
-    expect((await siValidate(invoice)).status).toBe(200)
-    expect((await siValidate({ ...invoice, note: 'changed' })).status).toBe(409)
-    expect((await readInvoiceRecord(invoice.irn))?.status).toBe('SIGNED')
+    it('answers si/validate of a signed invoice: the same content is 200, different content 409', async () => {
+      const invoice = buildInvoice()
+      expect((await sign(invoice)).status).toBe(200)
+      expect((await siValidate(invoice)).status).toBe(200)
+      expect((await siValidate({ ...invoice, note: 'changed' })).status).toBe(409)
+      expect((await readInvoiceRecord(invoice.irn))?.status).toBe('SIGNED')
+    })
   })
 
   it('signs an IRN generated earlier (GENERATED -> SIGNED), keeping what generate-irn stored', async () => {
@@ -259,30 +261,7 @@ describe('the invoice lifecycle through validate and sign', () => {
   })
 })
 
-describe('GET /api/v1/resource/public-keys', () => {
-  it('publishes the Ed25519 verification keys as a JWKS, without credentials', async () => {
-    const reply = await clients.anonymous.get<any>('/api/v1/resource/public-keys')
-    expect(reply.status).toBe(200)
-    expect(reply.body).toEqual({
-      keys: [
-        {
-          kty: 'OKP',
-          crv: 'Ed25519',
-          x: expect.stringMatching(/^[\w-]{43}$/),
-          kid: expect.stringMatching(/^[\w-]{43}$/),
-          use: 'sig',
-          alg: 'EdDSA',
-        },
-      ],
-    })
-    // The kid is the RFC 7638 thumbprint: anyone can recompute it from the key.
-    const [jwk] = reply.body.keys
-    const thumbprint = createHash('sha256')
-      .update(JSON.stringify({ crv: jwk.crv, kty: jwk.kty, x: jwk.x }))
-      .digest('base64url')
-    expect(jwk.kid).toBe(thumbprint)
-  })
-
+describe('a signature checked against GET /api/v1/resource/public-keys', () => {
   it('verifies a stored signature with the published key, using only node:crypto', async () => {
     const invoice = buildInvoice()
     expect((await sign(invoice)).status).toBe(200)

@@ -566,14 +566,16 @@ describe('the differences between v1 and v2', () => {
     }
   })
 
-  it("takes the v1 record on /api/v2/si/validate, as the spec's endpoint table says", async () => {
-    const invoice = changed((inv) => delete inv.invoice_kind)
-    const reply = await clients.si.post<any>('/api/v2/si/validate', invoice)
-    expect(reply.status).toBe(200)
-    expect(reply.body).toEqual({
-      message: 'Invoice validated successfully',
-      payment_status: 'PENDING',
-      irn: invoice.irn,
+  describe('POST /api/v2/si/validate', () => {
+    it("takes the v1 record on /api/v2/si/validate, as the spec's endpoint table says", async () => {
+      const invoice = changed((inv) => delete inv.invoice_kind)
+      const reply = await clients.si.post<any>('/api/v2/si/validate', invoice)
+      expect(reply.status).toBe(200)
+      expect(reply.body).toEqual({
+        message: 'Invoice validated successfully',
+        payment_status: 'PENDING',
+        irn: invoice.irn,
+      })
     })
   })
 })

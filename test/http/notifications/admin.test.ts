@@ -249,7 +249,7 @@ describe('PUT /notification/template/{templateId}', () => {
   })
 })
 
-describe('/notification/email', () => {
+describe('POST /notification/email, DELETE /notification/email and GET /notification/email', () => {
   it('adds addresses, keeping one of each whatever the letter case, and lists them', async () => {
     const added = await clients.notify.post('/notification/email', {
       email: ['Ops@Example.com', 'finance@example.com', 'ops@example.COM'],

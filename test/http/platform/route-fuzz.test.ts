@@ -163,7 +163,7 @@ async function exchange(route: Route, request: FuzzRequest, expectRefusal: boole
   // area's bare error record (Area A: FirsErrorDetails, not the envelope).
   const routed = pathMatches(route.path, new URL(request.target, api.url).pathname)
   const kind = routed || route.reply !== 'envelope' ? route.reply : 'record'
-  // The docs page's success is its HTML (test/browser/docs-page.test.ts checks what it renders).
+  // The docs page's success is its HTML (test/http/platform/docs-page.test.ts checks what it renders).
   if (routed && route.functionId === 'docs' && reply.status === 200) {
     expect(reply.headers['content-type'], context).toMatch(/^text\/html/)
     return reply

@@ -64,7 +64,7 @@ async function transmitted() {
   return irn
 }
 
-describe('the test clock endpoints', () => {
+describe('POST /api/v1/test/clock/advance and GET /api/v1/test/clock', () => {
   it('refuse live keys with 403, even an ADMIN one, and move nothing', async () => {
     for (const reply of [
       await live.admin.post<any>(ADVANCE, { seconds: 60 }),
@@ -175,7 +175,7 @@ describe('Idempotency-Key in test mode', () => {
   })
 })
 
-describe("the sandbox bank's test clock (Areas B and C)", () => {
+describe("POST /api/v1/transactions/test/clock/advance: the sandbox bank's test clock (Areas B and C)", () => {
   const BANK_ADVANCE = '/api/v1/transactions/test/clock/advance'
   const statement = async (date: string) =>
     (await test.merchant.get<any>(`/api/v1/merchant/statement?date=${date}`)).body.data

@@ -56,7 +56,7 @@ async function subscribed(events: string[], client = clients.admin) {
 const patch = (irn: string, payment_status: string) =>
   clients.app.request('PATCH', `/api/v1/app/invoice/update/${irn}`, { payment_status })
 
-describe('POST/GET/DELETE /api/v1/webhooks', () => {
+describe('POST /api/v1/webhooks, GET /api/v1/webhooks and DELETE /api/v1/webhooks/{id}', () => {
   it('creates a subscription with a whsec_ secret shown once, lists it without, deletes it', async () => {
     const created = await clients.admin.post<any>('/api/v1/webhooks', {
       url: 'http://127.0.0.1:9/hooks',
@@ -181,85 +181,89 @@ describe('webhook delivery', () => {
     expect(buyerAdmin.receiver.received[0]!.event.business_id).toBe(DEV.buyer.businessId)
   })
 
-  it('retries a receiver down for 3 attempts with the same webhook-id; the log shows 4 attempts', async () => {
-    const { receiver, id } = await subscribed(['invoice.signed'])
-    receiver.answer = (n) => (n < 3 ? 503 : 200)
-    const invoice = buildInvoice()
-    expect((await clients.app.post('/api/v1/app/invoice/sign', invoice)).status).toBe(200)
-    await eventually(
-      () => expect(receiver.received.map((r) => r.answered)).toEqual([503, 503, 503, 200]),
-      30_000,
-    )
-    expect(new Set(receiver.received.map((r) => r.id)).size).toBe(1)
-    expect(receiver.received.every((r) => r.verified)).toBe(true)
-    // Waits grow: about 1 s, 2 s, 4 s (+-20 %).
-    const times = receiver.received.map((r) => Number(r.timestamp))
-    expect(times[3]! - times[0]!).toBeGreaterThanOrEqual(4)
+  describe('GET /api/v1/webhooks/{id}/deliveries', () => {
+    it('retries a receiver down for 3 attempts with the same webhook-id; the log shows 4 attempts', async () => {
+      const { receiver, id } = await subscribed(['invoice.signed'])
+      receiver.answer = (n) => (n < 3 ? 503 : 200)
+      const invoice = buildInvoice()
+      expect((await clients.app.post('/api/v1/app/invoice/sign', invoice)).status).toBe(200)
+      await eventually(
+        () => expect(receiver.received.map((r) => r.answered)).toEqual([503, 503, 503, 200]),
+        30_000,
+      )
+      expect(new Set(receiver.received.map((r) => r.id)).size).toBe(1)
+      expect(receiver.received.every((r) => r.verified)).toBe(true)
+      // Waits grow: about 1 s, 2 s, 4 s (+-20 %).
+      const times = receiver.received.map((r) => Number(r.timestamp))
+      expect(times[3]! - times[0]!).toBeGreaterThanOrEqual(4)
 
-    const log = await eventually(async () => {
-      const reply = await clients.admin.get<any>(`/api/v1/webhooks/${id}/deliveries?status=delivered`)
-      expect(reply.body.data.content).toHaveLength(1)
-      return reply.body.data
+      const log = await eventually(async () => {
+        const reply = await clients.admin.get<any>(`/api/v1/webhooks/${id}/deliveries?status=delivered`)
+        expect(reply.body.data.content).toHaveLength(1)
+        return reply.body.data
+      })
+      expect(log.page).toEqual({ size: 50, next_cursor: null })
+      expect(log.content[0]).toMatchObject({
+        event_id: receiver.received[0]!.id,
+        event_type: 'invoice.signed',
+        status: 'DELIVERED',
+        attempts: 4,
+        last_http_status: 200,
+        next_attempt_at: null,
+      })
+      expect(log.content[0].log.map((a: { status: number }) => a.status)).toEqual([503, 503, 503, 200])
     })
-    expect(log.page).toEqual({ size: 50, next_cursor: null })
-    expect(log.content[0]).toMatchObject({
-      event_id: receiver.received[0]!.id,
-      event_type: 'invoice.signed',
-      status: 'DELIVERED',
-      attempts: 4,
-      last_http_status: 200,
-      next_attempt_at: null,
-    })
-    expect(log.content[0].log.map((a: { status: number }) => a.status)).toEqual([503, 503, 503, 200])
   })
 
-  it('marks the subscription FAILED after the schedule, tells the admin list, and redelivers on request', async () => {
-    expect(
-      (await clients.notify.post('/notification/email', { email: ['webhooks-ops@example.com'] })).status,
-    ).toBe(201)
-    const { receiver, id } = await subscribed(['invoice.signed'])
-    receiver.answer = () => 500
-    const invoice = buildInvoice()
-    expect((await clients.app.post('/api/v1/app/invoice/sign', invoice)).status).toBe(200)
-    const failed = await eventually(async () => {
-      const reply = await clients.admin.get<any>(`/api/v1/webhooks/${id}/deliveries?status=failed`)
-      expect(reply.body.data.content).toHaveLength(1)
-      return reply.body.data.content[0]
-    }, 30_000)
-    expect(failed).toMatchObject({
-      status: 'FAILED',
-      attempts: 4,
-      last_http_status: 500,
-      last_error: 'HTTP 500',
-    })
-    expect(receiver.received).toHaveLength(4)
-    const listed = await clients.admin.get<any>('/api/v1/webhooks')
-    expect(listed.body.data.find((s: { id: string }) => s.id === id)).toMatchObject({ status: 'FAILED' })
-    // One notice per business per day, whatever the count of failing subscriptions.
-    const notice = await eventually(async () => {
-      const day = failed.last_attempt_at.slice(0, 10)
-      const item = await getOutboxItem(`WEBHOOKS-FAILED-${DEV.supplier.businessId}-${day}`)
-      expect(item?.status).toBe('SENT')
-      return item!
-    })
-    expect(notice.recipients).toContain('webhooks-ops@example.com')
-    expect(notice.subject).toContain(DEV.supplier.businessId)
-    expect(notice.body).toContain(id)
+  describe('POST /api/v1/webhooks/{id}/deliveries/{eventId}/redeliver', () => {
+    it('marks the subscription FAILED after the schedule, tells the admin list, and redelivers on request', async () => {
+      expect(
+        (await clients.notify.post('/notification/email', { email: ['webhooks-ops@example.com'] })).status,
+      ).toBe(201)
+      const { receiver, id } = await subscribed(['invoice.signed'])
+      receiver.answer = () => 500
+      const invoice = buildInvoice()
+      expect((await clients.app.post('/api/v1/app/invoice/sign', invoice)).status).toBe(200)
+      const failed = await eventually(async () => {
+        const reply = await clients.admin.get<any>(`/api/v1/webhooks/${id}/deliveries?status=failed`)
+        expect(reply.body.data.content).toHaveLength(1)
+        return reply.body.data.content[0]
+      }, 30_000)
+      expect(failed).toMatchObject({
+        status: 'FAILED',
+        attempts: 4,
+        last_http_status: 500,
+        last_error: 'HTTP 500',
+      })
+      expect(receiver.received).toHaveLength(4)
+      const listed = await clients.admin.get<any>('/api/v1/webhooks')
+      expect(listed.body.data.find((s: { id: string }) => s.id === id)).toMatchObject({ status: 'FAILED' })
+      // One notice per business per day, whatever the count of failing subscriptions.
+      const notice = await eventually(async () => {
+        const day = failed.last_attempt_at.slice(0, 10)
+        const item = await getOutboxItem(`WEBHOOKS-FAILED-${DEV.supplier.businessId}-${day}`)
+        expect(item?.status).toBe('SENT')
+        return item!
+      })
+      expect(notice.recipients).toContain('webhooks-ops@example.com')
+      expect(notice.subject).toContain(DEV.supplier.businessId)
+      expect(notice.body).toContain(id)
 
-    // Back up: a redelivery sends the same event (same webhook-id) and the subscription is ACTIVE again.
-    receiver.answer = () => 200
-    const redeliver = await clients.admin.post<any>(
-      `/api/v1/webhooks/${id}/deliveries/${failed.event_id}/redeliver`,
-      {},
-    )
-    expect(redeliver.status).toBe(202)
-    await eventually(() =>
-      expect(receiver.received.map((r) => r.answered)).toEqual([500, 500, 500, 500, 200]),
-    )
-    expect(new Set(receiver.received.map((r) => r.id))).toEqual(new Set([failed.event_id]))
-    await eventually(async () => {
-      const reply = await clients.admin.get<any>('/api/v1/webhooks')
-      expect(reply.body.data.find((s: { id: string }) => s.id === id)).toMatchObject({ status: 'ACTIVE' })
+      // Back up: a redelivery sends the same event (same webhook-id) and the subscription is ACTIVE again.
+      receiver.answer = () => 200
+      const redeliver = await clients.admin.post<any>(
+        `/api/v1/webhooks/${id}/deliveries/${failed.event_id}/redeliver`,
+        {},
+      )
+      expect(redeliver.status).toBe(202)
+      await eventually(() =>
+        expect(receiver.received.map((r) => r.answered)).toEqual([500, 500, 500, 500, 200]),
+      )
+      expect(new Set(receiver.received.map((r) => r.id))).toEqual(new Set([failed.event_id]))
+      await eventually(async () => {
+        const reply = await clients.admin.get<any>('/api/v1/webhooks')
+        expect(reply.body.data.find((s: { id: string }) => s.id === id)).toMatchObject({ status: 'ACTIVE' })
+      })
     })
   })
 })

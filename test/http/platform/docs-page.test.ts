@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type BrowserContext, chromium } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { send, startApi, type TestApi } from '../support/api.ts'
-import { testBrowser } from '../support/chromium.ts'
-import { document } from '../support/contract.ts'
+import { send, startApi, type TestApi } from '../../support/api.ts'
+import { testBrowser } from '../../support/chromium.ts'
+import { document } from '../../support/contract.ts'
 
 /**
  * GET /api/docs in a real browser: the headless Chromium `npm ci` brings (test/support/chromium.ts),

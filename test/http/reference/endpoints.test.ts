@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { REFERENCE_LISTS } from '#lib/service/routes.ts'
@@ -18,10 +19,11 @@ beforeAll(async () => {
 })
 afterAll(() => api?.close())
 
-describe.each(['v1', 'v2'])('GET /api/%s/resource/*', (version) => {
-  it.each(REFERENCE_LISTS)(
-    'returns the whole %s list in the Envelope, as the authority publishes it',
-    async (list) => {
+// One block per list's route, each under /api/v1 and /api/v2.
+describe.each(REFERENCE_LISTS)('GET /api/{v}/resource/%s', (list) => {
+  it.each(['v1', 'v2'])(
+    'returns the whole list in the Envelope, as the authority publishes it, under %s',
+    async (version) => {
       const reply: any = await clients.si.get(`/api/${version}/resource/${list}`)
       expect(reply.status).toBe(200)
       expect(reply.headers.get('content-type')).toBe('application/json')
@@ -38,7 +40,9 @@ describe.each(['v1', 'v2'])('GET /api/%s/resource/*', (version) => {
       )
     },
   )
+})
 
+describe.each(['v1', 'v2'])('GET /api/%s/resource/currencies', (version) => {
   it('returns 304 with no body when If-None-Match carries the current ETag', async () => {
     const first = await clients.app.get(`/api/${version}/resource/currencies`)
     const again = await clients.app.get(`/api/${version}/resource/currencies`, {
@@ -48,7 +52,9 @@ describe.each(['v1', 'v2'])('GET /api/%s/resource/*', (version) => {
     expect(again.body).toBeUndefined()
     expect(again.headers.get('etag')).toBe(first.headers.get('etag'))
   })
+})
 
+describe.each(['v1', 'v2'])('GET /api/%s/si/invoice-types', (version) => {
   it('lists the invoice types under /si/invoice-types too', async () => {
     const reply: any = await clients.si.get(`/api/${version}/si/invoice-types`)
     expect(reply.status).toBe(200)
@@ -78,5 +84,30 @@ describe('reference content', () => {
       description: 'Horses; live, pure-bred breeding animals',
     })
     expect(reply.body.data.at(-1).hscode).toBe('9706.90')
+  })
+})
+
+describe('GET /api/v1/resource/public-keys', () => {
+  it('publishes the Ed25519 verification keys as a JWKS, without credentials', async () => {
+    const reply = await clients.anonymous.get<any>('/api/v1/resource/public-keys')
+    expect(reply.status).toBe(200)
+    expect(reply.body).toEqual({
+      keys: [
+        {
+          kty: 'OKP',
+          crv: 'Ed25519',
+          x: expect.stringMatching(/^[\w-]{43}$/),
+          kid: expect.stringMatching(/^[\w-]{43}$/),
+          use: 'sig',
+          alg: 'EdDSA',
+        },
+      ],
+    })
+    // The kid is the RFC 7638 thumbprint: anyone can recompute it from the key.
+    const [jwk] = reply.body.keys
+    const thumbprint = createHash('sha256')
+      .update(JSON.stringify({ crv: jwk.crv, kty: jwk.kty, x: jwk.x }))
+      .digest('base64url')
+    expect(jwk.kid).toBe(thumbprint)
   })
 })
