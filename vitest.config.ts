@@ -19,6 +19,8 @@ export default defineConfig({
     // Under CI also a JSON report, from which .ci/run prints its closing counts (its second pass
     // names another file with --outputFile.json).
     reporters: process.env.CI ? ['default', 'json'] : ['default'],
+    // And the expect calls of each file (test/support/assertion-count.ts).
+    setupFiles: process.env.CI ? ['test/support/assertion-count.ts'] : [],
     outputFile: { json: '.ci/vitest-report.json' },
   },
 })
