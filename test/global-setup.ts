@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { TestProject } from 'vitest/node'
 import { startDynamoDbLocal } from '../scripts/local/dynamodb-local.ts'
-import { ASSERTION_COUNTS } from './support/assertion-count.ts'
+import { ASSERTION_COUNTS } from './support/assertion-counts-file.ts'
 
 declare module 'vitest' {
   interface ProvidedContext {

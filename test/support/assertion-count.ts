@@ -1,6 +1,7 @@
 import { appendFileSync, mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { afterAll, afterEach, expect } from 'vitest'
+import { ASSERTION_COUNTS } from './assertion-counts-file.ts'
 
 /**
  * Under CI, each test file adds one line to .ci/vitest-assertions.jsonl: its path, its tests and the
@@ -8,8 +9,6 @@ import { afterAll, afterEach, expect } from 'vitest'
  * a count of `expect(` in the sources would miss the ones a loop or it.each makes: this counts the
  * calls as they run. (vitest's JSON report counts tests, not assertions.)
  */
-export const ASSERTION_COUNTS = '.ci/vitest-assertions.jsonl'
-
 let tests = 0
 let assertions = 0
 afterEach(() => {
