@@ -61,6 +61,8 @@ export async function startStreamDrive(options: {
   let running = true
   let lastError = ''
   let wake: (() => void) | undefined
+  /** Whether writes landed while the last pass ran. */
+  let burst = false
   /** Waiters for the next pass to start, and for the pass after it to finish. */
   let waiting: (() => void)[] = []
 
@@ -163,11 +165,17 @@ export async function startStreamDrive(options: {
     let lastStart = 0
     let interval = PASS_INTERVAL_MS
     while (running) {
-      // A waiter (a reply held for its history) is served by the next pass at once; the writes that
-      // land while a pass runs share the one after it (one indexer batch), instead of every reply
-      // paying for its own. Without waiters, a pass each interval.
-      const wait =
-        waiting.length && !lastError ? 0 : lastStart + (lastError ? ERROR_PAUSE_MS : interval) - Date.now()
+      // A waiter (a reply held for its history) is served by a pass at once, unless writes came in a
+      // burst (some landed while the last pass ran): a burst's replies share one pass per
+      // PASS_INTERVAL_MS (one indexer batch, as before) instead of every reply paying for its own.
+      // Without waiters, a pass each interval.
+      const wait = lastError
+        ? lastStart + ERROR_PAUSE_MS - Date.now()
+        : waiting.length
+          ? burst
+            ? lastStart + PASS_INTERVAL_MS - Date.now()
+            : 0
+          : lastStart + interval - Date.now()
       if (wait > 0) {
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, wait)
@@ -191,6 +199,7 @@ export async function startStreamDrive(options: {
         for (const state of shards.values()) state.iterator = undefined
         if (/no stream|ResourceNotFound/i.test((error as Error).message)) streamArn = undefined
       }
+      burst = waiting.length > 0
       for (const resolve of waiters) resolve()
     }
   })()
@@ -203,8 +212,8 @@ export async function startStreamDrive(options: {
           clearTimeout(timer)
           resolve()
         })
-        // Not while DynamoDB Local is away: the error pause holds.
-        if (!lastError) wake?.()
+        // Not during a burst, nor while DynamoDB Local is away: their pauses hold.
+        if (!lastError && !burst) wake?.()
       })
     },
     async stop() {
