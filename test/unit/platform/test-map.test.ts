@@ -21,7 +21,7 @@ import { declarationOf, routes } from '#lib/service/routes.ts'
  * may be named once as /api/{v}/... Skipped and todo blocks do not count: they test nothing.
  */
 
-const root = fileURLToPath(new URL('../../', import.meta.url))
+const root = fileURLToPath(new URL('../../../', import.meta.url))
 
 /** Declared domains whose lib/ code lives in a folder of another name. */
 const FOLDER_OF_DOMAIN: Record<string, string> = {
