@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { TestProject } from 'vitest/node'
 import { startDynamoDbLocal } from '../scripts/local/dynamodb-local.ts'
+import { ASSERTION_COUNTS } from './support/assertion-counts-file.ts'
 
 declare module 'vitest' {
   interface ProvidedContext {
@@ -23,6 +24,8 @@ declare module 'vitest' {
  * every write scans all the stream records of the run, and the files that run last crawled.
  */
 export default async function setup(project: TestProject) {
+  // Each run counts its own assertions (test/support/assertion-count.ts).
+  rmSync(ASSERTION_COUNTS, { force: true })
   // API_BUNDLES=cdk.out: the bundles a `cdk synth` wrote there (CI); API_BUNDLES=1: built once for
   // the run as cdk synth builds them (scripts/local/bundles.ts).
   let bundlesDir: string | undefined

@@ -2,8 +2,8 @@ import { Logger } from '@aws-lambda-powertools/logger'
 
 /**
  * The redaction list: key names whose values never reach a log line, whatever object they are nested
- * in, by category. test/unit/log-redaction.test.ts logs a value of every category through the shared
- * logger and fails if one shows; test/http/log-redaction.test.ts scans the logs of every auth flow.
+ * in, by category. test/unit/platform/log-redaction.test.ts logs a value of every category through the shared
+ * logger and fails if one shows; test/http/platform/log-redaction.test.ts scans the logs of every auth flow.
  * Matching is on the key name, case-insensitive, so `apiKeyId`, `X-Api-Key` and `hmac_secret` are all
  * caught; over-redacting a harmless field costs less than leaking one.
  */

@@ -4,7 +4,7 @@ import type { Command } from './command.ts'
  * The module of each command, so that running one loads its own module instead of all of them:
  * `sign` runs before every hand-made request and takes 0.2 s of CPU alone against 0.8 s with every
  * module's imports (the Encryption SDK, Secrets Manager, ...). A command missing here still works:
- * scripts/cli.ts then loads every module to find it (test/unit/cli-fast-path.test.ts checks this map).
+ * scripts/cli.ts then loads every module to find it (test/unit/scripts/cli-fast-path.test.ts checks this map).
  */
 export const MODULE_OF: Record<string, string> = {
   sign: './sign.ts',

@@ -37,8 +37,14 @@ interface ShardState {
   closed: boolean
 }
 
-/** How often the stream is read: the local history's lag is about this plus one indexer batch. */
+/** How often the stream is read while it has records: a write outside the server lags about this. */
 const PASS_INTERVAL_MS = 100
+/**
+ * While passes find nothing the wait doubles, up to this: an idle drive (most of a test file's life,
+ * with up to a dozen drives per file) would otherwise cost DynamoDB Local ten reads a second each.
+ * A `settled()` call, which the local server makes after every write request, starts a pass at once.
+ */
+const IDLE_INTERVAL_MS = 1_000
 const MAX_RECORDS = 1000
 const ERROR_PAUSE_MS = 500
 
@@ -55,6 +61,8 @@ export async function startStreamDrive(options: {
   let running = true
   let lastError = ''
   let wake: (() => void) | undefined
+  /** Whether writes landed while the last pass ran. */
+  let burst = false
   /** Waiters for the next pass to start, and for the pass after it to finish. */
   let waiting: (() => void)[] = []
 
@@ -101,8 +109,9 @@ export async function startStreamDrive(options: {
     return delivered
   }
 
-  /** One pass: every open shard read to its current end. */
-  async function pass(): Promise<void> {
+  /** One pass: every open shard read to its current end; true when it handed any record over. */
+  async function pass(): Promise<boolean> {
+    let handed = false
     if (!shards.size || [...shards.values()].every((s) => s.closed)) await discover()
     for (const [shardId, state] of shards) {
       if (state.closed) continue
@@ -124,13 +133,14 @@ export async function startStreamDrive(options: {
         )
         const records = out.Records ?? []
         if (records.length) {
+          handed = true
           const delivered = await deliver(records)
           if (delivered > 0) state.after = records[delivered - 1]!.dynamodb?.SequenceNumber
           if (delivered < records.length) {
             // Delivered again from the first failure, after a pause.
             state.iterator = undefined
             await new Promise((r) => setTimeout(r, ERROR_PAUSE_MS))
-            return
+            return handed
           }
         }
         state.iterator = out.NextShardIterator
@@ -143,6 +153,7 @@ export async function startStreamDrive(options: {
       }
     }
     if ([...shards.values()].some((s) => s.closed)) await discover()
+    return handed
   }
 
   function report(message: string) {
@@ -152,10 +163,19 @@ export async function startStreamDrive(options: {
 
   const loop = (async () => {
     let lastStart = 0
+    let interval = PASS_INTERVAL_MS
     while (running) {
-      // At most one pass per PASS_INTERVAL_MS: a burst of writes shares one pass (one indexer batch),
-      // instead of every reply paying for its own.
-      const wait = lastStart + (lastError ? ERROR_PAUSE_MS : PASS_INTERVAL_MS) - Date.now()
+      // A waiter (a reply held for its history) is served by a pass at once, unless writes came in a
+      // burst (some landed while the last pass ran): a burst's replies share one pass per
+      // PASS_INTERVAL_MS (one indexer batch, as before) instead of every reply paying for its own.
+      // Without waiters, a pass each interval.
+      const wait = lastError
+        ? lastStart + ERROR_PAUSE_MS - Date.now()
+        : waiting.length
+          ? burst
+            ? lastStart + PASS_INTERVAL_MS - Date.now()
+            : 0
+          : lastStart + interval - Date.now()
       if (wait > 0) {
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, wait)
@@ -171,7 +191,7 @@ export async function startStreamDrive(options: {
       const waiters = waiting
       waiting = []
       try {
-        await pass()
+        interval = (await pass()) ? PASS_INTERVAL_MS : Math.min(interval * 2, IDLE_INTERVAL_MS)
         lastError = ''
       } catch (error) {
         // DynamoDB Local away, an iterator expired: start the shards again from the last delivered record.
@@ -179,6 +199,7 @@ export async function startStreamDrive(options: {
         for (const state of shards.values()) state.iterator = undefined
         if (/no stream|ResourceNotFound/i.test((error as Error).message)) streamArn = undefined
       }
+      burst = waiting.length > 0
       for (const resolve of waiters) resolve()
     }
   })()
@@ -191,6 +212,8 @@ export async function startStreamDrive(options: {
           clearTimeout(timer)
           resolve()
         })
+        // Not during a burst, nor while DynamoDB Local is away: their pauses hold.
+        if (!lastError && !burst) wake?.()
       })
     },
     async stop() {

@@ -1,0 +1,47 @@
+import { readFileSync } from 'node:fs'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startApi, type TestApi } from '../../support/api.ts'
+import { type DevClients, devClients } from '../../support/clients.ts'
+
+/**
+ * docs/examples/invoice-v1.json and invoice-v2.json are the invoices a new user copies (docs/invoices.md
+ * posts them). Each must pass every endpoint of its version as written, on a freshly seeded server,
+ * with no warning: a change to the rules that breaks them fails here, not in a user's first hour.
+ */
+const example = (version: 'v1' | 'v2') =>
+  JSON.parse(readFileSync(new URL(`../../../docs/examples/invoice-${version}.json`, import.meta.url), 'utf8'))
+
+let api: TestApi
+let clients: DevClients
+beforeAll(async () => {
+  api = await startApi()
+  clients = devClients(api.url)
+})
+afterAll(() => api?.close())
+
+describe.each(['v1', 'v2'] as const)('docs/examples/invoice-%s.json', (version) => {
+  const invoice = example(version)
+
+  it('is validated by si/validate', async () => {
+    const reply = await clients.si.post<any>(`/api/${version}/si/validate`, invoice)
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200)
+    expect(reply.body).toEqual({
+      message: 'Invoice validated successfully',
+      payment_status: 'PENDING',
+      irn: invoice.irn,
+    })
+  })
+
+  it('is validated and signed by app/invoice/validate and app/invoice/sign', async () => {
+    for (const action of ['validate', 'sign']) {
+      const reply = await clients.app.post<any>(`/api/${version}/app/invoice/${action}`, invoice)
+      expect(reply.status, JSON.stringify(reply.body)).toBe(200)
+      expect(reply.body).toEqual({
+        message: 'Invoice validated and signed successfully',
+        payment_status: 'PENDING',
+        irn: invoice.irn,
+        signed_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT[\d:.]+Z$/),
+      })
+    }
+  })
+})
