@@ -22,7 +22,9 @@ let document: PublishedDocument | undefined
 export function publishedDocument(): PublishedDocument {
   if (!document) {
     const beside = fileURLToPath(new URL('./openapi.json', import.meta.url))
-    const file = existsSync(beside) ? beside : fileURLToPath(new URL('../../../openapi.json', import.meta.url))
+    const file = existsSync(beside)
+      ? beside
+      : fileURLToPath(new URL('../../../openapi.json', import.meta.url))
     document = JSON.parse(readFileSync(file, 'utf8')) as PublishedDocument
   }
   return document
