@@ -1,5 +1,6 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb'
-import { invoiceEvent, type TransactItem, writeWithAudit } from '#lib/platform/audit/trail.ts'
+import { invoiceEvent, writeWithAudit } from '#lib/platform/audit/trail.ts'
+import type { NamedItems } from '#lib/platform/db/transact.ts'
 import { db, tableName } from '#lib/platform/db/client.ts'
 import { readRecord } from '#lib/platform/db/items.ts'
 import { keys } from '#lib/platform/db/keys.ts'
@@ -65,7 +66,7 @@ function contentEvent(content: InvoiceContent, previousStatus?: InvoiceStatus): 
 export async function createRecord(
   content: InvoiceContent,
   actor: string,
-  also: TransactItem[] = [],
+  also: NamedItems = {},
 ): Promise<InvoiceRecord | undefined> {
   const { at, storage: plainStorage, ...rest } = content
   // Notes are stored encrypted; the hash and signature in `rest` are over the plaintext.
@@ -102,7 +103,7 @@ export async function createRecord(
         at,
       }),
     ],
-    [eventPut(contentEvent(content)), ...also],
+    { event: eventPut(contentEvent(content)), ...also },
   )
   return created ? record : undefined
 }
@@ -116,7 +117,7 @@ export async function advanceRecord(
   existing: InvoiceRecord,
   content: InvoiceContent,
   actor: string,
-  also: TransactItem[] = [],
+  also: NamedItems = {},
 ): Promise<InvoiceRecord | undefined> {
   const sameContent = existing.contentHash === content.contentHash
   const validatedAt = sameContent && existing.validatedAt ? existing.validatedAt : content.at
@@ -184,7 +185,7 @@ export async function advanceRecord(
         at: content.at,
       }),
     ],
-    [eventPut(contentEvent(content, existing.status)), ...also],
+    { event: eventPut(contentEvent(content, existing.status)), ...also },
   )
   return advanced ? readInvoiceRecord(content.irn) : undefined
 }
@@ -284,7 +285,7 @@ export async function markTransmitted(
         at,
       }),
     ],
-    events.map(eventPut),
+    { events: events.map(eventPut) },
   )
 }
 
@@ -298,7 +299,7 @@ export async function changePaymentStatus(
   to: PaymentStatus,
   at: string,
   actor: string,
-  also: TransactItem[] = [],
+  also: NamedItems = {},
 ): Promise<boolean> {
   const { irn, businessId } = record
   const event = newEvent(
@@ -329,7 +330,7 @@ export async function changePaymentStatus(
       },
     },
     [invoiceEvent('PAYMENT_STATUS_CHANGED', { irn, businessId, before: from, after: to, actor, at })],
-    [eventPut(event), ...also],
+    { event: eventPut(event), ...also },
   )
 }
 

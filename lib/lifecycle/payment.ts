@@ -44,7 +44,7 @@ export async function updatePaymentStatus(
     // The search list item shows the same payment status (lib/invoice/search-index.ts).
     const listed =
       current.listSeq !== undefined ? [listPaymentStatusUpdate(businessId, current.listSeq, target)] : []
-    if (await changePaymentStatus(current, 'PENDING', target, at, actorOf(caller), listed)) {
+    if (await changePaymentStatus(current, 'PENDING', target, at, actorOf(caller), { listed })) {
       return { changed: true, message: `Payment status of ${irn} changed from PENDING to ${target}` }
     }
     const now = await readInvoiceRecord(irn)

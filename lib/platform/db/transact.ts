@@ -28,6 +28,30 @@ export interface Cancelled<N extends string> {
 export type Transacted<N extends string> = { ok: true } | Cancelled<N>
 
 /**
+ * A cancellation a writer does not decide on itself, thrown on to its caller with the names of the
+ * items whose condition failed, so the caller that added those items can still tell its own.
+ */
+export class TransactionRefused extends Error {
+  readonly failed: string[]
+  readonly conflict: boolean
+  constructor(cancelled: Cancelled<string>) {
+    super(
+      `Transaction cancelled (failed: ${cancelled.failed.join(', ') || 'none'}; conflict: ${cancelled.conflict})`,
+      {
+        cause: cancelled.error,
+      },
+    )
+    this.name = 'TransactionRefused'
+    this.failed = cancelled.failed
+    this.conflict = cancelled.conflict
+  }
+}
+
+/** Whether an error is a refused transaction whose item `name` failed its condition. */
+export const refusedBy = (error: unknown, name: string) =>
+  error instanceof TransactionRefused && error.failed.includes(name)
+
+/**
  * Runs the items as one TransactWriteItems. A cancellation by failed conditions or conflicts is an
  * answer (a `Cancelled` naming the items), not an exception: it is the outcome optimistic writers
  * decide on. Anything else (a cancellation for another reason included) is thrown.
