@@ -119,6 +119,34 @@ export async function advanceRecord(
   actor: string,
   also: NamedItems = {},
 ): Promise<InvoiceRecord | undefined> {
+  const advanced = await writeWithAudit(
+    {
+      Update: {
+        TableName: tableName(),
+        Key: keys.invoice(content.irn),
+        ...(await contentUpdate(existing, content)),
+      },
+    },
+    [
+      invoiceEvent(content.status === 'SIGNED' ? 'INVOICE_SIGNED' : 'INVOICE_VALIDATED', {
+        irn: content.irn,
+        businessId: content.businessId,
+        before: existing.status,
+        after: content.status,
+        actor,
+        at: content.at,
+      }),
+    ],
+    { event: eventPut(contentEvent(content, existing.status)), ...also },
+  )
+  return advanced ? readInvoiceRecord(content.irn) : undefined
+}
+
+/**
+ * The update that moves a record to new content: the content's fields set, the storage form and
+ * buyer index it no longer has removed, the revision bumped; conditional on the status and revision read.
+ */
+async function contentUpdate(existing: InvoiceRecord, content: InvoiceContent) {
   const sameContent = existing.contentHash === content.contentHash
   const validatedAt = sameContent && existing.validatedAt ? existing.validatedAt : content.at
   const set: Record<string, unknown> = {
@@ -164,30 +192,12 @@ export async function advanceRecord(
   })
   const revisionKnown = typeof existing.revision === 'number'
   if (revisionKnown) values[':revision'] = existing.revision
-  const advanced = await writeWithAudit(
-    {
-      Update: {
-        TableName: tableName(),
-        Key: keys.invoice(content.irn),
-        UpdateExpression: `SET ${sets.join(', ')} REMOVE ${removes.join(', ')} ADD #revision :one`,
-        ConditionExpression: `#status = :expectedStatus AND ${revisionKnown ? '#revision = :revision' : 'attribute_not_exists(#revision)'}`,
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-      },
-    },
-    [
-      invoiceEvent(content.status === 'SIGNED' ? 'INVOICE_SIGNED' : 'INVOICE_VALIDATED', {
-        irn: content.irn,
-        businessId: content.businessId,
-        before: existing.status,
-        after: content.status,
-        actor,
-        at: content.at,
-      }),
-    ],
-    { event: eventPut(contentEvent(content, existing.status)), ...also },
-  )
-  return advanced ? readInvoiceRecord(content.irn) : undefined
+  return {
+    UpdateExpression: `SET ${sets.join(', ')} REMOVE ${removes.join(', ')} ADD #revision :one`,
+    ConditionExpression: `#status = :expectedStatus AND ${revisionKnown ? '#revision = :revision' : 'attribute_not_exists(#revision)'}`,
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  }
 }
 
 /**

@@ -165,19 +165,7 @@ export async function replaceTemplate(
   let raced: Error | undefined
   return withRetries(
     async () => {
-      const pointer = (
-        await db().send(
-          new GetCommand({
-            TableName: tableName(),
-            Key: keys.notificationTemplateId(templateId),
-            ConsistentRead: true,
-          }),
-        )
-      ).Item
-      const current = pointer
-        ? await getTemplate(pointer.productCode as string, pointer.messageType as number)
-        : undefined
-      if (!pointer || !current) throw new NotFound(`No notification template has templateID ${templateId}`)
+      const current = await templateById(templateId)
       if (input.version !== undefined && input.version !== current.version) {
         throw new Conflict(
           `Template ${templateId} is at version ${current.version}, not ${input.version}: read it again and reapply your change`,
@@ -193,51 +181,7 @@ export async function replaceTemplate(
         version: current.version + 1,
       }
       const moves = current.productCode !== item.productCode || current.messageType !== item.messageType
-      const stored = {
-        ...keys.notificationTemplate(item.productCode, item.messageType as MessageType),
-        entity: 'NOTIFICATION_TEMPLATE',
-        ...item,
-      }
-      const audit = auditPut({
-        type: 'TEMPLATE_REPLACED',
-        actor: `admin:${by}`,
-        subject: { kind: 'TEMPLATE', id: String(templateId) },
-        before: `v${current.version} ${current.productCode}/${current.messageType}`,
-        after: `v${item.version} ${item.productCode}/${item.messageType}`,
-      })
-      const versionIs = {
-        ConditionExpression: 'version = :v',
-        ExpressionAttributeValues: { ':v': current.version },
-      }
-      const outcome = await transact(
-        moves
-          ? {
-              old: {
-                Delete: {
-                  TableName: tableName(),
-                  Key: keys.notificationTemplate(current.productCode, current.messageType),
-                  ...versionIs,
-                },
-              },
-              stored: {
-                Put: {
-                  TableName: tableName(),
-                  Item: stored,
-                  ConditionExpression: 'attribute_not_exists(pk)',
-                },
-              },
-              pointer: {
-                Update: {
-                  TableName: tableName(),
-                  Key: keys.notificationTemplateId(templateId),
-                  UpdateExpression: 'SET productCode = :p, messageType = :t',
-                  ExpressionAttributeValues: { ':p': item.productCode, ':t': item.messageType },
-                },
-              },
-              audit,
-            }
-          : { stored: { Put: { TableName: tableName(), Item: stored, ...versionIs } }, audit },
-      )
+      const outcome = await transact(replacementItems(templateId, current, item, by))
       if (outcome.ok) return item
       if (moves && outcome.failed.includes('stored')) {
         throw pairTaken(
@@ -259,4 +203,69 @@ export async function replaceTemplate(
     },
     { attempts: 6, baseMs: 0, exhausted: () => Promise.reject(raced) },
   )
+}
+
+/** The template a templateID points at (strongly consistent), or the 404. */
+async function templateById(templateId: number): Promise<TemplateItem> {
+  const pointer = (
+    await db().send(
+      new GetCommand({
+        TableName: tableName(),
+        Key: keys.notificationTemplateId(templateId),
+        ConsistentRead: true,
+      }),
+    )
+  ).Item
+  const current = pointer
+    ? await getTemplate(pointer.productCode as string, pointer.messageType as number)
+    : undefined
+  if (!pointer || !current) throw new NotFound(`No notification template has templateID ${templateId}`)
+  return current
+}
+
+/**
+ * The items of a replacement, conditional on the version read: in place (`stored`), or moved to
+ * another (productCode, messageType) pair (`old` deleted, `stored` new there, the id's `pointer`
+ * moved), with its audit event either way.
+ */
+function replacementItems(templateId: number, current: TemplateItem, item: TemplateItem, by: string) {
+  const stored = {
+    ...keys.notificationTemplate(item.productCode, item.messageType as MessageType),
+    entity: 'NOTIFICATION_TEMPLATE',
+    ...item,
+  }
+  const audit = auditPut({
+    type: 'TEMPLATE_REPLACED',
+    actor: `admin:${by}`,
+    subject: { kind: 'TEMPLATE', id: String(templateId) },
+    before: `v${current.version} ${current.productCode}/${current.messageType}`,
+    after: `v${item.version} ${item.productCode}/${item.messageType}`,
+  })
+  const versionIs = {
+    ConditionExpression: 'version = :v',
+    ExpressionAttributeValues: { ':v': current.version },
+  }
+  if (current.productCode === item.productCode && current.messageType === item.messageType)
+    return { stored: { Put: { TableName: tableName(), Item: stored, ...versionIs } }, audit }
+  return {
+    old: {
+      Delete: {
+        TableName: tableName(),
+        Key: keys.notificationTemplate(current.productCode, current.messageType),
+        ...versionIs,
+      },
+    },
+    stored: {
+      Put: { TableName: tableName(), Item: stored, ConditionExpression: 'attribute_not_exists(pk)' },
+    },
+    pointer: {
+      Update: {
+        TableName: tableName(),
+        Key: keys.notificationTemplateId(templateId),
+        UpdateExpression: 'SET productCode = :p, messageType = :t',
+        ExpressionAttributeValues: { ':p': item.productCode, ':t': item.messageType },
+      },
+    },
+    audit,
+  }
 }

@@ -250,6 +250,18 @@ async function recordFailure(d: Delivery, subscription: Subscription, outcome: O
 
 export type AttemptResult = 'delivered' | 'retrying' | 'failed' | 'stale' | 'waiting'
 
+/** A delivery whose subscription is gone: its claimed attempt recorded FAILED, nothing sent. */
+async function failDeleted(d: Delivery, clock: DeliveryClock, realNow: number): Promise<AttemptResult> {
+  if (!(await claimAttempt(d, realNow))) return 'stale'
+  const entry = {
+    at: new Date(Date.now() + clock.offsetMs).toISOString(),
+    status: null,
+    error: 'subscription deleted',
+  }
+  await recordOutcome(d, { status: 'FAILED', entry })
+  return 'failed'
+}
+
 /**
  * The time a delivery's schedule runs on: the real time in live mode; in test mode its business's
  * test clock (lib/platform/test-clock.ts), `offsetMs` ahead. Claims stay in real time: they guard workers,
@@ -292,16 +304,7 @@ export async function attempt(message: AttemptMessage, realNow = Date.now()): Pr
     return 'waiting'
   }
   const subscription = await getSubscription(d.businessId, d.subscriptionId)
-  if (!subscription || subscription.status === 'DELETED') {
-    if (!(await claimAttempt(d, realNow))) return 'stale'
-    const entry = {
-      at: new Date(Date.now() + clock.offsetMs).toISOString(),
-      status: null,
-      error: 'subscription deleted',
-    }
-    await recordOutcome(d, { status: 'FAILED', entry })
-    return 'failed'
-  }
+  if (!subscription || subscription.status === 'DELETED') return failDeleted(d, clock, realNow)
   // One of the destination host's slots first: with all of them held, the attempt waits (the same
   // message, a little later) and its count does not move.
   const lease = await takeHostSlot(hostOf(subscription.url), realNow)

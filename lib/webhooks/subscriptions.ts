@@ -156,42 +156,7 @@ export async function createSubscription(
     createdAt: new Date().toISOString(),
     counted: true,
   }
-  const hash = urlHash(input.url)
-  const create = () =>
-    transactOnCount({
-      count: {
-        Update: {
-          TableName: tableName(),
-          Key: keys.webhookSubscriptionCount(businessId),
-          UpdateExpression: 'ADD subscriptions :one',
-          // Only a count that includes the subscriptions made before it existed is a bound.
-          ConditionExpression: 'includesEarlier = :yes AND subscriptions < :max',
-          ExpressionAttributeValues: { ':one': 1, ':max': MAX_SUBSCRIPTIONS, ':yes': true },
-        },
-      },
-      subscription: {
-        Put: {
-          TableName: tableName(),
-          Item: {
-            ...keys.webhookSubscription(businessId, id),
-            entity: 'WEBHOOK_SUBSCRIPTION',
-            ...subscription,
-          },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
-      },
-      guards: events.map((event) => ({
-        Put: {
-          TableName: tableName(),
-          Item: {
-            ...keys.webhookDestinationGuard(businessId, hash, event),
-            entity: 'WEBHOOK_DESTINATION_GUARD',
-            subscriptionId: id,
-          },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
-      })),
-    })
+  const create = () => transactOnCount(creationItems(subscription, urlHash(input.url)))
   await withRetries(
     async () => {
       const outcome = await create()
@@ -224,6 +189,48 @@ export async function createSubscription(
     detail: { url: input.url, events: subscription.events.join(',') },
   })
   return { ...viewOf(subscription), secret }
+}
+
+/**
+ * A new subscription's items: the count's conditional increment, the subscription, and one guard per
+ * event claiming (URL, event) for it.
+ */
+function creationItems(subscription: Subscription, hash: string) {
+  const { businessId, id } = subscription
+  return {
+    count: {
+      Update: {
+        TableName: tableName(),
+        Key: keys.webhookSubscriptionCount(businessId),
+        UpdateExpression: 'ADD subscriptions :one',
+        // Only a count that includes the subscriptions made before it existed is a bound.
+        ConditionExpression: 'includesEarlier = :yes AND subscriptions < :max',
+        ExpressionAttributeValues: { ':one': 1, ':max': MAX_SUBSCRIPTIONS, ':yes': true },
+      },
+    },
+    subscription: {
+      Put: {
+        TableName: tableName(),
+        Item: {
+          ...keys.webhookSubscription(businessId, id),
+          entity: 'WEBHOOK_SUBSCRIPTION',
+          ...subscription,
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    guards: subscription.events.map((event) => ({
+      Put: {
+        TableName: tableName(),
+        Item: {
+          ...keys.webhookDestinationGuard(businessId, hash, event),
+          entity: 'WEBHOOK_DESTINATION_GUARD',
+          subscriptionId: id,
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    })),
+  }
 }
 
 /** The business's count item as it is now. */
