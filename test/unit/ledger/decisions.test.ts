@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { CODES } from '#lib/ledger/codes.ts'
-import { decideReversal, decideTransfer, replayOf } from '#lib/ledger/decisions.ts'
+import { decideReversal, decideTransfer } from '#lib/ledger/decisions.ts'
 import type { Account, Merchant, ReversalRecord, TransferRecord } from '#lib/ledger/repository.ts'
 
 /**
