@@ -4,7 +4,7 @@ import { type Business, getBusiness, getBusinessByTin } from '#lib/registry/busi
 import { Conflict, DependencyDown, NotFound, type Problem } from '#lib/platform/errors.ts'
 import { readableInvoiceOf } from '#lib/invoice/notes.ts'
 import type { InvoiceRecord } from '#lib/invoice/record.ts'
-import { deliverSigned } from '#lib/webhooks/deliver.ts'
+import { deliverSigned } from '#lib/webhooks/party-post.ts'
 import { type PartyWebhook, webhooksOf } from '#lib/webhooks/parties.ts'
 import { probeWebhook, WEBHOOK_TIMEOUT_MS } from '#lib/webhooks/probe.ts'
 import { markTransmitted, readInvoiceRecord } from '#lib/invoice/repository.ts'

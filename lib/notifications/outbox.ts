@@ -74,7 +74,7 @@ export function outboxItem(template: TemplateItem, outcome: OutcomeFields): Outb
 
 /**
  * A notice to the admin e-mail list that is not a transaction outcome (a webhook subscription that
- * failed, lib/webhooks/delivery.ts): the same outbox item, so the same sender sends it exactly once.
+ * failed, lib/webhooks/delivery-worker.ts): the same outbox item, so the same sender sends it exactly once.
  * `reference` is unique per notice and takes the providerReference's place as its key.
  */
 export function adminNoticeItem(notice: {

@@ -98,7 +98,7 @@ export const consumers: readonly Consumer[] = [
     retryAttempts: 2000,
     timeoutSeconds: 60,
     // Reads a page of the event's business's subscriptions; writes one delivery record per
-    // subscription of the page; queues the next page (lib/webhooks/delivery.ts fanOut).
+    // subscription of the page; queues the next page (lib/webhooks/delivery-worker.ts fanOut).
     tableAccess: [reads(['WEBHOOKS#', EVENT_PREFIX]), writes(['WHDELIVERY#'])],
     sendsTo: ['webhook-deliveries'],
     description:

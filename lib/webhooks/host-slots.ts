@@ -15,7 +15,7 @@ import { TTL_ATTRIBUTE } from '#lib/platform/db/table.ts'
  * never taken, or its lease has run out). A lease outlives one attempt (5 s and its writes) but is
  * released as soon as the attempt is over; a worker that dies holding one frees it when it expires,
  * so a crash never shrinks a host's allowance for long. When every slot is held the attempt is not
- * made and its message comes back a little later (lib/webhooks/delivery.ts): nothing is lost and the
+ * made and its message comes back a little later (lib/webhooks/delivery-worker.ts): nothing is lost and the
  * attempt count does not move.
  *
  * Chosen over one counter item per host: a counter that a dead worker incremented stays high for

@@ -24,7 +24,7 @@ import { newWebhookSecret } from './signature.ts'
  * A business's webhook subscriptions (CONTRACT section 11): one item each in the business's
  * partition. The signing secret is shown once, at creation, and stored encrypted (lib/platform/crypto/fields.ts)
  * with its record and field as context. A subscription whose delivery used up the retry schedule is
- * FAILED (the admin list is told, lib/webhooks/delivery.ts) but still receives new events; its next
+ * FAILED (the admin list is told, lib/webhooks/delivery-worker.ts) but still receives new events; its next
  * successful delivery makes it ACTIVE again. DELETE marks it DELETED: no new deliveries, and pending
  * ones stop at their next attempt.
  */
@@ -440,7 +440,7 @@ export async function reactivate(s: Pick<Subscription, 'businessId' | 'id'>): Pr
 
 /**
  * The update that marks an ACTIVE subscription FAILED, for the transaction of the delivery that used
- * up its schedule (lib/webhooks/delivery.ts): this module stays the subscription's only writer.
+ * up its schedule (lib/webhooks/delivery-worker.ts): this module stays the subscription's only writer.
  */
 export function failSubscriptionItem(s: Pick<Subscription, 'businessId' | 'id'>, at: string): TransactItem {
   return {

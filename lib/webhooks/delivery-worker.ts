@@ -19,7 +19,7 @@ import {
   readDelivery,
   recordOutcome,
   restartDelivery,
-} from './deliveries.ts'
+} from './delivery-records.ts'
 import { nextWaitMs } from './schedule.ts'
 import { signWebhook } from './signature.ts'
 import {

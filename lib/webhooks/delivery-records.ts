@@ -11,7 +11,7 @@ import type { Subscription } from './subscriptions.ts'
 
 /**
  * The delivery log: one item per (subscription, event), created once by the fan-out and moved by the
- * delivery worker (lib/webhooks/delivery.ts). `attempts` only grows; a message names the attempt it is
+ * delivery worker (lib/webhooks/delivery-worker.ts). `attempts` only grows; a message names the attempt it is
  * for, so a stale or duplicate message (an SQS redelivery, a fan-out repeated by the stream) finds
  * the count moved on and does nothing. `roundStart` is the attempt count when this round of the
  * retry schedule began (creation, or a redelivery).
