@@ -34,11 +34,17 @@ describe('transact', () => {
   it('names the items whose condition failed once each, and which members of a group', async () => {
     send.mockRejectedValueOnce(cancelled('None', 'None', 'ConditionalCheckFailed', 'None'))
     const outcome = await transact({ a: put('1'), group: [put('2'), put('3')], last: put('4') })
-    expect(outcome).toMatchObject({ ok: false, failed: ['group'], positions: { group: [1] }, conflict: false })
-    send.mockRejectedValueOnce(cancelled('ConditionalCheckFailed', 'ConditionalCheckFailed', 'ConditionalCheckFailed', 'None'))
+    expect(outcome).toMatchObject({
+      ok: false,
+      failed: ['group'],
+      positions: { group: [1] },
+      conflict: false,
+    })
+    send.mockRejectedValueOnce(
+      cancelled('ConditionalCheckFailed', 'ConditionalCheckFailed', 'ConditionalCheckFailed', 'None'),
+    )
     const both = await transact({ a: put('1'), group: [put('2'), put('3')], last: put('4') })
     expect(both).toMatchObject({ failed: ['a', 'group'], positions: { a: [0], group: [0, 1] } })
-  })
   })
 
   it('reports a conflict with no failed condition as a conflict', async () => {
