@@ -92,7 +92,7 @@ const MESSAGES: Record<InvoiceAction, string> = {
 function replyOf(
   action: InvoiceAction,
   invoice: StoredInvoice,
-  record: InvoiceRecord,
+  record: Pick<InvoiceRecord, 'signedAt'>,
   warnings: Problem[],
 ): InvoiceReply {
   return {
@@ -131,8 +131,7 @@ export async function handleInvoice(
     note,
     content,
   )
-  const reply = (record: Pick<InvoiceRecord, 'signedAt'>) =>
-    replyOf(action, invoice, record as InvoiceRecord, warnings)
+  const reply = (record: Pick<InvoiceRecord, 'signedAt'>) => replyOf(action, invoice, record, warnings)
   let written = false
   try {
     return await withRetries(
