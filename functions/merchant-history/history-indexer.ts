@@ -2,9 +2,8 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb'
 import { unmarshall } from '@aws-sdk/util-dynamodb'
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda'
 import { BANK_REQUEST_PREFIX } from '#lib/platform/db/keys.ts'
-import type { TransferRecord } from '#lib/ledger/repository.ts'
 import { logger } from '#lib/platform/log.ts'
-import { indexTransfers, isTransferRecord } from '#lib/merchant-history/indexer.ts'
+import { type IndexedTransfer, indexTransfers, isTransferRecord } from '#lib/merchant-history/indexer.ts'
 import { inMode, type Mode, modeOfKey } from '#lib/platform/mode.ts'
 
 /**
@@ -14,7 +13,7 @@ import { inMode, type Mode, modeOfKey } from '#lib/platform/mode.ts'
  * stream delivers them again; doing it twice changes nothing.
  */
 export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {
-  const transfers: { record: TransferRecord; sequence: string; mode: Mode }[] = []
+  const transfers: { record: IndexedTransfer; sequence: string; mode: Mode }[] = []
   for (const record of event.Records) {
     const image = record.dynamodb?.NewImage
     if (!image || record.eventName === 'REMOVE') continue
@@ -24,7 +23,7 @@ export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatch
     const item = unmarshall(image as Record<string, AttributeValue>)
     if (!isTransferRecord(item)) continue
     transfers.push({
-      record: item as TransferRecord,
+      record: item as IndexedTransfer,
       sequence: record.dynamodb?.SequenceNumber ?? record.eventID ?? '',
       // A test-mode transfer goes into its merchant's test-mode history (lib/platform/mode.ts).
       mode: modeOfKey(String(item.pk)),

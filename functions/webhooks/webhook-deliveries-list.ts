@@ -1,7 +1,7 @@
 import { apiSignature } from '#lib/platform/auth/api-signature.ts'
 import { deliveriesList } from '#lib/service/endpoints/webhooks.ts'
 import { apiHandler } from '#lib/platform/http/factory.ts'
-import { listDeliveries } from '#lib/webhooks/deliveries.ts'
+import { listDeliveries } from '#lib/webhooks/delivery-records.ts'
 import { ownSubscription } from '#lib/webhooks/subscriptions.ts'
 
 /** GET /api/v1/webhooks/{id}/deliveries (ADMIN): the delivery log, newest first, a page by cursor. */

@@ -1,7 +1,7 @@
 import { apiSignature } from '#lib/platform/auth/api-signature.ts'
 import { deliveryRedeliver } from '#lib/service/endpoints/webhooks.ts'
 import { apiHandler } from '#lib/platform/http/factory.ts'
-import { redeliver } from '#lib/webhooks/delivery.ts'
+import { redeliver } from '#lib/webhooks/delivery-worker.ts'
 
 /** POST /api/v1/webhooks/{id}/deliveries/{eventId}/redeliver (ADMIN): 202, a new round of attempts. */
 export const handler = apiHandler(deliveryRedeliver, apiSignature, async ({ params, caller }) => {

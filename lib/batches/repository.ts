@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto'
 import { gunzipSync, gzipSync } from 'node:zlib'
-import { BatchWriteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
+import { PutCommand } from '@aws-sdk/lib-dynamodb'
 import type { Role } from '#lib/platform/http/route.ts'
 import { db, tableName } from '#lib/platform/db/client.ts'
 import { queryAll } from '#lib/platform/db/query.ts'
-import { isConditionFailed } from '#lib/platform/db/errors.ts'
+import { writeIf } from '#lib/platform/db/write.ts'
+import { putAll } from '#lib/platform/db/batch.ts'
 import { recordOf } from '#lib/platform/db/items.ts'
 import { BATCH_PREFIX, keys } from '#lib/platform/db/keys.ts'
 import { TTL_ATTRIBUTE } from '#lib/platform/db/table.ts'
@@ -56,28 +57,13 @@ export interface BatchItem {
 const RETENTION_SECONDS = 30 * 24 * 3600
 const expiresAt = () => Math.floor(Date.now() / 1000) + RETENTION_SECONDS
 
-async function writeAll(items: Record<string, unknown>[]): Promise<void> {
-  const chunks: Record<string, unknown>[][] = []
-  for (let i = 0; i < items.length; i += 25) chunks.push(items.slice(i, i + 25))
-  await Promise.all(
-    chunks.map(async (chunk) => {
-      let pending = chunk.map((Item) => ({ PutRequest: { Item } }))
-      for (let attempt = 0; pending.length; attempt++) {
-        if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 20 * 2 ** attempt)))
-        const out = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }))
-        pending = (out.UnprocessedItems?.[tableName()] ?? []) as typeof pending
-      }
-    }),
-  )
-}
-
 export async function createBatch(
   header: Omit<BatchHeader, 'batchId' | 'total' | 'status' | 'createdAt'>,
   invoices: unknown[],
 ): Promise<BatchHeader> {
   const batchId = randomUUID()
   const ttl = expiresAt()
-  await writeAll(
+  await putAll(
     invoices.map((invoice, index) => {
       const irn = (invoice as { irn?: unknown } | null)?.irn
       const item: BatchItem = {
@@ -125,23 +111,15 @@ export async function readBatch(
 ): Promise<{ header: BatchHeader; items: BatchItem[] } | undefined> {
   let header: BatchHeader | undefined
   const items: BatchItem[] = []
-  let start: Record<string, unknown> | undefined
-  do {
-    const out = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.batchPartition(batchId) },
-        ConsistentRead: true,
-        ExclusiveStartKey: start,
-      }),
-    )
-    for (const item of out.Items ?? []) {
-      if (item.entity === 'BATCH') header = recordOf<BatchHeader>(item)
-      else items.push(recordOf<BatchItem>(item))
-    }
-    start = out.LastEvaluatedKey
-  } while (start)
+  const stored = await queryAll({
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': keys.batchPartition(batchId) },
+    ConsistentRead: true,
+  })
+  for (const item of stored) {
+    if (item.entity === 'BATCH') header = recordOf<BatchHeader>(item)
+    else items.push(recordOf<BatchItem>(item))
+  }
   if (!header) return undefined
   return { header, items: items.sort((a, b) => a.index - b.index) }
 }
@@ -169,31 +147,20 @@ export function itemResultUpdate(
 
 /** Records an item's result on its own; false when it already had one. */
 export async function recordItemResult(...args: Parameters<typeof itemResultUpdate>): Promise<boolean> {
-  try {
-    await db().send(new UpdateCommand(itemResultUpdate(...args)))
-    return true
-  } catch (error) {
-    if (isConditionFailed(error)) return false
-    throw error
-  }
+  return (await writeIf({ Update: itemResultUpdate(...args) })).written
 }
 
 /** ACCEPTED -> PROCESSING when the worker starts (only once; a retry finds it moved). */
 export async function markProcessing(batchId: string): Promise<void> {
-  await db()
-    .send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.batch(batchId),
-        UpdateExpression: 'SET #status = :processing',
-        ConditionExpression: '#status = :accepted',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':processing': 'PROCESSING', ':accepted': 'ACCEPTED' },
-      }),
-    )
-    .catch((error: unknown) => {
-      if (!isConditionFailed(error)) throw error
-    })
+  await writeIf({
+    Update: {
+      Key: keys.batch(batchId),
+      UpdateExpression: 'SET #status = :processing',
+      ConditionExpression: '#status = :accepted',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':processing': 'PROCESSING', ':accepted': 'ACCEPTED' },
+    },
+  })
 }
 
 /** A business's batches (headers only), oldest first. */

@@ -1,16 +1,15 @@
 import { currentMode } from '#lib/platform/mode.ts'
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb'
 import type { ApiClientCaller } from '#lib/platform/auth/caller.ts'
 import { tableName } from '#lib/platform/db/client.ts'
-import { transactionCancellationCodes } from '#lib/platform/db/errors.ts'
+import { refusedBy, transact } from '#lib/platform/db/transact.ts'
 import { keys } from '#lib/platform/db/keys.ts'
 import { eventPut, newEvent } from '#lib/events/event.ts'
 import { toApiError } from '#lib/platform/http/errors.ts'
 import { firsErrorDetails } from '#lib/platform/http/replies.ts'
 import { handleInvoice, type InvoiceAction } from '#lib/invoice/service.ts'
+import { CALLER_ITEMS } from '#lib/invoice/sign-items.ts'
 import { logger } from '#lib/platform/log.ts'
 import { signBytes } from '#lib/platform/signing/signer.ts'
-import { db } from '#lib/platform/db/client.ts'
 import {
   type BatchAction,
   type BatchHeader,
@@ -89,8 +88,7 @@ async function processItem(header: BatchHeader, item: BatchItem): Promise<void> 
       return
     }
     // The item's own condition failed inside the invoice transaction: another run recorded it.
-    const codes = transactionCancellationCodes(error)
-    if (codes && codes[codes.length - 1] === 'ConditionalCheckFailed') return
+    if (refusedBy(error, CALLER_ITEMS)) return
     throw error
   }
 }
@@ -126,33 +124,21 @@ export async function processBatch(batchId: string): Promise<void> {
     },
     at,
   )
-  try {
-    await db().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: tableName(),
-              Key: keys.batch(batchId),
-              UpdateExpression: 'SET #status = :completed, succeeded = :s, failed = :f, completedAt = :at',
-              ConditionExpression: '#status <> :completed',
-              ExpressionAttributeNames: { '#status': 'status' },
-              ExpressionAttributeValues: {
-                ':completed': 'COMPLETED',
-                ':s': succeeded,
-                ':f': failed,
-                ':at': at,
-              },
-            },
-          },
-          eventPut(event),
-        ],
-      }),
-    )
-    logger.info('batch completed', { batchId, succeeded, failed })
-  } catch (error) {
-    // Already COMPLETED by another run: its event was written with it.
-    if (transactionCancellationCodes(error)?.[0] === 'ConditionalCheckFailed') return
-    throw error
-  }
+  const outcome = await transact({
+    batch: {
+      Update: {
+        TableName: tableName(),
+        Key: keys.batch(batchId),
+        UpdateExpression: 'SET #status = :completed, succeeded = :s, failed = :f, completedAt = :at',
+        ConditionExpression: '#status <> :completed',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':completed': 'COMPLETED', ':s': succeeded, ':f': failed, ':at': at },
+      },
+    },
+    event: eventPut(event),
+  })
+  // Already COMPLETED by another run: its event was written with it.
+  if (!outcome.ok && outcome.failed.includes('batch')) return
+  if (!outcome.ok) throw outcome.error
+  logger.info('batch completed', { batchId, succeeded, failed })
 }

@@ -1,6 +1,6 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb'
-import type { TransactItem } from '#lib/platform/audit/trail.ts'
-import { db, tableName } from '#lib/platform/db/client.ts'
+import { queryAll } from '#lib/platform/db/query.ts'
+import type { TransactItem } from '#lib/platform/db/transact.ts'
+import { tableName } from '#lib/platform/db/client.ts'
 import { keys } from '#lib/platform/db/keys.ts'
 import { invalid } from '#lib/platform/errors.ts'
 import { eventPut, newEvent } from '#lib/events/event.ts'
@@ -283,23 +283,13 @@ export function adjustmentsView(totals: AdjustmentTotals, notes: StoredNote[]): 
 export async function adjustmentsOf(record: InvoiceRecord): Promise<Adjustments> {
   const notes: StoredNote[] = []
   if (record.noteCount) {
-    let start: Record<string, unknown> | undefined
-    do {
-      const out = await db().send(
-        new QueryCommand({
-          TableName: tableName(),
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :notes)',
-          ExpressionAttributeValues: {
-            ':pk': keys.invoice(record.irn).pk,
-            ':notes': keys.invoiceNotePrefix(),
-          },
-          ConsistentRead: true,
-          ExclusiveStartKey: start,
-        }),
-      )
-      notes.push(...((out.Items ?? []) as StoredNote[]))
-      start = out.LastEvaluatedKey
-    } while (start)
+    notes.push(
+      ...(await queryAll<StoredNote>({
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :notes)',
+        ExpressionAttributeValues: { ':pk': keys.invoice(record.irn).pk, ':notes': keys.invoiceNotePrefix() },
+        ConsistentRead: true,
+      })),
+    )
     notes.sort((a, b) => ((a.at ?? '') < (b.at ?? '') ? -1 : (a.at ?? '') > (b.at ?? '') ? 1 : 0))
   }
   return adjustmentsView(totalsOf(record), notes)

@@ -1,5 +1,6 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb'
-import { invoiceEvent, type TransactItem, writeWithAudit } from '#lib/platform/audit/trail.ts'
+import { invoiceEvent, writeWithAudit } from '#lib/platform/audit/trail.ts'
+import type { NamedItems } from '#lib/platform/db/transact.ts'
 import { db, tableName } from '#lib/platform/db/client.ts'
 import { readRecord } from '#lib/platform/db/items.ts'
 import { keys } from '#lib/platform/db/keys.ts'
@@ -65,7 +66,7 @@ function contentEvent(content: InvoiceContent, previousStatus?: InvoiceStatus): 
 export async function createRecord(
   content: InvoiceContent,
   actor: string,
-  also: TransactItem[] = [],
+  also: NamedItems = {},
 ): Promise<InvoiceRecord | undefined> {
   const { at, storage: plainStorage, ...rest } = content
   // Notes are stored encrypted; the hash and signature in `rest` are over the plaintext.
@@ -102,7 +103,7 @@ export async function createRecord(
         at,
       }),
     ],
-    [eventPut(contentEvent(content)), ...also],
+    { event: eventPut(contentEvent(content)), ...also },
   )
   return created ? record : undefined
 }
@@ -116,8 +117,36 @@ export async function advanceRecord(
   existing: InvoiceRecord,
   content: InvoiceContent,
   actor: string,
-  also: TransactItem[] = [],
+  also: NamedItems = {},
 ): Promise<InvoiceRecord | undefined> {
+  const advanced = await writeWithAudit(
+    {
+      Update: {
+        TableName: tableName(),
+        Key: keys.invoice(content.irn),
+        ...(await contentUpdate(existing, content)),
+      },
+    },
+    [
+      invoiceEvent(content.status === 'SIGNED' ? 'INVOICE_SIGNED' : 'INVOICE_VALIDATED', {
+        irn: content.irn,
+        businessId: content.businessId,
+        before: existing.status,
+        after: content.status,
+        actor,
+        at: content.at,
+      }),
+    ],
+    { event: eventPut(contentEvent(content, existing.status)), ...also },
+  )
+  return advanced ? readInvoiceRecord(content.irn) : undefined
+}
+
+/**
+ * The update that moves a record to new content: the content's fields set, the storage form and
+ * buyer index it no longer has removed, the revision bumped; conditional on the status and revision read.
+ */
+async function contentUpdate(existing: InvoiceRecord, content: InvoiceContent) {
   const sameContent = existing.contentHash === content.contentHash
   const validatedAt = sameContent && existing.validatedAt ? existing.validatedAt : content.at
   const set: Record<string, unknown> = {
@@ -163,30 +192,12 @@ export async function advanceRecord(
   })
   const revisionKnown = typeof existing.revision === 'number'
   if (revisionKnown) values[':revision'] = existing.revision
-  const advanced = await writeWithAudit(
-    {
-      Update: {
-        TableName: tableName(),
-        Key: keys.invoice(content.irn),
-        UpdateExpression: `SET ${sets.join(', ')} REMOVE ${removes.join(', ')} ADD #revision :one`,
-        ConditionExpression: `#status = :expectedStatus AND ${revisionKnown ? '#revision = :revision' : 'attribute_not_exists(#revision)'}`,
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-      },
-    },
-    [
-      invoiceEvent(content.status === 'SIGNED' ? 'INVOICE_SIGNED' : 'INVOICE_VALIDATED', {
-        irn: content.irn,
-        businessId: content.businessId,
-        before: existing.status,
-        after: content.status,
-        actor,
-        at: content.at,
-      }),
-    ],
-    [eventPut(contentEvent(content, existing.status)), ...also],
-  )
-  return advanced ? readInvoiceRecord(content.irn) : undefined
+  return {
+    UpdateExpression: `SET ${sets.join(', ')} REMOVE ${removes.join(', ')} ADD #revision :one`,
+    ConditionExpression: `#status = :expectedStatus AND ${revisionKnown ? '#revision = :revision' : 'attribute_not_exists(#revision)'}`,
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  }
 }
 
 /**
@@ -284,7 +295,7 @@ export async function markTransmitted(
         at,
       }),
     ],
-    events.map(eventPut),
+    { events: events.map(eventPut) },
   )
 }
 
@@ -298,7 +309,7 @@ export async function changePaymentStatus(
   to: PaymentStatus,
   at: string,
   actor: string,
-  also: TransactItem[] = [],
+  also: NamedItems = {},
 ): Promise<boolean> {
   const { irn, businessId } = record
   const event = newEvent(
@@ -329,7 +340,7 @@ export async function changePaymentStatus(
       },
     },
     [invoiceEvent('PAYMENT_STATUS_CHANGED', { irn, businessId, before: from, after: to, actor, at })],
-    [eventPut(event), ...also],
+    { event: eventPut(event), ...also },
   )
 }
 

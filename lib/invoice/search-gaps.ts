@@ -1,6 +1,6 @@
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import { db, tableName } from '#lib/platform/db/client.ts'
-import { isConditionFailed } from '#lib/platform/db/errors.ts'
+import { writeIf } from '#lib/platform/db/write.ts'
 import { keys } from '#lib/platform/db/keys.ts'
 import { queryAll } from '#lib/platform/db/query.ts'
 import {
@@ -94,18 +94,13 @@ async function voidGap(businessId: string, space: string, seq: number): Promise<
         ...indexKeys(index, keys.searchSpacePartition(businessId, space), keys.searchSeq(seq)),
       }
     : keys.searchList(businessId, seq)
-  try {
-    await db().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: { ...at, entity: 'INVOICE_LIST_VOID', businessId, gap: { space, seq } },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    )
-  } catch (error) {
-    if (isConditionFailed(error)) return false
-    throw error
-  }
+  const voided = await writeIf({
+    Put: {
+      Item: { ...at, entity: 'INVOICE_LIST_VOID', businessId, gap: { space, seq } },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  })
+  if (!voided.written) return false
   await db().send(
     new UpdateCommand({
       TableName: tableName(),

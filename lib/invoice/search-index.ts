@@ -1,5 +1,5 @@
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
-import type { TransactItem } from '#lib/platform/audit/trail.ts'
+import type { TransactItem } from '#lib/platform/db/transact.ts'
 import { db, tableName } from '#lib/platform/db/client.ts'
 import { keys } from '#lib/platform/db/keys.ts'
 import { logger } from '#lib/platform/log.ts'

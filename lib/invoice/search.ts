@@ -1,6 +1,7 @@
-import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb'
+import { GetCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb'
 import { db, tableName } from '#lib/platform/db/client.ts'
 import { keys } from '#lib/platform/db/keys.ts'
+import { queryUpTo } from '#lib/platform/db/query.ts'
 import type { IndexName } from '#lib/platform/db/table.ts'
 import { koboToNaira } from '#lib/platform/money.ts'
 import { type Adjustments, adjustmentsView, shownPaymentStatus } from './adjustments.ts'
@@ -144,25 +145,11 @@ async function readRange(
         // The ALL list is the table's: strongly consistent, so a signed invoice is listed at once.
         ConsistentRead: true,
       }
-  const items: ListItem[] = []
-  let start: Record<string, unknown> | undefined
   // A page over 1 MB (a CSV page of 1,000 with many notes) comes in parts: follow them to `limit`.
-  do {
-    const out = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        ...input,
-        ScanIndexForward: false,
-        Limit: limit - items.length,
-        ExclusiveStartKey: start,
-      }),
-    )
+  return queryUpTo<ListItem>({ ...input, ScanIndexForward: false }, limit, (page) => {
     meter.requests++
-    meter.pageItems += out.ScannedCount ?? 0
-    items.push(...((out.Items ?? []) as ListItem[]))
-    start = out.LastEvaluatedKey
-  } while (start && items.length < limit)
-  return items
+    meter.pageItems += page.ScannedCount ?? 0
+  })
 }
 
 const listed = (item: ListItem) => item.entity === 'INVOICE_LIST'

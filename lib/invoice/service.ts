@@ -1,18 +1,31 @@
-import { actorOf, type TransactItem } from '#lib/platform/audit/trail.ts'
+import { actorOf } from '#lib/platform/audit/trail.ts'
 import type { ApiClientCaller } from '#lib/platform/auth/caller.ts'
 import { getBusiness } from '#lib/registry/businesses.ts'
-import { transactionCancellationCodes } from '#lib/platform/db/errors.ts'
-import { oneAtATime } from '#lib/platform/db/retry.ts'
+import { AGAIN, oneAtATime, withRetries } from '#lib/platform/db/retry.ts'
+import {
+  type NamedItems,
+  refusedBy,
+  type TransactItem,
+  TransactionRefused,
+} from '#lib/platform/db/transact.ts'
 import { BadRequest, Conflict, invalid, NotFound, type Problem, TooLarge } from '#lib/platform/errors.ts'
 import type { Signature } from '#lib/platform/signing/signer.ts'
 import { canonicalInvoice, STORED_LIMIT } from './canonical.ts'
 import { loadCodeLists } from './code-lists.ts'
 import { sealedStorageOf } from './notes.ts'
 import { problem } from './problems.ts'
-import { type InvoiceRecord, statusRank } from './record.ts'
+import type { InvoiceRecord } from './record.ts'
 import { advanceRecord, createRecord, type InvoiceContent, readInvoiceRecord } from './repository.ts'
-import { adjustmentItems, checkNote, noteFactsOf } from './adjustments.ts'
-import { allocateNumbers, listItemPut, type SearchNumbers, spacesOf, voidNumbers } from './search-index.ts'
+import { checkNote, type NoteFacts, noteFactsOf } from './adjustments.ts'
+import {
+  allocateNumbers,
+  type SearchNumbers,
+  type SearchSpaces,
+  spacesOf,
+  voidNumbers,
+} from './search-index.ts'
+import { decideInvoiceWrite } from './sign-decision.ts'
+import { CALLER_ITEMS, signItems } from './sign-items.ts'
 import type { ApiVersion, StoredInvoice } from './schemas.ts'
 import { type ValidationMode, validateInvoice } from './validate.ts'
 
@@ -79,7 +92,7 @@ const MESSAGES: Record<InvoiceAction, string> = {
 function replyOf(
   action: InvoiceAction,
   invoice: StoredInvoice,
-  record: InvoiceRecord,
+  record: Pick<InvoiceRecord, 'signedAt'>,
   warnings: Problem[],
 ): InvoiceReply {
   return {
@@ -98,26 +111,84 @@ const MAX_ATTEMPTS = 5
  * `recordWith`: items to commit in the same transaction as the invoice's write, given the reply that
  * write produces (a batch item's result, lib/batches/worker.ts), so the two happen together or not
  * at all. When the request writes nothing (same content again) there is no transaction to join.
+ * Each attempt reads, decides (./sign-decision.ts), builds (./sign-items.ts) and writes; a write that
+ * lost to a concurrent one is decided again on fresh reads (lib/platform/db/retry.ts).
  */
 export async function handleInvoice(
   request: InvoiceRequest,
   recordWith?: (reply: InvoiceReply) => TransactItem[],
 ): Promise<InvoiceReply> {
-  const { action, version, caller, body } = request
+  const { action, caller } = request
   const { businessId } = caller
+  const { invoice, warnings } = await validatedInvoice(request)
+  const content = await contentOf(request, invoice)
+  // A credit or debit note is bound to its original (CONTRACT 16, ./adjustments.ts), and a signed
+  // invoice is listed for supplier search from its sign transaction on (./search-index.ts).
+  const note = action === 'sign' ? noteFactsOf(invoice) : undefined
+  const numbering = searchNumbering(
+    businessId,
+    action === 'sign' ? spacesOf(invoice) : undefined,
+    note,
+    content,
+  )
+  const reply = (record: Pick<InvoiceRecord, 'signedAt'>) => replyOf(action, invoice, record, warnings)
+  let written = false
+  try {
+    return await withRetries(
+      async (attempt) => {
+        const existing = await numbering.readRecord(attempt)
+        const { contentHash } = content
+        const decision = decideInvoiceWrite(existing, { irn: invoice.irn, businessId, action, contentHash })
+        if (decision.outcome === 'conflict') throw new Conflict(decision.message)
+        if (decision.outcome === 'replay') return reply(decision.record)
+        // Read again on every attempt: a note that lost to a concurrent one is decided on the new totals.
+        const bound = note ? await checkNote(note, businessId) : undefined
+        const items = signItems({
+          businessId,
+          invoice,
+          at: content.at,
+          listing: await numbering.numbers(),
+          ...(note && bound ? { note: { facts: note, ...bound } } : {}),
+          // What this write will reply: a new write's times are content.at.
+          callers: recordWith?.(reply({ signedAt: content.at })) ?? [],
+        })
+        const stored = await commit(decision.existing, content, actorOf(caller), items, note?.originalIrn)
+        if (stored === AGAIN) return AGAIN
+        written = true
+        return reply(stored)
+      },
+      {
+        attempts: MAX_ATTEMPTS,
+        baseMs: 0,
+        exhausted: () => {
+          throw new Conflict(`IRN ${invoice.irn} is being changed by other requests right now: retry shortly`)
+        },
+      },
+    )
+  } finally {
+    if (!written) await numbering.release()
+  }
+}
+
+/** The body validated in the request's mode, and the caller's own (every problem in one 400 first). */
+async function validatedInvoice(request: InvoiceRequest) {
+  const { version, caller, body } = request
   const mode = validationMode(request.modeHeader, caller.validationMode)
-  const [lists, serviceId] = await Promise.all([loadCodeLists(), serviceIdOf(businessId)])
+  const [lists, serviceId] = await Promise.all([loadCodeLists(), serviceIdOf(caller.businessId)])
   const result = validateInvoice(body, { version, mode, lists, serviceId })
   // The whole body first, every problem in one 400 (CONTRACT section 9)...
   if (!result.ok) throw invalid(result.problems, 'The invoice is invalid')
-  const { invoice, warnings } = result
   // ...and only then ownership: an invoice of another business is not one this client can see.
-  if (invoice.business_id !== businessId) {
+  if (result.invoice.business_id !== caller.businessId) {
     throw new NotFound(
-      `Business ${invoice.business_id} was not found for this API client: business_id must be your own business's id`,
+      `Business ${result.invoice.business_id} was not found for this API client: business_id must be your own business's id`,
     )
   }
+  return { invoice: result.invoice, warnings: result.warnings }
+}
 
+/** What the request writes: the canonical content, stored (notes sealed) and, for a sign, signed. */
+async function contentOf(request: InvoiceRequest, invoice: StoredInvoice): Promise<InvoiceContent> {
   const canonical = canonicalInvoice(invoice)
   // Notes sealed now, so the stored copy is made (and gzipped) once.
   const storage = await sealedStorageOf(invoice.irn, invoice, canonical)
@@ -134,8 +205,8 @@ export async function handleInvoice(
   }
   const content: InvoiceContent = {
     irn: invoice.irn,
-    businessId,
-    status: action === 'sign' ? 'SIGNED' : 'VALIDATED',
+    businessId: request.caller.businessId,
+    status: request.action === 'sign' ? 'SIGNED' : 'VALIDATED',
     paymentStatus: invoice.payment_status,
     supplierTin: invoice.accounting_supplier_party.tin,
     ...(invoice.accounting_customer_party ? { buyerTin: invoice.accounting_customer_party.tin } : {}),
@@ -143,104 +214,78 @@ export async function handleInvoice(
     contentHash: canonical.contentHash,
     at: new Date().toISOString(),
   }
-  if (action === 'sign') {
+  if (request.action === 'sign') {
     // Ed25519 is deterministic: concurrent signers of the same content make the same signature.
     if (!request.sign) throw new Error('A sign request needs a signer (the handler module passes signBytes)')
     const signed = await request.sign(canonical.bytes)
     content.signature = signed.signature
     content.signingKeyId = signed.kid
   }
+  return content
+}
 
-  // A credit or debit note is bound to its original (CONTRACT 16, ./adjustments.ts), and a signed
-  // invoice is listed for supplier search from its sign transaction on (./search-index.ts).
-  const note = action === 'sign' ? noteFactsOf(invoice) : undefined
-  const spaces = action === 'sign' ? spacesOf(invoice) : undefined
+/**
+ * A sign's search numbers (none for a validate). On the first attempt they are taken beside the
+ * record's read, so listing costs no round trip of its own (bench/request-cost.ts); a note takes them
+ * after its original is checked (NG-BR-03 and NG-BR-04 take no numbers). A sign that then writes
+ * nothing (a replay of the same content, a conflict, a refusal) voids them (`release`).
+ */
+function searchNumbering(
+  businessId: string,
+  spaces: SearchSpaces | undefined,
+  note: NoteFacts | undefined,
+  content: InvoiceContent,
+) {
   let numbers: SearchNumbers | undefined
-  let written = false
-  /**
-   * The record as it stands; on a sign's first attempt its search numbers are taken beside the read,
-   * so listing costs no round trip of its own (bench/request-cost.ts). A sign that then writes nothing
-   * (a replay of the same content, a conflict) voids them in `finally`, as a refused one always has.
-   * A note takes them after its original is checked: NG-BR-03 and NG-BR-04 take no numbers.
-   */
-  const readRecordAndNumber = async (attempt: number) => {
-    if (attempt > 0 || !spaces || note) return readInvoiceRecord(invoice.irn)
-    const [read, allocated] = await Promise.allSettled([
-      readInvoiceRecord(invoice.irn),
-      allocateNumbers(businessId, spaces),
-    ])
-    if (allocated.status === 'fulfilled') {
-      numbers = allocated.value
-      content.listSeq = numbers.all
-    }
-    if (read.status === 'rejected') throw read.reason
-    if (allocated.status === 'rejected') throw allocated.reason
-    return read.value
+  const taken = (allocated: SearchNumbers) => {
+    numbers = allocated
+    content.listSeq = allocated.all
   }
+  return {
+    async readRecord(attempt: number) {
+      if (attempt > 0 || !spaces || note) return readInvoiceRecord(content.irn)
+      const [read, allocated] = await Promise.allSettled([
+        readInvoiceRecord(content.irn),
+        allocateNumbers(businessId, spaces),
+      ])
+      if (allocated.status === 'fulfilled') taken(allocated.value)
+      if (read.status === 'rejected') throw read.reason
+      if (allocated.status === 'rejected') throw allocated.reason
+      return read.value
+    },
+    async numbers() {
+      if (!spaces) return undefined
+      if (!numbers) taken(await allocateNumbers(businessId, spaces))
+      return { spaces, numbers: numbers! }
+    },
+    async release() {
+      if (spaces && numbers) await voidNumbers(businessId, spaces, numbers)
+    },
+  }
+}
+
+/**
+ * Writes the decided content with its items: the record stored, or AGAIN when the record moved since
+ * it was read, or an item of the invoice's (a note's original: a concurrent note took what remained)
+ * failed or kept meeting concurrent transactions. A failure of the caller's own items is theirs.
+ */
+async function commit(
+  existing: InvoiceRecord | undefined,
+  content: InvoiceContent,
+  actor: string,
+  items: NamedItems,
+  noteOf: string | undefined,
+): Promise<InvoiceRecord | typeof AGAIN> {
+  const write = () =>
+    existing ? advanceRecord(existing, content, actor, items) : createRecord(content, actor, items)
   try {
-    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const existing = await readRecordAndNumber(attempt)
-      if (existing && existing.businessId !== businessId) {
-        throw new Conflict(`IRN ${invoice.irn} is registered to another business`)
-      }
-      if (existing && statusRank(existing.status) >= statusRank('SIGNED')) {
-        // Signed content is final: the same content again is the first reply again, anything else a conflict.
-        if (existing.contentHash === content.contentHash) return replyOf(action, invoice, existing, warnings)
-        throw new Conflict(
-          `IRN ${invoice.irn} is already ${existing.status} with different content: a signed invoice cannot change; issue a credit or debit note with a new IRN`,
-        )
-      }
-      if (
-        existing &&
-        action === 'validate' &&
-        existing.status === 'VALIDATED' &&
-        existing.contentHash === content.contentHash
-      ) {
-        return replyOf(action, invoice, existing, warnings)
-      }
-      // Read again on every attempt: a note that lost to a concurrent one is decided on the new totals.
-      const bound = note ? await checkNote(note, businessId) : undefined
-      if (spaces && !numbers) {
-        numbers = await allocateNumbers(businessId, spaces)
-        content.listSeq = numbers.all
-      }
-      const actor = actorOf(caller)
-      // What this write will reply: a new write's times are content.at.
-      const callers =
-        recordWith?.(replyOf(action, invoice, { signedAt: content.at } as InvoiceRecord, warnings)) ?? []
-      // The caller's items last: a batch worker reads its own item's failed condition at the end.
-      const also = [
-        ...(spaces && numbers ? [listItemPut(businessId, invoice, spaces, numbers, content.at)] : []),
-        ...(note && bound ? adjustmentItems(note, bound.original, bound.totals, content.at) : []),
-        ...callers,
-      ]
-      const write = () =>
-        existing ? advanceRecord(existing, content, actor, also) : createRecord(content, actor, also)
-      let stored: InvoiceRecord | undefined
-      try {
-        // Notes against one original queue their writes in this process (the decision stays the
-        // transaction's condition, made on reads taken outside the queue): concurrent transactions on
-        // the original would only cancel each other. Across processes the condition and the retries
-        // do the same job, as for the ledger's accounts (lib/platform/db/retry.ts).
-        stored = note ? await oneAtATime(`invoice-note:${note.originalIrn}`, write) : await write()
-      } catch (error) {
-        // The original's condition failed (a concurrent note took what remained) or the transaction
-        // kept meeting concurrent ones on the original: read again and decide again.
-        const codes = transactionCancellationCodes(error)
-        const ours = codes?.slice(0, codes.length - callers.length) ?? []
-        const theirs = codes?.slice(codes.length - callers.length) ?? []
-        if (theirs.includes('ConditionalCheckFailed')) throw error
-        if (ours.some((code) => code === 'ConditionalCheckFailed' || code === 'TransactionConflict')) continue
-        throw error
-      }
-      if (stored) {
-        written = true
-        return replyOf(action, invoice, stored, warnings)
-      }
-      // Another request changed the record between the read and the write: read it again and decide again.
-    }
-    throw new Conflict(`IRN ${invoice.irn} is being changed by other requests right now: retry shortly`)
-  } finally {
-    if (spaces && numbers && !written) await voidNumbers(businessId, spaces, numbers)
+    // Notes against one original queue their writes in this process (the decision stays the
+    // transaction's condition, made on reads taken outside the queue): concurrent transactions on
+    // the original would only cancel each other. Across processes the condition and the retries
+    // do the same job, as for the ledger's accounts (lib/platform/db/retry.ts).
+    return (noteOf ? await oneAtATime(`invoice-note:${noteOf}`, write) : await write()) ?? AGAIN
+  } catch (error) {
+    if (!(error instanceof TransactionRefused) || refusedBy(error, CALLER_ITEMS)) throw error
+    return AGAIN
   }
 }

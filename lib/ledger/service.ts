@@ -1,6 +1,5 @@
 import { createHash, randomInt } from 'node:crypto'
 import canonicalize from 'canonicalize'
-import { transactionCancellationCodes } from '#lib/platform/db/errors.ts'
 import { keys } from '#lib/platform/db/keys.ts'
 import { Conflict, DependencyDown, NotFound } from '#lib/platform/errors.ts'
 import { currentMode } from '#lib/platform/mode.ts'
@@ -23,13 +22,11 @@ import {
   type BankRequestRecord,
   getAccount,
   getBankRequest,
-  itemAt,
   type Merchant,
   openAccount,
-  readMany,
-  type TransactItem,
-  transact,
 } from './repository.ts'
+import { itemAt, readMany } from '#lib/platform/db/batch.ts'
+import { type TransactItem, transact } from '#lib/platform/db/transact.ts'
 import { AGAIN, oneAtATime, withRetries } from '#lib/platform/db/retry.ts'
 import type { BalanceEnquiryRequest, ReversalRequest, TransferRequest } from './schemas.ts'
 import {
@@ -80,30 +77,24 @@ function replayed(replay: Replay): Reply {
 }
 
 /**
- * Commits a decided transfer or reversal, whose items[1] is always its request (idempotency) record.
+ * Commits a decided transfer or reversal, whose `request` item is its request (idempotency) record.
  * If that record's condition failed, the same requestId committed concurrently (or an earlier attempt
  * of ours did, its reply lost): the winner's reply is replayed. Any other failed condition or a
  * conflict means the state moved under the decision (a balance crossed the line, the merchant's head
  * moved on, another reversal got there first): decide again on fresh reads.
  */
 async function commitOrReplay(
-  items: TransactItem[],
+  items: { request: TransactItem } & Record<string, TransactItem | TransactItem[]>,
   reply: Reply,
   request: { switchClientId: string; requestId: string; kind: BankRequestRecord['kind']; bodyHash: string },
 ): Promise<Reply | typeof AGAIN> {
-  try {
-    await transact(items)
-    return reply
-  } catch (error) {
-    const codes = transactionCancellationCodes(error)
-    if (!codes) throw error
-    if (codes[1] === 'ConditionalCheckFailed') {
-      const winner = await getBankRequest(request.switchClientId, request.requestId)
-      return winner ? replayed(replayOf(winner, request.kind, request.bodyHash)) : AGAIN
-    }
-    if (codes.some((c) => c === 'ConditionalCheckFailed' || c === 'TransactionConflict')) return AGAIN
-    throw error
+  const outcome = await transact(items)
+  if (outcome.ok) return reply
+  if (outcome.failed.includes('request')) {
+    const winner = await getBankRequest(request.switchClientId, request.requestId)
+    return winner ? replayed(replayOf(winner, request.kind, request.bodyHash)) : AGAIN
   }
+  return AGAIN
 }
 
 /**
@@ -195,12 +186,12 @@ export async function transfer(switchClientId: string, body: TransferRequest): P
         templateKeys[verdict.outcome === 'approved' ? 0 : 1],
       )
       const template = stored ? toTemplateItem(stored) : undefined
-      const items: TransactItem[] = [
-        accountItem(body.accountNumber, body.amount, facts),
-        requestRecordItem(record),
-        providerReferencePointerItem(switchClientId, body, facts),
-        ...(template ? [outboxItemOf(template, body, facts)] : []),
-      ]
+      const items = {
+        account: accountItem(body.accountNumber, body.amount, facts),
+        request: requestRecordItem(record),
+        pointer: providerReferencePointerItem(switchClientId, body, facts),
+        outbox: template ? [outboxItemOf(template, body, facts)] : [],
+      }
       return commitOrReplay(items, record.reply, {
         switchClientId,
         requestId: body.requestId,
@@ -237,11 +228,11 @@ export async function reversal(switchClientId: string, body: ReversalRequest): P
     const atMs = stampOf(found)
     const reversedAt = lagosLocalIso(new Date(atMs))
     const reply = reversalReply(body, original, reversedAt)
-    const items: TransactItem[] = [
-      markReversedItem(originalKey, body.requestId, reversedAt),
-      requestRecordItem(reversalRecord(switchClientId, body, bodyHash, reply, reversedAt)),
-      creditItem(original.accountNumber, original.amountKobo, atMs),
-    ]
+    const items = {
+      original: markReversedItem(originalKey, body.requestId, reversedAt),
+      request: requestRecordItem(reversalRecord(switchClientId, body, bodyHash, reply, reversedAt)),
+      credit: creditItem(original.accountNumber, original.amountKobo, atMs),
+    }
     return commitOrReplay(items, reply, {
       switchClientId,
       requestId: body.requestId,

@@ -4,7 +4,8 @@ import { outboxItem } from '#lib/notifications/outbox.ts'
 import type { toTemplateItem } from '#lib/notifications/templates.ts'
 import type { Reply, Verdict } from './decisions.ts'
 import { formatNaira, koboToNaira } from '#lib/platform/money.ts'
-import type { ReversalRecord, TransactItem, TransferRecord } from './repository.ts'
+import type { TransactItem } from '#lib/platform/db/transact.ts'
+import type { ReversalRecord, TransferRecord } from './repository.ts'
 import type { ReversalRequest, TransferRequest } from './schemas.ts'
 
 /**

@@ -3,6 +3,7 @@ import type { ApiClientCaller } from '#lib/platform/auth/caller.ts'
 import { Conflict, NotFound } from '#lib/platform/errors.ts'
 import type { PaymentStatus } from '#lib/invoice/record.ts'
 import { changePaymentStatus, readInvoiceRecord } from '#lib/invoice/repository.ts'
+import { AGAIN, withRetries } from '#lib/platform/db/retry.ts'
 import { listPaymentStatusUpdate } from '#lib/invoice/search-index.ts'
 
 /**
@@ -37,19 +38,28 @@ export async function updatePaymentStatus(
   let current = record
   // A failed condition means a concurrent change: to the payment status (decided again) or to the
   // invoice status (a transmit), which the event must state, so the write is made again.
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const early = decide(current.paymentStatus)
-    if (early) return early
-    const at = new Date().toISOString()
-    // The search list item shows the same payment status (lib/invoice/search-index.ts).
-    const listed =
-      current.listSeq !== undefined ? [listPaymentStatusUpdate(businessId, current.listSeq, target)] : []
-    if (await changePaymentStatus(current, 'PENDING', target, at, actorOf(caller), listed)) {
-      return { changed: true, message: `Payment status of ${irn} changed from PENDING to ${target}` }
-    }
-    const now = await readInvoiceRecord(irn)
-    if (!now) throw new NotFound(`No invoice ${irn} for your business`)
-    current = now
-  }
-  throw new Conflict(`Payment status of ${irn} is being changed concurrently: retry`)
+  return withRetries(
+    async () => {
+      const early = decide(current.paymentStatus)
+      if (early) return early
+      const at = new Date().toISOString()
+      // The search list item shows the same payment status (lib/invoice/search-index.ts).
+      const listed =
+        current.listSeq !== undefined ? [listPaymentStatusUpdate(businessId, current.listSeq, target)] : []
+      if (await changePaymentStatus(current, 'PENDING', target, at, actorOf(caller), { listed })) {
+        return { changed: true, message: `Payment status of ${irn} changed from PENDING to ${target}` }
+      }
+      const now = await readInvoiceRecord(irn)
+      if (!now) throw new NotFound(`No invoice ${irn} for your business`)
+      current = now
+      return AGAIN
+    },
+    {
+      attempts: 3,
+      baseMs: 0,
+      exhausted: () => {
+        throw new Conflict(`Payment status of ${irn} is being changed concurrently: retry`)
+      },
+    },
+  )
 }

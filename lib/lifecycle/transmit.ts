@@ -4,10 +4,11 @@ import { type Business, getBusiness, getBusinessByTin } from '#lib/registry/busi
 import { Conflict, DependencyDown, NotFound, type Problem } from '#lib/platform/errors.ts'
 import { readableInvoiceOf } from '#lib/invoice/notes.ts'
 import type { InvoiceRecord } from '#lib/invoice/record.ts'
-import { deliverSigned } from '#lib/webhooks/deliver.ts'
+import { deliverSigned } from '#lib/webhooks/party-post.ts'
 import { type PartyWebhook, webhooksOf } from '#lib/webhooks/parties.ts'
 import { probeWebhook, WEBHOOK_TIMEOUT_MS } from '#lib/webhooks/probe.ts'
 import { markTransmitted, readInvoiceRecord } from '#lib/invoice/repository.ts'
+import { AGAIN, withRetries } from '#lib/platform/db/retry.ts'
 import { magicBuyerSystem } from '#lib/sandbox/magic.ts'
 import type { TransmitRequest } from './schemas.ts'
 import { buyerTinOf } from './views.ts'
@@ -188,19 +189,21 @@ export async function transmit(caller: ApiClientCaller, body: TransmitRequest): 
   const buyerBusinessId = parties.find((p) => p.role === 'buyer')?.business?.businessId
   let now: InvoiceRecord | undefined = record
   // A payment update between the read and the write only changes what the events say: write again.
-  for (let attempt = 0; attempt < 3 && now?.status === 'SIGNED'; attempt++) {
-    const at = new Date().toISOString()
-    if (await markTransmitted(now, buyerBusinessId, at, actorOf(caller))) {
-      return {
-        lines: [
-          ...checked.lines,
-          ...delivered.lines,
-          `invoice ${record.irn}: SIGNED -> TRANSMITTED at ${at}`,
-        ],
-        alreadyTransmitted: false,
-      }
+  const at = await withRetries(
+    async () => {
+      if (now?.status !== 'SIGNED') return undefined
+      const at = new Date().toISOString()
+      if (await markTransmitted(now, buyerBusinessId, at, actorOf(caller))) return at
+      now = await readInvoiceRecord(record.irn)
+      return AGAIN
+    },
+    { attempts: 3, baseMs: 0, exhausted: () => undefined },
+  )
+  if (at) {
+    return {
+      lines: [...checked.lines, ...delivered.lines, `invoice ${record.irn}: SIGNED -> TRANSMITTED at ${at}`],
+      alreadyTransmitted: false,
     }
-    now = await readInvoiceRecord(record.irn)
   }
   // A concurrent transmit won the write: that is the same outcome, unless the invoice went elsewhere.
   if (now?.status === 'TRANSMITTED') {

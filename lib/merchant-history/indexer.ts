@@ -1,7 +1,7 @@
 import { tableName } from '#lib/platform/db/client.ts'
-import { transactionCancellationCodes } from '#lib/platform/db/errors.ts'
+import { itemAt, readMany } from '#lib/platform/db/batch.ts'
 import { keys } from '#lib/platform/db/keys.ts'
-import { itemAt, readMany, type TransactItem, type TransferRecord, transact } from '#lib/ledger/repository.ts'
+import { type TransactItem, transact } from '#lib/platform/db/transact.ts'
 import { AGAIN, withRetries } from '#lib/platform/db/retry.ts'
 import { lagosLocalIso, parseLagosLocal } from '#lib/platform/time.ts'
 import {
@@ -44,6 +44,26 @@ import {
  * skipped, so a stream that delivers a record twice (or two shards racing) changes nothing twice.
  */
 
+/**
+ * What the indexer reads of a ledger transfer's record from the stream: the fields it records in the
+ * history, no more (the ledger's record has these and others; this module does not import it).
+ */
+export interface IndexedTransfer {
+  switchClientId: string
+  requestId: string
+  merchantId: string
+  merchantReference: string
+  providerReference: string
+  accountNumber: string
+  amountKobo: number
+  productCode: string
+  responseCode: string
+  status: 'SUCCESSFUL' | 'FAILED' | 'REVERSED'
+  /** Lagos local date-time with milliseconds, no zone. */
+  createdAt: string
+  reversedAt?: string
+}
+
 /** DynamoDB's most actions in one TransactWriteItems. */
 const MAX_ACTIONS = 100
 /** Reversals per transaction: an item each, their reversal blocks, the head and the day totals. */
@@ -57,7 +77,7 @@ const lagosMs = (local: string) => parseLagosLocal(local)?.getTime() ?? 0
 const dayOf = (local: string) => local.slice(0, 10)
 
 /** The status a transfer had when it was created (a REVERSED one was created SUCCESSFUL). */
-const createdAs = (t: TransferRecord): 'SUCCESSFUL' | 'FAILED' =>
+const createdAs = (t: IndexedTransfer): 'SUCCESSFUL' | 'FAILED' =>
   t.status === 'FAILED' ? 'FAILED' : 'SUCCESSFUL'
 
 export function isTransferRecord(item: Record<string, unknown>): boolean {
@@ -68,11 +88,13 @@ export function isTransferRecord(item: Record<string, unknown>): boolean {
  * Records these ledger transfers (new or reversed since) in their merchants' histories. Returns the
  * merchants whose part could not be recorded (the caller hands those records back for a retry).
  */
-export async function indexTransfers(transfers: TransferRecord[]): Promise<{ failed: Map<string, unknown> }> {
+export async function indexTransfers(
+  transfers: IndexedTransfer[],
+): Promise<{ failed: Map<string, unknown> }> {
   // The newest image of each transfer wins (a batch may hold its INSERT and its reversal's MODIFY).
-  const latest = new Map<string, TransferRecord>()
+  const latest = new Map<string, IndexedTransfer>()
   for (const t of transfers) latest.set(`${t.switchClientId}#${t.requestId}`, t)
-  const byMerchant = new Map<string, TransferRecord[]>()
+  const byMerchant = new Map<string, IndexedTransfer[]>()
   for (const t of latest.values()) byMerchant.set(t.merchantId, [...(byMerchant.get(t.merchantId) ?? []), t])
   const failed = new Map<string, unknown>()
   await Promise.all(
@@ -105,13 +127,13 @@ interface KnownHead {
  * with the counters of the chunk's merchant references (one item each, in the same BatchGetItem), and
  * a chunk's head is the one the chunk before committed; all are read again only on AGAIN.
  */
-async function indexMerchant(merchantId: string, transfers: TransferRecord[]): Promise<void> {
+async function indexMerchant(merchantId: string, transfers: IndexedTransfer[]): Promise<void> {
   const oldestFirst = [...transfers].sort(
     (a, b) => a.createdAt.localeCompare(b.createdAt) || a.requestId.localeCompare(b.requestId),
   )
   const chunks = chunksForOneTransaction(oldestFirst)
   const headKey = keys.historyHead(merchantId)
-  const pointerKeys = (chunk: TransferRecord[]) => [
+  const pointerKeys = (chunk: IndexedTransfer[]) => [
     ...chunk.map((t) => keys.providerReference(t.providerReference)),
     ...referencesOf(chunk).map((reference) => keys.historyReferenceHead(merchantId, reference)),
   ]
@@ -142,7 +164,7 @@ async function indexMerchant(merchantId: string, transfers: TransferRecord[]): P
 }
 
 /** The distinct merchant references of some transfers. */
-const referencesOf = (transfers: TransferRecord[]) => [...new Set(transfers.map((t) => t.merchantReference))]
+const referencesOf = (transfers: IndexedTransfer[]) => [...new Set(transfers.map((t) => t.merchantReference))]
 
 /**
  * The transfers in order, cut into runs that each fit one transaction: two actions per transfer
@@ -150,9 +172,9 @@ const referencesOf = (transfers: TransferRecord[]) => [...new Set(transfers.map(
  * day-totals update per calendar day. (Its reads, pointers and counters and the head, then stay
  * under BatchGetItem's 100 keys.)
  */
-function chunksForOneTransaction(oldestFirst: TransferRecord[]): TransferRecord[][] {
-  const chunks: TransferRecord[][] = []
-  let chunk: TransferRecord[] = []
+function chunksForOneTransaction(oldestFirst: IndexedTransfer[]): IndexedTransfer[][] {
+  const chunks: IndexedTransfer[][] = []
+  let chunk: IndexedTransfer[] = []
   let days = new Set<string>()
   let references = new Set<string>()
   for (const t of oldestFirst) {
@@ -189,14 +211,8 @@ async function commitWithDayTotals(
   items: TransactItem[],
   days: Map<string, DayChange>,
 ): Promise<'done' | typeof AGAIN> {
-  for (const [day, change] of days) items.push(dayTotalsItem(merchantId, day, change))
-  try {
-    await transact(items)
-    return 'done'
-  } catch (error) {
-    if (conflicted(error)) return AGAIN
-    throw error
-  }
+  const dayTotals = [...days].map(([day, change]) => dayTotalsItem(merchantId, day, change))
+  return (await transact({ items, dayTotals })).ok ? 'done' : AGAIN
 }
 
 function dayTotalsItem(merchantId: string, day: string, change: DayChange): TransactItem {
@@ -232,11 +248,6 @@ function headItem(
   }
 }
 
-const conflicted = (error: unknown) =>
-  transactionCancellationCodes(error)?.some(
-    (c) => c === 'ConditionalCheckFailed' || c === 'TransactionConflict',
-  )
-
 /**
  * Numbers the transfers of a chunk not numbered yet, after `known`: one transaction conditional on the
  * head still being `known` and each reference counter still being what was read (the counters are
@@ -246,7 +257,7 @@ const conflicted = (error: unknown) =>
  */
 async function addNew(
   merchantId: string,
-  chunk: TransferRecord[],
+  chunk: IndexedTransfer[],
   found: Map<string, Record<string, unknown>>,
   known: KnownHead,
 ): Promise<KnownHead | typeof AGAIN> {
@@ -330,7 +341,7 @@ async function addNew(
 }
 
 /** Moves the reversed transfers' items to REVERSED (those not moved yet): one transaction, or AGAIN. */
-async function moveReversed(merchantId: string, chunk: TransferRecord[]): Promise<'done' | typeof AGAIN> {
+async function moveReversed(merchantId: string, chunk: IndexedTransfer[]): Promise<'done' | typeof AGAIN> {
   // The head (read with the pointers) says which stripe each item is in.
   const headKey = keys.historyHead(merchantId)
   const pointers = await readMany([headKey, ...chunk.map((t) => keys.providerReference(t.providerReference))])

@@ -1,7 +1,7 @@
-import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb'
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb'
 import { appendAudit } from '#lib/platform/audit/trail.ts'
 import { db, tableName } from '#lib/platform/db/client.ts'
-import { isConditionFailed } from '#lib/platform/db/errors.ts'
+import { writeIf } from '#lib/platform/db/write.ts'
 import { keys } from '#lib/platform/db/keys.ts'
 import { queryAll } from '#lib/platform/db/query.ts'
 import { lagosDateTime } from '#lib/platform/time.ts'
@@ -30,25 +30,20 @@ export async function addEmails(
   const addedAt = lagosDateTime()
   await Promise.all(
     [...unique(addresses)].map(async ([lower, email]) => {
-      try {
-        await db().send(
-          new PutCommand({
-            TableName: tableName(),
-            Item: {
-              ...keys.notificationEmail(lower),
-              entity: 'NOTIFICATION_EMAIL',
-              email,
-              addedAt,
-              addedBy: by,
-            },
-            ConditionExpression: 'attribute_not_exists(pk)',
-          }),
-        )
-        added.push(email)
-      } catch (error) {
-        if (!isConditionFailed(error)) throw error
-        alreadyPresent.push(email)
-      }
+      const { written } = await writeIf({
+        Put: {
+          Item: {
+            ...keys.notificationEmail(lower),
+            entity: 'NOTIFICATION_EMAIL',
+            email,
+            addedAt,
+            addedBy: by,
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      })
+      if (written) added.push(email)
+      else alreadyPresent.push(email)
     }),
   )
   // One event per request, appended after the per-address writes (they are separate conditional puts).

@@ -1,6 +1,6 @@
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import { db, tableName } from '#lib/platform/db/client.ts'
-import { isConditionFailed } from '#lib/platform/db/errors.ts'
+import { writeIf } from '#lib/platform/db/write.ts'
 import { keys, OUTBOX_PREFIX } from '#lib/platform/db/keys.ts'
 import { type PlaceholderName, render } from './render.ts'
 import type { TemplateItem } from './templates.ts'
@@ -74,7 +74,7 @@ export function outboxItem(template: TemplateItem, outcome: OutcomeFields): Outb
 
 /**
  * A notice to the admin e-mail list that is not a transaction outcome (a webhook subscription that
- * failed, lib/webhooks/delivery.ts): the same outbox item, so the same sender sends it exactly once.
+ * failed, lib/webhooks/delivery-worker.ts): the same outbox item, so the same sender sends it exactly once.
  * `reference` is unique per notice and takes the providerReference's place as its key.
  */
 export function adminNoticeItem(notice: {
@@ -128,27 +128,21 @@ export const CLAIM_MS = 5 * 60 * 1000
  * of the stream record can win this, so only one sends.
  */
 export async function claim(providerReference: string, now = Date.now()): Promise<boolean> {
-  try {
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.outbox(providerReference),
-        UpdateExpression: 'SET #status = :sending, claimedUntil = :until',
-        ConditionExpression: '#status = :pending OR (#status = :sending AND claimedUntil < :now)',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: {
-          ':sending': 'SENDING',
-          ':pending': 'PENDING',
-          ':until': now + CLAIM_MS,
-          ':now': now,
-        },
-      }),
-    )
-    return true
-  } catch (error) {
-    if (isConditionFailed(error)) return false
-    throw error
-  }
+  const claimed = await writeIf({
+    Update: {
+      Key: keys.outbox(providerReference),
+      UpdateExpression: 'SET #status = :sending, claimedUntil = :until',
+      ConditionExpression: '#status = :pending OR (#status = :sending AND claimedUntil < :now)',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: {
+        ':sending': 'SENDING',
+        ':pending': 'PENDING',
+        ':until': now + CLAIM_MS,
+        ':now': now,
+      },
+    },
+  })
+  return claimed.written
 }
 
 /** SENDING -> SENT (or SKIPPED when there was nobody to send to), with what was done. */

@@ -1,7 +1,8 @@
-import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import { auditPut } from '#lib/platform/audit/trail.ts'
 import { db, tableName } from '#lib/platform/db/client.ts'
-import { transactionCancellationCodes } from '#lib/platform/db/errors.ts'
+import { AGAIN, withRetries } from '#lib/platform/db/retry.ts'
+import { transact } from '#lib/platform/db/transact.ts'
 import { keys } from '#lib/platform/db/keys.ts'
 import { Conflict, NotFound } from '#lib/platform/errors.ts'
 import { lagosDateTime } from '#lib/platform/time.ts'
@@ -106,54 +107,47 @@ export async function createTemplate(input: TemplateRequest, by: string): Promis
     updatedBy: by,
     version: 1,
   }
-  try {
-    await db().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Put: {
-              TableName: tableName(),
-              Item: {
-                ...keys.notificationTemplate(input.productCode, input.messageType),
-                entity: 'NOTIFICATION_TEMPLATE',
-                ...item,
-              },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-          {
-            Put: {
-              TableName: tableName(),
-              Item: {
-                ...keys.notificationTemplateId(templateID),
-                entity: 'NOTIFICATION_TEMPLATE_ID',
-                productCode: input.productCode,
-                messageType: input.messageType,
-              },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-          // The audit event is part of the same transaction: no template exists without it.
-          auditPut({
-            type: 'TEMPLATE_CREATED',
-            actor: `admin:${by}`,
-            subject: { kind: 'TEMPLATE', id: String(templateID) },
-            after: `v1 ${input.productCode}/${input.messageType}`,
-          }),
-        ],
-      }),
+  const outcome = await transact({
+    template: {
+      Put: {
+        TableName: tableName(),
+        Item: {
+          ...keys.notificationTemplate(input.productCode, input.messageType),
+          entity: 'NOTIFICATION_TEMPLATE',
+          ...item,
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    id: {
+      Put: {
+        TableName: tableName(),
+        Item: {
+          ...keys.notificationTemplateId(templateID),
+          entity: 'NOTIFICATION_TEMPLATE_ID',
+          productCode: input.productCode,
+          messageType: input.messageType,
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    // The audit event is part of the same transaction: no template exists without it.
+    audit: auditPut({
+      type: 'TEMPLATE_CREATED',
+      actor: `admin:${by}`,
+      subject: { kind: 'TEMPLATE', id: String(templateID) },
+      after: `v1 ${input.productCode}/${input.messageType}`,
+    }),
+  })
+  // A concurrent creation for the same pair won; this templateID stays unused (ids may skip, never repeat).
+  if (!outcome.ok && outcome.failed.includes('template')) {
+    throw pairTaken(
+      input.productCode,
+      input.messageType,
+      await getTemplate(input.productCode, input.messageType),
     )
-  } catch (error) {
-    // A concurrent creation for the same pair won; this templateID stays unused (ids may skip, never repeat).
-    if (transactionCancellationCodes(error)?.[0] === 'ConditionalCheckFailed') {
-      throw pairTaken(
-        input.productCode,
-        input.messageType,
-        await getTemplate(input.productCode, input.messageType),
-      )
-    }
-    throw error
   }
+  if (!outcome.ok) throw outcome.error
   return item
 }
 
@@ -168,88 +162,28 @@ export async function replaceTemplate(
   input: TemplateReplaceRequest,
   by: string,
 ): Promise<TemplateItem> {
-  for (let attempt = 0; ; attempt++) {
-    const pointer = (
-      await db().send(
-        new GetCommand({
-          TableName: tableName(),
-          Key: keys.notificationTemplateId(templateId),
-          ConsistentRead: true,
-        }),
-      )
-    ).Item
-    const current = pointer
-      ? await getTemplate(pointer.productCode as string, pointer.messageType as number)
-      : undefined
-    if (!pointer || !current) throw new NotFound(`No notification template has templateID ${templateId}`)
-    if (input.version !== undefined && input.version !== current.version) {
-      throw new Conflict(
-        `Template ${templateId} is at version ${current.version}, not ${input.version}: read it again and reapply your change`,
-      )
-    }
-    const item: TemplateItem = {
-      ...current,
-      productCode: input.productCode,
-      message: input.message,
-      messageType: input.messageType,
-      updatedAt: lagosDateTime(),
-      updatedBy: by,
-      version: current.version + 1,
-    }
-    const moves = current.productCode !== item.productCode || current.messageType !== item.messageType
-    const stored = {
-      ...keys.notificationTemplate(item.productCode, item.messageType as MessageType),
-      entity: 'NOTIFICATION_TEMPLATE',
-      ...item,
-    }
-    const audit = auditPut({
-      type: 'TEMPLATE_REPLACED',
-      actor: `admin:${by}`,
-      subject: { kind: 'TEMPLATE', id: String(templateId) },
-      before: `v${current.version} ${current.productCode}/${current.messageType}`,
-      after: `v${item.version} ${item.productCode}/${item.messageType}`,
-    })
-    const versionIs = {
-      ConditionExpression: 'version = :v',
-      ExpressionAttributeValues: { ':v': current.version },
-    }
-    try {
-      await db().send(
-        new TransactWriteCommand({
-          TransactItems: moves
-            ? [
-                {
-                  Delete: {
-                    TableName: tableName(),
-                    Key: keys.notificationTemplate(current.productCode, current.messageType),
-                    ...versionIs,
-                  },
-                },
-                {
-                  Put: {
-                    TableName: tableName(),
-                    Item: stored,
-                    ConditionExpression: 'attribute_not_exists(pk)',
-                  },
-                },
-                {
-                  Update: {
-                    TableName: tableName(),
-                    Key: keys.notificationTemplateId(templateId),
-                    UpdateExpression: 'SET productCode = :p, messageType = :t',
-                    ExpressionAttributeValues: { ':p': item.productCode, ':t': item.messageType },
-                  },
-                },
-                audit,
-              ]
-            : [{ Put: { TableName: tableName(), Item: stored, ...versionIs } }, audit],
-        }),
-      )
-      return item
-    } catch (error) {
-      const codes = transactionCancellationCodes(error)
-      if (!codes) throw error
-      if (moves && codes[1] === 'ConditionalCheckFailed') {
+  let raced: Error | undefined
+  return withRetries(
+    async () => {
+      const current = await templateById(templateId)
+      if (input.version !== undefined && input.version !== current.version) {
+        throw new Conflict(
+          `Template ${templateId} is at version ${current.version}, not ${input.version}: read it again and reapply your change`,
+        )
+      }
+      const item: TemplateItem = {
+        ...current,
+        productCode: input.productCode,
+        message: input.message,
+        messageType: input.messageType,
+        updatedAt: lagosDateTime(),
+        updatedBy: by,
+        version: current.version + 1,
+      }
+      const moves = current.productCode !== item.productCode || current.messageType !== item.messageType
+      const outcome = await transact(replacementItems(templateId, current, item, by))
+      if (outcome.ok) return item
+      if (moves && outcome.failed.includes('stored')) {
         throw pairTaken(
           item.productCode,
           item.messageType,
@@ -258,13 +192,80 @@ export async function replaceTemplate(
       }
       // Someone replaced it in between: with a version in the body that is the caller's conflict;
       // without one, apply this replacement on top of the newer version.
-      const raced = codes[0] === 'ConditionalCheckFailed' || codes.includes('TransactionConflict')
-      if (!raced || attempt >= 5) throw error
+      if (!outcome.failed.includes(moves ? 'old' : 'stored') && !outcome.conflict) throw outcome.error
       if (input.version !== undefined) {
         throw new Conflict(
           `Template ${templateId} was changed by someone else just now: read it again and reapply your change`,
         )
       }
-    }
+      raced = outcome.error
+      return AGAIN
+    },
+    { attempts: 6, baseMs: 0, exhausted: () => Promise.reject(raced) },
+  )
+}
+
+/** The template a templateID points at (strongly consistent), or the 404. */
+async function templateById(templateId: number): Promise<TemplateItem> {
+  const pointer = (
+    await db().send(
+      new GetCommand({
+        TableName: tableName(),
+        Key: keys.notificationTemplateId(templateId),
+        ConsistentRead: true,
+      }),
+    )
+  ).Item
+  const current = pointer
+    ? await getTemplate(pointer.productCode as string, pointer.messageType as number)
+    : undefined
+  if (!pointer || !current) throw new NotFound(`No notification template has templateID ${templateId}`)
+  return current
+}
+
+/**
+ * The items of a replacement, conditional on the version read: in place (`stored`), or moved to
+ * another (productCode, messageType) pair (`old` deleted, `stored` new there, the id's `pointer`
+ * moved), with its audit event either way.
+ */
+function replacementItems(templateId: number, current: TemplateItem, item: TemplateItem, by: string) {
+  const stored = {
+    ...keys.notificationTemplate(item.productCode, item.messageType as MessageType),
+    entity: 'NOTIFICATION_TEMPLATE',
+    ...item,
+  }
+  const audit = auditPut({
+    type: 'TEMPLATE_REPLACED',
+    actor: `admin:${by}`,
+    subject: { kind: 'TEMPLATE', id: String(templateId) },
+    before: `v${current.version} ${current.productCode}/${current.messageType}`,
+    after: `v${item.version} ${item.productCode}/${item.messageType}`,
+  })
+  const versionIs = {
+    ConditionExpression: 'version = :v',
+    ExpressionAttributeValues: { ':v': current.version },
+  }
+  if (current.productCode === item.productCode && current.messageType === item.messageType)
+    return { stored: { Put: { TableName: tableName(), Item: stored, ...versionIs } }, audit }
+  return {
+    old: {
+      Delete: {
+        TableName: tableName(),
+        Key: keys.notificationTemplate(current.productCode, current.messageType),
+        ...versionIs,
+      },
+    },
+    stored: {
+      Put: { TableName: tableName(), Item: stored, ConditionExpression: 'attribute_not_exists(pk)' },
+    },
+    pointer: {
+      Update: {
+        TableName: tableName(),
+        Key: keys.notificationTemplateId(templateId),
+        UpdateExpression: 'SET productCode = :p, messageType = :t',
+        ExpressionAttributeValues: { ':p': item.productCode, ':t': item.messageType },
+      },
+    },
+    audit,
   }
 }

@@ -1,7 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto'
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb'
-import { db, tableName } from '#lib/platform/db/client.ts'
-import { transactionCancellationCodes } from '#lib/platform/db/errors.ts'
+import { tableName } from '#lib/platform/db/client.ts'
+import { transact } from '#lib/platform/db/transact.ts'
 import { readRecord } from '#lib/platform/db/items.ts'
 import { keys } from '#lib/platform/db/keys.ts'
 import { Conflict } from '#lib/platform/errors.ts'
@@ -58,32 +57,25 @@ export async function createBusiness(input: NewBusiness): Promise<Business> {
       ConditionExpression: 'attribute_not_exists(pk)',
     },
   })
-  try {
-    await db().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Put: {
-              TableName: tableName(),
-              Item: {
-                ...keys.business(business.businessId),
-                ...keys.credentialListing('business', business.businessId),
-                ...business,
-              },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-          guard(keys.businessByTin(business.tin)),
-          guard(keys.businessByServiceId(business.serviceId)),
-        ],
-      }),
-    )
-  } catch (error) {
-    const codes = transactionCancellationCodes(error)
-    if (!codes) throw error
-    const what = ['business id', 'TIN', 'service id'].filter((_, i) => codes[i] === 'ConditionalCheckFailed')
-    throw new Conflict(`A business with this ${what.join(' and ') || 'identity'} is already registered`)
-  }
+  const outcome = await transact({
+    'business id': {
+      Put: {
+        TableName: tableName(),
+        Item: {
+          ...keys.business(business.businessId),
+          ...keys.credentialListing('business', business.businessId),
+          ...business,
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    TIN: guard(keys.businessByTin(business.tin)),
+    'service id': guard(keys.businessByServiceId(business.serviceId)),
+  })
+  // The items are named for what a failed condition says is taken.
+  if (!outcome.ok && outcome.failed.length)
+    throw new Conflict(`A business with this ${outcome.failed.join(' and ')} is already registered`)
+  if (!outcome.ok) throw new Conflict('A business with this identity is already registered')
   return business
 }
 

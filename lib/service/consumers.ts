@@ -159,7 +159,7 @@ export const consumers: readonly Consumer[] = [
       maxLagSeconds: 300,
     },
     // Reads a page of the event's business's subscriptions; writes one delivery record per
-    // subscription of the page; queues the next page (lib/webhooks/delivery.ts fanOut).
+    // subscription of the page; queues the next page (lib/webhooks/delivery-worker.ts fanOut).
     access: {
       table: [reads(['WEBHOOKS#', EVENT_PREFIX]), writes(['WHDELIVERY#'])],
       queues: ['webhook-deliveries'],

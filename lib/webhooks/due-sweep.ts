@@ -2,14 +2,14 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb'
 import { db, tableName } from '#lib/platform/db/client.ts'
 import { recordOf } from '#lib/platform/db/items.ts'
 import { keys } from '#lib/platform/db/keys.ts'
-import type { Delivery } from './deliveries.ts'
-import { attemptMessage, queueAttempt } from './delivery.ts'
+import type { Delivery } from './delivery-records.ts'
+import { attemptMessage, queueAttempt } from './delivery-worker.ts'
 import { MAX_SUBSCRIPTIONS, subscriptionPage } from './subscriptions.ts'
 
 /**
  * After a test clock advance (lib/platform/test-clock.ts): every PENDING test-mode delivery of the business whose next attempt is
  * now due in test time is queued at once (delay 0), to the same queue and the same delivery worker
- * that run every attempt (lib/webhooks/delivery.ts), which judges due-ness on the test clock itself.
+ * that run every attempt (lib/webhooks/delivery-worker.ts), which judges due-ness on the test clock itself.
  * The sweep only saves the wait: a delivery it leaves out (past the bound) is still attempted when its
  * own delayed message arrives, at most 15 minutes later, and found due then. A message it queues for
  * an attempt another message also carries is harmless: the attempt count and the claim let one run.

@@ -1,7 +1,7 @@
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
+import { QueryCommand } from '@aws-sdk/lib-dynamodb'
 import { randomUUID } from 'node:crypto'
 import { db, tableName } from '#lib/platform/db/client.ts'
-import { isConditionFailed } from '#lib/platform/db/errors.ts'
+import { writeIf } from '#lib/platform/db/write.ts'
 import { keys } from '#lib/platform/db/keys.ts'
 import { TTL_ATTRIBUTE } from '#lib/platform/db/table.ts'
 
@@ -15,7 +15,7 @@ import { TTL_ATTRIBUTE } from '#lib/platform/db/table.ts'
  * never taken, or its lease has run out). A lease outlives one attempt (5 s and its writes) but is
  * released as soon as the attempt is over; a worker that dies holding one frees it when it expires,
  * so a crash never shrinks a host's allowance for long. When every slot is held the attempt is not
- * made and its message comes back a little later (lib/webhooks/delivery.ts): nothing is lost and the
+ * made and its message comes back a little later (lib/webhooks/delivery-worker.ts): nothing is lost and the
  * attempt count does not move.
  *
  * Chosen over one counter item per host: a counter that a dead worker incremented stays high for
@@ -51,45 +51,35 @@ export async function takeHostSlot(host: string, now = Date.now()): Promise<Host
   free.sort(() => Math.random() - 0.5)
   const holder = randomUUID()
   for (const slot of free.slice(0, 3)) {
-    try {
-      await db().send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: keys.webhookHostSlot(host, slot),
-          // The item itself goes a day after its last use (DynamoDB's TTL): hosts come and go.
-          UpdateExpression: 'SET #until = :until, holder = :holder, #ttl = :ttl',
-          ConditionExpression: 'attribute_not_exists(#until) OR #until < :now',
-          ExpressionAttributeNames: { '#until': 'until', '#ttl': TTL_ATTRIBUTE },
-          ExpressionAttributeValues: {
-            ':until': now + LEASE_MS,
-            ':holder': holder,
-            ':now': now,
-            ':ttl': Math.floor(now / 1000) + 86_400,
-          },
-        }),
-      )
-      return { host, slot, holder }
-    } catch (error) {
-      if (!isConditionFailed(error)) throw error
-    }
+    const taken = await writeIf({
+      Update: {
+        Key: keys.webhookHostSlot(host, slot),
+        // The item itself goes a day after its last use (DynamoDB's TTL): hosts come and go.
+        UpdateExpression: 'SET #until = :until, holder = :holder, #ttl = :ttl',
+        ConditionExpression: 'attribute_not_exists(#until) OR #until < :now',
+        ExpressionAttributeNames: { '#until': 'until', '#ttl': TTL_ATTRIBUTE },
+        ExpressionAttributeValues: {
+          ':until': now + LEASE_MS,
+          ':holder': holder,
+          ':now': now,
+          ':ttl': Math.floor(now / 1000) + 86_400,
+        },
+      },
+    })
+    if (taken.written) return { host, slot, holder }
   }
   return undefined
 }
 
 /** Frees a slot this worker holds (a lease already taken over by another worker is left alone). */
 export async function releaseHostSlot(lease: HostLease): Promise<void> {
-  try {
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.webhookHostSlot(lease.host, lease.slot),
-        UpdateExpression: 'REMOVE #until, holder',
-        ConditionExpression: 'holder = :holder',
-        ExpressionAttributeNames: { '#until': 'until' },
-        ExpressionAttributeValues: { ':holder': lease.holder },
-      }),
-    )
-  } catch (error) {
-    if (!isConditionFailed(error)) throw error
-  }
+  await writeIf({
+    Update: {
+      Key: keys.webhookHostSlot(lease.host, lease.slot),
+      UpdateExpression: 'REMOVE #until, holder',
+      ConditionExpression: 'holder = :holder',
+      ExpressionAttributeNames: { '#until': 'until' },
+      ExpressionAttributeValues: { ':holder': lease.holder },
+    },
+  })
 }

@@ -1,16 +1,18 @@
 import { createHash, randomUUID } from 'node:crypto'
-import {
-  GetCommand,
-  QueryCommand,
-  TransactWriteCommand,
-  type TransactWriteCommandInput,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb'
+import { GetCommand } from '@aws-sdk/lib-dynamodb'
 import { appendAudit } from '#lib/platform/audit/trail.ts'
 import { decryptField, encryptField } from '#lib/platform/crypto/fields.ts'
 import { db, tableName } from '#lib/platform/db/client.ts'
-import { queryAll } from '#lib/platform/db/query.ts'
-import { isConditionFailed, transactionCancellationCodes } from '#lib/platform/db/errors.ts'
+import { queryAll, queryPage } from '#lib/platform/db/query.ts'
+import { AGAIN, withRetries } from '#lib/platform/db/retry.ts'
+import {
+  type Cancelled,
+  type NamedItems,
+  type TransactItem,
+  type Transacted,
+  transact,
+} from '#lib/platform/db/transact.ts'
+import { writeIf } from '#lib/platform/db/write.ts'
 import { readRecord, recordOf } from '#lib/platform/db/items.ts'
 import { keys } from '#lib/platform/db/keys.ts'
 import type { EventType } from '#lib/events/event.ts'
@@ -22,7 +24,7 @@ import { newWebhookSecret } from './signature.ts'
  * A business's webhook subscriptions (CONTRACT section 11): one item each in the business's
  * partition. The signing secret is shown once, at creation, and stored encrypted (lib/platform/crypto/fields.ts)
  * with its record and field as context. A subscription whose delivery used up the retry schedule is
- * FAILED (the admin list is told, lib/webhooks/delivery.ts) but still receives new events; its next
+ * FAILED (the admin list is told, lib/webhooks/delivery-worker.ts) but still receives new events; its next
  * successful delivery makes it ACTIVE again. DELETE marks it DELETED: no new deliveries, and pending
  * ones stop at their next attempt.
  */
@@ -80,45 +82,43 @@ export const checkUrl = (url: string, stage?: string): Promise<string> => checkD
 /**
  * A transaction on the business's count item: two made at once may cancel each other
  * (TransactionConflict, which the SDK does not retry), so it is tried again a few times after a short
- * random wait; still conflicting, it is a 503 to try again (nothing was written).
+ * random wait; still conflicting, it is a 503 to try again (nothing was written). A failed condition
+ * is the caller's to read, by item name.
  */
-async function transactOnCount(input: TransactWriteCommandInput): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await db().send(new TransactWriteCommand(input))
-      return
-    } catch (error) {
-      const conflict = transactionCancellationCodes(error)?.includes('TransactionConflict')
-      if (!conflict) throw error
-      if (attempt === 5)
+async function transactOnCount<I extends NamedItems>(items: I): Promise<Transacted<keyof I & string>> {
+  return withRetries(
+    async () => {
+      const outcome = await transact(items)
+      return !outcome.ok && outcome.conflict ? AGAIN : outcome
+    },
+    {
+      attempts: 5,
+      baseMs: 20,
+      capMs: 400,
+      exhausted: () => {
         throw new DependencyDown(
           'Other changes to your webhook subscriptions were being made at the same moment: nothing changed, try again',
         )
-      await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 80 * attempt))
-    }
-  }
+      },
+    },
+  )
 }
 
 /** The destination guards' key part: the URL as given, hashed (a URL may be up to 2,048 characters). */
 const urlHash = (url: string) => createHash('sha256').update(url).digest('base64url')
 
-/**
- * What refused a create: the count (17th subscription) or a guard (the URL already takes one of the
- * events). The transaction's items are [count, subscription, ...guards].
- */
+/** What refused a create: the count (17th subscription) or a guard (the URL already takes one of the events). */
 async function refusalOf(
-  error: unknown,
+  refused: Cancelled<'count' | 'subscription' | 'guards'>,
   businessId: string,
   url: string,
   events: EventType[],
 ): Promise<Error | undefined> {
-  const codes = transactionCancellationCodes(error)
-  if (!codes) return undefined
-  if (codes[0] === 'ConditionalCheckFailed')
+  if (refused.failed.includes('count'))
     return new Conflict(
       `Your business has ${MAX_SUBSCRIPTIONS} webhook subscriptions, the most it may have: delete one (DELETE /api/v1/webhooks/{id}) before adding another`,
     )
-  const taken = events.filter((_, i) => codes[i + 2] === 'ConditionalCheckFailed')
+  const taken = events.filter((_, i) => refused.positions.guards?.includes(i))
   if (taken.length) {
     const guard = await readRecord<{ subscriptionId: string }>(
       keys.webhookDestinationGuard(businessId, urlHash(url), taken[0]!),
@@ -156,63 +156,30 @@ export async function createSubscription(
     createdAt: new Date().toISOString(),
     counted: true,
   }
-  const hash = urlHash(input.url)
-  const create = () =>
-    transactOnCount({
-      TransactItems: [
-        {
-          Update: {
-            TableName: tableName(),
-            Key: keys.webhookSubscriptionCount(businessId),
-            UpdateExpression: 'ADD subscriptions :one',
-            // Only a count that includes the subscriptions made before it existed is a bound.
-            ConditionExpression: 'includesEarlier = :yes AND subscriptions < :max',
-            ExpressionAttributeValues: { ':one': 1, ':max': MAX_SUBSCRIPTIONS, ':yes': true },
-          },
-        },
-        {
-          Put: {
-            TableName: tableName(),
-            Item: {
-              ...keys.webhookSubscription(businessId, id),
-              entity: 'WEBHOOK_SUBSCRIPTION',
-              ...subscription,
-            },
-            ConditionExpression: 'attribute_not_exists(pk)',
-          },
-        },
-        ...events.map((event) => ({
-          Put: {
-            TableName: tableName(),
-            Item: {
-              ...keys.webhookDestinationGuard(businessId, hash, event),
-              entity: 'WEBHOOK_DESTINATION_GUARD',
-              subscriptionId: id,
-            },
-            ConditionExpression: 'attribute_not_exists(pk)',
-          },
-        })),
-      ],
-    })
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await create()
-      break
-    } catch (error) {
+  const create = () => transactOnCount(creationItems(subscription, urlHash(input.url)))
+  await withRetries(
+    async () => {
+      const outcome = await create()
+      if (outcome.ok) return true
       // Refused by the count: full, or not including earlier subscriptions yet (the business's first
       // create since, or its first at all: count them, then try again), or made so by a concurrent
       // create just now (try again). Anything else refused it.
-      const countRefused = transactionCancellationCodes(error)?.[0] === 'ConditionalCheckFailed'
-      const count = countRefused ? await readCount(businessId) : undefined
+      const count = outcome.failed.includes('count') ? await readCount(businessId) : undefined
       if (!count || (count.includesEarlier && count.subscriptions >= MAX_SUBSCRIPTIONS))
-        throw (await refusalOf(error, businessId, input.url, events)) ?? error
-      if (attempt === 5)
+        throw (await refusalOf(outcome, businessId, input.url, events)) ?? outcome.error
+      if (!count.includesEarlier) await countEarlierSubscriptions(businessId)
+      return AGAIN
+    },
+    {
+      attempts: 5,
+      baseMs: 0,
+      exhausted: () => {
         throw new DependencyDown(
           'Your webhook subscriptions were being counted by another request at the same moment: nothing changed, try again',
         )
-      if (!count.includesEarlier) await countEarlierSubscriptions(businessId)
-    }
-  }
+      },
+    },
+  )
   await appendAudit({
     type: 'WEBHOOK_SUBSCRIBED',
     actor,
@@ -222,6 +189,48 @@ export async function createSubscription(
     detail: { url: input.url, events: subscription.events.join(',') },
   })
   return { ...viewOf(subscription), secret }
+}
+
+/**
+ * A new subscription's items: the count's conditional increment, the subscription, and one guard per
+ * event claiming (URL, event) for it.
+ */
+function creationItems(subscription: Subscription, hash: string) {
+  const { businessId, id } = subscription
+  return {
+    count: {
+      Update: {
+        TableName: tableName(),
+        Key: keys.webhookSubscriptionCount(businessId),
+        UpdateExpression: 'ADD subscriptions :one',
+        // Only a count that includes the subscriptions made before it existed is a bound.
+        ConditionExpression: 'includesEarlier = :yes AND subscriptions < :max',
+        ExpressionAttributeValues: { ':one': 1, ':max': MAX_SUBSCRIPTIONS, ':yes': true },
+      },
+    },
+    subscription: {
+      Put: {
+        TableName: tableName(),
+        Item: {
+          ...keys.webhookSubscription(businessId, id),
+          entity: 'WEBHOOK_SUBSCRIPTION',
+          ...subscription,
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    guards: subscription.events.map((event) => ({
+      Put: {
+        TableName: tableName(),
+        Item: {
+          ...keys.webhookDestinationGuard(businessId, hash, event),
+          entity: 'WEBHOOK_DESTINATION_GUARD',
+          subscriptionId: id,
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    })),
+  }
 }
 
 /** The business's count item as it is now. */
@@ -259,35 +268,30 @@ async function countEarlierSubscriptions(businessId: string): Promise<void> {
   for (let i = 0; i === 0 || i < earlier.length; i += CHUNK) {
     const chunk = earlier.slice(i, i + CHUNK)
     const last = i + CHUNK >= earlier.length
-    try {
-      await transactOnCount({
-        TransactItems: [
-          ...chunk.map((s) => ({
-            Update: {
-              TableName: tableName(),
-              Key: keys.webhookSubscription(businessId, s.id),
-              UpdateExpression: 'SET inCount = :yes',
-              ConditionExpression:
-                '#status <> :deleted AND attribute_not_exists(inCount) AND attribute_not_exists(counted)',
-              ExpressionAttributeNames: { '#status': 'status' },
-              ExpressionAttributeValues: { ':yes': true, ':deleted': 'DELETED' },
-            },
-          })),
-          {
-            Update: {
-              TableName: tableName(),
-              Key: keys.webhookSubscriptionCount(businessId),
-              UpdateExpression: `ADD subscriptions :n${last ? ' SET includesEarlier = :yes' : ''}`,
-              ConditionExpression: 'attribute_not_exists(includesEarlier)',
-              ExpressionAttributeValues: { ':n': chunk.length, ...(last ? { ':yes': true } : {}) },
-            },
-          },
-        ],
-      })
-    } catch (error) {
-      if (transactionCancellationCodes(error)?.includes('ConditionalCheckFailed')) return
-      throw error
-    }
+    const outcome = await transactOnCount({
+      inCount: chunk.map((s) => ({
+        Update: {
+          TableName: tableName(),
+          Key: keys.webhookSubscription(businessId, s.id),
+          UpdateExpression: 'SET inCount = :yes',
+          ConditionExpression:
+            '#status <> :deleted AND attribute_not_exists(inCount) AND attribute_not_exists(counted)',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':yes': true, ':deleted': 'DELETED' },
+        },
+      })),
+      count: {
+        Update: {
+          TableName: tableName(),
+          Key: keys.webhookSubscriptionCount(businessId),
+          UpdateExpression: `ADD subscriptions :n${last ? ' SET includesEarlier = :yes' : ''}`,
+          ConditionExpression: 'attribute_not_exists(includesEarlier)',
+          ExpressionAttributeValues: { ':n': chunk.length, ...(last ? { ':yes': true } : {}) },
+        },
+      },
+    })
+    // A failed condition: a concurrent create counted them first, and the count is made.
+    if (!outcome.ok) return
   }
 }
 
@@ -315,18 +319,17 @@ export async function subscriptionPage(
   after?: string,
 ): Promise<{ subscriptions: Subscription[]; next?: string }> {
   const pk = keys.webhookSubscriptionPartition(businessId)
-  const out = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
+  const page = await queryPage(
+    {
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sub)',
       ExpressionAttributeValues: { ':pk': pk, ':sub': keys.webhookSubscriptionSkPrefix },
-      Limit: limit,
       ...(after ? { ExclusiveStartKey: { pk, sk: after } } : {}),
-    }),
+    },
+    limit,
   )
-  const next = out.LastEvaluatedKey?.sk
+  const next = page.more ? page.items[page.items.length - 1]?.sk : undefined
   return {
-    subscriptions: (out.Items ?? []).map((item) => recordOf<Subscription>(item)),
+    subscriptions: page.items.map((item) => recordOf<Subscription>(item)),
     ...(typeof next === 'string' ? { next } : {}),
   }
 }
@@ -348,23 +351,26 @@ export async function ownSubscription(businessId: string, id: string): Promise<S
  * since, `inCount`, has the count only).
  */
 export async function deleteSubscription(businessId: string, id: string, actor: string): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    const found = await getSubscription(businessId, id)
-    if (!found || found.status === 'DELETED')
-      throw new NotFound(`No webhook subscription ${id} for your business`)
-    try {
-      await transactOnCount({ TransactItems: deleteItems(businessId, found) })
-      break
-    } catch (error) {
+  await withRetries(
+    async () => {
+      const found = await getSubscription(businessId, id)
+      if (!found || found.status === 'DELETED')
+        throw new NotFound(`No webhook subscription ${id} for your business`)
+      const outcome = await transactOnCount(deleteItems(businessId, found))
+      if (outcome.ok) return true
       // Counted meanwhile (countEarlierSubscriptions): read it again and take it off the count. Else
       // deleted meanwhile by a concurrent request: the same outcome as the second DELETE.
-      if (transactionCancellationCodes(error)?.[0] === 'ConditionalCheckFailed') {
-        if (attempt < 3) continue
+      if (outcome.failed.includes('subscription')) return AGAIN
+      throw outcome.error
+    },
+    {
+      attempts: 3,
+      baseMs: 0,
+      exhausted: () => {
         throw new NotFound(`No webhook subscription ${id} for your business`)
-      }
-      throw error
-    }
-  }
+      },
+    },
+  )
   await appendAudit({
     type: 'WEBHOOK_UNSUBSCRIBED',
     actor,
@@ -377,8 +383,8 @@ export async function deleteSubscription(businessId: string, id: string, actor: 
 function deleteItems(businessId: string, found: Subscription) {
   const hash = urlHash(found.url)
   const counted = found.counted || found.inCount
-  return [
-    {
+  return {
+    subscription: {
       Update: {
         TableName: tableName(),
         Key: keys.webhookSubscription(businessId, found.id),
@@ -389,7 +395,7 @@ function deleteItems(businessId: string, found: Subscription) {
         ExpressionAttributeValues: { ':deleted': 'DELETED', ':at': new Date().toISOString() },
       },
     },
-    ...(counted
+    count: counted
       ? [
           {
             Update: {
@@ -401,8 +407,8 @@ function deleteItems(businessId: string, found: Subscription) {
             },
           },
         ]
-      : []),
-    ...(found.counted
+      : [],
+    guards: found.counted
       ? found.events.map((event) => ({
           Delete: {
             TableName: tableName(),
@@ -411,8 +417,8 @@ function deleteItems(businessId: string, found: Subscription) {
             ExpressionAttributeValues: { ':id': found.id },
           },
         }))
-      : []),
-  ]
+      : [],
+  }
 }
 
 /** The plaintext signing secret, for a delivery (cached per container like client secrets). */
@@ -421,18 +427,30 @@ export const signingSecretOf = (s: Subscription) =>
 
 /** A successful delivery to a FAILED subscription makes it ACTIVE again (best effort). */
 export async function reactivate(s: Pick<Subscription, 'businessId' | 'id'>): Promise<void> {
-  await db()
-    .send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.webhookSubscription(s.businessId, s.id),
-        UpdateExpression: 'SET #status = :active REMOVE failedAt',
-        ConditionExpression: '#status = :failed',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':active': 'ACTIVE', ':failed': 'FAILED' },
-      }),
-    )
-    .catch((error: unknown) => {
-      if (!isConditionFailed(error)) throw error
-    })
+  await writeIf({
+    Update: {
+      Key: keys.webhookSubscription(s.businessId, s.id),
+      UpdateExpression: 'SET #status = :active REMOVE failedAt',
+      ConditionExpression: '#status = :failed',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':active': 'ACTIVE', ':failed': 'FAILED' },
+    },
+  })
+}
+
+/**
+ * The update that marks an ACTIVE subscription FAILED, for the transaction of the delivery that used
+ * up its schedule (lib/webhooks/delivery-worker.ts): this module stays the subscription's only writer.
+ */
+export function failSubscriptionItem(s: Pick<Subscription, 'businessId' | 'id'>, at: string): TransactItem {
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: keys.webhookSubscription(s.businessId, s.id),
+      UpdateExpression: 'SET #status = :failed, failedAt = :at',
+      ConditionExpression: '#status = :active',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':failed': 'FAILED', ':active': 'ACTIVE', ':at': at },
+    },
+  }
 }

@@ -1,7 +1,7 @@
 import { readBatch } from '#lib/batches/repository.ts'
 import { batchView } from '#lib/batches/views.ts'
 import { ApiClient } from '#client/api-client.ts'
-import { type DeliveryStatus, listDeliveries } from '#lib/webhooks/deliveries.ts'
+import { type DeliveryStatus, listDeliveries } from '#lib/webhooks/delivery-records.ts'
 import { subscriptionsOf, viewOf } from '#lib/webhooks/subscriptions.ts'
 import type { Command } from './command.ts'
 import { optional, required } from './require.ts'

@@ -15,7 +15,7 @@ export const QUEUE_URL_ENV: Record<QueueName, string> = {
   'webhook-deliveries': 'WEBHOOK_QUEUE_URL',
 }
 
-/** SQS's longest message delay; longer waits are made of several hops (lib/webhooks/delivery.ts). */
+/** SQS's longest message delay; longer waits are made of several hops (lib/webhooks/delivery-worker.ts). */
 export const MAX_DELAY_SECONDS = 900
 
 export interface QueueTransport {

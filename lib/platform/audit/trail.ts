@@ -1,17 +1,19 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { userInfo } from 'node:os'
-import {
-  PutCommand,
-  type QueryCommandInput,
-  TransactWriteCommand,
-  type TransactWriteCommandInput,
-} from '@aws-sdk/lib-dynamodb'
+import { PutCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb'
 import type { Caller } from '#lib/platform/auth/caller.ts'
 import { db, tableName } from '#lib/platform/db/client.ts'
-import { transactionCancellationCodes } from '#lib/platform/db/errors.ts'
 import { recordOf } from '#lib/platform/db/items.ts'
 import { keys } from '#lib/platform/db/keys.ts'
 import { queryAll } from '#lib/platform/db/query.ts'
+import { AGAIN, withRetries } from '#lib/platform/db/retry.ts'
+import {
+  type Cancelled,
+  type NamedItems,
+  type TransactItem,
+  TransactionRefused,
+  transact,
+} from '#lib/platform/db/transact.ts'
 
 /**
  * The audit trail: one immutable item per state change of an invoice, credential or notification
@@ -134,39 +136,40 @@ export async function appendAudit(input: AuditInput): Promise<AuditEvent> {
   return event
 }
 
-export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number]
-
 const CONFLICT_ATTEMPTS = 5
 
 /**
  * Runs one conditional write (Put or Update) and the audit Puts of the change in one transaction, so
- * the change is never stored without its event. `also` adds further items to the same transaction (the
- * change's integration events, lib/events). Returns false when the write's condition failed (the
- * record was not in the state the change was decided from). A transaction conflict (another
- * transaction on the same item at that moment, which a single write would simply have queued behind)
- * is retried after a short random pause.
+ * the change is never stored without its event. `also` adds further named items to the same
+ * transaction (the change's integration events, lib/events, and its caller's own). Returns false
+ * when the write's condition failed (the record was not in the state the change was decided from).
+ * A transaction conflict (another transaction on the same item at that moment, which a single write
+ * would simply have queued behind) is retried after a short random pause. Any other cancellation is
+ * a TransactionRefused naming the items that failed.
  */
 export async function writeWithAudit(
   write: TransactItem,
   events: AuditInput[],
-  also: TransactItem[] = [],
+  also: NamedItems = {},
 ): Promise<boolean> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await db().send(
-        new TransactWriteCommand({ TransactItems: [write, ...events.map((e) => auditPut(e)), ...also] }),
-      )
-      return true
-    } catch (error) {
-      const codes = transactionCancellationCodes(error)
-      if (codes?.[0] === 'ConditionalCheckFailed') return false
-      if (codes?.includes('TransactionConflict') && attempt < CONFLICT_ATTEMPTS) {
-        await new Promise((resolve) => setTimeout(resolve, 10 + Math.random() * 40 * attempt))
-        continue
-      }
-      throw error
-    }
-  }
+  let conflicted: Cancelled<string> | undefined
+  return withRetries(
+    async () => {
+      const outcome = await transact({ write, audit: events.map((e) => auditPut(e)), ...also })
+      if (outcome.ok) return true
+      if (outcome.failed.includes('write')) return false
+      if (!outcome.conflict) throw new TransactionRefused(outcome)
+      conflicted = outcome
+      return AGAIN
+    },
+    // Still conflicting after these: refused (nothing was written).
+    {
+      attempts: CONFLICT_ATTEMPTS,
+      baseMs: 10,
+      capMs: 200,
+      exhausted: () => Promise.reject(new TransactionRefused(conflicted!)),
+    },
+  )
 }
 
 async function eventsOf(input: Omit<QueryCommandInput, 'TableName'>): Promise<AuditEvent[]> {

@@ -1,11 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto'
-import { PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
+import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb'
 import { DecryptionFailed, decryptField, encryptField } from '#lib/platform/crypto/fields.ts'
 import { forgetRecord } from '#lib/platform/cache/records.ts'
 import { db, tableName } from '#lib/platform/db/client.ts'
-import { isConditionFailed, transactionCancellationCodes } from '#lib/platform/db/errors.ts'
 import { readRecord, recordOf } from '#lib/platform/db/items.ts'
 import { keys } from '#lib/platform/db/keys.ts'
+import { writeIf } from '#lib/platform/db/write.ts'
 import { checkDestination } from '#lib/platform/net/destination.ts'
 import { queryAll } from '#lib/platform/db/query.ts'
 import { Conflict, NotFound } from '#lib/platform/errors.ts'
@@ -121,8 +121,9 @@ export async function usableSecrets(
 export const expired = (entry: ClientSecret, now = Date.now()): boolean =>
   entry.validUntil !== undefined && Date.parse(entry.validUntil) <= now
 
-const put = (Item: Record<string, unknown>, ConditionExpression?: string) =>
-  db().send(new PutCommand({ TableName: tableName(), Item, ConditionExpression }))
+/** A new credential's record: false when one already exists under its key (a failed condition). */
+const putNew = async (Item: Record<string, unknown>) =>
+  (await writeIf({ Put: { Item, ConditionExpression: 'attribute_not_exists(pk)' } })).written
 
 // Area A clients -----------------------------------------------------------------------------
 
@@ -158,20 +159,13 @@ export async function issueApiClient(input: {
     active: true,
     createdAt: now(),
   }
-  try {
-    await put(
-      {
-        ...keys.apiClient(apiKey),
-        ...keys.apiClientByBusiness(input.businessId, apiKey),
-        ...keys.credentialListing('api-client', apiKey),
-        ...client,
-      },
-      'attribute_not_exists(pk)',
-    )
-  } catch (error) {
-    if (isConditionFailed(error)) throw new Conflict('That API key already exists')
-    throw error
-  }
+  const stored = await putNew({
+    ...keys.apiClient(apiKey),
+    ...keys.apiClientByBusiness(input.businessId, apiKey),
+    ...keys.credentialListing('api-client', apiKey),
+    ...client,
+  })
+  if (!stored) throw new Conflict('That API key already exists')
   return { apiKey, secret, client }
 }
 
@@ -196,19 +190,16 @@ async function updateClient(
   values: Record<string, unknown>,
 ) {
   try {
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
+    const { written } = await writeIf({
+      Update: {
         Key: key,
         UpdateExpression: expression,
         ConditionExpression: 'attribute_exists(pk)',
         // DynamoDB refuses an empty value map (a REMOVE needs none).
         ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
-      }),
-    )
-  } catch (error) {
-    if (isConditionFailed(error)) throw new NotFound('No such credential')
-    throw error
+      },
+    })
+    if (!written) throw new NotFound('No such credential')
   } finally {
     // This container's verifiers see the change at once; others within the cache bound.
     forgetRecord(key)
@@ -253,18 +244,15 @@ async function rotate(
       : overlapping(record.secrets, options.overlapSeconds, Date.now())
   const secrets = [...kept, await secretRecord(secret, owner)].slice(-MAX_ACTIVE_SECRETS)
   try {
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
+    const { written } = await writeIf({
+      Update: {
         Key: key,
         UpdateExpression: 'SET secrets = :new',
         ConditionExpression: 'secrets = :old',
         ExpressionAttributeValues: { ':new': secrets, ':old': record.secrets },
-      }),
-    )
-  } catch (error) {
-    if (isConditionFailed(error)) throw new Conflict('The secrets changed during rotation: try again')
-    throw error
+      },
+    })
+    if (!written) throw new Conflict('The secrets changed during rotation: try again')
   } finally {
     forgetRecord(key)
   }
@@ -336,20 +324,13 @@ async function storeBearer(
     createdAt: now(),
   }
   const tokenHash = hashToken(token)
-  try {
-    await put(
-      {
-        ...keys.bearer(tokenHash),
-        ...keys.credentialListing(kind, `${subjectId}#${tokenHash.slice(0, 12)}`),
-        tokenHash,
-        ...record,
-      },
-      'attribute_not_exists(pk)',
-    )
-  } catch (error) {
-    if (isConditionFailed(error)) throw new Conflict('That token already exists')
-    throw error
-  }
+  const stored = await putNew({
+    ...keys.bearer(tokenHash),
+    ...keys.credentialListing(kind, `${subjectId}#${tokenHash.slice(0, 12)}`),
+    tokenHash,
+    ...record,
+  })
+  if (!stored) throw new Conflict('That token already exists')
   return record
 }
 
@@ -374,9 +355,17 @@ export async function issueSwitchClient(input: {
     active: true,
     createdAt: now(),
   }
-  await put(
-    { ...keys.switchClient(clientId), ...keys.credentialListing('switch-client', clientId), ...client },
-    'attribute_not_exists(pk)',
+  // A random client id that is already taken is not worth a message of its own: the put's error.
+  await db().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: {
+        ...keys.switchClient(clientId),
+        ...keys.credentialListing('switch-client', clientId),
+        ...client,
+      },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    }),
   )
   await storeBearer(token, 'switch', clientId, input.mode)
   return { clientId, token, secret }

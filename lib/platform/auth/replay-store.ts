@@ -1,7 +1,5 @@
 import { createHash } from 'node:crypto'
-import { PutCommand } from '@aws-sdk/lib-dynamodb'
-import { db, tableName } from '#lib/platform/db/client.ts'
-import { isConditionFailed } from '#lib/platform/db/errors.ts'
+import { writeIf } from '#lib/platform/db/write.ts'
 import { keys } from '#lib/platform/db/keys.ts'
 import { WINDOW_SECONDS } from './timestamps.ts'
 
@@ -13,19 +11,10 @@ import { WINDOW_SECONDS } from './timestamps.ts'
  * request is refused with 503: never let through unchecked.
  */
 async function markOnce(key: { pk: string; sk: string }, expiresAt: number): Promise<boolean> {
-  try {
-    await db().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: { ...key, expiresAt },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    )
-    return true
-  } catch (error) {
-    if (isConditionFailed(error)) return false
-    throw error
-  }
+  const marked = await writeIf({
+    Put: { Item: { ...key, expiresAt }, ConditionExpression: 'attribute_not_exists(pk)' },
+  })
+  return marked.written
 }
 
 const expiry = (timestamp: Date, slackSeconds: number) =>

@@ -5,7 +5,7 @@ import { areaACanonical, areaBCanonical, hmac } from './canonical.ts'
  * Signing a request: the headers of CONTRACT sections 2 and 6 for a request given its method, target
  * (path plus query, exactly as it will be sent) and body, made from the same canonical strings the
  * verifiers check (./canonical.ts). The service signs its own webhook deliveries with `signAreaB`
- * (lib/webhooks/deliver.ts); integrators and the project's tests take these from client/signing.ts.
+ * (lib/webhooks/party-post.ts); integrators and the project's tests take these from client/signing.ts.
  */
 
 export interface AreaACredentials {

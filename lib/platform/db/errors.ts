@@ -6,13 +6,6 @@ export function isConditionFailed(error: unknown): boolean {
   return error instanceof Error && error.name === 'ConditionalCheckFailedException'
 }
 
-/** The cancellation reasons of a failed TransactWriteItems, one per item in request order. */
-export function transactionCancellationCodes(error: unknown): string[] | undefined {
-  if (!(error instanceof Error) || error.name !== 'TransactionCanceledException') return undefined
-  const reasons = (error as Error & { CancellationReasons?: { Code?: string }[] }).CancellationReasons
-  return (reasons ?? []).map((r) => r.Code ?? 'None')
-}
-
 /**
  * Errors that mean DynamoDB could not be reached or refused for capacity, as opposed to a request
  * it understood and rejected. These become 503s: the caller may retry.

@@ -1,5 +1,6 @@
 import {
   paginateQuery,
+  QueryCommand,
   paginateScan,
   type QueryCommandInput,
   type QueryCommandOutput,
@@ -29,4 +30,47 @@ export async function queryAll<T = Record<string, unknown>>(input: Input<QueryCo
 /** Every page of a Scan (whole-table jobs: migrations, reconciliation). */
 export function scanPages(input: Input<ScanCommandInput> = {}): AsyncIterable<ScanCommandOutput> {
   return paginateScan({ client: db() }, { TableName: tableName(), ...input })
+}
+
+/**
+ * Up to `limit` items of a Query, in its order, following DynamoDB's pages (a page ends at 1 MB
+ * before `limit`), each page asking only for the items still wanted. `onPage` sees each page as read
+ * (for callers that meter what a request cost).
+ */
+export async function queryUpTo<T = Record<string, unknown>>(
+  input: Input<QueryCommandInput>,
+  limit: number,
+  onPage?: (page: QueryCommandOutput) => void,
+): Promise<T[]> {
+  const items: T[] = []
+  let start: Record<string, unknown> | undefined
+  do {
+    const page = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        ...input,
+        Limit: limit - items.length,
+        ExclusiveStartKey: start,
+      }),
+    )
+    onPage?.(page)
+    items.push(...((page.Items ?? []) as T[]))
+    start = page.LastEvaluatedKey
+  } while (start && items.length < limit)
+  return items
+}
+
+/**
+ * One page of `size` items from one Query of `size + 1`: the extra item only says there is a next
+ * page (`more`), whose cursor is the page's last item, so a page costs the same however deep. A
+ * 1 MB page that ended before `size + 1` also means more (fewer items than asked, with a next key).
+ */
+export async function queryPage<T = Record<string, unknown>>(
+  input: Input<QueryCommandInput>,
+  size: number,
+): Promise<{ items: T[]; more: boolean }> {
+  const out = await db().send(new QueryCommand({ TableName: tableName(), ...input, Limit: size + 1 }))
+  const read = (out.Items ?? []) as T[]
+  const items = read.slice(0, size)
+  return { items, more: read.length > size || (out.LastEvaluatedKey !== undefined && items.length > 0) }
 }

@@ -8,30 +8,38 @@ import { DependencyDown } from '#lib/platform/errors.ts'
  */
 export const AGAIN = Symbol('again')
 
-export interface RetryOptions {
-  /** Give up (503, safe to retry with the same requestId) after this long. */
+export interface RetryOptions<T> {
+  /** Give up after this long (by default a 503, safe to retry with the same requestId). */
   budgetMs?: number
+  /** The first pause's ceiling; 0 tries again at once (a re-read already separates the attempts). */
   baseMs?: number
   capMs?: number
+  /** At most this many attempts, for writers that give up after a few rather than after a time. */
+  attempts?: number
+  /** The answer once attempts or budget run out, instead of the 503 (e.g. the caller's 409). */
+  exhausted?: () => T | Promise<T>
 }
 
+/** The only retry loop of the service: every optimistic writer hands its attempt to it. */
 export async function withRetries<T>(
   attempt: (n: number) => Promise<T | typeof AGAIN>,
-  { budgetMs = 8_000, baseMs = 8, capMs = 500 }: RetryOptions = {},
+  { budgetMs = 8_000, baseMs = 8, capMs = 500, attempts = Infinity, exhausted = busy }: RetryOptions<T> = {},
 ): Promise<T> {
   const deadline = Date.now() + budgetMs
   for (let n = 0; ; n++) {
     const result = await attempt(n)
     if (result !== AGAIN) return result
-    if (Date.now() > deadline) {
-      throw new DependencyDown(
-        'The account or merchant is busy with other transactions: retry with the same requestId',
-        { retryAfterSeconds: 1 },
-      )
-    }
+    if (n + 1 >= attempts || Date.now() > deadline) return exhausted()
     const ceiling = Math.min(capMs, baseMs * 2 ** Math.min(n, 16))
-    await new Promise((resolve) => setTimeout(resolve, Math.random() * ceiling))
+    if (ceiling > 0) await new Promise((resolve) => setTimeout(resolve, Math.random() * ceiling))
   }
+}
+
+function busy(): never {
+  throw new DependencyDown(
+    'The account or merchant is busy with other transactions: retry with the same requestId',
+    { retryAfterSeconds: 1 },
+  )
 }
 
 const tails = new Map<string, Promise<void>>()

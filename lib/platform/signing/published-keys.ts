@@ -1,6 +1,4 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb'
-import { db, tableName } from '#lib/platform/db/client.ts'
-import { isConditionFailed } from '#lib/platform/db/errors.ts'
+import { writeIf } from '#lib/platform/db/write.ts'
 import { keys } from '#lib/platform/db/keys.ts'
 import { queryAll } from '#lib/platform/db/query.ts'
 import type { PublicJwk } from './jwk.ts'
@@ -11,18 +9,13 @@ import type { PublicJwk } from './jwk.ts'
  * to the private key, and a key that has ever signed stays published after a rotation.
  */
 export async function publishKey(jwk: PublicJwk): Promise<void> {
-  try {
-    await db().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: { ...keys.signingKey(jwk.kid), jwk, publishedAt: new Date().toISOString() },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    )
-  } catch (error) {
-    // Already published (by this container earlier, or by another one): nothing to do.
-    if (!isConditionFailed(error)) throw error
-  }
+  // Not written: already published (by this container earlier, or by another one), nothing to do.
+  await writeIf({
+    Put: {
+      Item: { ...keys.signingKey(jwk.kid), jwk, publishedAt: new Date().toISOString() },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  })
 }
 
 /** Every published key, oldest first. */

@@ -1,8 +1,6 @@
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb'
 import { sendMessage } from '#lib/platform/async/queue.ts'
-import { db, tableName } from '#lib/platform/db/client.ts'
-import { transactionCancellationCodes } from '#lib/platform/db/errors.ts'
-import { keys } from '#lib/platform/db/keys.ts'
+import { tableName } from '#lib/platform/db/client.ts'
+import { transact } from '#lib/platform/db/transact.ts'
 import type { IntegrationEvent } from '#lib/events/event.ts'
 import { NotFound } from '#lib/platform/errors.ts'
 import { logger } from '#lib/platform/log.ts'
@@ -21,10 +19,11 @@ import {
   readDelivery,
   recordOutcome,
   restartDelivery,
-} from './deliveries.ts'
+} from './delivery-records.ts'
 import { nextWaitMs } from './schedule.ts'
 import { signWebhook } from './signature.ts'
 import {
+  failSubscriptionItem,
   getSubscription,
   ownSubscription,
   reactivate,
@@ -227,45 +226,41 @@ export const failureNoticeReference = (businessId: string, at: string) =>
  * (its admins were told) only gets the delivery marked.
  */
 async function recordFailure(d: Delivery, subscription: Subscription, outcome: Outcome): Promise<void> {
-  const deliveryWrite = { Update: outcomeUpdate(d, outcome) }
-  const at = outcome.entry.at
-  try {
-    await db().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          deliveryWrite,
-          {
-            Update: {
-              TableName: tableName(),
-              Key: keys.webhookSubscription(subscription.businessId, subscription.id),
-              UpdateExpression: 'SET #status = :failed, failedAt = :at',
-              ConditionExpression: '#status = :active',
-              ExpressionAttributeNames: { '#status': 'status' },
-              ExpressionAttributeValues: { ':failed': 'FAILED', ':active': 'ACTIVE', ':at': at },
-            },
-          },
-          { Update: failureNoticeUpdate(subscription, d, outcome) },
-        ],
-      }),
-    )
+  const outcomeOf = await transact({
+    delivery: { Update: outcomeUpdate(d, outcome) },
+    subscription: failSubscriptionItem(subscription, outcome.entry.at),
+    notice: { Update: failureNoticeUpdate(subscription, d, outcome) },
+  })
+  if (outcomeOf.ok) {
     logger.warn('webhook subscription failed: admin list notified (once per business per day)', {
       subscriptionId: subscription.id,
       eventId: d.eventId,
     })
-  } catch (error) {
-    const codes = transactionCancellationCodes(error)
-    // The subscription was not ACTIVE: record the delivery alone.
-    if (codes && codes[0] === 'None' && codes[1] === 'ConditionalCheckFailed') {
-      await recordOutcome(d, outcome)
-      return
-    }
-    // The delivery itself had moved on (another worker recorded this attempt): nothing to do.
-    if (codes?.[0] === 'ConditionalCheckFailed') return
-    throw error
+    return
   }
+  // The delivery itself had moved on (another worker recorded this attempt): nothing to do.
+  if (outcomeOf.failed.includes('delivery')) return
+  // The subscription was not ACTIVE: record the delivery alone.
+  if (outcomeOf.failed.includes('subscription')) {
+    await recordOutcome(d, outcome)
+    return
+  }
+  throw outcomeOf.error
 }
 
 export type AttemptResult = 'delivered' | 'retrying' | 'failed' | 'stale' | 'waiting'
+
+/** A delivery whose subscription is gone: its claimed attempt recorded FAILED, nothing sent. */
+async function failDeleted(d: Delivery, clock: DeliveryClock, realNow: number): Promise<AttemptResult> {
+  if (!(await claimAttempt(d, realNow))) return 'stale'
+  const entry = {
+    at: new Date(Date.now() + clock.offsetMs).toISOString(),
+    status: null,
+    error: 'subscription deleted',
+  }
+  await recordOutcome(d, { status: 'FAILED', entry })
+  return 'failed'
+}
 
 /**
  * The time a delivery's schedule runs on: the real time in live mode; in test mode its business's
@@ -309,16 +304,7 @@ export async function attempt(message: AttemptMessage, realNow = Date.now()): Pr
     return 'waiting'
   }
   const subscription = await getSubscription(d.businessId, d.subscriptionId)
-  if (!subscription || subscription.status === 'DELETED') {
-    if (!(await claimAttempt(d, realNow))) return 'stale'
-    const entry = {
-      at: new Date(Date.now() + clock.offsetMs).toISOString(),
-      status: null,
-      error: 'subscription deleted',
-    }
-    await recordOutcome(d, { status: 'FAILED', entry })
-    return 'failed'
-  }
+  if (!subscription || subscription.status === 'DELETED') return failDeleted(d, clock, realNow)
   // One of the destination host's slots first: with all of them held, the attempt waits (the same
   // message, a little later) and its count does not move.
   const lease = await takeHostSlot(hostOf(subscription.url), realNow)

@@ -1,12 +1,7 @@
-import {
-  PutCommand,
-  QueryCommand,
-  type QueryCommandInput,
-  type QueryCommandOutput,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb'
-import { db, tableName } from '#lib/platform/db/client.ts'
-import { isConditionFailed } from '#lib/platform/db/errors.ts'
+import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb'
+import { tableName } from '#lib/platform/db/client.ts'
+import { queryPage } from '#lib/platform/db/query.ts'
+import { writeIf } from '#lib/platform/db/write.ts'
 import { readRecord, recordOf } from '#lib/platform/db/items.ts'
 import { keys } from '#lib/platform/db/keys.ts'
 import type { EventType, IntegrationEvent } from '#lib/events/event.ts'
@@ -16,7 +11,7 @@ import type { Subscription } from './subscriptions.ts'
 
 /**
  * The delivery log: one item per (subscription, event), created once by the fan-out and moved by the
- * delivery worker (lib/webhooks/delivery.ts). `attempts` only grows; a message names the attempt it is
+ * delivery worker (lib/webhooks/delivery-worker.ts). `attempts` only grows; a message names the attempt it is
  * for, so a stale or duplicate message (an SQS redelivery, a fan-out repeated by the stream) finds
  * the count moved on and does nothing. `roundStart` is the attempt count when this round of the
  * retry schedule began (creation, or a redelivery).
@@ -89,51 +84,42 @@ export async function createDelivery(subscription: Subscription, event: Integrat
     createdAt: now,
     log: [],
   }
-  try {
-    await db().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: {
-          ...keys.webhookDelivery(subscription.id, event.id),
-          ...statusKeys(delivery, 'PENDING'),
-          entity: 'WEBHOOK_DELIVERY',
-          ...delivery,
-          [TTL_ATTRIBUTE]: Math.floor(Date.now() / 1000) + RETENTION_SECONDS,
-        },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    )
-    return true
-  } catch (error) {
-    if (isConditionFailed(error)) return false
-    throw error
-  }
+  const created = await writeIf({
+    Put: {
+      Item: {
+        ...keys.webhookDelivery(subscription.id, event.id),
+        ...statusKeys(delivery, 'PENDING'),
+        entity: 'WEBHOOK_DELIVERY',
+        ...delivery,
+        [TTL_ATTRIBUTE]: Math.floor(Date.now() / 1000) + RETENTION_SECONDS,
+      },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  })
+  return created.written
 }
 
-/** Takes attempt number `attempts` of a PENDING delivery; false when another worker has it or it moved on. */
+/**
+ * Takes attempt number `attempts` of a PENDING delivery, in one conditional update: false when
+ * another worker holds it (its claim not lapsed) or the delivery moved on.
+ */
 export async function claimAttempt(d: Delivery, now = Date.now()): Promise<boolean> {
-  try {
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.webhookDelivery(d.subscriptionId, d.eventId),
-        UpdateExpression: 'SET claimedUntil = :until',
-        ConditionExpression:
-          '#status = :pending AND attempts = :n AND (attribute_not_exists(claimedUntil) OR claimedUntil < :now)',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: {
-          ':pending': 'PENDING',
-          ':n': d.attempts,
-          ':until': now + CLAIM_MS,
-          ':now': now,
-        },
-      }),
-    )
-    return true
-  } catch (error) {
-    if (isConditionFailed(error)) return false
-    throw error
-  }
+  const claimed = await writeIf({
+    Update: {
+      Key: keys.webhookDelivery(d.subscriptionId, d.eventId),
+      UpdateExpression: 'SET claimedUntil = :until',
+      ConditionExpression:
+        '#status = :pending AND attempts = :n AND (attribute_not_exists(claimedUntil) OR claimedUntil < :now)',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: {
+        ':pending': 'PENDING',
+        ':n': d.attempts,
+        ':until': now + CLAIM_MS,
+        ':now': now,
+      },
+    },
+  })
+  return claimed.written
 }
 
 export interface Outcome {
@@ -189,13 +175,7 @@ export function outcomeUpdate(d: Delivery, outcome: Outcome) {
 
 /** Records an attempt; false when the claim was lost meanwhile (another worker recorded it). */
 export async function recordOutcome(d: Delivery, outcome: Outcome): Promise<boolean> {
-  try {
-    await db().send(new UpdateCommand(outcomeUpdate(d, outcome)))
-    return true
-  } catch (error) {
-    if (isConditionFailed(error)) return false
-    throw error
-  }
+  return (await writeIf({ Update: outcomeUpdate(d, outcome) })).written
 }
 
 /** CONTRACT section 14: one event is sent again at most this many times a day (UTC). */
@@ -220,33 +200,27 @@ export async function restartDelivery(d: Delivery, now = new Date()): Promise<nu
     d.redeliveryDay === undefined
       ? 'attribute_not_exists(redeliveryDay)'
       : 'redeliveryDay = :seenDay AND redeliveriesToday = :seenCount'
-  try {
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.webhookDelivery(d.subscriptionId, d.eventId),
-        UpdateExpression:
-          'SET #status = :pending, roundStart = attempts, nextAttemptAt = :now, gsi1pk = :gsi1pk, redeliveryDay = :today, redeliveriesToday = :count REMOVE failedAt, claimedUntil',
-        ConditionExpression: `#status <> :pending AND attempts = :n AND ${seen}`,
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: {
-          ':pending': 'PENDING',
-          ':now': now.toISOString(),
-          ':n': d.attempts,
-          ':gsi1pk': statusKeys(d, 'PENDING').gsi1pk,
-          ':today': today,
-          ':count': used + 1,
-          ...(d.redeliveryDay === undefined
-            ? {}
-            : { ':seenDay': d.redeliveryDay, ':seenCount': d.redeliveriesToday ?? 0 }),
-        },
-      }),
-    )
-    return d.attempts
-  } catch (error) {
-    if (isConditionFailed(error)) return undefined
-    throw error
-  }
+  const restarted = await writeIf({
+    Update: {
+      Key: keys.webhookDelivery(d.subscriptionId, d.eventId),
+      UpdateExpression:
+        'SET #status = :pending, roundStart = attempts, nextAttemptAt = :now, gsi1pk = :gsi1pk, redeliveryDay = :today, redeliveriesToday = :count REMOVE failedAt, claimedUntil',
+      ConditionExpression: `#status <> :pending AND attempts = :n AND ${seen}`,
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: {
+        ':pending': 'PENDING',
+        ':now': now.toISOString(),
+        ':n': d.attempts,
+        ':gsi1pk': statusKeys(d, 'PENDING').gsi1pk,
+        ':today': today,
+        ':count': used + 1,
+        ...(d.redeliveryDay === undefined
+          ? {}
+          : { ':seenDay': d.redeliveryDay, ':seenCount': d.redeliveriesToday ?? 0 }),
+      },
+    },
+  })
+  return restarted.written ? d.attempts : undefined
 }
 
 const OUTCOME =
@@ -335,14 +309,9 @@ export async function listDeliveries(
         ...(after ? { ExclusiveStartKey: keys.webhookDelivery(subscriptionId, after.eventId) } : {}),
       }
   // Newest first: the base partition sorts by event id (time-ordered), the index by creation time.
-  // One query: DynamoDB answers up to Limit items unless a 1 MB page ends first (items are small).
-  const out: QueryCommandOutput = await db().send(
-    new QueryCommand({ ...base, ScanIndexForward: false, Limit: options.size + 1 }),
-  )
-  const items = (out.Items ?? []).map((item) => recordOf<Delivery>(item))
-  const shown = items.slice(0, options.size)
-  // Fewer items than asked with a LastEvaluatedKey: DynamoDB's 1 MB page ended first.
-  const more = items.length > options.size || (out.LastEvaluatedKey !== undefined && shown.length > 0)
+  const page = await queryPage({ ...base, ScanIndexForward: false }, options.size)
+  const shown = page.items.map((item) => recordOf<Delivery>(item))
+  const more = page.more
   return {
     content: shown.map(deliveryView),
     page: {

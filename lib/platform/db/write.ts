@@ -1,0 +1,41 @@
+import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
+import { db, tableName } from './client.ts'
+import { isConditionFailed } from './errors.ts'
+import type { TransactItem } from './transact.ts'
+
+/** A transaction item's action, whose table is the service's unless it says otherwise. */
+type Action<K extends 'Put' | 'Update' | 'Delete'> = Omit<NonNullable<TransactItem[K]>, 'TableName'> & {
+  TableName?: string
+}
+type Put = Action<'Put'>
+type Update = Action<'Update'> & { ReturnValues?: 'ALL_NEW' | 'ALL_OLD' | 'UPDATED_NEW' | 'UPDATED_OLD' }
+type Delete = Action<'Delete'>
+
+/** One conditional write, in a transaction item's shape (so one builder serves both). TableName defaults. */
+export type Write = { Put: Put } | { Update: Update } | { Delete: Delete }
+
+export type Written = { written: true; attributes: Record<string, unknown> | undefined } | { written: false }
+
+/**
+ * A Put, Update or Delete whose failed condition is an answer (`written: false`), not an exception:
+ * a failed condition is the "already there" or "not in that state any more" a writer decides on,
+ * so callers write no try/catch around it. Every other error is thrown.
+ */
+export async function writeIf(write: Write): Promise<Written> {
+  try {
+    const out =
+      'Put' in write
+        ? await db().send(new PutCommand({ ...write.Put, TableName: write.Put.TableName ?? tableName() }))
+        : 'Update' in write
+          ? await db().send(
+              new UpdateCommand({ ...write.Update, TableName: write.Update.TableName ?? tableName() }),
+            )
+          : await db().send(
+              new DeleteCommand({ ...write.Delete, TableName: write.Delete.TableName ?? tableName() }),
+            )
+    return { written: true, attributes: out.Attributes }
+  } catch (error) {
+    if (isConditionFailed(error)) return { written: false }
+    throw error
+  }
+}
