@@ -72,23 +72,31 @@ export async function transact<I extends NamedItems>(items: I): Promise<Transact
     return { ok: true }
   } catch (error) {
     const codes = cancellationCodes(error)
-    if (!codes?.some((c) => c === 'ConditionalCheckFailed' || c === 'TransactionConflict')) throw error
-    const failed: N[] = []
-    const positions: Partial<Record<N, number[]>> = {}
-    codes.forEach((code, i) => {
-      const owner = owners[i]
-      if (code !== 'ConditionalCheckFailed' || !owner) return
-      if (!failed.includes(owner.name)) failed.push(owner.name)
-      positions[owner.name] = [...(positions[owner.name] ?? []), owner.index]
-    })
-    return {
-      ok: false,
-      failed,
-      positions,
-      conflict: codes.includes('TransactionConflict'),
-      error: error as Error,
-    }
+    const outcome = codes && cancelledBy(owners, codes)
+    if (!outcome) throw error
+    return { ...outcome, error: error as Error }
   }
+}
+
+/**
+ * What a cancellation's reasons (one per action, in request order) say by name: the items whose
+ * condition failed, which members of a group, and whether another transaction held an item.
+ * Undefined for a cancellation for any other reason, which is an error, not an answer.
+ */
+export function cancelledBy<N extends string>(
+  owners: readonly { name: N; index: number }[],
+  codes: readonly string[],
+): Omit<Cancelled<N>, 'error'> | undefined {
+  if (!codes.some((c) => c === 'ConditionalCheckFailed' || c === 'TransactionConflict')) return undefined
+  const failed: N[] = []
+  const positions: Partial<Record<N, number[]>> = {}
+  codes.forEach((code, i) => {
+    const owner = owners[i]
+    if (code !== 'ConditionalCheckFailed' || !owner) return
+    if (!failed.includes(owner.name)) failed.push(owner.name)
+    positions[owner.name] = [...(positions[owner.name] ?? []), owner.index]
+  })
+  return { ok: false, failed, positions, conflict: codes.includes('TransactionConflict') }
 }
 
 /** The cancellation reasons of a failed TransactWriteItems, one per action in request order. */

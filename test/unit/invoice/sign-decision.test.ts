@@ -4,7 +4,7 @@ import { decideInvoiceWrite, type InvoiceWriteRequest } from '#lib/invoice/sign-
 
 /**
  * The invoice's validate and sign decision (lib/invoice/sign-decision.ts), with no DynamoDB: what
- * the record as read and the request come to. The HTTP tests (test/http/invoice-sign.test.ts)
+ * the record as read and the request come to. The HTTP tests (test/http/invoice/sign.test.ts)
  * check the same through the table; these pin each branch on its own.
  */
 

@@ -5,7 +5,7 @@ import type { Account, Merchant, ReversalRecord, TransferRecord } from '#lib/led
 
 /**
  * The ledger's transfer and reversal decisions (lib/ledger/decisions.ts), with no DynamoDB: what
- * was read and the request come to, with the response code. The HTTP tests (test/http/ledger.test.ts)
+ * was read and the request come to, with the response code. The HTTP tests (test/http/ledger/endpoints.test.ts)
  * check the same through the table and the transaction's conditions.
  */
 

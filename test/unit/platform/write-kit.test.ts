@@ -1,85 +1,136 @@
-import { describe, expect, it, vi } from 'vitest'
+import { randomUUID } from 'node:crypto'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { AGAIN, withRetries } from '#lib/platform/db/retry.ts'
-import { transact } from '#lib/platform/db/transact.ts'
+import { cancelledBy, TransactionRefused, transact } from '#lib/platform/db/transact.ts'
 import { writeIf } from '#lib/platform/db/write.ts'
+import { dropTable, ensureTable } from '../../../scripts/local/table.ts'
 
 /**
- * The write kit's own rules (lib/platform/db), with DynamoDB replaced by a stub that answers each
- * call as a test says: a transaction's cancellation is reported by item name (a group's failed
- * members by position in the group), a conditional write's failed condition is a value, and the one
- * retry loop stops at its attempts or budget with the caller's answer.
+ * The write kit's own rules (lib/platform/db): a transaction's cancellation is reported by item name
+ * (a group's failed members by position in the group), a conditional write's failed condition is a
+ * value, and the one retry loop stops at its attempts or budget with the caller's answer. The writes
+ * run against the run's DynamoDB Local, in a table of this file's own; the reading of cancellation
+ * reasons that DynamoDB Local cannot be made to produce on demand (a conflict with another
+ * transaction) is the pure `cancelledBy`.
  */
-const send = vi.hoisted(() => vi.fn())
-vi.mock('#lib/platform/db/client.ts', () => ({ db: () => ({ send }), tableName: () => 'table' }))
+const endpoint = inject('dynamoEndpoint')
+const table = `kit-${randomUUID()}`
 
-const cancelled = (...codes: string[]) =>
-  Object.assign(new Error('Transaction cancelled'), {
-    name: 'TransactionCanceledException',
-    CancellationReasons: codes.map((Code) => ({ Code })),
-  })
-const put = (pk: string) => ({ Put: { TableName: 'table', Item: { pk, sk: 'A' } } })
+beforeAll(async () => {
+  process.env.TABLE_NAME = table
+  process.env.DYNAMODB_ENDPOINT = endpoint
+  process.env.STAGE = 'local'
+  process.env.AWS_REGION = 'eu-west-1'
+  process.env.DYNAMODB_LOCAL_DATABASE = `kit${randomUUID().replaceAll('-', '')}`
+  await ensureTable(endpoint, table)
+})
+afterAll(() => dropTable(endpoint, table))
+
+const fresh = () => `KIT#${randomUUID()}`
+const put = (pk: string, sk = 'A') => ({
+  Put: { TableName: table, Item: { pk, sk }, ConditionExpression: 'attribute_not_exists(pk)' },
+})
 
 describe('transact', () => {
-  it('sends the named items in the order written, groups flattened and absent ones left out', async () => {
-    send.mockResolvedValueOnce({})
+  it('writes the named items, groups and all, and leaves out the absent ones', async () => {
+    const [a, b, c] = [fresh(), fresh(), fresh()]
+    expect(await transact({ a: put(a), none: undefined, group: [put(b), put(c)] })).toEqual({ ok: true })
     expect(
-      await transact({ a: put('1'), none: undefined, group: [put('2'), put('3')], last: put('4') }),
+      await writeIf({ Put: { Item: { pk: b, sk: 'A' }, ConditionExpression: 'attribute_not_exists(pk)' } }),
     ).toEqual({
-      ok: true,
+      written: false,
     })
-    const sent = send.mock.lastCall![0].input.TransactItems
-    expect(sent.map((i: { Put: { Item: { pk: string } } }) => i.Put.Item.pk)).toEqual(['1', '2', '3', '4'])
   })
 
-  it('names the items whose condition failed once each, and which members of a group', async () => {
-    send.mockRejectedValueOnce(cancelled('None', 'None', 'ConditionalCheckFailed', 'None'))
-    const outcome = await transact({ a: put('1'), group: [put('2'), put('3')], last: put('4') })
+  it('names the items whose condition failed, and which members of a group', async () => {
+    const [a, b, c, d] = [fresh(), fresh(), fresh(), fresh()]
+    await transact({ taken: [put(c)] })
+    const outcome = await transact({ a: put(a), group: [put(b), put(c)], last: put(d) })
     expect(outcome).toMatchObject({
       ok: false,
       failed: ['group'],
       positions: { group: [1] },
       conflict: false,
     })
-    send.mockRejectedValueOnce(
-      cancelled('ConditionalCheckFailed', 'ConditionalCheckFailed', 'ConditionalCheckFailed', 'None'),
-    )
-    const both = await transact({ a: put('1'), group: [put('2'), put('3')], last: put('4') })
-    expect(both).toMatchObject({ failed: ['a', 'group'], positions: { a: [0], group: [0, 1] } })
+    // Nothing of a cancelled transaction was written.
+    expect(await transact({ a: put(a), last: put(d) })).toEqual({ ok: true })
+    const both = await transact({ a: put(a), group: [put(b), put(c)] })
+    expect(both).toMatchObject({ failed: ['a', 'group'], positions: { a: [0], group: [1] } })
   })
 
-  it('reports a conflict with no failed condition as a conflict', async () => {
-    send.mockRejectedValueOnce(cancelled('TransactionConflict', 'None'))
-    expect(await transact({ a: put('1'), b: put('2') })).toMatchObject({
+  it('throws what is not a failed condition or a conflict', async () => {
+    const a = fresh()
+    // An update DynamoDB cannot parse refuses the whole request (a ValidationException).
+    const broken = { Update: { TableName: table, Key: { pk: a, sk: 'A' }, UpdateExpression: 'SET' } }
+    await expect(transact({ a: put(a), broken })).rejects.toThrow()
+    // A refusal a writer passes on keeps the names, so its caller can tell its own item.
+    const refused = new TransactionRefused({
       ok: false,
+      failed: ['guard'],
+      positions: {},
+      conflict: false,
+      error: new Error('x'),
+    })
+    expect([refused.failed, refused.message]).toEqual([
+      ['guard'],
+      'Transaction cancelled (failed: guard; conflict: false)',
+    ])
+  })
+})
+
+describe('cancelledBy (the reasons DynamoDB gives, one per action, read by name)', () => {
+  const owners = [
+    { name: 'a', index: 0 },
+    { name: 'group', index: 0 },
+    { name: 'group', index: 1 },
+    { name: 'last', index: 0 },
+  ] as const
+  it('names a failed item once, with the members of a group that failed', () => {
+    expect(
+      cancelledBy(owners, [
+        'ConditionalCheckFailed',
+        'ConditionalCheckFailed',
+        'ConditionalCheckFailed',
+        'None',
+      ]),
+    ).toEqual({
+      ok: false,
+      failed: ['a', 'group'],
+      positions: { a: [0], group: [0, 1] },
+      conflict: false,
+    })
+  })
+  it('reports a conflict with no failed condition as a conflict', () => {
+    expect(cancelledBy(owners, ['TransactionConflict', 'None', 'None', 'None'])).toMatchObject({
       failed: [],
       conflict: true,
     })
   })
-
-  it('throws any other error, and a cancellation for another reason', async () => {
-    send.mockRejectedValueOnce(cancelled('ValidationError', 'None'))
-    await expect(transact({ a: put('1'), b: put('2') })).rejects.toThrow('Transaction cancelled')
-    send.mockRejectedValueOnce(new Error('socket hang up'))
-    await expect(transact({ a: put('1') })).rejects.toThrow('socket hang up')
+  it('is no answer for a cancellation for any other reason', () => {
+    expect(cancelledBy(owners, ['ValidationError', 'None', 'None', 'None'])).toBeUndefined()
   })
 })
 
 describe('writeIf', () => {
-  it('answers a failed condition as not written, and throws anything else', async () => {
-    send.mockRejectedValueOnce(Object.assign(new Error('no'), { name: 'ConditionalCheckFailedException' }))
+  it('answers a failed condition as not written, a write with its attributes, and throws anything else', async () => {
+    const a = fresh()
+    const first = { Put: { Item: { pk: a, sk: 'A' }, ConditionExpression: 'attribute_not_exists(pk)' } }
+    expect(await writeIf(first)).toEqual({ written: true, attributes: undefined })
+    expect(await writeIf(first)).toEqual({ written: false })
     expect(
-      await writeIf({ Put: { Item: { pk: '1' }, ConditionExpression: 'attribute_not_exists(pk)' } }),
-    ).toEqual({
-      written: false,
-    })
-    send.mockResolvedValueOnce({ Attributes: { n: 2 } })
-    expect(await writeIf({ Update: { Key: { pk: '1' }, UpdateExpression: 'ADD n :one' } })).toEqual({
-      written: true,
-      attributes: { n: 2 },
-    })
-    expect(send.mock.lastCall![0].input.TableName).toBe('table')
-    send.mockRejectedValueOnce(new Error('ThrottlingException'))
-    await expect(writeIf({ Delete: { Key: { pk: '1' } } })).rejects.toThrow('ThrottlingException')
+      await writeIf({
+        Update: {
+          Key: { pk: a, sk: 'A' },
+          UpdateExpression: 'ADD n :one',
+          ExpressionAttributeValues: { ':one': 1 },
+          ReturnValues: 'ALL_NEW',
+        },
+      }),
+    ).toEqual({ written: true, attributes: { pk: a, sk: 'A', n: 1 } })
+    // An expression DynamoDB cannot parse is an error, not "not written".
+    await expect(
+      writeIf({ Delete: { Key: { pk: a, sk: 'A' }, ConditionExpression: 'nonsense(' } }),
+    ).rejects.toThrow()
   })
 })
 
