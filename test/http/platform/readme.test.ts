@@ -40,6 +40,7 @@ const DOCS = [
   'docs/hostile-input.md',
   'docs/development.md',
   'docs/adding-an-endpoint.md',
+  'docs/architecture.md',
   'docs/interface.md',
   'docs/CONTRACT.md',
 ]
