@@ -60,6 +60,8 @@ describe.each(['v1', 'v2'])('POST /api/%s/resource/verify-tin', (version) => {
     ['with letters', 'TIN-00A001'],
     ['with 9 digits first', '123456789-0001'],
     ['with spaces', ' 12345678-0001'],
+    ['of 12 digits', '123456789012'],
+    ['of 14 digits', '12345678901234'],
   ])('answers 400 for a TIN %s', async (_, tin) => {
     const reply = await clients.si.post(path, { tin })
     expect(reply.status).toBe(400)
@@ -69,7 +71,7 @@ describe.each(['v1', 'v2'])('POST /api/%s/resource/verify-tin', (version) => {
           path: 'tin',
           code: 'invalid_format',
           message:
-            'tin must be of the form NNNNNNNN-NNNN (e.g. 12345678-0001) or TIN- and digits (e.g. TIN-0099990001)',
+            'tin must be of the form NNNNNNNN-NNNN (e.g. 12345678-0001), the 13-digit Tax ID (e.g. 1234567890123) or TIN- and digits (e.g. TIN-0099990001)',
         },
       ]),
     )
