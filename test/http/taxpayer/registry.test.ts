@@ -49,6 +49,20 @@ describe.each(['v1', 'v2'])('POST /api/%s/resource/verify-tin', (version) => {
     },
   )
 
+  it('verifies a 13-digit Tax ID (NRS/JRB notice of May 2026) from the registry, as it holds it', async () => {
+    const reply: any = await clients.si.post(path, { tin: '3047291850016' })
+    expect(reply.status).toBe(200)
+    expect(reply.body.data).toMatchObject({
+      tin: '3047291850016',
+      taxpayer_name: 'Plateau Solar Installers Ltd',
+      rc_number: 'RC3047291',
+    })
+    // Well-formed, so an unknown one is the registry's 404, not a format error.
+    const unknown = await clients.si.post(path, { tin: '9999999999999' })
+    expect(unknown.status).toBe(404)
+    expect(unknown.body).toMatchObject(failedEnvelope('404 NOT_FOUND', /No taxpayer with TIN 9999999999999/))
+  })
+
   it('answers 404 for a well-formed TIN the registry does not know', async () => {
     const reply = await clients.si.post(path, { tin: '99999999-0001' })
     expect(reply.status).toBe(404)
