@@ -621,7 +621,7 @@ export interface paths {
         put?: never;
         /**
          * Verify a TIN
-         * @description Looks the TIN up in the taxpayer registry. In test mode two TINs are magic (docs/sandbox.md): `00000000-0001` verifies as an active taxpayer and `00000000-0002` is not found (404).
+         * @description Looks the TIN up in the taxpayer registry. A TIN is `NNNNNNNN-NNNN`, the 13-digit Tax ID of the NRS/JRB notice of May 2026, or `TIN-` and digits; any other string is 400. In test mode four TINs are magic (docs/sandbox.md): `00000000-0001` and `0000000000001` verify as an active taxpayer, `00000000-0002` and `0000000000002` are not found (404).
          */
         post: operations["resource-verify-tin-v1"];
         delete?: never;
@@ -1365,7 +1365,7 @@ export interface paths {
         put?: never;
         /**
          * Verify a TIN
-         * @description Looks the TIN up in the taxpayer registry. In test mode two TINs are magic (docs/sandbox.md): `00000000-0001` verifies as an active taxpayer and `00000000-0002` is not found (404).
+         * @description Looks the TIN up in the taxpayer registry. A TIN is `NNNNNNNN-NNNN`, the 13-digit Tax ID of the NRS/JRB notice of May 2026, or `TIN-` and digits; any other string is 400. In test mode four TINs are magic (docs/sandbox.md): `00000000-0001` and `0000000000001` verify as an active taxpayer, `00000000-0002` and `0000000000002` are not found (404).
          */
         post: operations["resource-verify-tin-v2"];
         delete?: never;

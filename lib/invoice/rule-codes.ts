@@ -36,7 +36,7 @@ export const RULE_CODES = {
     lenient: false,
   },
   'NG-FM-01': {
-    meaning: 'A TIN is not of the form NNNNNNNN-NNNN or TIN- and digits',
+    meaning: 'A TIN is not of the form NNNNNNNN-NNNN, the 13-digit Tax ID or TIN- and digits',
     example: 'accounting_customer_party/tin',
     lenient: false,
   },

@@ -1,4 +1,5 @@
 import * as z from 'zod'
+import { TIN_FORMS, TIN_PATTERN } from '#lib/taxpayer/tin.ts'
 
 /**
  * The supplier search query (CONTRACT 16). An empty parameter counts as absent. Every value that
@@ -43,7 +44,14 @@ export const SearchQuery = z
     invoice_type_code: optional(
       z.string().regex(/^\d{3}$/, 'invoice_type_code must be a 3-digit code, e.g. 381'),
     ),
-    buyer_tin: optional(z.string().min(1).max(64, 'buyer_tin must be at most 64 characters')),
+    // A TIN of no accepted form is on no invoice, so it is refused with the forms rather than listing
+    // nothing: the caller learns of the typo at once (CONTRACT 17 names the search filters).
+    buyer_tin: optional(
+      z
+        .string()
+        .max(64, 'buyer_tin must be at most 64 characters')
+        .regex(TIN_PATTERN, `buyer_tin must be a TIN of the form ${TIN_FORMS}`),
+    ),
     currency: z.preprocess(
       (v) => (typeof v === 'string' && v !== '' ? v.toUpperCase() : undefined),
       z

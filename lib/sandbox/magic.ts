@@ -14,6 +14,10 @@ export const MAGIC_TINS = {
   active: '00000000-0001',
   /** verify-tin answers 404, as for a TIN the registry does not hold. */
   notFound: '00000000-0002',
+  /** `active` in the 13-digit Tax ID form (CONTRACT 17), so a client that sends only that form has one too. */
+  activeTaxId: '0000000000001',
+  /** `notFound` in the 13-digit Tax ID form. */
+  notFoundTaxId: '0000000000002',
 } as const
 
 export const MAGIC_BUYERS = {

@@ -13,17 +13,21 @@ const SANDBOX_TAXPAYER: Omit<Taxpayer, 'tin'> = {
   phone: '+2340000000001',
 }
 
+const ACTIVE: readonly string[] = [MAGIC_TINS.active, MAGIC_TINS.activeTaxId]
+const NOT_FOUND: readonly string[] = [MAGIC_TINS.notFound, MAGIC_TINS.notFoundTaxId]
+
 /**
- * A registry that answers the magic TINs itself in test mode (CONTRACT section 15), without a read:
- * `00000000-0001` is an active taxpayer and `00000000-0002` is not found. Every other TIN, and every
- * TIN in live mode, is the registry's to answer.
+ * A registry that answers the magic TINs itself in test mode (CONTRACT sections 15 and 17), without a
+ * read: `00000000-0001` and the 13-digit `0000000000001` are an active taxpayer, `00000000-0002` and
+ * `0000000000002` are not found. Every other TIN, and every TIN in live mode, is the registry's to
+ * answer.
  */
 export function withSandboxTins(registry: TaxpayerRegistry): TaxpayerRegistry {
   return {
     async lookup(tin) {
       if (currentMode() === 'test') {
-        if (tin === MAGIC_TINS.active) return { tin, ...SANDBOX_TAXPAYER }
-        if (tin === MAGIC_TINS.notFound) return undefined
+        if (ACTIVE.includes(tin)) return { tin, ...SANDBOX_TAXPAYER }
+        if (NOT_FOUND.includes(tin)) return undefined
       }
       return registry.lookup(tin)
     },

@@ -25,7 +25,7 @@ import { type Mode, parseMode } from '#lib/platform/mode.ts'
 import type { Role } from '#lib/service/routes.ts'
 import type { Command } from './command.ts'
 import { note, printResult } from './output.ts'
-import { modeOption, ONCE, optional, required } from './require.ts'
+import { modeOption, ONCE, optional, required, requiredTin } from './require.ts'
 
 const ROLES: Role[] = ['SI', 'APP', 'ADMIN']
 
@@ -50,7 +50,8 @@ const businessCreateHelp = `business create: register a business (Area A) and pr
 
 Options:
   --name NAME          legal name (required)
-  --tin TIN            Taxpayer Identification Number, NNNNNNNN-NNNN (required)
+  --tin TIN            Taxpayer Identification Number (required): NNNNNNNN-NNNN, the 13-digit
+                       Tax ID (NRS/JRB, May 2026) or TIN- and digits
   --service-id ID      8 letters/digits as assigned by the authority (default: generated)
   --email EMAIL        contact e-mail
 
@@ -107,7 +108,7 @@ export const commands: Command[] = [
     async (v) => {
       const business = await createBusiness({
         name: required(v, 'name', businessCreateHelp),
-        tin: required(v, 'tin', businessCreateHelp),
+        tin: requiredTin(v, businessCreateHelp),
         serviceId: optional(v, 'service-id'),
         email: optional(v, 'email'),
       })

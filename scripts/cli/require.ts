@@ -1,4 +1,5 @@
 import { type Mode, parseMode } from '#lib/platform/mode.ts'
+import { TIN_FORMS, TIN_PATTERN } from '#lib/taxpayer/tin.ts'
 
 /** Option helpers shared by the CLI command modules. */
 export function required(values: Record<string, unknown>, name: string, help: string): string {
@@ -8,6 +9,19 @@ export function required(values: Record<string, unknown>, name: string, help: st
     process.exit(2)
   }
   return value
+}
+
+/**
+ * --tin, required and in one of the forms the API takes (lib/taxpayer/tin.ts): a business registered
+ * under any other string could never be named as an invoice party nor found by verify-tin.
+ */
+export function requiredTin(values: Record<string, unknown>, help: string): string {
+  const tin = required(values, 'tin', help)
+  if (!TIN_PATTERN.test(tin)) {
+    console.error(`--tin must be a TIN of the form ${TIN_FORMS} (got ${tin}).\n\n${help}`)
+    process.exit(2)
+  }
+  return tin
 }
 
 export const optional = (values: Record<string, unknown>, name: string): string | undefined =>

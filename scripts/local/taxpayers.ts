@@ -78,6 +78,18 @@ export const DEV_TAXPAYERS: Taxpayer[] = [
     email: 'accounts@calabarmarine.example',
     phone: '+2348090001122',
   },
+  {
+    // Registered under the 13-digit Tax ID of the NRS/JRB notice of May 2026 (CONTRACT 17), so
+    // verify-tin has a taxpayer of that form to answer outside test mode.
+    tin: '3047291850016',
+    taxpayerName: 'Plateau Solar Installers Ltd',
+    address: '18 Ahmadu Bello Way, Jos, Plateau',
+    taxOfficerId: 'MSTO-PL-0044',
+    taxOfficerName: 'Jos Medium Tax Office',
+    rcNumber: 'RC3047291',
+    email: 'accounts@plateausolar.example',
+    phone: '+2348071234567',
+  },
 ]
 
 export async function seedTaxpayers(): Promise<void> {

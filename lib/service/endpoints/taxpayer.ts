@@ -23,11 +23,20 @@ export const verifyTin = /* @__PURE__ */ endpointsOf({
 export const verifyTinDocs = (): EndpointDocs => ({
   summary: 'Verify a TIN',
   description:
-    'Looks the TIN up in the taxpayer registry. In test mode two TINs are magic (docs/sandbox.md): `00000000-0001` verifies as an active taxpayer and `00000000-0002` is not found (404).',
+    'Looks the TIN up in the taxpayer registry. A TIN is `NNNNNNNN-NNNN`, the 13-digit Tax ID of the NRS/JRB notice of May 2026, or `TIN-` and digits; any other string is 400. In test mode four TINs are magic (docs/sandbox.md): `00000000-0001` and `0000000000001` verify as an active taxpayer, `00000000-0002` and `0000000000002` are not found (404).',
   example: { tin: '12345678-0001' },
   examples: {
+    taxId: { summary: 'A 13-digit Tax ID (NRS/JRB, May 2026)', value: { tin: '3047291850016' } },
     sandboxActive: { summary: 'Test mode: always an active taxpayer', value: { tin: '00000000-0001' } },
     sandboxNotFound: { summary: 'Test mode: always not found (404)', value: { tin: '00000000-0002' } },
+    sandboxTaxIdActive: {
+      summary: 'Test mode: always an active taxpayer (13-digit Tax ID)',
+      value: { tin: '0000000000001' },
+    },
+    sandboxTaxIdNotFound: {
+      summary: 'Test mode: always not found (404; 13-digit Tax ID)',
+      value: { tin: '0000000000002' },
+    },
   },
   replies: () => ({
     200: {

@@ -228,6 +228,24 @@ describe('GET /api/{v}/invoices', () => {
     expect((await search(query)).status).toBe(400)
   })
 
+  it.each([
+    ['12', '123456789012'],
+    ['14', '12345678901234'],
+  ])(
+    'refuses a buyer_tin of %s digits, naming the TIN forms (no such buyer can be on an invoice)',
+    async (_, tin) => {
+      const reply = await search(`buyer_tin=${tin}`)
+      expect(reply.status).toBe(400)
+      expect(reply.body.error.errors).toEqual([
+        {
+          path: 'query/buyer_tin',
+          code: expect.any(String),
+          message: expect.stringMatching(/NNNNNNNN-NNNN .*, the 13-digit Tax ID .* or TIN- and digits/),
+        },
+      ])
+    },
+  )
+
   it('reads a page as one key range: at most size + 1 items', async () => {
     for (const query of [
       { size: '2', page: '2' },
@@ -238,5 +256,16 @@ describe('GET /api/{v}/invoices', () => {
       expect(page.content).toHaveLength(2)
       expect(meter.pageItems + meter.otherItems).toBe(3)
     }
+  })
+
+  it('filters by a buyer’s 13-digit Tax ID (NRS/JRB notice of May 2026), run last: it signs one more', async () => {
+    const taxId = String(Math.floor(Math.random() * 1e13)).padStart(13, '0')
+    const body = invoice(7, '2026-11-24', { tin: taxId, name: 'Tax ID Buyer Ltd' })
+    expect((await clients.app.post<any>('/api/v1/app/invoice/sign', body)).status).toBe(200)
+    const reply = await search(`buyer_tin=${taxId}`)
+    expect(reply.status).toBe(200)
+    expect(irnsOf(reply)).toEqual([body.irn])
+    expect(reply.body.data.content[0].buyer_tin).toBe(taxId)
+    expect(irnsOf(await search(`buyer_tin=${taxId}`, 'other'))).toEqual([])
   })
 })

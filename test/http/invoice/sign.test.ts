@@ -204,6 +204,22 @@ describe('the invoice lifecycle through validate and sign', () => {
       })
     })
 
+    it('validates, then signs, an invoice whose parties carry the 13-digit Tax ID (NRS/JRB, May 2026)', async () => {
+      const invoice = buildInvoice()
+      invoice.accounting_supplier_party.tin = '3047291850016'
+      invoice.accounting_customer_party.tin = '1234567890123'
+      const validated = await siValidate(invoice)
+      expect(validated.status, JSON.stringify(validated.body)).toBe(200)
+      const signed = await sign(invoice)
+      expect(signed.status, JSON.stringify(signed.body)).toBe(200)
+      expect(signed.body).toEqual(signedReply(invoice.irn))
+      expect(await readInvoiceRecord(invoice.irn)).toMatchObject({
+        status: 'SIGNED',
+        supplierTin: '3047291850016',
+        buyerTin: '1234567890123',
+      })
+    })
+
     it('lets a VALIDATED invoice be validated again with corrected content', async () => {
       const invoice = buildInvoice()
       expect((await siValidate(invoice)).status).toBe(200)

@@ -83,6 +83,40 @@ describe.each(VERSIONS)('POST /api/%s/app/invoice/validate', (version) => {
     expect((await readInvoiceRecord(invoice.irn))?.invoice?.issue_time).toBe('10:15:30')
   })
 
+  it('accepts parties carrying the 13-digit Tax ID (NRS/JRB notice of May 2026) and signs them as sent', async () => {
+    const invoice = changed((inv) => {
+      inv.accounting_supplier_party.tin = '3047291850016'
+      inv.accounting_customer_party.tin = '1234567890123'
+    })
+    const reply = await validate(version, invoice)
+    expect(reply.status).toBe(200)
+    expect(reply.body).toEqual(ok(invoice.irn))
+    expect(await readInvoiceRecord(invoice.irn)).toMatchObject({
+      status: 'SIGNED',
+      supplierTin: '3047291850016',
+      buyerTin: '1234567890123',
+    })
+  })
+
+  it.each([
+    ['12', '123456789012'],
+    ['14', '12345678901234'],
+  ])('refuses a party TIN of %s digits, naming the forms it may take', async (_, tin) => {
+    const reply = await validate(
+      version,
+      changed((inv) => (inv.accounting_customer_party.tin = tin)),
+    )
+    expectRejected(reply, [
+      {
+        path: 'accounting_customer_party/tin',
+        code: 'NG-FM-01',
+        message: new RegExp(
+          `NNNNNNNN-NNNN .*, the 13-digit Tax ID .* or TIN- and digits .*\\(received "${tin}"\\)`,
+        ),
+      },
+    ])
+  })
+
   it('refuses a LocalTime that is not a time of day', async () => {
     const reply = await validate(
       version,

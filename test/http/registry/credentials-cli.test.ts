@@ -106,6 +106,18 @@ describe('credentials CLI', () => {
     expect(out.stderr).toContain('--mode takes live or test (got sandbox)')
   }, 30_000)
 
+  it('registers a business under a 13-digit Tax ID, and refuses a TIN of no accepted form, naming the forms', async () => {
+    const business = json(await cli('business', 'create', '--name', 'Tax ID Ltd', '--tin', '2026051300001'))
+    expect(business.tin).toBe('2026051300001')
+    for (const tin of ['123456789012', '12345678901234']) {
+      const out = await runCli(api, 'business', 'create', '--name', 'No Form Ltd', '--tin', tin)
+      expect(out.code).toBe(2)
+      expect(out.stderr).toContain(
+        `--tin must be a TIN of the form NNNNNNNN-NNNN (e.g. 12345678-0001), the 13-digit Tax ID (e.g. 1234567890123) or TIN- and digits (e.g. TIN-0099990001) (got ${tin})`,
+      )
+    }
+  }, 60_000)
+
   it('refuses a second business with the same TIN, saying why', async () => {
     await expect(cli('business', 'create', '--name', 'Dup', '--tin', '12345678-0001')).rejects.toMatchObject({
       stderr: expect.stringContaining('TIN is already registered'),

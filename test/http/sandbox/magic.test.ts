@@ -56,6 +56,23 @@ describe('POST /api/v1/resource/verify-tin in test mode', () => {
     expect((await test.si.post(path, { tin: '00000000-0002' })).status).toBe(404)
   })
 
+  it('answers the same two in the 13-digit Tax ID form: 0000000000001 active, 0000000000002 not found', async () => {
+    const active: any = await test.si.post(path, { tin: '0000000000001' })
+    expect(active.status).toBe(200)
+    expect(active.headers.get('x-environment')).toBe('test')
+    expect(active.body.data).toMatchObject({
+      tin: '0000000000001',
+      taxpayer_name: 'Sandbox Active Taxpayer Ltd',
+      taxofficer_id: 'TO-TEST-0001',
+    })
+    const notFound: any = await test.si.post(path, { tin: '0000000000002' })
+    expect(notFound.status).toBe(404)
+    expect(notFound.body.message).toMatch(/No taxpayer with TIN 0000000000002/)
+    // Live mode has no magic: both are ordinary Tax IDs the registry does not hold.
+    for (const tin of ['0000000000001', '0000000000002'])
+      expect((await live.si.post(path, { tin })).status).toBe(404)
+  })
+
   it('looks other TINs up in the registry as live mode does, and the magic TINs are ordinary in live mode', async () => {
     const real: any = await test.si.post(path, { tin: DEV.buyer.tin })
     expect(real.status).toBe(200)

@@ -49,6 +49,20 @@ describe.each(['v1', 'v2'])('POST /api/%s/resource/verify-tin', (version) => {
     },
   )
 
+  it('verifies a 13-digit Tax ID (NRS/JRB notice of May 2026) from the registry, as it holds it', async () => {
+    const reply: any = await clients.si.post(path, { tin: '3047291850016' })
+    expect(reply.status).toBe(200)
+    expect(reply.body.data).toMatchObject({
+      tin: '3047291850016',
+      taxpayer_name: 'Plateau Solar Installers Ltd',
+      rc_number: 'RC3047291',
+    })
+    // Well-formed, so an unknown one is the registry's 404, not a format error.
+    const unknown = await clients.si.post(path, { tin: '9999999999999' })
+    expect(unknown.status).toBe(404)
+    expect(unknown.body).toMatchObject(failedEnvelope('404 NOT_FOUND', /No taxpayer with TIN 9999999999999/))
+  })
+
   it('answers 404 for a well-formed TIN the registry does not know', async () => {
     const reply = await clients.si.post(path, { tin: '99999999-0001' })
     expect(reply.status).toBe(404)
@@ -60,6 +74,8 @@ describe.each(['v1', 'v2'])('POST /api/%s/resource/verify-tin', (version) => {
     ['with letters', 'TIN-00A001'],
     ['with 9 digits first', '123456789-0001'],
     ['with spaces', ' 12345678-0001'],
+    ['of 12 digits', '123456789012'],
+    ['of 14 digits', '12345678901234'],
   ])('answers 400 for a TIN %s', async (_, tin) => {
     const reply = await clients.si.post(path, { tin })
     expect(reply.status).toBe(400)
@@ -69,7 +85,7 @@ describe.each(['v1', 'v2'])('POST /api/%s/resource/verify-tin', (version) => {
           path: 'tin',
           code: 'invalid_format',
           message:
-            'tin must be of the form NNNNNNNN-NNNN (e.g. 12345678-0001) or TIN- and digits (e.g. TIN-0099990001)',
+            'tin must be of the form NNNNNNNN-NNNN (e.g. 12345678-0001), the 13-digit Tax ID (e.g. 1234567890123) or TIN- and digits (e.g. TIN-0099990001)',
         },
       ]),
     )
