@@ -92,6 +92,13 @@ describe('error records', () => {
     expect(reply.body.message.length).toBeLessThan(400)
   })
 
+  it('quotes no more than 100 characters of the path in a 405 either', async () => {
+    const long = `/api/v1/app/invoice/confirm/${'x'.repeat(5000)}`
+    const reply = await send(`${api.url}${long}`, { method: 'DELETE' })
+    expect(reply.status).toBe(405)
+    expect(reply.body.message).toBe(`DELETE is not allowed on ${long.slice(0, 100)}...; allowed: GET`)
+  })
+
   it('answers a known path with the wrong method with 405 and Allow', async () => {
     const reply = await send(`${api.url}/api/v1/resource/states`, { method: 'DELETE' })
     expect(reply.status).toBe(405)
