@@ -1964,6 +1964,8 @@ export interface components {
              * @description When the error happened
              */
             timestamp: string;
+            /** @description An invoice refused with 400: the unknown keys it ignored (NG-UK-01), at most 20; the message counts any more */
+            warnings?: components["schemas"]["Problem"][];
         };
         GenerateIRNResponse: {
             /**

@@ -251,6 +251,19 @@ function checkIrns(invoice: Obj, ctx: RuleContext, errors: Problem[]) {
   }
 }
 
+/**
+ * UNCL 1001 reads 380 as the commercial invoice, and integrators send it for one: the authority's 380
+ * is its Credit Note, so the refusal says so and names the authority's invoice codes.
+ */
+function missingReference(type: string): string {
+  const need = "billing_reference must name that invoice's IRN and issue_date"
+  if (type !== '380') return `Invoice type ${type} adjusts an earlier invoice: ${need}`
+  return (
+    `Invoice type 380 is the authority's Credit Note (not UNCL's commercial invoice), which adjusts an earlier invoice: ${need}. ` +
+    'For an invoice of its own, send invoice_type_code 381 (Commercial Invoice) or 396 (Invoice Request)'
+  )
+}
+
 function checkBillingReference(invoice: Obj, errors: Problem[]) {
   const type = str(invoice.invoice_type_code)
   const refs = invoice.billing_reference
@@ -259,13 +272,7 @@ function checkBillingReference(invoice: Obj, errors: Problem[]) {
     BILLING_REFERENCE_REQUIRED.has(type) &&
     (refs === undefined || (Array.isArray(refs) && refs.length === 0))
   ) {
-    errors.push(
-      problem(
-        'billing_reference',
-        'NG-BR-01',
-        `Invoice type ${type} adjusts an earlier invoice: billing_reference must name that invoice's IRN and issue_date`,
-      ),
-    )
+    errors.push(problem('billing_reference', 'NG-BR-01', missingReference(type)))
   }
   const irn = str(invoice.irn)
   const issued = validDate(invoice.issue_date)
