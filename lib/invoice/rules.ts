@@ -230,7 +230,7 @@ function checkIrns(invoice: Obj, ctx: RuleContext, errors: Problem[]) {
         problem(
           'irn',
           'NG-IRN-03',
-          `The IRN's service id ${serviceId} is not your business's service id ${ctx.serviceId}`,
+          `The IRN's service id ${serviceId} is not your business's: an IRN must carry your business's own service id, ${ctx.serviceId} (<reference>-${ctx.serviceId}-<YYYYMMDD>)`,
         ),
       )
     }
