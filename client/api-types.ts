@@ -1745,7 +1745,7 @@ export interface components {
          *     - `NG-DT-01` (400): A date is not YYYY-MM-DD or does not exist, e.g. at `due_date`
          *     - `NG-DT-02` (400, a warning in lenient mode): due_date is before issue_date, e.g. at `due_date`
          *     - `NG-DT-03` (400, a warning in lenient mode): The delivery period starts after it ends, e.g. at `invoice_delivery_period/end_date`
-         *     - `NG-IRN-01` (400): An IRN is not of the form <reference>-<service id>-<YYYYMMDD>, e.g. at `irn`
+         *     - `NG-IRN-01` (400): An IRN is not of the form <reference>-<service id>-<YYYYMMDD>, or the invoice's own IRN has a reference other than 2 to 50 letters and digits, e.g. at `irn`
          *     - `NG-IRN-02` (400): An IRN's date segment is not a real date, e.g. at `billing_reference/0/irn`
          *     - `NG-IRN-03` (400): The IRN's service id is not the caller's business's service id, e.g. at `irn`
          *     - `NG-CL-01` (400): invoice_type_code is not in the invoice types list, e.g. at `invoice_type_code`

@@ -208,6 +208,21 @@ describe('POST /api/{v}/app/invoice/sign', () => {
     expect(await readInvoiceRecord(invoice.irn)).toBeUndefined()
   })
 
+  it.each([
+    ['one character', 'A'],
+    ['51 characters', 'A'.repeat(51)],
+  ])(
+    'refuses (400 NG-IRN-01) an IRN whose invoice reference is %s, as validate-irn does',
+    async (_, reference) => {
+      const invoice = buildInvoice({ irn: `${reference}-${DEV.supplier.serviceId}-20261121` })
+      const reply = await sign(invoice)
+      expect(reply.status).toBe(400)
+      expect(reply.body.errors).toEqual([
+        { path: 'irn', code: 'NG-IRN-01', message: expect.stringContaining('2 to 50 letters and digits') },
+      ])
+    },
+  )
+
   it("refuses an SI client (403): signing is the Access Point Provider's", async () => {
     const reply = await clients.si.post<any>('/api/v1/app/invoice/sign', buildInvoice())
     expect(reply.status).toBe(403)
