@@ -8,7 +8,7 @@ import {
   type TestModeClients,
   testModeClients,
 } from '../../support/clients.ts'
-import { firsError, freshInvoiceNumber } from '../../support-invoices/requests.ts'
+import { firsError, freshInvoiceNumber, parallelClient } from '../../support-invoices/requests.ts'
 
 /**
  * IRNs the business builds itself (CONTRACT 17): the authority's lifecycle has the taxpayer's system
@@ -96,6 +96,17 @@ describe.each(['v1', 'v2'])('POST /api/%s/app/invoice/validate-irn: an IRN the b
     expect(reply.body.errors).toEqual([
       { path: 'irn', code: 'custom', message: expect.stringContaining(message) },
     ])
+  })
+
+  it('registers one record for 10 parallel validations of a new IRN, each answered 200', async () => {
+    const irn = built()
+    const app = parallelClient(api.url, DEV.clients.app)
+    const replies = await Promise.all(
+      Array.from({ length: 10 }, () => app.post(path, { irn, business_id: supplier.businessId })),
+    )
+    expect(replies.map((r) => r.status)).toEqual(Array(10).fill(200))
+    const confirm = await clients.app.get<any>(`/api/${version}/app/invoice/confirm/${irn}`)
+    expect(confirm.body.data).toMatchObject({ irn, status: 'GENERATED', business_id: supplier.businessId })
   })
 
   it('keeps the same IRN apart in test and live mode', async () => {
