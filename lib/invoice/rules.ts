@@ -224,13 +224,25 @@ function checkIrns(invoice: Obj, ctx: RuleContext, errors: Problem[]) {
   const irn = str(invoice.irn)
   if (irn !== undefined && IRN_PATTERN.test(irn)) {
     checkIrnDate('irn', irn, errors)
-    const serviceId = irn.split('-')[1]
+    const [reference, serviceId] = irn.split('-') as [string, string]
+    // The invoice's own IRN is registered by this write, so its reference follows generate-irn's
+    // invoice_number rule, as validate-irn's does (lib/irn/schemas.ts); references to other
+    // documents are only read, and keep the bare form.
+    if (reference.length < 2 || reference.length > 50) {
+      errors.push(
+        problem(
+          'irn',
+          'NG-IRN-01',
+          `The IRN's invoice reference (before its first hyphen) is ${reference.length} characters: it must be 2 to 50 letters and digits`,
+        ),
+      )
+    }
     if (serviceId !== ctx.serviceId) {
       errors.push(
         problem(
           'irn',
           'NG-IRN-03',
-          `The IRN's service id ${serviceId} is not your business's service id ${ctx.serviceId}`,
+          `The IRN's service id ${serviceId} is not your business's: an IRN must carry your business's own service id, ${ctx.serviceId} (<reference>-${ctx.serviceId}-<YYYYMMDD>)`,
         ),
       )
     }
