@@ -1738,7 +1738,7 @@ export interface components {
          *     - `NG-SC-02` (400): A field has the wrong JSON type, e.g. at `invoice_line/0/invoiced_quantity`
          *     - `NG-SC-03` (400): A value is not one of the allowed values, e.g. at `invoice_kind`
          *     - `NG-SC-04` (400): A length, count or number is out of its range, e.g. at `accounting_supplier_party/postal_address/postal_zone`
-         *     - `NG-FM-01` (400): A TIN is not of the form NNNNNNNN-NNNN or TIN- and digits, e.g. at `accounting_customer_party/tin`
+         *     - `NG-FM-01` (400): A TIN is not of the form NNNNNNNN-NNNN, the 13-digit Tax ID or TIN- and digits, e.g. at `accounting_customer_party/tin`
          *     - `NG-FM-02` (400): A telephone number has characters other than digits and a leading +, e.g. at `accounting_supplier_party/telephone`
          *     - `NG-FM-03` (400): issue_time is not a 24-hour time, e.g. at `issue_time`
          *     - `NG-FM-04` (400): A string holds a lone surrogate (an unpaired \uD800-\uDFFF escape), e.g. at `note`
@@ -1775,6 +1775,7 @@ export interface components {
          *     - `QR_PAYLOAD_TOO_LONG` (400): The QR payload (IRN, timestamp, certificate) is longer than one RSA-2048 block, e.g. at `certificate`
          *     - `QR_NOT_RECOGNISED` (400): verify-qr was sent a text that is not a QR code issued by this service, e.g. at `qr`
          *     - `too_many_matches` (400): A merchant history reference names more transactions than status and date filters apply to, e.g. at `query/reference`
+         *     - `API_SECRET_SENT` (401): An Area A request carried x-api-secret: the secret is never sent, the request is signed with it, e.g. at `x-api-secret`
          *     - `WEBHOOK_DOWN` (503): Transmit found a party's system down: the invoice stays SIGNED, retry later, e.g. at `parties/supplier/webhook`
          *     - `DELIVERY_FAILED` (503): Transmit could not deliver the invoice to the buyer's system: it stays SIGNED, retry later, e.g. at `parties/buyer/delivery`
          *     - `invalid_type` (400): A field is missing or has the wrong JSON type, e.g. at `business_id`
@@ -1790,7 +1791,7 @@ export interface components {
          *     - `custom` (400): A value breaks a rule of its field (the message says which), e.g. at `irn`
          * @enum {string}
          */
-        ErrorCode: "NG-SC-01" | "NG-SC-02" | "NG-SC-03" | "NG-SC-04" | "NG-FM-01" | "NG-FM-02" | "NG-FM-03" | "NG-FM-04" | "NG-DT-01" | "NG-DT-02" | "NG-DT-03" | "NG-IRN-01" | "NG-IRN-02" | "NG-IRN-03" | "NG-CL-01" | "NG-CL-02" | "NG-CL-03" | "NG-CL-04" | "NG-CL-05" | "NG-CL-06" | "NG-CL-07" | "NG-CL-08" | "NG-CL-09" | "NG-BR-01" | "NG-BR-02" | "NG-BR-03" | "NG-BR-04" | "NG-CO-01" | "NG-CO-10" | "NG-CO-13" | "NG-CO-14" | "NG-CO-15" | "NG-CO-16" | "NG-CO-17" | "NG-UK-01" | "NG-SZ-01" | "INVOICE_REFERENCE_MISMATCH" | "SERVICE_ID_NOT_OWN" | "QR_PAYLOAD_TOO_LONG" | "QR_NOT_RECOGNISED" | "too_many_matches" | "WEBHOOK_DOWN" | "DELIVERY_FAILED" | "invalid_type" | "invalid_format" | "invalid_value" | "invalid_union" | "invalid_key" | "invalid_element" | "too_big" | "too_small" | "not_multiple_of" | "unrecognized_keys" | "custom";
+        ErrorCode: "NG-SC-01" | "NG-SC-02" | "NG-SC-03" | "NG-SC-04" | "NG-FM-01" | "NG-FM-02" | "NG-FM-03" | "NG-FM-04" | "NG-DT-01" | "NG-DT-02" | "NG-DT-03" | "NG-IRN-01" | "NG-IRN-02" | "NG-IRN-03" | "NG-CL-01" | "NG-CL-02" | "NG-CL-03" | "NG-CL-04" | "NG-CL-05" | "NG-CL-06" | "NG-CL-07" | "NG-CL-08" | "NG-CL-09" | "NG-BR-01" | "NG-BR-02" | "NG-BR-03" | "NG-BR-04" | "NG-CO-01" | "NG-CO-10" | "NG-CO-13" | "NG-CO-14" | "NG-CO-15" | "NG-CO-16" | "NG-CO-17" | "NG-UK-01" | "NG-SZ-01" | "INVOICE_REFERENCE_MISMATCH" | "SERVICE_ID_NOT_OWN" | "QR_PAYLOAD_TOO_LONG" | "QR_NOT_RECOGNISED" | "too_many_matches" | "API_SECRET_SENT" | "WEBHOOK_DOWN" | "DELIVERY_FAILED" | "invalid_type" | "invalid_format" | "invalid_value" | "invalid_union" | "invalid_key" | "invalid_element" | "too_big" | "too_small" | "not_multiple_of" | "unrecognized_keys" | "custom";
         /** @description Every invoice of a batch has its result */
         Event_batch_completed: {
             /** @description The business the event is delivered to */

@@ -228,6 +228,12 @@ export const REQUEST_CODES = {
     example: 'query/reference',
     lenient: false,
   },
+  API_SECRET_SENT: {
+    meaning: 'An Area A request carried x-api-secret: the secret is never sent, the request is signed with it',
+    example: 'x-api-secret',
+    lenient: false,
+    status: 401,
+  },
   WEBHOOK_DOWN: {
     meaning: "Transmit found a party's system down: the invoice stays SIGNED, retry later",
     example: 'parties/supplier/webhook',
