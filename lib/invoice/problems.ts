@@ -3,6 +3,7 @@ import type { Problem } from '#lib/platform/errors.ts'
 import { TIN_FORMS } from '#lib/taxpayer/tin.ts'
 import type { RuleCodeId } from './rule-codes.ts'
 import { IRN_PATTERN, TELEPHONE_PATTERN, TIME_PATTERN, TIN_PATTERN } from './schemas.ts'
+import { editDistance } from '#lib/platform/text/edit-distance.ts'
 
 /**
  * Turns zod's issues into the contract's `{path, code, message}` problems with the NG- rule codes,
@@ -184,22 +185,9 @@ export function keyTreeOf(schema: z.ZodType): KeyTree {
   }
 }
 
-/** Levenshtein distance, small strings only: near-misses of a known key ("dicount_rate"). */
+/** Edit distance, small strings only: near-misses of a known key ("dicount_rate"). */
 function distance(a: string, b: string): number {
-  if (Math.abs(a.length - b.length) > 2) return 3
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i)
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i]
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(
-        previous[j]! + 1,
-        current[j - 1]! + 1,
-        previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
-      )
-    }
-    previous = current
-  }
-  return previous[b.length]!
+  return Math.abs(a.length - b.length) > 2 ? 3 : editDistance(a, b)
 }
 
 /** Up to two edits, fewer for short keys, so that "id" is never taken for a misspelled "tin". */

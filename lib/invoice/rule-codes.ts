@@ -229,7 +229,8 @@ export const REQUEST_CODES = {
     lenient: false,
   },
   API_SECRET_SENT: {
-    meaning: 'An Area A request carried x-api-secret: the secret is never sent, the request is signed with it',
+    meaning:
+      'An Area A request carried x-api-secret: the secret is never sent, the request is signed with it',
     example: 'x-api-secret',
     lenient: false,
     status: 401,

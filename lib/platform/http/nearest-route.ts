@@ -1,4 +1,5 @@
 import type { Route } from './route.ts'
+import { editDistance } from '#lib/platform/text/edit-distance.ts'
 
 /**
  * The served route nearest to a request no route takes, so a 404 can point at the path that exists
@@ -28,25 +29,8 @@ const segmentsOf = (path: string): string[] =>
     .slice(0, MAX_SEGMENTS)
     .map((s) => s.slice(0, MAX_SEGMENT_LENGTH).toLowerCase())
 
-/** Levenshtein distance between two bounded strings. */
-function letters(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i)
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i]
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(
-        previous[j]! + 1,
-        current[j - 1]! + 1,
-        previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
-      )
-    }
-    previous = current
-  }
-  return previous[b.length]!
-}
-
 const segmentCost = (served: string, sent: string): number =>
-  served.startsWith('{') ? PARAM_COST : letters(served, sent) / Math.max(served.length, sent.length, 1)
+  served.startsWith('{') ? PARAM_COST : editDistance(served, sent) / Math.max(served.length, sent.length, 1)
 
 /** Edit distance over segments, each substitution weighed by how different the two segments are. */
 function pathDistance(served: readonly string[], sent: readonly string[]): number {
