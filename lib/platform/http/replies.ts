@@ -36,7 +36,6 @@ export function firsErrorDetails(error: ApiError) {
       : error.message,
     status: statusLine(error.status),
     errors: error.problems,
-    ...(error.warnings.length ? { warnings: error.warnings } : {}),
   }
 }
 
