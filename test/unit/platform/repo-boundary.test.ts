@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 
 /**
  * Nothing of the project reads from outside the repository: a fresh clone with no folder beside it
- * runs every test and the service. The UBL schemas were once read from ../shared/standards (a folder
+ * runs every test and the service. The UBL schemas were once read from the sibling folder shared/standards (a folder
  * a newcomer does not have) and 33 tests failed on a clean clone; what the project needs lives in
  * it (data/, with its source and licence named beside it).
  *
@@ -15,7 +15,7 @@ import { describe, expect, it } from 'vitest'
  * - relative (`../x`, `./x`, `..`) and leaving it from the file's own folder (`new URL('../../../x',
  *   import.meta.url)`, `resolve(import.meta.dirname, ...)`);
  * - `..` followed by `shared` anywhere in it (the sibling folder this project used to read, however
- *   the path is joined: `${root}/../shared`);
+ *   the path is joined: `${root}` joined with `..` and `shared`);
  * - absolute (or a file: URL) beside the repository, in the folder that holds it, or under `~/`.
  * Shell and JSON files (.ci/run, package.json, cdk.json) are read for `./` and `../` words from the root.
  */
@@ -32,7 +32,7 @@ const leaves = (root: string, path: string) => {
 
 /** Why `text` (a literal in `file`, absolute) names a place outside `root`, or undefined. */
 function outsideBy(root: string, file: string, text: string): string | undefined {
-  if (/(^|\/)\.\.\/(\.\.\/)*shared(\/|$)/.test(text)) return 'names ../shared'
+  if (/(^|\/)\.\.\/(\.\.\/)*shared(\/|$)/.test(text)) return 'names the sibling shared folder'
   if (/^~\//.test(text)) return 'names the home folder'
   const path = text.startsWith('file:') ? fileURLToPath(text) : text
   if (isAbsolute(path)) {
@@ -105,16 +105,16 @@ describe('the repository boundary', () => {
     const up = (n: number, ...rest: string[]) => [...Array<string>(n).fill('..'), ...rest].join('/')
     const file = join(root, 'test/support/planted.ts')
 
-    it('names relative paths that leave the repository from the file folder, and ../shared', () => {
+    it('names relative paths that leave the repository from the file folder, and the sibling shared folder', () => {
       const source = [
         `export const DIR = resolve(import.meta.dirname, '${up(3, 'shared/standards/ubl-2.1')}')`,
         `const spec = new URL('${up(3, 'elsewhere/spec.md')}', import.meta.url)`,
         `const joined = \`\${root}/${up(1, 'shared')}/x.json\``,
       ].join('\n')
       expect(outsideReads(root, file, source)).toEqual([
-        `test/support/planted.ts:1 '${up(3, 'shared/standards/ubl-2.1')}' (names ../shared)`,
+        `test/support/planted.ts:1 '${up(3, 'shared/standards/ubl-2.1')}' (names the sibling shared folder)`,
         `test/support/planted.ts:2 '${up(3, 'elsewhere/spec.md')}' (leaves the repository from test/support)`,
-        `test/support/planted.ts:3 '/${up(1, 'shared')}/x.json' (names ../shared)`,
+        `test/support/planted.ts:3 '/${up(1, 'shared')}/x.json' (names the sibling shared folder)`,
       ])
     })
 
