@@ -196,8 +196,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Validate an IRN generated earlier
-         * @description Replies the IRN when it was generated for the caller's business; 400 otherwise.
+         * Validate an IRN the business built or generated
+         * @description Accepts `<invoice reference>-<service id>-<YYYYMMDD>` when it is well formed (a reference of 2 to 50 letters and digits, a real date) and carries the caller's business's service id, and registers it for that business as generate-irn does (GENERATED); an IRN already generated, validated or signed by the business is 200 and left as it is. Sign takes such an IRN without this call.
          */
         post: operations["app-invoice-validate-irn-v1"];
         delete?: never;
@@ -1104,8 +1104,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Validate an IRN generated earlier
-         * @description Replies the IRN when it was generated for the caller's business; 400 otherwise.
+         * Validate an IRN the business built or generated
+         * @description Accepts `<invoice reference>-<service id>-<YYYYMMDD>` when it is well formed (a reference of 2 to 50 letters and digits, a real date) and carries the caller's business's service id, and registers it for that business as generate-irn does (GENERATED); an IRN already generated, validated or signed by the business is 200 and left as it is. Sign takes such an IRN without this call.
          */
         post: operations["app-invoice-validate-irn-v2"];
         delete?: never;
@@ -1732,6 +1732,66 @@ export interface components {
             /** @description date, Y */
             issue_date: components["schemas"]["Date"];
         };
+        /**
+         * @description The code of a problem in a reply's `errors` or `warnings` (docs/invoices.md, "Invoice rule codes"):
+         *     - `NG-SC-01` (400): A required field is missing, e.g. at `accounting_supplier_party/email`
+         *     - `NG-SC-02` (400): A field has the wrong JSON type, e.g. at `invoice_line/0/invoiced_quantity`
+         *     - `NG-SC-03` (400): A value is not one of the allowed values, e.g. at `invoice_kind`
+         *     - `NG-SC-04` (400): A length, count or number is out of its range, e.g. at `accounting_supplier_party/postal_address/postal_zone`
+         *     - `NG-FM-01` (400): A TIN is not of the form NNNNNNNN-NNNN, the 13-digit Tax ID or TIN- and digits, e.g. at `accounting_customer_party/tin`
+         *     - `NG-FM-02` (400): A telephone number has characters other than digits and a leading +, e.g. at `accounting_supplier_party/telephone`
+         *     - `NG-FM-03` (400): issue_time is not a 24-hour time, e.g. at `issue_time`
+         *     - `NG-FM-04` (400): A string holds a lone surrogate (an unpaired \uD800-\uDFFF escape), e.g. at `note`
+         *     - `NG-DT-01` (400): A date is not YYYY-MM-DD or does not exist, e.g. at `due_date`
+         *     - `NG-DT-02` (400, a warning in lenient mode): due_date is before issue_date, e.g. at `due_date`
+         *     - `NG-DT-03` (400, a warning in lenient mode): The delivery period starts after it ends, e.g. at `invoice_delivery_period/end_date`
+         *     - `NG-IRN-01` (400): An IRN is not of the form <reference>-<service id>-<YYYYMMDD>, or the invoice's own IRN has a reference other than 2 to 50 letters and digits, e.g. at `irn`
+         *     - `NG-IRN-02` (400): An IRN's date segment is not a real date, e.g. at `billing_reference/0/irn`
+         *     - `NG-IRN-03` (400): The IRN's service id is not the caller's business's service id, e.g. at `irn`
+         *     - `NG-CL-01` (400): invoice_type_code is not in the invoice types list, e.g. at `invoice_type_code`
+         *     - `NG-CL-02` (400): A currency code is not in the currencies list, e.g. at `document_currency_code`
+         *     - `NG-CL-03` (400): A country is not in the countries list (alpha-2), e.g. at `accounting_supplier_party/postal_address/country`
+         *     - `NG-CL-04` (400): A Nigerian address has a state not in the states list, e.g. at `accounting_supplier_party/postal_address/state`
+         *     - `NG-CL-05` (400): A Nigerian address's lga is not in the LGA list for its state (or, while the list is incomplete, not of the form NG-XX-YYY with NG-XX its state), e.g. at `accounting_supplier_party/postal_address/lga`
+         *     - `NG-CL-06` (400): A tax category id is not in the tax categories list, e.g. at `tax_total/0/tax_subtotal/0/tax_category/id`
+         *     - `NG-CL-07` (400): A payment means code is not in the payment means list, e.g. at `payment_means/0/payment_means_code`
+         *     - `NG-CL-08` (400): A line's hsn_code is not an HS code of the product codes list, e.g. at `invoice_line/0/hsn_code`
+         *     - `NG-CL-09` (400): A line's isic_code is not in the service codes list, e.g. at `invoice_line/0/isic_code`
+         *     - `NG-BR-01` (400): A credit note, debit note or self-billed invoice has no billing_reference, e.g. at `billing_reference`
+         *     - `NG-BR-02` (400): A billing reference is not to an earlier document, e.g. at `billing_reference/0/issue_date`
+         *     - `NG-BR-03` (400): A signed credit or debit note does not name, in billing_reference, an invoice signed by the same business, e.g. at `billing_reference/0/irn`
+         *     - `NG-BR-04` (400): A credit note's payable_amount is more than what remains of the original's payable amount after its earlier credit notes, e.g. at `legal_monetary_total/payable_amount`
+         *     - `NG-CO-01` (400, a warning in lenient mode): A line's line_extension_amount is not invoiced_quantity x price_amount / base_quantity, e.g. at `invoice_line/0/line_extension_amount`
+         *     - `NG-CO-10` (400, a warning in lenient mode): legal_monetary_total.line_extension_amount is not the sum of the lines, e.g. at `legal_monetary_total/line_extension_amount`
+         *     - `NG-CO-13` (400, a warning in lenient mode): tax_exclusive_amount is not line_extension_amount - allowances + charges, e.g. at `legal_monetary_total/tax_exclusive_amount`
+         *     - `NG-CO-14` (400, a warning in lenient mode): A TaxTotal's tax_amount is not the sum of its subtotals, e.g. at `tax_total/0/tax_amount`
+         *     - `NG-CO-15` (400, a warning in lenient mode): tax_inclusive_amount is not tax_exclusive_amount + the tax total, e.g. at `legal_monetary_total/tax_inclusive_amount`
+         *     - `NG-CO-16` (400, a warning in lenient mode): payable_amount is more than tax_inclusive_amount, e.g. at `legal_monetary_total/payable_amount`
+         *     - `NG-CO-17` (400, a warning in lenient mode): A TaxSubtotal's tax_amount is not taxable_amount x percent / 100, e.g. at `tax_total/0/tax_subtotal/0/tax_amount`
+         *     - `NG-UK-01` (warning): An unknown key was ignored and not stored (a warning, never an error), e.g. at `invoice_line/0/dicount_rate`
+         *     - `NG-SZ-01` (413): The validated invoice is too large to store, even compressed, e.g. at `(body)`
+         *     - `INVOICE_REFERENCE_MISMATCH` (400): validate-irn's invoice_reference is not the IRN's first segment (its invoice reference), e.g. at `invoice_reference`
+         *     - `SERVICE_ID_NOT_OWN` (400): generate-irn's or generate-qr-code's service_id is not the caller's business's service id, e.g. at `service_id`
+         *     - `QR_PAYLOAD_TOO_LONG` (400): The QR payload (IRN, timestamp, certificate) is longer than one RSA-2048 block, e.g. at `certificate`
+         *     - `QR_NOT_RECOGNISED` (400): verify-qr was sent a text that is not a QR code issued by this service, e.g. at `qr`
+         *     - `too_many_matches` (400): A merchant history reference names more transactions than status and date filters apply to, e.g. at `query/reference`
+         *     - `API_SECRET_SENT` (401): An Area A request carried x-api-secret: the secret is never sent, the request is signed with it, e.g. at `x-api-secret`
+         *     - `WEBHOOK_DOWN` (503): Transmit found a party's system down: the invoice stays SIGNED, retry later, e.g. at `parties/supplier/webhook`
+         *     - `DELIVERY_FAILED` (503): Transmit could not deliver the invoice to the buyer's system: it stays SIGNED, retry later, e.g. at `parties/buyer/delivery`
+         *     - `invalid_type` (400): A field is missing or has the wrong JSON type, e.g. at `business_id`
+         *     - `invalid_format` (400): A string does not have its form (pattern, date, id), e.g. at `invoice_number`
+         *     - `invalid_value` (400): A value is not one of the allowed values, e.g. at `payment_status`
+         *     - `invalid_union` (400): A value matches none of the forms allowed, e.g. at `query/status`
+         *     - `invalid_key` (400): A key of a map is not allowed, e.g. at `variables`
+         *     - `invalid_element` (400): An element of a list or map is not allowed, e.g. at `variables`
+         *     - `too_big` (400): A length, count or number is above its maximum, e.g. at `invoice_number`
+         *     - `too_small` (400): A length, count or number is below its minimum, e.g. at `invoice_number`
+         *     - `not_multiple_of` (400): A number is not a multiple of its step, e.g. at `amount`
+         *     - `unrecognized_keys` (400): A body has keys its endpoint does not take, e.g. at `(body)`
+         *     - `custom` (400): A value breaks a rule of its field (the message says which), e.g. at `irn`
+         * @enum {string}
+         */
+        ErrorCode: "NG-SC-01" | "NG-SC-02" | "NG-SC-03" | "NG-SC-04" | "NG-FM-01" | "NG-FM-02" | "NG-FM-03" | "NG-FM-04" | "NG-DT-01" | "NG-DT-02" | "NG-DT-03" | "NG-IRN-01" | "NG-IRN-02" | "NG-IRN-03" | "NG-CL-01" | "NG-CL-02" | "NG-CL-03" | "NG-CL-04" | "NG-CL-05" | "NG-CL-06" | "NG-CL-07" | "NG-CL-08" | "NG-CL-09" | "NG-BR-01" | "NG-BR-02" | "NG-BR-03" | "NG-BR-04" | "NG-CO-01" | "NG-CO-10" | "NG-CO-13" | "NG-CO-14" | "NG-CO-15" | "NG-CO-16" | "NG-CO-17" | "NG-UK-01" | "NG-SZ-01" | "INVOICE_REFERENCE_MISMATCH" | "SERVICE_ID_NOT_OWN" | "QR_PAYLOAD_TOO_LONG" | "QR_NOT_RECOGNISED" | "too_many_matches" | "API_SECRET_SENT" | "WEBHOOK_DOWN" | "DELIVERY_FAILED" | "invalid_type" | "invalid_format" | "invalid_value" | "invalid_union" | "invalid_key" | "invalid_element" | "too_big" | "too_small" | "not_multiple_of" | "unrecognized_keys" | "custom";
         /** @description Every invoice of a batch has its result */
         Event_batch_completed: {
             /** @description The business the event is delivered to */
@@ -1964,6 +2024,8 @@ export interface components {
              * @description When the error happened
              */
             timestamp: string;
+            /** @description An invoice refused with 400: the unknown keys it ignored (NG-UK-01), at most 20; the message counts any more */
+            warnings?: components["schemas"]["Problem"][];
         };
         GenerateIRNResponse: {
             /**
@@ -2173,8 +2235,7 @@ export interface components {
         };
         /** @description One problem found in a request. */
         Problem: {
-            /** @description A stable rule code (NG-...) or a validation code */
-            code: string;
+            code: components["schemas"]["ErrorCode"];
             /** @description What is wrong and what to do about it */
             message: string;
             /** @description JSON-pointer-like path, e.g. invoice_line/3/price/price_amount */
@@ -4217,7 +4278,10 @@ export interface operations {
     "app-invoice-validate-irn-v1": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A retry with the same key (1 to 128 visible ASCII characters) gets the first reply back. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4237,7 +4301,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The IRN was generated for this business */
+            /** @description The IRN is registered for this business */
             200: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -4249,7 +4313,7 @@ export interface operations {
                     "application/json": components["schemas"]["GenerateIRNResponse"];
                 };
             };
-            /** @description The body is invalid: every problem is listed, each with its path, or the IRN was not generated for this business */
+            /** @description The body is invalid: every problem is listed, each with its path; NG-IRN-03 when the IRN carries another business's service id; INVOICE_REFERENCE_MISMATCH when invoice_reference is not the IRN's first segment */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4279,6 +4343,16 @@ export interface operations {
             /** @description business_id is not the caller's business (or the business is not registered): nothing is revealed about other businesses */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
+                };
+            };
+            /** @description The IRN is already registered to another business */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10606,7 +10680,10 @@ export interface operations {
     "app-invoice-validate-irn-v2": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A retry with the same key (1 to 128 visible ASCII characters) gets the first reply back. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10626,7 +10703,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The IRN was generated for this business */
+            /** @description The IRN is registered for this business */
             200: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -10638,7 +10715,7 @@ export interface operations {
                     "application/json": components["schemas"]["GenerateIRNResponse"];
                 };
             };
-            /** @description The body is invalid: every problem is listed, each with its path, or the IRN was not generated for this business */
+            /** @description The body is invalid: every problem is listed, each with its path; NG-IRN-03 when the IRN carries another business's service id; INVOICE_REFERENCE_MISMATCH when invoice_reference is not the IRN's first segment */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10668,6 +10745,16 @@ export interface operations {
             /** @description business_id is not the caller's business (or the business is not registered): nothing is revealed about other businesses */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
+                };
+            };
+            /** @description The IRN is already registered to another business */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -3,6 +3,7 @@ import type { Problem } from '#lib/platform/errors.ts'
 import { TIN_FORMS } from '#lib/taxpayer/tin.ts'
 import type { RuleCodeId } from './rule-codes.ts'
 import { IRN_PATTERN, TELEPHONE_PATTERN, TIME_PATTERN, TIN_PATTERN } from './schemas.ts'
+import { editDistance } from '#lib/platform/text/edit-distance.ts'
 
 /**
  * Turns zod's issues into the contract's `{path, code, message}` problems with the NG- rule codes,
@@ -184,22 +185,9 @@ export function keyTreeOf(schema: z.ZodType): KeyTree {
   }
 }
 
-/** Levenshtein distance, small strings only: near-misses of a known key ("dicount_rate"). */
+/** Edit distance, small strings only: near-misses of a known key ("dicount_rate"). */
 function distance(a: string, b: string): number {
-  if (Math.abs(a.length - b.length) > 2) return 3
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i)
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i]
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(
-        previous[j]! + 1,
-        current[j - 1]! + 1,
-        previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
-      )
-    }
-    previous = current
-  }
-  return previous[b.length]!
+  return Math.abs(a.length - b.length) > 2 ? 3 : editDistance(a, b)
 }
 
 /** Up to two edits, fewer for short keys, so that "id" is never taken for a misspelled "tin". */
@@ -219,13 +207,20 @@ const nearest = (key: string, candidates: Iterable<string>) => {
 export function unknownKeys(value: unknown, tree: KeyTree): Problem[] {
   const found: Problem[] = []
   const segments: string[] = []
+  /**
+   * Per level walked, the fields of the object holding the one walked (undefined through an array):
+   * a key sent one level too deep is named where it belongs.
+   */
+  const enclosing: (Map<string, KeyTree | undefined> | undefined)[] = []
   const walk = (v: unknown, t: KeyTree) => {
     if (!t || typeof v !== 'object' || v === null) return
     if (t.kind === 'array') {
       if (!Array.isArray(v) || t.element === undefined) return
       for (let i = 0; i < v.length; i++) {
         segments.push(String(i))
+        enclosing.push(undefined)
         walk(v[i], t.element)
+        enclosing.pop()
         segments.pop()
       }
       return
@@ -235,20 +230,28 @@ export function unknownKeys(value: unknown, tree: KeyTree): Problem[] {
     for (const key in v) {
       const child = fields.get(key)
       if (child === undefined && !fields.has(key)) {
-        const near = nearest(key, fields.keys())
         found.push(
           problem(
             [...segments, key].join('/'),
             'NG-UK-01',
-            `Unknown key "${key}" was ignored and not stored${near ? `: did you mean "${near}"?` : ''}`,
+            `Unknown key "${key}" was ignored and not stored${hintFor(key, fields)}`,
           ),
         )
       } else if (child !== undefined) {
         segments.push(key)
+        enclosing.push(child.kind === 'object' ? fields : undefined)
         walk((v as Record<string, unknown>)[key], child)
+        enclosing.pop()
         segments.pop()
       }
     }
+  }
+  const hintFor = (key: string, fields: Map<string, KeyTree | undefined>) => {
+    const near = nearest(key, fields.keys())
+    if (near) return `: did you mean "${near}"?`
+    const outer = enclosing.at(-1)
+    const owner = segments.slice(0, -1).join('/') || 'the body'
+    return outer?.has(key) ? `: ${key} belongs in ${owner}, beside ${segments.at(-1)}` : ''
   }
   walk(value, tree)
   return found
@@ -275,6 +278,48 @@ export function hintMisspellings(problems: Problem[], root: unknown, tree: KeyTr
       key,
       Object.keys(parent).filter((k) => !fields.has(k)),
     )
-    return sent ? { ...p, message: `${p.message}; the body has "${sent}" instead: is it misspelled?` } : p
+    if (sent) return { ...p, message: `${p.message}; the body has "${sent}" instead: is it misspelled?` }
+    const inside = nestedOneLevelDown(parent, fields, key)
+    if (!inside) return p
+    const owner = segments.length ? segments.join('/') : 'the body'
+    return {
+      ...p,
+      message: `${p.message}; the body has it under ${inside} (${[...segments, inside, key].join('/')}), where it is ignored: it belongs in ${owner}, beside ${inside}`,
+    }
   })
+}
+
+/**
+ * The child object of `parent` holding `key` where the schema does not take it: integrators put a
+ * party's `tin` and `email` under its `postal_address`, and hear only that `tin` is required.
+ */
+function nestedOneLevelDown(
+  parent: Record<string, unknown>,
+  fields: Map<string, KeyTree | undefined>,
+  key: string,
+): string | undefined {
+  for (const [name, child] of Object.entries(parent)) {
+    const known = fields.get(name)
+    if (known?.kind !== 'object' || !isObject(child) || !Object.hasOwn(child, key)) continue
+    if (!known.fields.has(key)) return name
+  }
+  return undefined
+}
+
+/** The most unknown keys a 400 lists: enough for the usual mistakes, never a reply the body can inflate. */
+const MAX_IGNORED_LISTED = 20
+
+/**
+ * A refused invoice's unknown keys, listed beside its problems: an integrator who sent `invoice_date`
+ * or `supplier` hears that those were ignored, which is why `issue_date` or
+ * `accounting_supplier_party` is missing. At most 20; the summary counts the rest.
+ */
+export function refusalWithIgnoredKeys(warnings: readonly Problem[]): { summary: string; listed: Problem[] } {
+  const ignored = warnings.filter((w) => w.code === 'NG-UK-01')
+  const summary = 'The invoice is invalid'
+  if (ignored.length <= MAX_IGNORED_LISTED) return { summary, listed: ignored }
+  return {
+    summary: `${summary} (${ignored.length} unknown keys were ignored; the first ${MAX_IGNORED_LISTED} are listed in warnings)`,
+    listed: ignored.slice(0, MAX_IGNORED_LISTED),
+  }
 }

@@ -12,6 +12,8 @@ export interface RuleCode {
   example: string
   lenient: boolean
   warningOnly?: boolean
+  /** The HTTP status of a reply that carries it; 400 when left out. */
+  status?: number
 }
 
 export const RULE_CODES = {
@@ -59,7 +61,8 @@ export const RULE_CODES = {
     lenient: true,
   },
   'NG-IRN-01': {
-    meaning: 'An IRN is not of the form <reference>-<service id>-<YYYYMMDD>',
+    meaning:
+      "An IRN is not of the form <reference>-<service id>-<YYYYMMDD>, or the invoice's own IRN has a reference other than 2 to 50 letters and digits",
     example: 'irn',
     lenient: false,
   },
@@ -186,7 +189,113 @@ export const RULE_CODES = {
     meaning: 'The validated invoice is too large to store, even compressed',
     example: '(body)',
     lenient: false,
+    status: 413,
   },
 } as const satisfies Record<string, RuleCode>
 
 export type RuleCodeId = keyof typeof RULE_CODES
+
+/**
+ * The codes of the service's other request problems (IRNs, QR codes, transmit, merchant history,
+ * and the request schemas' validation codes), kept apart from the invoice rules so that a test of
+ * invoice replies can still insist on invoice codes. Every code a reply can carry is in one of the two
+ * maps, in docs/invoices.md's table and in the OpenAPI document (test/unit/invoice/error-codes.test.ts
+ * collects the codes lib/ writes and checks all three).
+ */
+export const REQUEST_CODES = {
+  INVOICE_REFERENCE_MISMATCH: {
+    meaning: "validate-irn's invoice_reference is not the IRN's first segment (its invoice reference)",
+    example: 'invoice_reference',
+    lenient: false,
+  },
+  SERVICE_ID_NOT_OWN: {
+    meaning: "generate-irn's or generate-qr-code's service_id is not the caller's business's service id",
+    example: 'service_id',
+    lenient: false,
+  },
+  QR_PAYLOAD_TOO_LONG: {
+    meaning: 'The QR payload (IRN, timestamp, certificate) is longer than one RSA-2048 block',
+    example: 'certificate',
+    lenient: false,
+  },
+  QR_NOT_RECOGNISED: {
+    meaning: 'verify-qr was sent a text that is not a QR code issued by this service',
+    example: 'qr',
+    lenient: false,
+  },
+  too_many_matches: {
+    meaning: 'A merchant history reference names more transactions than status and date filters apply to',
+    example: 'query/reference',
+    lenient: false,
+  },
+  API_SECRET_SENT: {
+    meaning:
+      'An Area A request carried x-api-secret: the secret is never sent, the request is signed with it',
+    example: 'x-api-secret',
+    lenient: false,
+    status: 401,
+  },
+  WEBHOOK_DOWN: {
+    meaning: "Transmit found a party's system down: the invoice stays SIGNED, retry later",
+    example: 'parties/supplier/webhook',
+    lenient: false,
+    status: 503,
+  },
+  DELIVERY_FAILED: {
+    meaning: "Transmit could not deliver the invoice to the buyer's system: it stays SIGNED, retry later",
+    example: 'parties/buyer/delivery',
+    lenient: false,
+    status: 503,
+  },
+  // Validation codes of the request schemas outside the invoice body (zod's issue codes, passed on).
+  invalid_type: {
+    meaning: 'A field is missing or has the wrong JSON type',
+    example: 'business_id',
+    lenient: false,
+  },
+  invalid_format: {
+    meaning: 'A string does not have its form (pattern, date, id)',
+    example: 'invoice_number',
+    lenient: false,
+  },
+  invalid_value: {
+    meaning: 'A value is not one of the allowed values',
+    example: 'payment_status',
+    lenient: false,
+  },
+  invalid_union: {
+    meaning: 'A value matches none of the forms allowed',
+    example: 'query/status',
+    lenient: false,
+  },
+  invalid_key: { meaning: 'A key of a map is not allowed', example: 'variables', lenient: false },
+  invalid_element: {
+    meaning: 'An element of a list or map is not allowed',
+    example: 'variables',
+    lenient: false,
+  },
+  too_big: {
+    meaning: 'A length, count or number is above its maximum',
+    example: 'invoice_number',
+    lenient: false,
+  },
+  too_small: {
+    meaning: 'A length, count or number is below its minimum',
+    example: 'invoice_number',
+    lenient: false,
+  },
+  not_multiple_of: { meaning: 'A number is not a multiple of its step', example: 'amount', lenient: false },
+  unrecognized_keys: {
+    meaning: 'A body has keys its endpoint does not take',
+    example: '(body)',
+    lenient: false,
+  },
+  custom: {
+    meaning: 'A value breaks a rule of its field (the message says which)',
+    example: 'irn',
+    lenient: false,
+  },
+} as const satisfies Record<string, RuleCode>
+
+/** Every code a problem in a reply can carry. */
+export const ERROR_CODES: Record<string, RuleCode> = { ...RULE_CODES, ...REQUEST_CODES }

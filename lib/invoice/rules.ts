@@ -224,13 +224,25 @@ function checkIrns(invoice: Obj, ctx: RuleContext, errors: Problem[]) {
   const irn = str(invoice.irn)
   if (irn !== undefined && IRN_PATTERN.test(irn)) {
     checkIrnDate('irn', irn, errors)
-    const serviceId = irn.split('-')[1]
+    const [reference, serviceId] = irn.split('-') as [string, string]
+    // The invoice's own IRN is registered by this write, so its reference follows generate-irn's
+    // invoice_number rule, as validate-irn's does (lib/irn/schemas.ts); references to other
+    // documents are only read, and keep the bare form.
+    if (reference.length < 2 || reference.length > 50) {
+      errors.push(
+        problem(
+          'irn',
+          'NG-IRN-01',
+          `The IRN's invoice reference (before its first hyphen) is ${reference.length} characters: it must be 2 to 50 letters and digits`,
+        ),
+      )
+    }
     if (serviceId !== ctx.serviceId) {
       errors.push(
         problem(
           'irn',
           'NG-IRN-03',
-          `The IRN's service id ${serviceId} is not your business's service id ${ctx.serviceId}`,
+          `The IRN's service id ${serviceId} is not your business's: an IRN must carry your business's own service id, ${ctx.serviceId} (<reference>-${ctx.serviceId}-<YYYYMMDD>)`,
         ),
       )
     }
@@ -251,6 +263,19 @@ function checkIrns(invoice: Obj, ctx: RuleContext, errors: Problem[]) {
   }
 }
 
+/**
+ * UNCL 1001 reads 380 as the commercial invoice, and integrators send it for one: the authority's 380
+ * is its Credit Note, so the refusal says so and names the authority's invoice codes.
+ */
+function missingReference(type: string): string {
+  const need = "billing_reference must name that invoice's IRN and issue_date"
+  if (type !== '380') return `Invoice type ${type} adjusts an earlier invoice: ${need}`
+  return (
+    `Invoice type 380 is the authority's Credit Note (not UNCL's commercial invoice), which adjusts an earlier invoice: ${need}. ` +
+    'For an invoice of its own, send invoice_type_code 381 (Commercial Invoice) or 396 (Invoice Request)'
+  )
+}
+
 function checkBillingReference(invoice: Obj, errors: Problem[]) {
   const type = str(invoice.invoice_type_code)
   const refs = invoice.billing_reference
@@ -259,13 +284,7 @@ function checkBillingReference(invoice: Obj, errors: Problem[]) {
     BILLING_REFERENCE_REQUIRED.has(type) &&
     (refs === undefined || (Array.isArray(refs) && refs.length === 0))
   ) {
-    errors.push(
-      problem(
-        'billing_reference',
-        'NG-BR-01',
-        `Invoice type ${type} adjusts an earlier invoice: billing_reference must name that invoice's IRN and issue_date`,
-      ),
-    )
+    errors.push(problem('billing_reference', 'NG-BR-01', missingReference(type)))
   }
   const irn = str(invoice.irn)
   const issued = validDate(invoice.issue_date)

@@ -13,7 +13,7 @@ import type { Signature } from '#lib/platform/signing/signer.ts'
 import { canonicalInvoice, STORED_LIMIT } from './canonical.ts'
 import { loadCodeLists } from './code-lists.ts'
 import { sealedStorageOf } from './notes.ts'
-import { problem } from './problems.ts'
+import { problem, refusalWithIgnoredKeys } from './problems.ts'
 import type { InvoiceRecord } from './record.ts'
 import { advanceRecord, createRecord, type InvoiceContent, readInvoiceRecord } from './repository.ts'
 import { checkNote, type NoteFacts, noteFactsOf } from './adjustments.ts'
@@ -177,7 +177,10 @@ async function validatedInvoice(request: InvoiceRequest) {
   const [lists, serviceId] = await Promise.all([loadCodeLists(), serviceIdOf(caller.businessId)])
   const result = validateInvoice(body, { version, mode, lists, serviceId })
   // The whole body first, every problem in one 400 (CONTRACT section 9)...
-  if (!result.ok) throw invalid(result.problems, 'The invoice is invalid')
+  if (!result.ok) {
+    const { summary, listed } = refusalWithIgnoredKeys(result.warnings)
+    throw invalid(result.problems, summary, listed)
+  }
   // ...and only then ownership: an invoice of another business is not one this client can see.
   if (result.invoice.business_id !== caller.businessId) {
     throw new NotFound(

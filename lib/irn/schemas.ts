@@ -28,6 +28,11 @@ export const Irn = z
     (irn) => !IRN_PATTERN.test(irn) || isRealDateStamp(irn.slice(-8)),
     'the date segment of irn is not a real date',
   )
+  // validate-irn registers what it accepts, so the reference follows generate-irn's invoice_number rule.
+  .refine(
+    (irn) => !IRN_PATTERN.test(irn) || InvoiceNumber.safeParse(irn.split('-')[0]).success,
+    'the invoice reference of irn (before its first hyphen) must be 2 to 50 letters and digits',
+  )
 
 /** GenerateIRNRequest (A.6). */
 export const GenerateIrnRequest = z.object({

@@ -5,7 +5,6 @@ import { readCachedRecord } from '#lib/platform/cache/records.ts'
 import { keys } from '#lib/platform/db/keys.ts'
 import { Conflict, invalid, NotFound } from '#lib/platform/errors.ts'
 import type { InvoiceRecord } from '#lib/invoice/record.ts'
-import { readInvoiceRecord } from '#lib/invoice/repository.ts'
 import { createGenerated } from '#lib/invoice/repository.ts'
 import { lagosDateStamp } from '#lib/platform/time.ts'
 import { buildIrn, parseIrn } from './format.ts'
@@ -82,34 +81,41 @@ export async function generateIrn(
   return { irn: resolved.irn }
 }
 
-/** 200 `{irn}` when the IRN is registered for the caller's business; 400 otherwise. */
+/**
+ * validate-irn (CONTRACT 17): the authority's lifecycle has the business build its own IRN, so a
+ * well-formed IRN (the schema checks its form, reference and date) that carries the caller's service
+ * id is registered for the caller's business exactly as generate-irn registers one: the same record,
+ * and the same IRN again (generated, validated or already signed) is 200 and changes nothing. Every
+ * check is made before the write, so a refused request writes nothing.
+ */
 export async function validateIrn(
   caller: ApiClientCaller,
   body: ValidateIrnRequest,
 ): Promise<{ irn: string }> {
   const business = await ownBusiness(caller, body.business_id)
-  const record = await readInvoiceRecord(body.irn)
-  if (!record || record.businessId !== business.businessId) {
+  // The schema accepted the IRN's form, so it parses.
+  const { invoiceNumber, serviceId } = parseIrn(body.irn)!
+  if (serviceId !== business.serviceId) {
     throw invalid(
       [
         {
           path: 'irn',
-          code: 'IRN_NOT_GENERATED',
-          message: `IRN ${body.irn} was not generated for business ${business.businessId}: generate it with /si/generate-irn first`,
+          code: 'NG-IRN-03',
+          message: `IRN ${body.irn} carries service id ${serviceId}: an IRN must carry your business's own service id, ${business.serviceId} (<reference>-${business.serviceId}-<YYYYMMDD>)`,
         },
       ],
       'The IRN is not valid for this business',
     )
   }
-  const reference = parseIrn(body.irn)?.invoiceNumber
-  if (body.invoice_reference !== undefined && body.invoice_reference !== reference) {
+  if (body.invoice_reference !== undefined && body.invoice_reference !== invoiceNumber) {
     throw invalid([
       {
         path: 'invoice_reference',
         code: 'INVOICE_REFERENCE_MISMATCH',
-        message: `invoice_reference ${body.invoice_reference} is not the invoice number of IRN ${body.irn} (${reference})`,
+        message: `invoice_reference ${body.invoice_reference} is not the invoice number of IRN ${body.irn} (${invoiceNumber}): send the IRN's first segment, or leave invoice_reference out`,
       },
     ])
   }
+  await registerIrn({ irn: body.irn, business }, actorOf(caller))
   return { irn: body.irn }
 }

@@ -41,6 +41,11 @@ export interface DomainErrorOptions {
   /** Every problem found, for validation failures. */
   problems?: Problem[]
   /**
+   * What the request got past without failing (unknown keys ignored), shown beside a 400's problems:
+   * an ignored `invoice_date` is often the reason `issue_date` is missing.
+   */
+  warnings?: Problem[]
+  /**
    * The response code the bank's and merchants' records carry (Areas B and C, ISO 8583 style, e.g.
    * "51" insufficient funds, "91" bad signature): part of the domain's language with the switch.
    */
@@ -53,6 +58,7 @@ export interface DomainErrorOptions {
 export class DomainError extends Error {
   readonly kind: ErrorKind
   readonly problems: Problem[]
+  readonly warnings: Problem[]
   readonly responseCode: string | undefined
   readonly retryAfterSeconds: number | undefined
 
@@ -61,6 +67,7 @@ export class DomainError extends Error {
     this.name = new.target.name
     this.kind = kind
     this.problems = options.problems ?? []
+    this.warnings = options.warnings ?? []
     this.responseCode = options.responseCode
     this.retryAfterSeconds = options.retryAfterSeconds
   }
@@ -112,7 +119,11 @@ export class DependencyDown extends DomainError {
 export const statusOf = (error: DomainError): number => STATUS[error.kind]
 
 /** Validation failures: one problem per issue found, reported together. */
-export function invalid(problems: Problem[], summary = 'The request is invalid'): BadRequest {
+export function invalid(
+  problems: Problem[],
+  summary = 'The request is invalid',
+  warnings: Problem[] = [],
+): BadRequest {
   const count = problems.length
-  return new BadRequest(`${summary}: ${count} problem${count === 1 ? '' : 's'} found`, { problems })
+  return new BadRequest(`${summary}: ${count} problem${count === 1 ? '' : 's'} found`, { problems, warnings })
 }

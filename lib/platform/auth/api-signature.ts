@@ -25,20 +25,32 @@ const HOW_TO_SIGN =
   'sign "METHOD\\nPATH?QUERY\\nTIMESTAMP\\nhex(SHA-256(body))" with HMAC-SHA256 and your API secret, then Base64'
 
 /**
+ * The authority's own API takes the secret itself in `x-api-secret`; clients written for it send it
+ * here and would hear only that a signature is missing. Every refusal of such a request says the
+ * secret is never sent, and how to sign instead (CONTRACT section 17).
+ */
+const SECRET_NEVER_SENT = `The API secret is never sent to this service: remove x-api-secret and ${HOW_TO_SIGN}, sent as x-api-signature with the same x-api-timestamp (docs/authentication.md)`
+
+/**
  * Area A authentication (CONTRACT section 2): headers present, key known and active, timestamp in
  * the window, signature valid under one of the client's secrets, role allowed on the route, and the
  * (key, signature) pair not seen before. Each failure names its reason.
  */
 export async function verifyApiSignature(request: AuthRequest): Promise<ApiClientCaller> {
   const { headers, route } = request
+  const secretSent = headers['x-api-secret'] !== undefined
+  const unauthorized = (message: string) =>
+    secretSent
+      ? new Unauthorized(`${message}. ${SECRET_NEVER_SENT}`, {
+          problems: [{ path: 'x-api-secret', code: 'API_SECRET_SENT', message: SECRET_NEVER_SENT }],
+        })
+      : new Unauthorized(message)
   const missing = HEADERS.filter((name) => !headers[name])
   if (missing.length)
     throw refused(
       request,
       'missing_credentials',
-      new Unauthorized(
-        `Missing authentication header${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`,
-      ),
+      unauthorized(`Missing authentication header${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`),
       headers['x-api-key'],
     )
   const apiKey = headers['x-api-key']!
@@ -46,7 +58,7 @@ export async function verifyApiSignature(request: AuthRequest): Promise<ApiClien
     throw refused(
       request,
       'unknown_key',
-      new Unauthorized(`Unknown API key: x-api-key is longer than ${MAX_API_KEY_LENGTH} characters`),
+      unauthorized(`Unknown API key: x-api-key is longer than ${MAX_API_KEY_LENGTH} characters`),
     )
   }
   const signatureHeader = headers['x-api-signature']!
@@ -55,16 +67,10 @@ export async function verifyApiSignature(request: AuthRequest): Promise<ApiClien
   // The client record comes from the container's cache (CREDENTIAL_CACHE_SECONDS, lib/platform/cache/records.ts).
   const clientKey = keys.apiClient(apiKey)
   const found = await readCachedRecord<ApiClient>(clientKey)
-  if (!found)
-    throw refused(request, 'unknown_key', new Unauthorized('Unknown API key: check x-api-key'), apiKey)
+  if (!found) throw refused(request, 'unknown_key', unauthorized('Unknown API key: check x-api-key'), apiKey)
   let client = found.record
   const revoked = () =>
-    refused(
-      request,
-      'revoked_key',
-      new Unauthorized('This API key has been revoked: ask for a new one'),
-      apiKey,
-    )
+    refused(request, 'revoked_key', unauthorized('This API key has been revoked: ask for a new one'), apiKey)
   if (!client.active) throw revoked()
 
   const timestamp = parseZonedTimestamp(timestampHeader)
@@ -72,9 +78,7 @@ export async function verifyApiSignature(request: AuthRequest): Promise<ApiClien
     throw refused(
       request,
       'malformed_timestamp',
-      new Unauthorized(
-        'x-api-timestamp must be an ISO 8601 date-time with a zone, e.g. 2026-11-21T10:15:30Z',
-      ),
+      unauthorized('x-api-timestamp must be an ISO 8601 date-time with a zone, e.g. 2026-11-21T10:15:30Z'),
       apiKey,
     )
   }
@@ -82,7 +86,7 @@ export async function verifyApiSignature(request: AuthRequest): Promise<ApiClien
     throw refused(
       request,
       'timestamp_out_of_window',
-      new Unauthorized(
+      unauthorized(
         `x-api-timestamp is more than 5 minutes from the server time (${new Date().toISOString()}): check your clock`,
       ),
       apiKey,
@@ -94,7 +98,7 @@ export async function verifyApiSignature(request: AuthRequest): Promise<ApiClien
     throw refused(
       request,
       'malformed_signature',
-      new Unauthorized('x-api-signature must be standard padded Base64 of the 32-byte HMAC-SHA256'),
+      unauthorized('x-api-signature must be standard padded Base64 of the 32-byte HMAC-SHA256'),
       apiKey,
     )
   const canonical = areaACanonical({
@@ -116,7 +120,7 @@ export async function verifyApiSignature(request: AuthRequest): Promise<ApiClien
       throw refused(
         request,
         'signature_mismatch',
-        new Unauthorized(`x-api-signature does not match this request: ${HOW_TO_SIGN}`),
+        unauthorized(`x-api-signature does not match this request: ${HOW_TO_SIGN}`),
         apiKey,
       )
     }
@@ -145,7 +149,7 @@ export async function verifyApiSignature(request: AuthRequest): Promise<ApiClien
     throw refused(
       request,
       'replay',
-      new Unauthorized('This signed request was already received (replay): sign every request afresh'),
+      unauthorized('This signed request was already received (replay): sign every request afresh'),
       apiKey,
     )
   }

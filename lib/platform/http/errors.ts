@@ -7,6 +7,8 @@ import { DomainError, type Problem, statusOf } from '#lib/platform/errors.ts'
  */
 export interface ApiErrorOptions {
   problems?: Problem[]
+  /** Shown beside the problems (Area A's records): what was ignored without failing the request. */
+  warnings?: Problem[]
   responseCode?: string
   headers?: Record<string, string>
   cause?: unknown
@@ -15,6 +17,7 @@ export interface ApiErrorOptions {
 export class ApiError extends Error {
   readonly status: number
   readonly problems: Problem[]
+  readonly warnings: Problem[]
   readonly responseCode: string | undefined
   readonly headers: Record<string, string>
 
@@ -23,6 +26,7 @@ export class ApiError extends Error {
     this.name = new.target.name
     this.status = status
     this.problems = options.problems ?? []
+    this.warnings = options.warnings ?? []
     this.responseCode = options.responseCode
     this.headers = options.headers ?? {}
   }
@@ -34,6 +38,7 @@ export function toApiError(error: unknown): ApiError | undefined {
   if (error instanceof DomainError) {
     return new ApiError(statusOf(error), error.message, {
       problems: error.problems,
+      warnings: error.warnings,
       ...(error.responseCode === undefined ? {} : { responseCode: error.responseCode }),
       ...(error.retryAfterSeconds === undefined
         ? {}

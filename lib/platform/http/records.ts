@@ -27,6 +27,10 @@ export const FirsErrorDetails = z
       .regex(/^\d{3} [A-Z0-9_]+$/)
       .meta({ description: '"<code> <NAME>", e.g. 400 BAD_REQUEST' }),
     errors: z.array(Problem).meta({ description: 'Every problem found, one each' }),
+    warnings: z.array(Problem).max(20).optional().meta({
+      description:
+        'An invoice refused with 400: the unknown keys it ignored (NG-UK-01), at most 20; the message counts any more',
+    }),
   })
   .meta({ description: 'Area A error record (A.9) with every problem found.' })
 

@@ -36,6 +36,7 @@ export function firsErrorDetails(error: ApiError) {
       : error.message,
     status: statusLine(error.status),
     errors: error.problems,
+    ...(error.warnings.length ? { warnings: error.warnings } : {}),
   }
 }
 

@@ -1,4 +1,5 @@
 import { ApiError } from './errors.ts'
+import { nearestRoute, quotedPath } from './nearest-route.ts'
 import type { ReplyKind, Route } from '#lib/platform/http/route.ts'
 
 /** The area a path belongs to, so an unknown path still gets that area's error record. */
@@ -34,16 +35,17 @@ export function unroutedReply(
     const allow = [...new Set(allowed)].join(', ')
     return {
       reply,
-      error: new ApiError(405, `${method} is not allowed on ${path}; allowed: ${allow}`, {
+      error: new ApiError(405, `${method} is not allowed on ${quotedPath(path)}; allowed: ${allow}`, {
         headers: { allow },
       }),
     }
   }
+  // Under /api/ a path is almost always a served one misremembered (or the authority's): name one.
+  const near = path === '/api' || path.startsWith('/api/') ? nearestRoute(routes, method, path) : undefined
+  const hint = near ? `the nearest served path is ${near.method} ${near.path}; ` : ''
+  const message = `No endpoint ${method} ${quotedPath(path)}: ${hint}check the path and version against the API reference (/api/docs)`
   return {
     reply,
-    error: new ApiError(
-      404,
-      `No endpoint ${method} ${path}: check the path and version against the API reference (/api/docs)`,
-    ),
+    error: new ApiError(404, message),
   }
 }

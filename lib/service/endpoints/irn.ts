@@ -25,7 +25,8 @@ export const validateIrn = /* @__PURE__ */ irn({
   functionId: 'app-invoice-validate-irn',
   routes: [{ method: 'POST', path: '/app/invoice/validate-irn' }],
   roles: APP,
-  access: { table: [reads(['IRN#', 'BUSINESS#'])] },
+  // It registers the IRN it validates, as generate-irn does (CONTRACT 17).
+  access: { table: [writes(['IRN#', 'AUDIT#']), reads(['BUSINESS#'])] },
   request: { body: ValidateIrnRequest },
 })
 
@@ -59,12 +60,14 @@ export const generateIrnDocs = (): EndpointDocs => ({
 })
 
 export const validateIrnDocs = (): EndpointDocs => ({
-  summary: 'Validate an IRN generated earlier',
-  description: "Replies the IRN when it was generated for the caller's business; 400 otherwise.",
+  summary: 'Validate an IRN the business built or generated',
+  description:
+    "Accepts `<invoice reference>-<service id>-<YYYYMMDD>` when it is well formed (a reference of 2 to 50 letters and digits, a real date) and carries the caller's business's service id, and registers it for that business as generate-irn does (GENERATED); an IRN already generated, validated or signed by the business is 200 and left as it is. Sign takes such an IRN without this call.",
   example: { irn: 'INV000042-94ND90NR-20261121', business_id: irnRequestExample.business_id },
   replies: () => ({
-    200: { description: 'The IRN was generated for this business', data: GenerateIrnResponse() },
-    400: `${INVALID_BODY}, or the IRN was not generated for this business`,
+    200: { description: 'The IRN is registered for this business', data: GenerateIrnResponse() },
+    400: `${INVALID_BODY}; NG-IRN-03 when the IRN carries another business's service id; INVOICE_REFERENCE_MISMATCH when invoice_reference is not the IRN's first segment`,
     404: NOT_YOURS,
+    409: TAKEN,
   }),
 })

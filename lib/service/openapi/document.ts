@@ -10,6 +10,7 @@ import {
 } from '#lib/platform/http/endpoint.ts'
 import { errorRecord, recordComponents, successRecord } from '#lib/platform/http/records.ts'
 import { invoiceComponents } from '#lib/invoice/schemas.ts'
+import { ERROR_CODES } from '#lib/invoice/rule-codes.ts'
 import { type Area, type AuthScheme, type Route, routes as routeTable } from '#lib/service/routes.ts'
 import {
   commonReplies,
@@ -54,6 +55,29 @@ function convertComponents() {
     out[id] = rest
   }
   return out
+}
+
+/**
+ * Every code a problem's `code` can hold, each with its status and meaning (lib/invoice/rule-codes.ts):
+ * integrators branch on them, so the document lists them all.
+ */
+function errorCodeSchema(): Json {
+  const lines = Object.entries(ERROR_CODES).map(
+    ([code, rule]) =>
+      `- \`${code}\` (${rule.warningOnly ? 'warning' : (rule.status ?? 400)}${rule.lenient ? ', a warning in lenient mode' : ''}): ${rule.meaning}, e.g. at \`${rule.example}\``,
+  )
+  return {
+    type: 'string',
+    enum: Object.keys(ERROR_CODES),
+    description: `The code of a problem in a reply's \`errors\` or \`warnings\` (docs/invoices.md, "Invoice rule codes"):\n${lines.join('\n')}`,
+  }
+}
+
+/** The ErrorCode component, and a problem's `code` referring to it. */
+function withErrorCodes(schemas: Record<string, Json>): Record<string, Json> {
+  const problem = schemas.Problem as { properties: Record<string, Json> }
+  problem.properties.code = { $ref: `${COMPONENT_REF}ErrorCode` }
+  return { ...schemas, ErrorCode: errorCodeSchema() }
 }
 
 /** Rewrites `#/$defs/X` to the component X: every $def is a registered component by construction. */
@@ -400,7 +424,7 @@ export function buildOpenApiDocument(
   table: readonly Route[] = routeTable,
   declarations: ReadonlyMap<string, DocumentedEndpoint> = declared,
 ): Json {
-  const schemas = describeInvoiceFields(convertComponents())
+  const schemas = withErrorCodes(describeInvoiceFields(convertComponents()))
   const toSchema = schemaConverter(new Set(Object.keys(schemas)))
   const ids = operationIds(table)
   const paths: Record<string, Json> = {}

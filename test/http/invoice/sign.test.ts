@@ -11,6 +11,7 @@ import { readInvoiceRecord } from '#lib/invoice/repository.ts'
 import { buildInvoice, invoiceOfLines } from '../../fixtures/invoices/build.ts'
 import { send, startApi, type TestApi } from '../../support/api.ts'
 import { DEV, type DevClients, devClients } from '../../support/clients.ts'
+import { freshInvoiceNumber } from '../../support-invoices/requests.ts'
 
 let api: TestApi
 let clients: DevClients
@@ -170,6 +171,57 @@ describe('POST /api/{v}/app/invoice/sign', () => {
     expect(await readableInvoiceOf(record!)).toEqual(invoice)
     expect(record?.contentHash).toBe(createHash('sha256').update(canonicalize(invoice)!).digest('hex'))
   })
+
+  it('signs an IRN the business built, never validated, registering it in the same write (CONTRACT 17)', async () => {
+    const invoice = buildInvoice({ irn: `${freshInvoiceNumber()}-${DEV.supplier.serviceId}-20261121` })
+    expect(await readInvoiceRecord(invoice.irn)).toBeUndefined()
+    const reply = await sign(invoice)
+    expect(reply.status).toBe(200)
+    expect(reply.body).toEqual(signedReply(invoice.irn))
+    expect(await readInvoiceRecord(invoice.irn)).toMatchObject({
+      businessId: DEV.supplier.businessId,
+      status: 'SIGNED',
+      revision: 1,
+    })
+  })
+
+  it('signs an IRN the business built and validated with validate-irn (GENERATED -> SIGNED)', async () => {
+    const irn = `${freshInvoiceNumber()}-${DEV.supplier.serviceId}-20261121`
+    const validated = await clients.app.post<any>('/api/v2/app/invoice/validate-irn', {
+      irn,
+      business_id: DEV.supplier.businessId,
+    })
+    expect(validated.status).toBe(200)
+    const generatedAt = (await readInvoiceRecord(irn))?.generatedAt
+    expect(generatedAt).toEqual(expect.any(String))
+    expect((await sign(buildInvoice({ irn }), undefined, 'v2')).status).toBe(200)
+    expect(await readInvoiceRecord(irn)).toMatchObject({ status: 'SIGNED', generatedAt, revision: 2 })
+  })
+
+  it("refuses (400 NG-IRN-03) an IRN carrying another business's service id, and stores nothing", async () => {
+    const invoice = buildInvoice({ irn: `${freshInvoiceNumber()}-${DEV.buyer.serviceId}-20261121` })
+    const reply = await sign(invoice)
+    expect(reply.status).toBe(400)
+    expect(reply.body.errors).toEqual([
+      { path: 'irn', code: 'NG-IRN-03', message: expect.stringContaining(DEV.supplier.serviceId) },
+    ])
+    expect(await readInvoiceRecord(invoice.irn)).toBeUndefined()
+  })
+
+  it.each([
+    ['one character', 'A'],
+    ['51 characters', 'A'.repeat(51)],
+  ])(
+    'refuses (400 NG-IRN-01) an IRN whose invoice reference is %s, as validate-irn does',
+    async (_, reference) => {
+      const invoice = buildInvoice({ irn: `${reference}-${DEV.supplier.serviceId}-20261121` })
+      const reply = await sign(invoice)
+      expect(reply.status).toBe(400)
+      expect(reply.body.errors).toEqual([
+        { path: 'irn', code: 'NG-IRN-01', message: expect.stringContaining('2 to 50 letters and digits') },
+      ])
+    },
+  )
 
   it("refuses an SI client (403): signing is the Access Point Provider's", async () => {
     const reply = await clients.si.post<any>('/api/v1/app/invoice/sign', buildInvoice())

@@ -32,6 +32,8 @@ function changed(change: (inv: Body) => void): Body {
 function expectRejected(
   reply: { status: number; body: any },
   problems: { path: string; code: string; message?: RegExp }[],
+  /** The unknown keys the 400 lists as ignored, when the body has any. */
+  warnings?: unknown[],
 ) {
   expect(reply.status).toBe(400)
   expect(reply.body).toEqual({
@@ -44,6 +46,7 @@ function expectRejected(
       code: p.code,
       message: p.message ? expect.stringMatching(p.message) : expect.any(String),
     })),
+    ...(warnings ? { warnings } : {}),
   })
 }
 
@@ -188,13 +191,23 @@ describe.each(VERSIONS)('POST /api/%s/app/invoice/validate', (version) => {
       inv.invoice_line[0].dicount_rate = inv.invoice_line[0].discount_rate
       delete inv.invoice_line[0].discount_rate
     })
-    expectRejected(await validate(version, invoice), [
-      {
-        path: 'invoice_line/0/discount_rate',
-        code: 'NG-SC-01',
-        message: /^discount_rate is required; the body has "dicount_rate" instead: is it misspelled\?$/,
-      },
-    ])
+    expectRejected(
+      await validate(version, invoice),
+      [
+        {
+          path: 'invoice_line/0/discount_rate',
+          code: 'NG-SC-01',
+          message: /^discount_rate is required; the body has "dicount_rate" instead: is it misspelled\?$/,
+        },
+      ],
+      [
+        {
+          path: 'invoice_line/0/dicount_rate',
+          code: 'NG-UK-01',
+          message: 'Unknown key "dicount_rate" was ignored and not stored: did you mean "discount_rate"?',
+        },
+      ],
+    )
   })
 
   it("answers 404 for an invoice whose business_id is not the caller's business", async () => {
@@ -681,11 +694,20 @@ describe("the authority's published samples", () => {
     ],
   }
 
+  // The unknown keys each sample's 400 lists as ignored: the misspellings behind its missing keys.
+  const dicount = lines('dicount_rate', 'dicount_amount')
+  const IGNORED: Record<string, string[]> = {
+    [SAMPLES[0]!]: ['_document_reference'],
+    [SAMPLES[1]!]: dicount,
+    [SAMPLES[2]!]: dicount,
+  }
+
   it.each(SAMPLES)('%s: as published, fails even in lenient mode on what the spec requires', async (file) => {
     const reply = await validate('v1', sample(file), { 'x-validation-mode': 'lenient' })
     expectRejected(
       reply,
       EXPECTED[file]!.map(([path, code]) => ({ path, code })),
+      IGNORED[file]!.map((path) => ({ path, code: 'NG-UK-01', message: expect.any(String) })),
     )
   })
 
@@ -761,5 +783,80 @@ describe('the LGA rule once the full LGA list is loaded', () => {
         message: /not in the LGAs list/,
       },
     ])
+  })
+})
+
+/** CONTRACT section 17: the mistakes integrators make most are refused with the fix named. */
+describe.each(VERSIONS)('refusals that name the fix, in %s', (version) => {
+  it("says 380 is the authority's Credit Note and names 381 and 396 when billing_reference is missing", async () => {
+    const invoice = changed((inv) => {
+      inv.invoice_type_code = '380'
+      delete inv.billing_reference
+    })
+    expectRejected(await validate(version, invoice), [
+      {
+        path: 'billing_reference',
+        code: 'NG-BR-01',
+        message:
+          /^Invoice type 380 is the authority's Credit Note .*billing_reference must name .*send invoice_type_code 381 \(Commercial Invoice\) or 396 \(Invoice Request\)$/,
+      },
+    ])
+  })
+
+  it("says where a party's tin and email belong when they are sent under postal_address", async () => {
+    const invoice = changed((inv) => {
+      const party = inv.accounting_customer_party
+      Object.assign(party.postal_address, { tin: party.tin, email: party.email })
+      delete party.tin
+      delete party.email
+    })
+    const misplaced = (key: string) => ({
+      path: `accounting_customer_party/postal_address/${key}`,
+      code: 'NG-UK-01',
+      message: `Unknown key "${key}" was ignored and not stored: ${key} belongs in accounting_customer_party, beside postal_address`,
+    })
+    expectRejected(
+      await validate(version, invoice),
+      ['tin', 'email'].map((key) => ({
+        path: `accounting_customer_party/${key}`,
+        code: 'NG-SC-01',
+        message: new RegExp(
+          `^${key} is required; the body has it under postal_address \\(accounting_customer_party/postal_address/${key}\\), where it is ignored: it belongs in accounting_customer_party, beside postal_address$`,
+        ),
+      })),
+      [misplaced('tin'), misplaced('email')],
+    )
+  })
+
+  it('lists the unknown keys it ignored beside the problems of a 400', async () => {
+    const invoice = changed((inv) => {
+      inv.invoice_date = inv.issue_date
+      delete inv.issue_date
+      inv.supplier = { party_name: 'Not read' }
+      inv.invoice_items = []
+    })
+    expectRejected(
+      await validate(version, invoice),
+      [{ path: 'issue_date', code: 'NG-SC-01' }],
+      ['invoice_date', 'supplier', 'invoice_items'].map((key) => ({
+        path: key,
+        code: 'NG-UK-01',
+        message: `Unknown key "${key}" was ignored and not stored`,
+      })),
+    )
+  })
+
+  it('lists at most 20 unknown keys, and counts the rest in the message', async () => {
+    const invoice = changed((inv) => {
+      delete inv.issue_date
+      for (let i = 0; i < 25; i++) inv[`extra_${i}`] = i
+    })
+    const reply = await validate(version, invoice)
+    expect(reply.status).toBe(400)
+    expect(reply.body.message).toBe(
+      'The invoice is invalid (25 unknown keys were ignored; the first 20 are listed in warnings): 1 problem found',
+    )
+    expect(reply.body.warnings).toHaveLength(20)
+    expect(reply.body.warnings.at(-1).path).toBe('extra_19')
   })
 })

@@ -208,22 +208,20 @@ describe.each(['v1', 'v2'])('POST /api/%s/app/invoice/validate-irn', (version) =
     )
   })
 
-  it('answers 400 for an IRN that was never generated', async () => {
+  it('answers 200 {irn} for an IRN the business built itself, never generated (CONTRACT 17)', async () => {
     const irn = `${freshInvoiceNumber()}-94ND90NR-20261121`
     const reply = await clients.app.post(path, { irn, business_id: supplier.businessId })
-    expect(reply.status).toBe(400)
-    expect(reply.body).toEqual(
-      firsError('400 BAD_REQUEST', /not valid for this business/, [
-        { path: 'irn', code: 'IRN_NOT_GENERATED', message: expect.stringContaining(irn) },
-      ]),
-    )
+    expect(reply.status).toBe(200)
+    expect(reply.body).toEqual({ irn })
   })
 
-  it('answers 400 for an IRN generated for another business', async () => {
+  it("answers 400 NG-IRN-03 for an IRN generated for another business (another business's service id)", async () => {
     const irn = await generate(clients.buyer, DEV.buyer)
     const reply: any = await clients.app.post(path, { irn, business_id: supplier.businessId })
     expect(reply.status).toBe(400)
-    expect(reply.body.errors[0].code).toBe('IRN_NOT_GENERATED')
+    expect(reply.body.errors).toEqual([
+      { path: 'irn', code: 'NG-IRN-03', message: expect.stringContaining(supplier.serviceId) },
+    ])
   })
 
   it("answers 404 for another business's business_id", async () => {

@@ -52,6 +52,24 @@ describe('Area A request signatures', () => {
     },
   )
 
+  it("tells a client of the authority's API, which sends x-api-secret, that secrets are never sent and how to sign", async () => {
+    // What a client written for the authority's API sends: the key and the secret itself.
+    const reply = await get({ 'x-api-key': DEV.clients.si.apiKey, 'x-api-secret': DEV.clients.si.secret })
+    expect(reply.status).toBe(401)
+    const said =
+      /^Missing authentication headers: x-api-signature, x-api-timestamp\. The API secret is never sent to this service: remove x-api-secret and sign "METHOD\\nPATH\?QUERY\\nTIMESTAMP\\nhex\(SHA-256\(body\)\)" with HMAC-SHA256 and your API secret, then Base64, sent as x-api-signature/
+    expect(reply.body.message).toMatch(said)
+    expect(reply.body.error).toEqual({
+      timestamp: expect.any(String),
+      message: expect.stringMatching(said),
+      details: expect.stringMatching(/^x-api-secret: The API secret is never sent/),
+      status: '401 UNAUTHORIZED',
+      errors: [
+        { path: 'x-api-secret', code: 'API_SECRET_SENT', message: expect.stringMatching(/never sent/) },
+      ],
+    })
+  })
+
   it('refuses an unknown API key', async () => {
     expectUnauthorized(
       await get(signAreaA({ apiKey: 'nobody', secret: 'x' }, { method: 'GET', target: PATH })),

@@ -70,6 +70,35 @@ describe('error records', () => {
     expect(reply.body).toEqual(firsError('404 NOT_FOUND', /No endpoint GET \/api\/v1\/si\/no-such-thing/))
   })
 
+  it("names the nearest served path, one only, for an unknown path under /api/ (the authority's sign)", async () => {
+    const reply = await send(`${api.url}/api/v1/invoice/sign`, { method: 'POST', body: '{}' })
+    expect(reply.status).toBe(404)
+    expect(reply.body).toEqual(
+      firsError(
+        '404 NOT_FOUND',
+        /^No endpoint POST \/api\/v1\/invoice\/sign: the nearest served path is POST \/api\/v1\/app\/invoice\/sign; check the path/,
+      ),
+    )
+    expect(reply.body.message.match(/nearest/g)).toHaveLength(1)
+  })
+
+  it('quotes no more than 100 characters of an unknown path back', async () => {
+    const long = `/api/v1/si/${'x'.repeat(5000)}`
+    const reply = await send(`${api.url}${long}`)
+    expect(reply.status).toBe(404)
+    expect(reply.body.message).toContain(
+      `No endpoint GET ${long.slice(0, 100)}...: the nearest served path is GET `,
+    )
+    expect(reply.body.message.length).toBeLessThan(400)
+  })
+
+  it('quotes no more than 100 characters of the path in a 405 either', async () => {
+    const long = `/api/v1/app/invoice/confirm/${'x'.repeat(5000)}`
+    const reply = await send(`${api.url}${long}`, { method: 'DELETE' })
+    expect(reply.status).toBe(405)
+    expect(reply.body.message).toBe(`DELETE is not allowed on ${long.slice(0, 100)}...; allowed: GET`)
+  })
+
   it('answers a known path with the wrong method with 405 and Allow', async () => {
     const reply = await send(`${api.url}/api/v1/resource/states`, { method: 'DELETE' })
     expect(reply.status).toBe(405)

@@ -1,0 +1,20 @@
+/**
+ * Levenshtein distance: the fewest single-character insertions, deletions and substitutions that turn
+ * `a` into `b`. Quadratic in the lengths, so callers bound what they pass (a key name, a path segment);
+ * it serves the refusals that name the nearest known key or path.
+ */
+export function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i)
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i]
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(
+        previous[j]! + 1,
+        current[j - 1]! + 1,
+        previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
+      )
+    }
+    previous = current
+  }
+  return previous[b.length]!
+}
