@@ -34,9 +34,14 @@ function hasOwn(root: unknown, segments: readonly PropertyKey[]): boolean {
 
 const jsonType = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v)
 
-/** A value quoted for a message, cut short so a huge value cannot bloat the reply. */
+/**
+ * A value quoted for a message, cut short so a huge value cannot bloat the reply. An object or array
+ * is named by its type, never serialised: a value nested thousands deep would overflow the stack of
+ * JSON.stringify (a 500 for a 35 KB body, found by the route fuzz test) and a large one cost its size.
+ */
 function shown(v: unknown): string {
-  const text = JSON.stringify(v) ?? String(v)
+  if (typeof v === 'object' && v !== null) return Array.isArray(v) ? `an array of ${v.length}` : 'an object'
+  const text = typeof v === 'string' ? JSON.stringify(v.slice(0, 60)) : String(v)
   return text.length > 60 ? `${text.slice(0, 57)}...` : text
 }
 

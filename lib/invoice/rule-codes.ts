@@ -235,6 +235,11 @@ export const REQUEST_CODES = {
     lenient: false,
     status: 401,
   },
+  malformed_path: {
+    meaning: "A path segment's percent-encoding does not decode to UTF-8 (encode each byte as %XX)",
+    example: 'path',
+    lenient: false,
+  },
   WEBHOOK_DOWN: {
     meaning: "Transmit found a party's system down: the invoice stays SIGNED, retry later",
     example: 'parties/supplier/webhook',

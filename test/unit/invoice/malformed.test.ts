@@ -21,6 +21,13 @@ const lists = buildCodeLists((name) => ({
   complete: bundledLists[name].complete,
 }))
 
+/** An object nested `depth` deep: JSON.stringify of it overflows the stack, so no message may quote it. */
+function nested(depth: number): unknown {
+  let value: unknown = 1
+  for (let i = 0; i < depth; i++) value = { a: value }
+  return value
+}
+
 const VALUES: unknown[] = [
   null,
   true,
@@ -39,6 +46,7 @@ const VALUES: unknown[] = [
   [null, 'a', 1],
   {},
   { a: 1 },
+  nested(20_000),
 ]
 const DELETE = Symbol('delete')
 
