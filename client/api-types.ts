@@ -6,6 +6,26 @@
  */
 
 export interface paths {
+    "/api": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Health of the application, its dependencies and your webhook
+         * @description Without credentials only `{status, execTime}` (for uptime probes; a wrong signature is still 401). Any authenticated client also gets `components`: each dependency's status (the detail is in the operator's logs, for no client's reply) and its own webhook's.
+         */
+        get: operations["health-check"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/docs": {
         parameters: {
             query?: never;
@@ -97,7 +117,7 @@ export interface paths {
          * Confirm the status of an IRN
          * @description The invoice's lifecycle: status, payment status and when each step happened.
          */
-        get: operations["app-invoice-confirm-v1"];
+        get: operations["app-invoice-confirm-irn-v1"];
         put?: never;
         post?: never;
         delete?: never;
@@ -163,7 +183,7 @@ export interface paths {
          * Update an invoice's payment status
          * @description Only the supplier business: PENDING -> PAID or REJECTED. The same value again is a no-op 200; leaving PAID or REJECTED is 409. `payment_status` may be the name or the numeric code (0=REJECTED, 1=PENDING, 2=PAID).
          */
-        patch: operations["app-invoice-update-v1"];
+        patch: operations["app-invoice-update-irn-v1"];
         trace?: never;
     };
     "/api/v1/app/invoice/validate": {
@@ -226,6 +246,386 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/invoice/{business_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search the business's signed invoices
+         * @description The caller's business's signed invoices, newest first, filtered and paged like the merchant history: `page` counts from 1 in the request and `data.page.number` from 0 in the reply. An invoice is listed as soon as its sign reply is sent. No filter, or one of `buyer_tin`, `invoice_type_code` and `currency`: a page reads at most `size` + 1 items whatever the volume. `payment_status`, the issue dates, or two key filters together are applied to one window of the newest 1,000 invoices of the narrowest key filter given; when more remain below it, the reply's `Link` header has a `next-window` link (`before=<number>`), and `X-Search-Window: partial`. With `Accept: text/csv`, the same page as RFC 4180 CSV (size up to 1,000).
+         */
+        get: operations["invoice-business_id-v1"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invoice/confirm/{irn}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Confirm the status of an IRN
+         * @description The invoice's lifecycle: status, payment status and when each step happened.
+         */
+        get: operations["invoice-confirm-irn-v1"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invoice/download/{irn}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Pull a signed invoice (buyer or supplier)
+         * @description The buyer (customer party TIN = your business TIN) or the supplier may pull an invoice once it is SIGNED; anyone else gets 404. The reply is the invoice as signed (A.7 InvoiceResponse), with its current payment status (CANCELLED where it was REJECTED, or once credit notes took all of its payable amount) and `adjustments`: the credit notes (380, 393) and debit notes (384) signed against it. With `Accept: application/xml`, the same invoice as an OASIS UBL 2.1 document: `CreditNote` for credit notes (380, 393), `Invoice` for every other type, the authority's type code mapped to UN/CEFACT 1001 (381 -> 380, 380 -> 381, 384 -> 383) with the authority's own code in the type code's `name` attribute.
+         */
+        get: operations["invoice-download-irn-v1"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invoice/irn/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Validate an IRN the business built or generated
+         * @description Accepts `<invoice reference>-<service id>-<YYYYMMDD>` when it is well formed (a reference of 2 to 50 letters and digits, a real date) and carries the caller's business's service id, and registers it for that business as generate-irn does (GENERATED); an IRN already generated, validated or signed by the business is 200 and left as it is. Sign takes such an IRN without this call.
+         */
+        post: operations["invoice-irn-validate-v1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invoice/resources/countries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The countries reference list
+         * @description The countries list, with its version in the message. Sent with ETag and Last-Modified; If-None-Match with the current ETag gives 304 and no body.
+         */
+        get: operations["invoice-resources-countries-v1"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invoice/resources/currencies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The currencies reference list
+         * @description The currencies list, with its version in the message. Sent with ETag and Last-Modified; If-None-Match with the current ETag gives 304 and no body.
+         */
+        get: operations["invoice-resources-currencies-v1"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invoice/resources/hs-codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The product-codes reference list
+         * @description The product-codes list, with its version in the message. Sent with ETag and Last-Modified; If-None-Match with the current ETag gives 304 and no body.
+         */
+        get: operations["invoice-resources-hs-codes-v1"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invoice/resources/invoice-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The invoice-types reference list
+         * @description The invoice-types list, with its version in the message. Sent with ETag and Last-Modified; If-None-Match with the current ETag gives 304 and no body.
+         */
+        get: operations["invoice-resources-invoice-types-v1"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invoice/resources/lgas": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The lgas reference list
+         * @description The lgas list, with its version in the message. Sent with ETag and Last-Modified; If-None-Match with the current ETag gives 304 and no body.
+         */
+        get: operations["invoice-resources-lgas-v1"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invoice/resources/payment-means": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The payment-means reference list
+         * @description The payment-means list, with its version in the message. Sent with ETag and Last-Modified; If-None-Match with the current ETag gives 304 and no body.
+         */
+        get: operations["invoice-resources-payment-means-v1"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invoice/resources/services-codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The service-codes reference list
+         * @description The service-codes list, with its version in the message. Sent with ETag and Last-Modified; If-None-Match with the current ETag gives 304 and no body.
+         */
+        get: operations["invoice-resources-services-codes-v1"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invoice/resources/states": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The states reference list
+         * @description The states list, with its version in the message. Sent with ETag and Last-Modified; If-None-Match with the current ETag gives 304 and no body.
+         */
+        get: operations["invoice-resources-states-v1"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invoice/resources/tax-categories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tax-categories reference list
+         * @description The tax-categories list, with its version in the message. Sent with ETag and Last-Modified; If-None-Match with the current ETag gives 304 and no body.
+         */
+        get: operations["invoice-resources-tax-categories-v1"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invoice/resources/vat-exemptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The vat-exemptions reference list
+         * @description The vat-exemptions list, with its version in the message. Sent with ETag and Last-Modified; If-None-Match with the current ETag gives 304 and no body.
+         */
+        get: operations["invoice-resources-vat-exemptions-v1"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invoice/sign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Validate, sign and report an invoice
+         * @description Validates, signs and records the invoice as SIGNED. Signing the same IRN again with identical content returns the first reply (same signed_at); different content is 409. v2 takes ValidateInvoiceRequestV2.
+         */
+        post: operations["invoice-sign-v1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invoice/transmit/{irn}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Transmit a signed invoice
+         * @description Checks the webhook of every involved party that has one (2 s timeout each), delivers the signed invoice to the buyer's webhook and records it as TRANSMITTED. If any webhook is down, 503 and nothing changes. Transmitting again is idempotent. In test mode only the parties' test-mode systems count, and two buyer TINs are magic (docs/sandbox.md): `00000000-0101` is a buyer whose system is up (200; its `invoice.received` goes to your own subscriptions) and `00000000-0102` one whose system is down (503 WEBHOOK_DOWN).
+         */
+        post: operations["invoice-transmit-irn-v1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invoice/transmit/self-health-check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Health of the application, its dependencies and your webhook
+         * @description Without credentials only `{status, execTime}` (for uptime probes; a wrong signature is still 401). Any authenticated client also gets `components`: each dependency's status (the detail is in the operator's logs, for no client's reply) and its own webhook's.
+         */
+        get: operations["invoice-transmit-self-health-check-v1"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invoice/update/{irn}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update an invoice's payment status
+         * @description Only the supplier business: PENDING -> PAID or REJECTED. The same value again is a no-op 200; leaving PAID or REJECTED is 409. `payment_status` may be the name or the numeric code (0=REJECTED, 1=PENDING, 2=PAID).
+         */
+        patch: operations["invoice-update-irn-v1"];
+        trace?: never;
+    };
+    "/api/v1/invoice/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Validate an invoice (does not sign)
+         * @description Checks the invoice against the schema and the authority's rules and records it as VALIDATED. Both versions take ValidateInvoiceRequest, as the spec's endpoint table says. Every problem is reported in one 400 reply; unknown keys are ignored, not stored, and listed in `warnings`.
+         */
+        post: operations["invoice-validate-v1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/invoices": {
         parameters: {
             query?: never;
@@ -237,7 +637,7 @@ export interface paths {
          * Search the business's signed invoices
          * @description The caller's business's signed invoices, newest first, filtered and paged like the merchant history: `page` counts from 1 in the request and `data.page.number` from 0 in the reply. An invoice is listed as soon as its sign reply is sent. No filter, or one of `buyer_tin`, `invoice_type_code` and `currency`: a page reads at most `size` + 1 items whatever the volume. `payment_status`, the issue dates, or two key filters together are applied to one window of the newest 1,000 invoices of the narrowest key filter given; when more remain below it, the reply's `Link` header has a `next-window` link (`before=<number>`), and `X-Search-Window: partial`. With `Accept: text/csv`, the same page as RFC 4180 CSV (size up to 1,000).
          */
-        get: operations["invoice-search-v1"];
+        get: operations["invoices-v1"];
         put?: never;
         post?: never;
         delete?: never;
@@ -701,7 +1101,7 @@ export interface paths {
          * Pull a signed invoice (buyer or supplier)
          * @description The buyer (customer party TIN = your business TIN) or the supplier may pull an invoice once it is SIGNED; anyone else gets 404. The reply is the invoice as signed (A.7 InvoiceResponse), with its current payment status (CANCELLED where it was REJECTED, or once credit notes took all of its payable amount) and `adjustments`: the credit notes (380, 393) and debit notes (384) signed against it. With `Accept: application/xml`, the same invoice as an OASIS UBL 2.1 document: `CreditNote` for credit notes (380, 393), `Invoice` for every other type, the authority's type code mapped to UN/CEFACT 1001 (381 -> 380, 380 -> 381, 384 -> 383) with the authority's own code in the type code's `name` attribute.
          */
-        get: operations["si-get-invoice-v1"];
+        get: operations["si-get-invoice-irn-v1"];
         put?: never;
         post?: never;
         delete?: never;
@@ -864,6 +1264,26 @@ export interface paths {
          * @description Debits the account and credits the merchant in one DynamoDB transaction. Approved (00) and declined for insufficient funds (51) transfers are both recorded and both answer 200; responseCode says which. A repeated requestId returns the first reply. In test mode three accounts are magic (docs/sandbox.md): `1000000000` approves (opened with 1,000,000.00), `1000000051` always answers 51, `1000000091` always answers 91 (issuer unavailable, HTTP 503) and nothing is debited.
          */
         post: operations["transactions-transfer-v1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/utilities/verify-tin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify a TIN
+         * @description Looks the TIN up in the taxpayer registry. A TIN is `NNNNNNNN-NNNN`, the 13-digit Tax ID of the NRS/JRB notice of May 2026, or `TIN-` and digits; any other string is 400. In test mode four TINs are magic (docs/sandbox.md): `00000000-0001` and `0000000000001` verify as an active taxpayer, `00000000-0002` and `0000000000002` are not found (404).
+         */
+        post: operations["utilities-verify-tin-v1"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2573,6 +2993,131 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    "health-check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description UP or DEGRADED */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Environment": components["headers"]["X-Environment"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Authenticated callers only */
+                        components?: {
+                            application: {
+                                /** @enum {string} */
+                                status: "UP" | "DEGRADED" | "DOWN";
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @description Each dependency's status; its detail is in the operator's logs, never in a reply */
+                            dependencies: {
+                                [key: string]: {
+                                    /** @enum {string} */
+                                    status: "UP" | "DEGRADED" | "DOWN";
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            /** @description Your webhook's reachability */
+                            webhook: "NOT_CONFIGURED" | {
+                                httpStatus?: number | null;
+                                status: string;
+                                url: string;
+                            };
+                        };
+                        /** @description Time taken, e.g. "12ms" */
+                        execTime: string;
+                        /**
+                         * @description Overall status
+                         * @enum {string}
+                         */
+                        status: "UP" | "DEGRADED" | "DOWN";
+                    };
+                };
+            };
+            /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
+                };
+            };
+            /** @description The API key's roles do not allow this endpoint */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
+                };
+            };
+            429: components["responses"]["RateLimited_record"];
+            /** @description DOWN; or: The database is unreachable while authenticating a signed request: the error record */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Authenticated callers only */
+                        components?: {
+                            application: {
+                                /** @enum {string} */
+                                status: "UP" | "DEGRADED" | "DOWN";
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @description Each dependency's status; its detail is in the operator's logs, never in a reply */
+                            dependencies: {
+                                [key: string]: {
+                                    /** @enum {string} */
+                                    status: "UP" | "DEGRADED" | "DOWN";
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            /** @description Your webhook's reachability */
+                            webhook: "NOT_CONFIGURED" | {
+                                httpStatus?: number | null;
+                                status: string;
+                                url: string;
+                            };
+                        };
+                        /** @description Time taken, e.g. "12ms" */
+                        execTime: string;
+                        /**
+                         * @description Overall status
+                         * @enum {string}
+                         */
+                        status: "UP" | "DEGRADED" | "DOWN";
+                    } | components["schemas"]["FirsErrorDetails"];
+                };
+            };
+            /** @description An unexpected error; the message never carries internals (logged with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
+                };
+            };
+        };
+    };
     docs: {
         parameters: {
             query?: never;
@@ -3134,7 +3679,7 @@ export interface operations {
             };
         };
     };
-    "app-invoice-confirm-v1": {
+    "app-invoice-confirm-irn-v1": {
         parameters: {
             query?: never;
             header?: never;
@@ -3759,7 +4304,7 @@ export interface operations {
             };
         };
     };
-    "app-invoice-update-v1": {
+    "app-invoice-update-irn-v1": {
         parameters: {
             query?: never;
             header?: {
@@ -4525,7 +5070,2588 @@ export interface operations {
             };
         };
     };
-    "invoice-search-v1": {
+    "invoice-business_id-v1": {
+        parameters: {
+            query?: {
+                before?: string;
+                buyer_tin?: string;
+                currency?: string;
+                invoice_type_code?: string;
+                irn?: string;
+                issue_date_from?: string;
+                issue_date_to?: string;
+                page?: string;
+                payment_status?: "PENDING" | "PAID" | "CANCELLED";
+                size?: string;
+            };
+            header?: never;
+            path: {
+                business_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of invoice summaries */
+            200: {
+                headers: {
+                    /** @description The next page (CSV), and the next window of a windowed search (`rel="next-window"`) */
+                    Link?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Environment": components["headers"]["X-Environment"];
+                    /** @description `partial` when a windowed search did not reach the oldest invoice */
+                    "X-Search-Window"?: string;
+                    /** @description CSV only: invoices matching the filter */
+                    "X-Total-Count"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description Newest first */
+                            content: {
+                                adjustments: components["schemas"]["InvoiceAdjustments"];
+                                buyer_name: string | null;
+                                buyer_tin: string | null;
+                                currency: string;
+                                invoice_type_code: string;
+                                /**
+                                 * @description Invoice Reference Number: <invoice_number>-<service_id>-<YYYYMMDD>
+                                 * @example INV000042-94ND90NR-20261121
+                                 */
+                                irn: string;
+                                issue_date: string;
+                                /** @description 2 decimals */
+                                payable_amount: number;
+                                /** @enum {string} */
+                                payment_status: "PENDING" | "PAID" | "CANCELLED";
+                                /** Format: date-time */
+                                signed_at: string;
+                            }[];
+                            page: {
+                                /** @description 0-based: the request's `page` minus 1 (`page=1` is 0) */
+                                number: number;
+                                /** @description Page size */
+                                size: number;
+                                totalElements: number;
+                                totalPages: number;
+                            };
+                        };
+                        /** @description Always null on success */
+                        error: null;
+                        /** @description Handler time, e.g. "12ms" */
+                        execTime: string;
+                        /** @description Human-readable message */
+                        message: string;
+                        /**
+                         * @description Outcome indicator
+                         * @constant
+                         */
+                        status: "SUCCESS";
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description A query parameter is invalid: every problem is listed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description The API key's roles do not allow this endpoint */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            429: components["responses"]["RateLimited_envelope"];
+            /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description An unexpected error; the message never carries internals (logged with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+        };
+    };
+    "invoice-confirm-irn-v1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                irn: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invoice's lifecycle */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Environment": components["headers"]["X-Environment"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description The issuing business */
+                            business_id: string;
+                            /**
+                             * @description Invoice Reference Number: <invoice_number>-<service_id>-<YYYYMMDD>
+                             * @example INV000042-94ND90NR-20261121
+                             */
+                            irn: string;
+                            /** @enum {string} */
+                            payment_status: "PENDING" | "PAID" | "REJECTED";
+                            /** @description When it was signed; null until then */
+                            signed_at: string | null;
+                            /**
+                             * @description Lifecycle status
+                             * @enum {string}
+                             */
+                            status: "GENERATED" | "VALIDATED" | "SIGNED" | "TRANSMITTED";
+                            /** @description When it was transmitted; null until then */
+                            transmitted_at: string | null;
+                            /** @description When the invoice was validated; null until then */
+                            validated_at: string | null;
+                        };
+                        /** @description Always null on success */
+                        error: null;
+                        /** @description Handler time, e.g. "12ms" */
+                        execTime: string;
+                        /** @description Human-readable message */
+                        message: string;
+                        /**
+                         * @description Outcome indicator
+                         * @constant
+                         */
+                        status: "SUCCESS";
+                    };
+                };
+            };
+            /** @description The IRN in the path is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description The API key's roles do not allow this endpoint */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description No invoice of the caller's business has this IRN */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            429: components["responses"]["RateLimited_envelope"];
+            /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description An unexpected error; the message never carries internals (logged with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+        };
+    };
+    "invoice-download-irn-v1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                irn: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invoice (A.7 InvoiceResponse) */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Environment": components["headers"]["X-Environment"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            adjustments: components["schemas"]["InvoiceAdjustments"];
+                            /**
+                             * @description Invoice Reference Number: <invoice_number>-<service_id>-<YYYYMMDD>
+                             * @example INV000042-94ND90NR-20261121
+                             */
+                            irn: string;
+                            /**
+                             * @description CANCELLED where it was REJECTED, or once credit notes took all of its payable amount
+                             * @enum {string}
+                             */
+                            payment_status: "PENDING" | "PAID" | "CANCELLED";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        /** @description Always null on success */
+                        error: null;
+                        /** @description Handler time, e.g. "12ms" */
+                        execTime: string;
+                        /** @description Human-readable message */
+                        message: string;
+                        /**
+                         * @description Outcome indicator
+                         * @constant
+                         */
+                        status: "SUCCESS";
+                    };
+                    "application/xml": string;
+                };
+            };
+            /** @description The IRN in the path is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description The API key's roles do not allow this endpoint */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description No signed invoice with this IRN names your business as buyer or supplier */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            429: components["responses"]["RateLimited_envelope"];
+            /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description An unexpected error; the message never carries internals (logged with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+        };
+    };
+    "invoice-irn-validate-v1": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key (1 to 128 visible ASCII characters) gets the first reply back. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "irn": "INV000042-94ND90NR-20261121",
+                 *       "business_id": "11111111-1111-4111-8111-111111111111"
+                 *     }
+                 */
+                "application/json": {
+                    business_id: string;
+                    invoice_reference?: string;
+                    irn: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The IRN is registered for this business */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Environment": components["headers"]["X-Environment"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GenerateIRNResponse"];
+                };
+            };
+            /** @description The body is invalid: every problem is listed, each with its path; NG-IRN-03 when the IRN carries another business's service id; INVOICE_REFERENCE_MISMATCH when invoice_reference is not the IRN's first segment */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
+                };
+            };
+            /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
+                };
+            };
+            /** @description The API key's roles do not allow this endpoint */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
+                };
+            };
+            /** @description business_id is not the caller's business (or the business is not registered): nothing is revealed about other businesses */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
+                };
+            };
+            /** @description The IRN is already registered to another business */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
+                };
+            };
+            429: components["responses"]["RateLimited_record"];
+            /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
+                };
+            };
+            /** @description An unexpected error; the message never carries internals (logged with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
+                };
+            };
+        };
+    };
+    "invoice-resources-countries-v1": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the copy you hold */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list */
+            200: {
+                headers: {
+                    /** @description The list version */
+                    ETag?: string;
+                    /** @description When the list was loaded */
+                    "Last-Modified"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Environment": components["headers"]["X-Environment"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: ({
+                            /** @description ISO 3166-1 alpha-2 code */
+                            alpha_2: string;
+                            /** @description Country name */
+                            name: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        /** @description Always null on success */
+                        error: null;
+                        /** @description Handler time, e.g. "12ms" */
+                        execTime: string;
+                        /** @description Human-readable message */
+                        message: string;
+                        /**
+                         * @description Outcome indicator
+                         * @constant
+                         */
+                        status: "SUCCESS";
+                    };
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is current */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description The API key's roles do not allow this endpoint */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            429: components["responses"]["RateLimited_envelope"];
+            /** @description The list has not been loaded into this deployment */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description An unexpected error; the message never carries internals (logged with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+        };
+    };
+    "invoice-resources-currencies-v1": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the copy you hold */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list */
+            200: {
+                headers: {
+                    /** @description The list version */
+                    ETag?: string;
+                    /** @description When the list was loaded */
+                    "Last-Modified"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Environment": components["headers"]["X-Environment"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: ({
+                            /** @description ISO 4217 code */
+                            code: string;
+                            /** @description Currency name */
+                            name: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        /** @description Always null on success */
+                        error: null;
+                        /** @description Handler time, e.g. "12ms" */
+                        execTime: string;
+                        /** @description Human-readable message */
+                        message: string;
+                        /**
+                         * @description Outcome indicator
+                         * @constant
+                         */
+                        status: "SUCCESS";
+                    };
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is current */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description The API key's roles do not allow this endpoint */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            429: components["responses"]["RateLimited_envelope"];
+            /** @description The list has not been loaded into this deployment */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description An unexpected error; the message never carries internals (logged with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+        };
+    };
+    "invoice-resources-hs-codes-v1": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the copy you hold */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list */
+            200: {
+                headers: {
+                    /** @description The list version */
+                    ETag?: string;
+                    /** @description When the list was loaded */
+                    "Last-Modified"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Environment": components["headers"]["X-Environment"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: ({
+                            /** @description Product description */
+                            description: string;
+                            /** @description HS code */
+                            hscode: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        /** @description Always null on success */
+                        error: null;
+                        /** @description Handler time, e.g. "12ms" */
+                        execTime: string;
+                        /** @description Human-readable message */
+                        message: string;
+                        /**
+                         * @description Outcome indicator
+                         * @constant
+                         */
+                        status: "SUCCESS";
+                    };
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is current */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description The API key's roles do not allow this endpoint */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            429: components["responses"]["RateLimited_envelope"];
+            /** @description The list has not been loaded into this deployment */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description An unexpected error; the message never carries internals (logged with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+        };
+    };
+    "invoice-resources-invoice-types-v1": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the copy you hold */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list */
+            200: {
+                headers: {
+                    /** @description The list version */
+                    ETag?: string;
+                    /** @description When the list was loaded */
+                    "Last-Modified"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Environment": components["headers"]["X-Environment"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description The code */
+                            code: string;
+                            /** @description Its meaning */
+                            value: string;
+                        }[];
+                        /** @description Always null on success */
+                        error: null;
+                        /** @description Handler time, e.g. "12ms" */
+                        execTime: string;
+                        /** @description Human-readable message */
+                        message: string;
+                        /**
+                         * @description Outcome indicator
+                         * @constant
+                         */
+                        status: "SUCCESS";
+                    };
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is current */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description The API key's roles do not allow this endpoint */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            429: components["responses"]["RateLimited_envelope"];
+            /** @description The list has not been loaded into this deployment */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description An unexpected error; the message never carries internals (logged with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+        };
+    };
+    "invoice-resources-lgas-v1": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the copy you hold */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list */
+            200: {
+                headers: {
+                    /** @description The list version */
+                    ETag?: string;
+                    /** @description When the list was loaded */
+                    "Last-Modified"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Environment": components["headers"]["X-Environment"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: ({
+                            /** @description LGA code NG-XX-YYY */
+                            code: string;
+                            /** @description LGA name */
+                            name: string;
+                            /** @description State */
+                            state_code: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        /** @description Always null on success */
+                        error: null;
+                        /** @description Handler time, e.g. "12ms" */
+                        execTime: string;
+                        /** @description Human-readable message */
+                        message: string;
+                        /**
+                         * @description Outcome indicator
+                         * @constant
+                         */
+                        status: "SUCCESS";
+                    };
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is current */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description The API key's roles do not allow this endpoint */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            429: components["responses"]["RateLimited_envelope"];
+            /** @description The list has not been loaded into this deployment */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description An unexpected error; the message never carries internals (logged with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+        };
+    };
+    "invoice-resources-payment-means-v1": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the copy you hold */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list */
+            200: {
+                headers: {
+                    /** @description The list version */
+                    ETag?: string;
+                    /** @description When the list was loaded */
+                    "Last-Modified"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Environment": components["headers"]["X-Environment"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description The code */
+                            code: string;
+                            /** @description Its meaning */
+                            value: string;
+                        }[];
+                        /** @description Always null on success */
+                        error: null;
+                        /** @description Handler time, e.g. "12ms" */
+                        execTime: string;
+                        /** @description Human-readable message */
+                        message: string;
+                        /**
+                         * @description Outcome indicator
+                         * @constant
+                         */
+                        status: "SUCCESS";
+                    };
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is current */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description The API key's roles do not allow this endpoint */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            429: components["responses"]["RateLimited_envelope"];
+            /** @description The list has not been loaded into this deployment */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description An unexpected error; the message never carries internals (logged with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+        };
+    };
+    "invoice-resources-services-codes-v1": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the copy you hold */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list */
+            200: {
+                headers: {
+                    /** @description The list version */
+                    ETag?: string;
+                    /** @description When the list was loaded */
+                    "Last-Modified"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Environment": components["headers"]["X-Environment"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: ({
+                            /** @description Service code */
+                            code: string;
+                            /** @description Service description */
+                            description: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        /** @description Always null on success */
+                        error: null;
+                        /** @description Handler time, e.g. "12ms" */
+                        execTime: string;
+                        /** @description Human-readable message */
+                        message: string;
+                        /**
+                         * @description Outcome indicator
+                         * @constant
+                         */
+                        status: "SUCCESS";
+                    };
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is current */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description The API key's roles do not allow this endpoint */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            429: components["responses"]["RateLimited_envelope"];
+            /** @description The list has not been loaded into this deployment */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description An unexpected error; the message never carries internals (logged with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+        };
+    };
+    "invoice-resources-states-v1": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the copy you hold */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list */
+            200: {
+                headers: {
+                    /** @description The list version */
+                    ETag?: string;
+                    /** @description When the list was loaded */
+                    "Last-Modified"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Environment": components["headers"]["X-Environment"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description State code NG-XX */
+                            code: string;
+                            /** @description State name */
+                            name: string;
+                        }[];
+                        /** @description Always null on success */
+                        error: null;
+                        /** @description Handler time, e.g. "12ms" */
+                        execTime: string;
+                        /** @description Human-readable message */
+                        message: string;
+                        /**
+                         * @description Outcome indicator
+                         * @constant
+                         */
+                        status: "SUCCESS";
+                    };
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is current */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description The API key's roles do not allow this endpoint */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            429: components["responses"]["RateLimited_envelope"];
+            /** @description The list has not been loaded into this deployment */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description An unexpected error; the message never carries internals (logged with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+        };
+    };
+    "invoice-resources-tax-categories-v1": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the copy you hold */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list */
+            200: {
+                headers: {
+                    /** @description The list version */
+                    ETag?: string;
+                    /** @description When the list was loaded */
+                    "Last-Modified"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Environment": components["headers"]["X-Environment"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: ({
+                            /** @description Tax category id */
+                            code: string;
+                            /** @description Rate, percent */
+                            percent: string;
+                            /** @description Its meaning */
+                            value: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        /** @description Always null on success */
+                        error: null;
+                        /** @description Handler time, e.g. "12ms" */
+                        execTime: string;
+                        /** @description Human-readable message */
+                        message: string;
+                        /**
+                         * @description Outcome indicator
+                         * @constant
+                         */
+                        status: "SUCCESS";
+                    };
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is current */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description The API key's roles do not allow this endpoint */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            429: components["responses"]["RateLimited_envelope"];
+            /** @description The list has not been loaded into this deployment */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description An unexpected error; the message never carries internals (logged with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+        };
+    };
+    "invoice-resources-vat-exemptions-v1": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the copy you hold */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list */
+            200: {
+                headers: {
+                    /** @description The list version */
+                    ETag?: string;
+                    /** @description When the list was loaded */
+                    "Last-Modified"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Environment": components["headers"]["X-Environment"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: ({
+                            /** @description Exempt goods or services */
+                            description: string;
+                            /** @description HS code (codes repeat: rows are keyed by position) */
+                            harmonized_system_code: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        /** @description Always null on success */
+                        error: null;
+                        /** @description Handler time, e.g. "12ms" */
+                        execTime: string;
+                        /** @description Human-readable message */
+                        message: string;
+                        /**
+                         * @description Outcome indicator
+                         * @constant
+                         */
+                        status: "SUCCESS";
+                    };
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is current */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description The API key's roles do not allow this endpoint */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            429: components["responses"]["RateLimited_envelope"];
+            /** @description The list has not been loaded into this deployment */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description An unexpected error; the message never carries internals (logged with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+        };
+    };
+    "invoice-sign-v1": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key (1 to 128 visible ASCII characters) gets the first reply back. */
+                "Idempotency-Key"?: string;
+                /** @description `strict` (default): the arithmetic rules (NG-CO-*, NG-DT-02, NG-DT-03) fail the request. `lenient`: they come back as warnings with HTTP 200. Without the header, the client's own default applies. */
+                "x-validation-mode"?: "strict" | "lenient";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "irn": "INV0001-94ND90NR-20261121",
+                 *       "business_id": "11111111-1111-4111-8111-111111111111",
+                 *       "issue_date": "2026-11-21",
+                 *       "due_date": "2026-12-21",
+                 *       "issue_time": "10:15:30",
+                 *       "invoice_type_code": "381",
+                 *       "invoice_kind": "B2B",
+                 *       "payment_status": "PENDING",
+                 *       "note": "Delivered to site 4",
+                 *       "tax_point_date": "2026-11-21",
+                 *       "document_currency_code": "NGN",
+                 *       "tax_currency_code": "NGN",
+                 *       "accounting_cost": "2000",
+                 *       "buyer_reference": "PO-7781",
+                 *       "invoice_delivery_period": {
+                 *         "start_date": "2026-11-18",
+                 *         "end_date": "2026-11-20"
+                 *       },
+                 *       "order_reference": "ORD-5512",
+                 *       "billing_reference": [
+                 *         {
+                 *           "irn": "INV0099-94ND90NR-20261101",
+                 *           "issue_date": "2026-11-01"
+                 *         }
+                 *       ],
+                 *       "dispatch_document_reference": {
+                 *         "irn": "INV0099-94ND90NR-20261101",
+                 *         "issue_date": "2026-11-01"
+                 *       },
+                 *       "receipt_document_reference": {
+                 *         "irn": "INV0099-94ND90NR-20261101",
+                 *         "issue_date": "2026-11-01"
+                 *       },
+                 *       "originator_document_reference": {
+                 *         "irn": "INV0099-94ND90NR-20261101",
+                 *         "issue_date": "2026-11-01"
+                 *       },
+                 *       "contract_document_reference": {
+                 *         "irn": "INV0099-94ND90NR-20261101",
+                 *         "issue_date": "2026-11-01"
+                 *       },
+                 *       "document_reference": [
+                 *         {
+                 *           "irn": "INV0099-94ND90NR-20261101",
+                 *           "issue_date": "2026-11-01"
+                 *         }
+                 *       ],
+                 *       "additional_document_reference": [
+                 *         {
+                 *           "irn": "INV0099-94ND90NR-20261101",
+                 *           "issue_date": "2026-11-01"
+                 *         }
+                 *       ],
+                 *       "accounting_supplier_party": {
+                 *         "party_name": "Dev Supplier Ltd",
+                 *         "tin": "12345678-0001",
+                 *         "email": "accounts@devsupplier.example",
+                 *         "telephone": "+2348012345678",
+                 *         "business_description": "Cement and building materials",
+                 *         "postal_address": {
+                 *           "street_name": "12 Marina Road",
+                 *           "city_name": "Lagos Island",
+                 *           "postal_zone": "100001",
+                 *           "lga": "NG-LA-LAI",
+                 *           "state": "NG-LA",
+                 *           "country": "NG"
+                 *         }
+                 *       },
+                 *       "accounting_customer_party": {
+                 *         "party_name": "Dev Buyer Plc",
+                 *         "tin": "87654321-0001",
+                 *         "email": "payables@devbuyer.example",
+                 *         "telephone": "+2348012345678",
+                 *         "business_description": "Cement and building materials",
+                 *         "postal_address": {
+                 *           "street_name": "4 Ahmadu Bello Way",
+                 *           "city_name": "Garki",
+                 *           "postal_zone": "100001",
+                 *           "lga": "NG-FC-AMA",
+                 *           "state": "NG-FC",
+                 *           "country": "NG"
+                 *         }
+                 *       },
+                 *       "payee_party": {
+                 *         "party_name": "Dev Supplier Ltd",
+                 *         "tin": "12345678-0001",
+                 *         "email": "accounts@devsupplier.example",
+                 *         "telephone": "+2348012345678",
+                 *         "business_description": "Cement and building materials",
+                 *         "postal_address": {
+                 *           "street_name": "12 Marina Road",
+                 *           "city_name": "Lagos Island",
+                 *           "postal_zone": "100001",
+                 *           "lga": "NG-LA-LAI",
+                 *           "state": "NG-LA",
+                 *           "country": "NG"
+                 *         }
+                 *       },
+                 *       "bill_party": {
+                 *         "party_name": "Dev Buyer Plc",
+                 *         "tin": "87654321-0001",
+                 *         "email": "payables@devbuyer.example",
+                 *         "telephone": "+2348012345678",
+                 *         "business_description": "Cement and building materials",
+                 *         "postal_address": {
+                 *           "street_name": "4 Ahmadu Bello Way",
+                 *           "city_name": "Garki",
+                 *           "postal_zone": "100001",
+                 *           "lga": "NG-FC-AMA",
+                 *           "state": "NG-FC",
+                 *           "country": "NG"
+                 *         }
+                 *       },
+                 *       "ship_party": {
+                 *         "party_name": "Dev Buyer Plc",
+                 *         "tin": "87654321-0001",
+                 *         "email": "payables@devbuyer.example",
+                 *         "telephone": "+2348012345678",
+                 *         "business_description": "Cement and building materials",
+                 *         "postal_address": {
+                 *           "street_name": "Plot 9 Industrial Layout",
+                 *           "city_name": "Kano",
+                 *           "postal_zone": "100001",
+                 *           "lga": "NG-KN-NAS",
+                 *           "state": "NG-KN",
+                 *           "country": "NG"
+                 *         }
+                 *       },
+                 *       "tax_representative_party": {
+                 *         "party_name": "Other Business Nig Ltd",
+                 *         "tin": "11223344-0001",
+                 *         "email": "info@otherbusiness.example",
+                 *         "telephone": "+2348012345678",
+                 *         "business_description": "Cement and building materials",
+                 *         "postal_address": {
+                 *           "street_name": "1 Broad Street",
+                 *           "city_name": "Lagos Island",
+                 *           "postal_zone": "100001",
+                 *           "lga": "NG-LA-LAI",
+                 *           "state": "NG-LA",
+                 *           "country": "NG"
+                 *         }
+                 *       },
+                 *       "actual_delivery_date": "2026-11-20",
+                 *       "payment_means": [
+                 *         {
+                 *           "payment_means_code": "30",
+                 *           "payment_due_date": "2026-12-21"
+                 *         }
+                 *       ],
+                 *       "payment_terms_note": "Net 30 days",
+                 *       "allowance_charge": [
+                 *         {
+                 *           "charge_indicator": false,
+                 *           "amount": 500
+                 *         },
+                 *         {
+                 *           "charge_indicator": true,
+                 *           "amount": 150
+                 *         }
+                 *       ],
+                 *       "tax_total": [
+                 *         {
+                 *           "tax_amount": 1172.61,
+                 *           "tax_subtotal": [
+                 *             {
+                 *               "taxable_amount": 15634.83,
+                 *               "tax_amount": 1172.61,
+                 *               "tax_category": {
+                 *                 "id": "STANDARD_VAT",
+                 *                 "percent": 7.5
+                 *               }
+                 *             }
+                 *           ]
+                 *         }
+                 *       ],
+                 *       "legal_monetary_total": {
+                 *         "line_extension_amount": 15984.83,
+                 *         "tax_exclusive_amount": 15634.83,
+                 *         "tax_inclusive_amount": 16807.44,
+                 *         "payable_amount": 16807.44
+                 *       },
+                 *       "invoice_line": [
+                 *         {
+                 *           "item": {
+                 *             "name": "Portland cement 42.5R",
+                 *             "description": "50 kg bag",
+                 *             "sellers_item_identification": "SKU-1"
+                 *           },
+                 *           "price": {
+                 *             "price_amount": 1500,
+                 *             "base_quantity": 1,
+                 *             "price_unit": "NGN per bag"
+                 *           },
+                 *           "hsn_code": "2523.29",
+                 *           "product_category": "Building materials",
+                 *           "isic_code": "2394",
+                 *           "service_category": "Manufacturing",
+                 *           "discount_rate": 0,
+                 *           "discount_amount": 0,
+                 *           "fee_rate": 0,
+                 *           "fee_amount": 0,
+                 *           "invoiced_quantity": 10,
+                 *           "line_extension_amount": 15000
+                 *         },
+                 *         {
+                 *           "item": {
+                 *             "name": "Reinforcement bar 12 mm",
+                 *             "description": "12 m length, high tensile",
+                 *             "sellers_item_identification": "SKU-2"
+                 *           },
+                 *           "price": {
+                 *             "price_amount": 250.5,
+                 *             "base_quantity": 1,
+                 *             "price_unit": "NGN per length"
+                 *           },
+                 *           "hsn_code": "7214.20",
+                 *           "product_category": "Building materials",
+                 *           "isic_code": "4663",
+                 *           "service_category": "Manufacturing",
+                 *           "discount_rate": 0,
+                 *           "discount_amount": 0,
+                 *           "fee_rate": 0,
+                 *           "fee_amount": 0,
+                 *           "invoiced_quantity": 3,
+                 *           "line_extension_amount": 751.5
+                 *         },
+                 *         {
+                 *           "item": {
+                 *             "name": "Ready-mix mortar",
+                 *             "description": "25 kg bag",
+                 *             "sellers_item_identification": "SKU-3"
+                 *           },
+                 *           "price": {
+                 *             "price_amount": 100,
+                 *             "base_quantity": 3,
+                 *             "price_unit": "NGN per 3 bags"
+                 *           },
+                 *           "hsn_code": "2523.21",
+                 *           "product_category": "Building materials",
+                 *           "isic_code": "4752",
+                 *           "service_category": "Manufacturing",
+                 *           "discount_rate": 0,
+                 *           "discount_amount": 0,
+                 *           "fee_rate": 0,
+                 *           "fee_amount": 0,
+                 *           "invoiced_quantity": 7,
+                 *           "line_extension_amount": 233.33
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["ValidateInvoiceRequest"];
+            };
+        };
+        responses: {
+            /** @description The invoice is valid, signed and recorded as SIGNED (or was already, with identical content) */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Environment": components["headers"]["X-Environment"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Invoice validated and signed successfully",
+                     *       "payment_status": "PENDING",
+                     *       "irn": "INV000042-94ND90NR-20261121",
+                     *       "signed_at": "2026-11-21T10:15:30.123Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AccessPointProviderResponse"];
+                };
+            };
+            /** @description The body is invalid: every problem is listed, each with its path: schema, code lists, IRN format and ownership, and in strict mode the arithmetic rules (docs/invoices.md: "Invoice rule codes") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
+                };
+            };
+            /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
+                };
+            };
+            /** @description The API key's roles do not allow this endpoint */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
+                };
+            };
+            /** @description business_id is not the caller's business (or the business is not registered): nothing is revealed about other businesses */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
+                };
+            };
+            /** @description The IRN is already signed with different content, or registered to another business */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
+                };
+            };
+            /** @description The invoice is too large to store, even compressed */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
+                };
+            };
+            429: components["responses"]["RateLimited_record"];
+            /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
+                };
+            };
+            /** @description An unexpected error; the message never carries internals (logged with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
+                };
+            };
+        };
+    };
+    "invoice-transmit-irn-v1": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key (1 to 128 visible ASCII characters) gets the first reply back. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                irn: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    irn: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Transmitted (or already transmitted) */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Environment": components["headers"]["X-Environment"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description One line per party and step */
+                            message: string[];
+                        };
+                        /** @description Always null on success */
+                        error: null;
+                        /** @description Handler time, e.g. "12ms" */
+                        execTime: string;
+                        /** @description Human-readable message */
+                        message: string;
+                        /**
+                         * @description Outcome indicator
+                         * @constant
+                         */
+                        status: "SUCCESS";
+                    };
+                };
+            };
+            /** @description The body is invalid: every problem is listed, each with its path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description The API key's roles do not allow this endpoint */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description No invoice of the caller's business has this IRN */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description The invoice is not SIGNED yet */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description The body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            429: components["responses"]["RateLimited_envelope"];
+            /** @description A party's webhook is down, or a dependency is unavailable: nothing changed */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description An unexpected error; the message never carries internals (logged with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+        };
+    };
+    "invoice-transmit-self-health-check-v1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description UP or DEGRADED */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Environment": components["headers"]["X-Environment"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Authenticated callers only */
+                        components?: {
+                            application: {
+                                /** @enum {string} */
+                                status: "UP" | "DEGRADED" | "DOWN";
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @description Each dependency's status; its detail is in the operator's logs, never in a reply */
+                            dependencies: {
+                                [key: string]: {
+                                    /** @enum {string} */
+                                    status: "UP" | "DEGRADED" | "DOWN";
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            /** @description Your webhook's reachability */
+                            webhook: "NOT_CONFIGURED" | {
+                                httpStatus?: number | null;
+                                status: string;
+                                url: string;
+                            };
+                        };
+                        /** @description Time taken, e.g. "12ms" */
+                        execTime: string;
+                        /**
+                         * @description Overall status
+                         * @enum {string}
+                         */
+                        status: "UP" | "DEGRADED" | "DOWN";
+                    };
+                };
+            };
+            /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
+                };
+            };
+            /** @description The API key's roles do not allow this endpoint */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
+                };
+            };
+            429: components["responses"]["RateLimited_record"];
+            /** @description DOWN; or: The database is unreachable while authenticating a signed request: the error record */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Authenticated callers only */
+                        components?: {
+                            application: {
+                                /** @enum {string} */
+                                status: "UP" | "DEGRADED" | "DOWN";
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @description Each dependency's status; its detail is in the operator's logs, never in a reply */
+                            dependencies: {
+                                [key: string]: {
+                                    /** @enum {string} */
+                                    status: "UP" | "DEGRADED" | "DOWN";
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            /** @description Your webhook's reachability */
+                            webhook: "NOT_CONFIGURED" | {
+                                httpStatus?: number | null;
+                                status: string;
+                                url: string;
+                            };
+                        };
+                        /** @description Time taken, e.g. "12ms" */
+                        execTime: string;
+                        /**
+                         * @description Overall status
+                         * @enum {string}
+                         */
+                        status: "UP" | "DEGRADED" | "DOWN";
+                    } | components["schemas"]["FirsErrorDetails"];
+                };
+            };
+            /** @description An unexpected error; the message never carries internals (logged with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
+                };
+            };
+        };
+    };
+    "invoice-update-irn-v1": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key (1 to 128 visible ASCII characters) gets the first reply back. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                irn: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "payment_status": "PAID"
+                 *     }
+                 */
+                "application/json": {
+                    payment_status: ("PENDING" | "PAID" | "REJECTED") | (0 | 1 | 2) | ("0" | "1" | "2");
+                };
+            };
+        };
+        responses: {
+            /** @description Updated, or unchanged */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Environment": components["headers"]["X-Environment"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description What changed */
+                            message: string;
+                        };
+                        /** @description Always null on success */
+                        error: null;
+                        /** @description Handler time, e.g. "12ms" */
+                        execTime: string;
+                        /** @description Human-readable message */
+                        message: string;
+                        /**
+                         * @description Outcome indicator
+                         * @constant
+                         */
+                        status: "SUCCESS";
+                    };
+                };
+            };
+            /** @description The body or the IRN in the path is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description The API key's roles do not allow this endpoint */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description No invoice of the caller's business has this IRN */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description A forbidden transition (leaving PAID or REJECTED) */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description The body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            429: components["responses"]["RateLimited_envelope"];
+            /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description An unexpected error; the message never carries internals (logged with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+        };
+    };
+    "invoice-validate-v1": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key (1 to 128 visible ASCII characters) gets the first reply back. */
+                "Idempotency-Key"?: string;
+                /** @description `strict` (default): the arithmetic rules (NG-CO-*, NG-DT-02, NG-DT-03) fail the request. `lenient`: they come back as warnings with HTTP 200. Without the header, the client's own default applies. */
+                "x-validation-mode"?: "strict" | "lenient";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "irn": "INV0001-94ND90NR-20261121",
+                 *       "business_id": "11111111-1111-4111-8111-111111111111",
+                 *       "issue_date": "2026-11-21",
+                 *       "due_date": "2026-12-21",
+                 *       "issue_time": "10:15:30",
+                 *       "invoice_type_code": "381",
+                 *       "invoice_kind": "B2B",
+                 *       "payment_status": "PENDING",
+                 *       "note": "Delivered to site 4",
+                 *       "tax_point_date": "2026-11-21",
+                 *       "document_currency_code": "NGN",
+                 *       "tax_currency_code": "NGN",
+                 *       "accounting_cost": "2000",
+                 *       "buyer_reference": "PO-7781",
+                 *       "invoice_delivery_period": {
+                 *         "start_date": "2026-11-18",
+                 *         "end_date": "2026-11-20"
+                 *       },
+                 *       "order_reference": "ORD-5512",
+                 *       "billing_reference": [
+                 *         {
+                 *           "irn": "INV0099-94ND90NR-20261101",
+                 *           "issue_date": "2026-11-01"
+                 *         }
+                 *       ],
+                 *       "dispatch_document_reference": {
+                 *         "irn": "INV0099-94ND90NR-20261101",
+                 *         "issue_date": "2026-11-01"
+                 *       },
+                 *       "receipt_document_reference": {
+                 *         "irn": "INV0099-94ND90NR-20261101",
+                 *         "issue_date": "2026-11-01"
+                 *       },
+                 *       "originator_document_reference": {
+                 *         "irn": "INV0099-94ND90NR-20261101",
+                 *         "issue_date": "2026-11-01"
+                 *       },
+                 *       "contract_document_reference": {
+                 *         "irn": "INV0099-94ND90NR-20261101",
+                 *         "issue_date": "2026-11-01"
+                 *       },
+                 *       "document_reference": [
+                 *         {
+                 *           "irn": "INV0099-94ND90NR-20261101",
+                 *           "issue_date": "2026-11-01"
+                 *         }
+                 *       ],
+                 *       "additional_document_reference": [
+                 *         {
+                 *           "irn": "INV0099-94ND90NR-20261101",
+                 *           "issue_date": "2026-11-01"
+                 *         }
+                 *       ],
+                 *       "accounting_supplier_party": {
+                 *         "party_name": "Dev Supplier Ltd",
+                 *         "tin": "12345678-0001",
+                 *         "email": "accounts@devsupplier.example",
+                 *         "telephone": "+2348012345678",
+                 *         "business_description": "Cement and building materials",
+                 *         "postal_address": {
+                 *           "street_name": "12 Marina Road",
+                 *           "city_name": "Lagos Island",
+                 *           "postal_zone": "100001",
+                 *           "lga": "NG-LA-LAI",
+                 *           "state": "NG-LA",
+                 *           "country": "NG"
+                 *         }
+                 *       },
+                 *       "accounting_customer_party": {
+                 *         "party_name": "Dev Buyer Plc",
+                 *         "tin": "87654321-0001",
+                 *         "email": "payables@devbuyer.example",
+                 *         "telephone": "+2348012345678",
+                 *         "business_description": "Cement and building materials",
+                 *         "postal_address": {
+                 *           "street_name": "4 Ahmadu Bello Way",
+                 *           "city_name": "Garki",
+                 *           "postal_zone": "100001",
+                 *           "lga": "NG-FC-AMA",
+                 *           "state": "NG-FC",
+                 *           "country": "NG"
+                 *         }
+                 *       },
+                 *       "payee_party": {
+                 *         "party_name": "Dev Supplier Ltd",
+                 *         "tin": "12345678-0001",
+                 *         "email": "accounts@devsupplier.example",
+                 *         "telephone": "+2348012345678",
+                 *         "business_description": "Cement and building materials",
+                 *         "postal_address": {
+                 *           "street_name": "12 Marina Road",
+                 *           "city_name": "Lagos Island",
+                 *           "postal_zone": "100001",
+                 *           "lga": "NG-LA-LAI",
+                 *           "state": "NG-LA",
+                 *           "country": "NG"
+                 *         }
+                 *       },
+                 *       "bill_party": {
+                 *         "party_name": "Dev Buyer Plc",
+                 *         "tin": "87654321-0001",
+                 *         "email": "payables@devbuyer.example",
+                 *         "telephone": "+2348012345678",
+                 *         "business_description": "Cement and building materials",
+                 *         "postal_address": {
+                 *           "street_name": "4 Ahmadu Bello Way",
+                 *           "city_name": "Garki",
+                 *           "postal_zone": "100001",
+                 *           "lga": "NG-FC-AMA",
+                 *           "state": "NG-FC",
+                 *           "country": "NG"
+                 *         }
+                 *       },
+                 *       "ship_party": {
+                 *         "party_name": "Dev Buyer Plc",
+                 *         "tin": "87654321-0001",
+                 *         "email": "payables@devbuyer.example",
+                 *         "telephone": "+2348012345678",
+                 *         "business_description": "Cement and building materials",
+                 *         "postal_address": {
+                 *           "street_name": "Plot 9 Industrial Layout",
+                 *           "city_name": "Kano",
+                 *           "postal_zone": "100001",
+                 *           "lga": "NG-KN-NAS",
+                 *           "state": "NG-KN",
+                 *           "country": "NG"
+                 *         }
+                 *       },
+                 *       "tax_representative_party": {
+                 *         "party_name": "Other Business Nig Ltd",
+                 *         "tin": "11223344-0001",
+                 *         "email": "info@otherbusiness.example",
+                 *         "telephone": "+2348012345678",
+                 *         "business_description": "Cement and building materials",
+                 *         "postal_address": {
+                 *           "street_name": "1 Broad Street",
+                 *           "city_name": "Lagos Island",
+                 *           "postal_zone": "100001",
+                 *           "lga": "NG-LA-LAI",
+                 *           "state": "NG-LA",
+                 *           "country": "NG"
+                 *         }
+                 *       },
+                 *       "actual_delivery_date": "2026-11-20",
+                 *       "payment_means": [
+                 *         {
+                 *           "payment_means_code": "30",
+                 *           "payment_due_date": "2026-12-21"
+                 *         }
+                 *       ],
+                 *       "payment_terms_note": "Net 30 days",
+                 *       "allowance_charge": [
+                 *         {
+                 *           "charge_indicator": false,
+                 *           "amount": 500
+                 *         },
+                 *         {
+                 *           "charge_indicator": true,
+                 *           "amount": 150
+                 *         }
+                 *       ],
+                 *       "tax_total": [
+                 *         {
+                 *           "tax_amount": 1172.61,
+                 *           "tax_subtotal": [
+                 *             {
+                 *               "taxable_amount": 15634.83,
+                 *               "tax_amount": 1172.61,
+                 *               "tax_category": {
+                 *                 "id": "STANDARD_VAT",
+                 *                 "percent": 7.5
+                 *               }
+                 *             }
+                 *           ]
+                 *         }
+                 *       ],
+                 *       "legal_monetary_total": {
+                 *         "line_extension_amount": 15984.83,
+                 *         "tax_exclusive_amount": 15634.83,
+                 *         "tax_inclusive_amount": 16807.44,
+                 *         "payable_amount": 16807.44
+                 *       },
+                 *       "invoice_line": [
+                 *         {
+                 *           "item": {
+                 *             "name": "Portland cement 42.5R",
+                 *             "description": "50 kg bag",
+                 *             "sellers_item_identification": "SKU-1"
+                 *           },
+                 *           "price": {
+                 *             "price_amount": 1500,
+                 *             "base_quantity": 1,
+                 *             "price_unit": "NGN per bag"
+                 *           },
+                 *           "hsn_code": "2523.29",
+                 *           "product_category": "Building materials",
+                 *           "isic_code": "2394",
+                 *           "service_category": "Manufacturing",
+                 *           "discount_rate": 0,
+                 *           "discount_amount": 0,
+                 *           "fee_rate": 0,
+                 *           "fee_amount": 0,
+                 *           "invoiced_quantity": 10,
+                 *           "line_extension_amount": 15000
+                 *         },
+                 *         {
+                 *           "item": {
+                 *             "name": "Reinforcement bar 12 mm",
+                 *             "description": "12 m length, high tensile",
+                 *             "sellers_item_identification": "SKU-2"
+                 *           },
+                 *           "price": {
+                 *             "price_amount": 250.5,
+                 *             "base_quantity": 1,
+                 *             "price_unit": "NGN per length"
+                 *           },
+                 *           "hsn_code": "7214.20",
+                 *           "product_category": "Building materials",
+                 *           "isic_code": "4663",
+                 *           "service_category": "Manufacturing",
+                 *           "discount_rate": 0,
+                 *           "discount_amount": 0,
+                 *           "fee_rate": 0,
+                 *           "fee_amount": 0,
+                 *           "invoiced_quantity": 3,
+                 *           "line_extension_amount": 751.5
+                 *         },
+                 *         {
+                 *           "item": {
+                 *             "name": "Ready-mix mortar",
+                 *             "description": "25 kg bag",
+                 *             "sellers_item_identification": "SKU-3"
+                 *           },
+                 *           "price": {
+                 *             "price_amount": 100,
+                 *             "base_quantity": 3,
+                 *             "price_unit": "NGN per 3 bags"
+                 *           },
+                 *           "hsn_code": "2523.21",
+                 *           "product_category": "Building materials",
+                 *           "isic_code": "4752",
+                 *           "service_category": "Manufacturing",
+                 *           "discount_rate": 0,
+                 *           "discount_amount": 0,
+                 *           "fee_rate": 0,
+                 *           "fee_amount": 0,
+                 *           "invoiced_quantity": 7,
+                 *           "line_extension_amount": 233.33
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["ValidateInvoiceRequest"];
+            };
+        };
+        responses: {
+            /** @description The invoice is valid and recorded as VALIDATED */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Environment": components["headers"]["X-Environment"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Invoice validated successfully",
+                     *       "payment_status": "PENDING",
+                     *       "irn": "INV000042-94ND90NR-20261121"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AccessPointProviderResponse"];
+                };
+            };
+            /** @description The body is invalid: every problem is listed, each with its path: schema, code lists, IRN format and ownership, and in strict mode the arithmetic rules (docs/invoices.md: "Invoice rule codes") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
+                };
+            };
+            /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
+                };
+            };
+            /** @description The API key's roles do not allow this endpoint */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
+                };
+            };
+            /** @description business_id is not the caller's business (or the business is not registered): nothing is revealed about other businesses */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
+                };
+            };
+            /** @description The IRN is registered to another business, or already signed with different content */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
+                };
+            };
+            /** @description The invoice is too large to store, even compressed */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
+                };
+            };
+            429: components["responses"]["RateLimited_record"];
+            /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
+                };
+            };
+            /** @description An unexpected error; the message never carries internals (logged with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
+                };
+            };
+        };
+    };
+    "invoices-v1": {
         parameters: {
             query?: {
                 before?: string;
@@ -7124,7 +10250,7 @@ export interface operations {
             };
         };
     };
-    "si-get-invoice-v1": {
+    "si-get-invoice-irn-v1": {
         parameters: {
             query?: never;
             header?: never;
@@ -8478,6 +11604,134 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ResponseCodeError"];
+                };
+            };
+        };
+    };
+    "utilities-verify-tin-v1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    tin: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The taxpayer */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Environment": components["headers"]["X-Environment"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            address: string;
+                            email: string;
+                            message: string;
+                            phone: string;
+                            /** @description Company registration number */
+                            rc_number: string;
+                            taxofficer_id: string;
+                            taxofficer_name: string;
+                            taxpayer_name: string;
+                            /** @description Taxpayer Identification Number */
+                            tin: string;
+                        };
+                        /** @description Always null on success */
+                        error: null;
+                        /** @description Handler time, e.g. "12ms" */
+                        execTime: string;
+                        /** @description Human-readable message */
+                        message: string;
+                        /**
+                         * @description Outcome indicator
+                         * @constant
+                         */
+                        status: "SUCCESS";
+                    };
+                };
+            };
+            /** @description The body is invalid: every problem is listed, each with its path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description The API key's roles do not allow this endpoint */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description No taxpayer has this TIN */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description The body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            429: components["responses"]["RateLimited_envelope"];
+            /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
+                };
+            };
+            /** @description An unexpected error; the message never carries internals (logged with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelope"];
                 };
             };
         };

@@ -1,6 +1,7 @@
 import { apiSignature } from '#lib/platform/auth/api-signature.ts'
 import { searchInvoices } from '#lib/service/endpoints/invoice-search.ts'
 import { CSV_CONTENT_TYPE, nextPageLink, prefersCsv } from '#lib/finance/csv.ts'
+import { NotFound } from '#lib/platform/errors.ts'
 import { apiHandler } from '#lib/platform/http/factory.ts'
 import { parseOrThrow } from '#lib/platform/http/validation.ts'
 import { searchInvoices as search } from '#lib/invoice/search.ts'
@@ -13,6 +14,12 @@ import { SearchCsvQuery, SearchQuery } from '#lib/invoice/search-schemas.ts'
  * (`queryValidation: 'handler'`) because its page limit depends on the format asked for.
  */
 export const handler = apiHandler(searchInvoices, apiSignature, async ({ caller, headers, event }) => {
+  // The authority's path names the business (GET /api/v1/invoice/{business_id}): only the caller's own
+  // is found, so another business's id is 404 like any record of another business.
+  const named = event.pathParameters?.business_id
+  if (named !== undefined && named !== caller.businessId) {
+    throw new NotFound('No business of the caller has this business_id: use your own business id')
+  }
   const csv = prefersCsv(headers.accept)
   const query = parseOrThrow(csv ? SearchCsvQuery : SearchQuery, event.queryStringParameters ?? {}, 'query')
   const { page, window } = await search(caller.businessId, query)

@@ -53,8 +53,14 @@ function decodeSegment(segment: string): string {
   }
 }
 
+/** How many of a route's segments are literal: API Gateway picks the most specific route that matches. */
+const literalSegments = (route: Route) => route.path.split('/').filter((seg) => !seg.startsWith('{')).length
+
+// Most specific first, as API Gateway chooses (`/invoice/transmit/pull` before `/invoice/{business_id}`).
+const bySpecificity = [...routes].sort((a, b) => literalSegments(b) - literalSegments(a))
+
 function match(method: string, path: string): { route?: Route; params: Record<string, string> } {
-  for (const route of routes) {
+  for (const route of bySpecificity) {
     if (route.method === method && pathMatches(route.path, path)) {
       const params: Record<string, string> = {}
       const names = route.path.split('/')

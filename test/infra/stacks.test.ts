@@ -355,6 +355,7 @@ describe('the stage', () => {
         auth,
         roles: [],
         reply: 'record',
+        profile: 'seed',
         stack: 'invoicing',
         access: { table: [{ actions: ['GetItem', 'Query'] }] },
         writes: false,

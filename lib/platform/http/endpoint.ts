@@ -6,6 +6,7 @@ import type {
   AuthScheme,
   BusinessMetric,
   HttpMethod,
+  Profile,
   ReplyKind,
   Role,
   Route,
@@ -94,12 +95,19 @@ export interface EndpointRequest<B extends z.ZodType, Q extends z.ZodType, P ext
   invalidBody?: (problems: Problem[], summary: string) => DomainError
 }
 
-/** A route of an endpoint: Area A paths are relative to `/api/<version>`, for each of its versions. */
+/**
+ * A route of an endpoint: Area A paths are relative to `/api/<version>`, for each of its versions;
+ * an `authority` route's path is whole (the authority's own, served once, as API version v1).
+ */
 export interface RouteSpec {
   method: HttpMethod
   path: string
   /** When this route admits other Area A roles than the endpoint's. */
   roles?: readonly Role[]
+  /** `authority`: one of the authority's MBS API paths for this endpoint (CONTRACT 17). */
+  profile?: Exclude<Profile, 'seed'>
+  /** The body is built from the path's parameters (the route sends none). */
+  bodyFromPath?: true
 }
 
 export interface Endpoint<
@@ -167,25 +175,31 @@ export function routesOf(e: Endpoint): Route[] {
   const handler = handlerOf(e)
   const writes = writesData(e)
   const prefixes = e.versions ? e.versions.map((v) => `/api/${v}`) : ['']
-  return prefixes.flatMap((prefix) =>
-    e.routes.map((spec) => ({
-      method: spec.method,
-      path: `${prefix}${spec.path}`,
-      functionId: e.functionId,
-      handler,
-      area: e.area,
-      auth: e.auth,
-      roles: spec.roles ?? e.roles,
-      reply: e.reply,
-      stack: e.stack,
-      access: e.access,
-      writes,
-      ...(e.allowAnonymous ? { allowAnonymous: true } : {}),
-      ...(e.sealedReply ? { sealedReply: true as const } : {}),
-      ...(e.metric ? { metric: e.metric } : {}),
-      ...(e.files ? { files: e.files } : {}),
-    })),
-  )
+  const seed = e.routes.filter((spec) => spec.profile !== 'authority')
+  const authority = e.routes.filter((spec) => spec.profile === 'authority')
+  const served = [
+    ...prefixes.flatMap((prefix) => seed.map((spec) => ({ spec, path: `${prefix}${spec.path}` }))),
+    ...authority.map((spec) => ({ spec, path: spec.path })),
+  ]
+  return served.map(({ spec, path }) => ({
+    method: spec.method,
+    path,
+    functionId: e.functionId,
+    handler,
+    area: e.area,
+    auth: e.auth,
+    roles: spec.roles ?? e.roles,
+    reply: e.reply,
+    profile: spec.profile ?? 'seed',
+    ...(spec.bodyFromPath ? { bodyFromPath: true as const } : {}),
+    stack: e.stack,
+    access: e.access,
+    writes,
+    ...(e.allowAnonymous ? { allowAnonymous: true } : {}),
+    ...(e.sealedReply ? { sealedReply: true as const } : {}),
+    ...(e.metric ? { metric: e.metric } : {}),
+    ...(e.files ? { files: e.files } : {}),
+  }))
 }
 
 /**

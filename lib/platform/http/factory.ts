@@ -198,6 +198,8 @@ const jsonBody = (): Middleware => {
       if (!METHODS_WITH_BODY.has(method)) return
       // A DELETE names its target in the path; only one that sends a body must send JSON.
       if (method === 'DELETE' && request.context.api.rawBody.length === 0) return
+      // Nor does a route whose path carries its body (the authority's transmit sends none).
+      if (request.context.api.route?.bodyFromPath && request.context.api.rawBody.length === 0) return
       collapseRepeatedContentType(request.event.headers)
       try {
         // middy's http-json-body-parser rules at a fraction of its cost (lib/platform/http/json-body.ts).
@@ -334,10 +336,12 @@ export function apiHandler<
         declared.body && declared.bodyValidation !== 'service'
           ? forVersion(declared.body, version)
           : undefined
+      // A route whose path carries what the seed's body does (CONTRACT 17) is validated as that body.
+      const sent = route.bodyFromPath ? { ...event.pathParameters } : event.body
       const reply = await fn({
         body: (bodySchema
-          ? parseOrThrow(bodySchema, event.body, 'body', declared.invalidBody)
-          : event.body) as z.output<B>,
+          ? parseOrThrow(bodySchema, sent, route.bodyFromPath ? 'path' : 'body', declared.invalidBody)
+          : sent) as z.output<B>,
         query: (declared.query && declared.queryValidation !== 'handler'
           ? parseOrThrow(declared.query, event.queryStringParameters ?? {}, 'query')
           : event.queryStringParameters) as z.output<Q>,

@@ -32,6 +32,13 @@ export type Role = 'SI' | 'APP' | 'ADMIN'
  */
 export type ReplyKind = 'envelope' | 'record' | 'bank' | 'merchant' | 'notification'
 
+/**
+ * The API a route is served as (CONTRACT 17). `seed`: the interface's own paths and rules.
+ * `authority`: the authority's MBS API paths, for clients written against it: the same endpoint,
+ * with the authority's error record and its more lenient request rules, chosen at the edge.
+ */
+export type Profile = 'seed' | 'authority'
+
 export type { ServiceSecret } from '#lib/platform/iam/access.ts'
 
 /** The environment variable through which a function learns each secret's ARN. */
@@ -71,6 +78,13 @@ export interface Route {
   /** Area A roles allowed on this route (CONTRACT section 2). */
   roles: readonly Role[]
   reply: ReplyKind
+  /** The API the route is served as: its error record and request rules (CONTRACT 17). */
+  profile: Profile
+  /**
+   * The body the endpoint's schema validates is built from the path's parameters (the authority's
+   * `POST /invoice/transmit/{irn}` carries in its path what the seed's body carries).
+   */
+  bodyFromPath?: true
   /** The stack that deploys its function. */
   stack: StackName
   /** What the function may do in AWS (its declaration's, without its auth scheme's own). */

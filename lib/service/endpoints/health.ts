@@ -13,7 +13,12 @@ export const healthCheck = /* @__PURE__ */ /* @__PURE__ */ endpointsOf({
   versions: ['v1'],
 })({
   functionId: 'health-check',
-  routes: [{ method: 'GET', path: '/health-check' }],
+  routes: [
+    { method: 'GET', path: '/health-check' },
+    // The authority's probe (clients call it first, often without credentials) and its own check.
+    { method: 'GET', path: '/api', profile: 'authority' },
+    { method: 'GET', path: '/api/v1/invoice/transmit/self-health-check', profile: 'authority' },
+  ],
   roles: ANY,
   allowAnonymous: true,
   // It proves each dependency answers: the table, both key secrets.

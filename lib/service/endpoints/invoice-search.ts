@@ -17,7 +17,11 @@ const invoiceSearch = /* @__PURE__ */ endpointsOf({
 
 export const searchInvoices = /* @__PURE__ */ invoiceSearch({
   functionId: 'invoice-search',
-  routes: [{ method: 'GET', path: '/invoices' }],
+  routes: [
+    { method: 'GET', path: '/invoices' },
+    // The authority's search names the business in its path: another business's id is 404.
+    { method: 'GET', path: '/api/v1/invoice/{business_id}', profile: 'authority' },
+  ],
   roles: ANY,
   // The counters (INVSEQ#) and the list (INVLIST#, its filter spaces on gsi1-3); an irn is looked up
   // by its invoice record (IRN#).

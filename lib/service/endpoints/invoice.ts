@@ -31,7 +31,11 @@ const storesInvoices = {
 export const siValidate = /* @__PURE__ */ invoice({
   functionId: 'si-validate',
   metric: 'invoices',
-  routes: [{ method: 'POST', path: '/si/validate' }],
+  routes: [
+    { method: 'POST', path: '/si/validate' },
+    // The authority's validate takes SI and APP callers; it validates, never signs (CONTRACT 17).
+    { method: 'POST', path: '/api/v1/invoice/validate', roles: ['SI', 'APP', 'ADMIN'], profile: 'authority' },
+  ],
   roles: SI,
   access: storesInvoices,
   request: { body: /* @__PURE__ */ invoiceSchema('v1'), bodyValidation: 'service' },
@@ -64,7 +68,10 @@ export const appValidate = /* @__PURE__ */ invoice({
 export const appSign = /* @__PURE__ */ invoice({
   functionId: 'app-invoice-sign',
   metric: 'invoices',
-  routes: [{ method: 'POST', path: '/app/invoice/sign' }],
+  routes: [
+    { method: 'POST', path: '/app/invoice/sign' },
+    { method: 'POST', path: '/api/v1/invoice/sign', profile: 'authority' },
+  ],
   roles: APP,
   access: signs,
   request: signRequest,

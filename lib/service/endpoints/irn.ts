@@ -23,7 +23,10 @@ export const generateIrn = /* @__PURE__ */ irn({
 })
 export const validateIrn = /* @__PURE__ */ irn({
   functionId: 'app-invoice-validate-irn',
-  routes: [{ method: 'POST', path: '/app/invoice/validate-irn' }],
+  routes: [
+    { method: 'POST', path: '/app/invoice/validate-irn' },
+    { method: 'POST', path: '/api/v1/invoice/irn/validate', profile: 'authority' },
+  ],
   roles: APP,
   // It registers the IRN it validates, as generate-irn does (CONTRACT 17).
   access: { table: [writes(['IRN#', 'AUDIT#']), reads(['BUSINESS#'])] },

@@ -18,7 +18,11 @@ const lifecycle = /* @__PURE__ */ endpointsOf({
 
 export const transmit = /* @__PURE__ */ lifecycle({
   functionId: 'app-invoice-transmit',
-  routes: [{ method: 'POST', path: '/app/invoice/transmit' }],
+  routes: [
+    { method: 'POST', path: '/app/invoice/transmit' },
+    // The authority's transmit names the invoice in its path and sends no body.
+    { method: 'POST', path: '/api/v1/invoice/transmit/{irn}', profile: 'authority', bodyFromPath: true },
+  ],
   roles: APP,
   // Transmit hands the stored invoice, notes opened, to the buyer's system.
   access: {
@@ -30,7 +34,10 @@ export const transmit = /* @__PURE__ */ lifecycle({
 })
 export const update = /* @__PURE__ */ lifecycle({
   functionId: 'app-invoice-update',
-  routes: [{ method: 'PATCH', path: '/app/invoice/update/{irn}' }],
+  routes: [
+    { method: 'PATCH', path: '/app/invoice/update/{irn}' },
+    { method: 'PATCH', path: '/api/v1/invoice/update/{irn}', profile: 'authority' },
+  ],
   roles: APP,
   // The invoice's search list item (INVLIST#) shows its payment status too.
   access: { table: [writes(['IRN#', 'EVENT#', 'AUDIT#', SEARCH_LIST_PREFIX]), reads(['BUSINESS#'])] },
@@ -38,14 +45,26 @@ export const update = /* @__PURE__ */ lifecycle({
 })
 export const confirm = /* @__PURE__ */ lifecycle({
   functionId: 'app-invoice-confirm',
-  routes: [{ method: 'GET', path: '/app/invoice/confirm/{irn}' }],
+  routes: [
+    { method: 'GET', path: '/app/invoice/confirm/{irn}' },
+    { method: 'GET', path: '/api/v1/invoice/confirm/{irn}', profile: 'authority' },
+  ],
   roles: APP,
   access: { table: [reads(['IRN#', 'BUSINESS#'])] },
   request: { params: IrnPath },
 })
 export const getInvoice = /* @__PURE__ */ lifecycle({
   functionId: 'si-get-invoice',
-  routes: [{ method: 'GET', path: '/si/get-invoice/{irn}' }],
+  routes: [
+    { method: 'GET', path: '/si/get-invoice/{irn}' },
+    // The authority's download serves the supplier or the buyer, whatever its role.
+    {
+      method: 'GET',
+      path: '/api/v1/invoice/download/{irn}',
+      roles: ['SI', 'APP', 'ADMIN'],
+      profile: 'authority',
+    },
+  ],
   roles: SI,
   access: { table: [reads(['IRN#', 'BUSINESS#'])], decrypt: ['invoice'] },
   request: { params: IrnPath },

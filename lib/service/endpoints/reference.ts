@@ -16,18 +16,26 @@ const reference = /* @__PURE__ */ endpointsOf({
   roles: ANY,
 })
 
+/** The authority's names for the lists it names otherwise (its paths under /api/v1/invoice/resources). */
+const AUTHORITY_LIST_NAMES: Partial<Record<ReferenceListName, string>> = {
+  'service-codes': 'services-codes',
+  'product-codes': 'hs-codes',
+}
+
 /** A list's endpoint: no request schema (a GET with no parameters); it reads its own list only. */
 const listEndpoint = (list: ReferenceListName) =>
   reference({
     functionId: `resource-${list}`,
-    routes:
-      list === 'invoice-types'
-        ? // The SI invoice-types list is the same list: one function serves both paths.
-          [
-            { method: 'GET', path: '/si/invoice-types', roles: SI },
-            { method: 'GET', path: `/resource/${list}` },
-          ]
-        : [{ method: 'GET', path: `/resource/${list}` }],
+    routes: [
+      // The SI invoice-types list is the same list: one function serves both paths.
+      ...(list === 'invoice-types' ? [{ method: 'GET', path: '/si/invoice-types', roles: SI } as const] : []),
+      { method: 'GET', path: `/resource/${list}` },
+      {
+        method: 'GET',
+        path: `/api/v1/invoice/resources/${AUTHORITY_LIST_NAMES[list] ?? list}`,
+        profile: 'authority',
+      },
+    ],
     access: { table: [reads([`REF#${list}`])] },
     request: {},
   })

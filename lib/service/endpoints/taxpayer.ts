@@ -14,7 +14,10 @@ export const verifyTin = /* @__PURE__ */ endpointsOf({
   versions: ['v1', 'v2'],
 })({
   functionId: 'resource-verify-tin',
-  routes: [{ method: 'POST', path: '/resource/verify-tin' }],
+  routes: [
+    { method: 'POST', path: '/resource/verify-tin' },
+    { method: 'POST', path: '/api/v1/utilities/verify-tin', profile: 'authority' },
+  ],
   roles: ANY,
   access: { table: [reads(['TAXPAYER#', 'TIN#', 'BUSINESS#'])] },
   request: { body: VerifyTinRequest },
