@@ -15,7 +15,7 @@ export interface paths {
         };
         /**
          * Health of the application, its dependencies and your webhook
-         * @description Without credentials only `{status, execTime}` (for uptime probes; a wrong signature is still 401). Any authenticated client also gets `components`: each dependency's status (the detail is in the operator's logs, for no client's reply) and its own webhook's.
+         * @description Without credentials only `{healthy, status, execTime}` (for uptime probes; a wrong signature is still 401). Any authenticated client also gets `components`: each dependency's status (the detail is in the operator's logs, for no client's reply) and its own webhook's.
          */
         get: operations["health-check"];
         put?: never;
@@ -235,7 +235,7 @@ export interface paths {
         };
         /**
          * Health of the application, its dependencies and your webhook
-         * @description Without credentials only `{status, execTime}` (for uptime probes; a wrong signature is still 401). Any authenticated client also gets `components`: each dependency's status (the detail is in the operator's logs, for no client's reply) and its own webhook's.
+         * @description Without credentials only `{healthy, status, execTime}` (for uptime probes; a wrong signature is still 401). Any authenticated client also gets `components`: each dependency's status (the detail is in the operator's logs, for no client's reply) and its own webhook's.
          */
         get: operations["health-check-v1"];
         put?: never;
@@ -575,7 +575,7 @@ export interface paths {
         };
         /**
          * Health of the application, its dependencies and your webhook
-         * @description Without credentials only `{status, execTime}` (for uptime probes; a wrong signature is still 401). Any authenticated client also gets `components`: each dependency's status (the detail is in the operator's logs, for no client's reply) and its own webhook's.
+         * @description Without credentials only `{healthy, status, execTime}` (for uptime probes; a wrong signature is still 401). Any authenticated client also gets `components`: each dependency's status (the detail is in the operator's logs, for no client's reply) and its own webhook's.
          */
         get: operations["invoice-transmit-self-health-check-v1"];
         put?: never;
@@ -2144,6 +2144,28 @@ export interface components {
             /** @description boolean; true = charge added, false = allowance/discount subtracted */
             charge_indicator: boolean;
         };
+        /** @description The authority's error record, on its paths (CONTRACT 17). */
+        AuthorityError: {
+            /** @description The HTTP status */
+            code: number;
+            data: null;
+            error: {
+                /** @description The errors as one readable string */
+                details: string;
+                /** @description The function that answered */
+                handler: string;
+                /** @description The request id (x-request-id): quote it to support */
+                id: string;
+                /** @description The message, for the end user */
+                public_message: string;
+            };
+            /** @description Every problem found, one each */
+            errors: components["schemas"]["Problem"][];
+            /** @description What went wrong, for a person */
+            message: string;
+            /** @description What was ignored or defaulted without failing the request */
+            warnings?: components["schemas"]["Problem"][];
+        };
         /** Format: date */
         Date: string;
         DocumentRef: {
@@ -2430,6 +2452,11 @@ export interface components {
              */
             status: "FAILED";
         };
+        /** @description Area A Envelope of a failure, with code */
+        FailedEnvelopeWithCode: {
+            /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+            code: number;
+        } & components["schemas"]["FailedEnvelope"];
         /** @description Area A error record (A.9) with every problem found. */
         FirsErrorDetails: {
             /** @description The errors as one readable string */
@@ -2448,6 +2475,11 @@ export interface components {
             /** @description An invoice refused with 400: the unknown keys it ignored (NG-UK-01), at most 20; the message counts any more */
             warnings?: components["schemas"]["Problem"][];
         };
+        /** @description Area A error record, with code */
+        FirsErrorWithCode: {
+            /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+            code: number;
+        } & components["schemas"]["FirsErrorDetails"];
         GenerateIRNResponse: {
             /**
              * @description Invoice Reference Number: <invoice_number>-<service_id>-<YYYYMMDD>
@@ -2917,7 +2949,7 @@ export interface components {
     };
     responses: {
         /** @description The client is over its rate limit (by default 6000 requests every 60 s per API key, switch client, merchant token or admin key; set per client by the operator): retry after Retry-After seconds */
-        RateLimited_bank: {
+        RateLimited_bank_seed: {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2929,7 +2961,7 @@ export interface components {
             };
         };
         /** @description The client is over its rate limit (by default 6000 requests every 60 s per API key, switch client, merchant token or admin key; set per client by the operator): retry after Retry-After seconds */
-        RateLimited_envelope: {
+        RateLimited_envelope_authority_code: {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2937,11 +2969,23 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["FailedEnvelope"];
+                "application/json": components["schemas"]["AuthorityError"];
             };
         };
         /** @description The client is over its rate limit (by default 6000 requests every 60 s per API key, switch client, merchant token or admin key; set per client by the operator): retry after Retry-After seconds */
-        RateLimited_merchant: {
+        RateLimited_envelope_seed_code: {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+            };
+        };
+        /** @description The client is over its rate limit (by default 6000 requests every 60 s per API key, switch client, merchant token or admin key; set per client by the operator): retry after Retry-After seconds */
+        RateLimited_merchant_seed: {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2953,7 +2997,7 @@ export interface components {
             };
         };
         /** @description The client is over its rate limit (by default 6000 requests every 60 s per API key, switch client, merchant token or admin key; set per client by the operator): retry after Retry-After seconds */
-        RateLimited_notification: {
+        RateLimited_notification_seed: {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2965,7 +3009,7 @@ export interface components {
             };
         };
         /** @description The client is over its rate limit (by default 6000 requests every 60 s per API key, switch client, merchant token or admin key; set per client by the operator): retry after Retry-After seconds */
-        RateLimited_record: {
+        RateLimited_record_authority_code: {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2973,7 +3017,19 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["FirsErrorDetails"];
+                "application/json": components["schemas"]["AuthorityError"];
+            };
+        };
+        /** @description The client is over its rate limit (by default 6000 requests every 60 s per API key, switch client, merchant token or admin key; set per client by the operator): retry after Retry-After seconds */
+        RateLimited_record_seed_code: {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["FirsErrorWithCode"];
             };
         };
     };
@@ -3012,6 +3068,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         /** @description Authenticated callers only */
                         components?: {
                             application: {
@@ -3038,6 +3096,8 @@ export interface operations {
                         };
                         /** @description Time taken, e.g. "12ms" */
                         execTime: string;
+                        /** @description UP or DEGRADED: the service takes requests (the authority's member) */
+                        healthy: boolean;
                         /**
                          * @description Overall status
                          * @enum {string}
@@ -3052,7 +3112,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -3061,10 +3121,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
-            429: components["responses"]["RateLimited_record"];
+            429: components["responses"]["RateLimited_record_authority_code"];
             /** @description DOWN; or: The database is unreachable while authenticating a signed request: the error record */
             503: {
                 headers: {
@@ -3073,6 +3133,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         /** @description Authenticated callers only */
                         components?: {
                             application: {
@@ -3099,12 +3161,14 @@ export interface operations {
                         };
                         /** @description Time taken, e.g. "12ms" */
                         execTime: string;
+                        /** @description UP or DEGRADED: the service takes requests (the authority's member) */
+                        healthy: boolean;
                         /**
                          * @description Overall status
                          * @enum {string}
                          */
                         status: "UP" | "DEGRADED" | "DOWN";
-                    } | components["schemas"]["FirsErrorDetails"];
+                    } | components["schemas"]["AuthorityError"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -3113,7 +3177,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
         };
@@ -3488,6 +3552,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         batch_id: string;
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         created_at: string;
                         /** @constant */
                         status: "ACCEPTED";
@@ -3501,7 +3567,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
@@ -3510,7 +3576,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -3519,7 +3585,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description The Idempotency-Key was used with another body */
@@ -3529,7 +3595,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description The body is larger than 1 MiB */
@@ -3538,7 +3604,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description Content-Type is not application/json */
@@ -3547,10 +3613,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
-            429: components["responses"]["RateLimited_record"];
+            429: components["responses"]["RateLimited_record_seed_code"];
             /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
             503: {
                 headers: {
@@ -3558,7 +3624,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -3567,7 +3633,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
         };
@@ -3596,6 +3662,8 @@ export interface operations {
                         /** @enum {string} */
                         action: "validate" | "sign";
                         batch_id: string;
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         completed_at?: string;
                         created_at: string;
                         failed: number;
@@ -3627,7 +3695,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
@@ -3636,7 +3704,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -3645,7 +3713,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description No batch with this id for your business */
@@ -3654,10 +3722,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
-            429: components["responses"]["RateLimited_record"];
+            429: components["responses"]["RateLimited_record_seed_code"];
             /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
             503: {
                 headers: {
@@ -3665,7 +3733,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -3674,7 +3742,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
         };
@@ -3700,6 +3768,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         data: {
                             /** @description The issuing business */
                             business_id: string;
@@ -3742,7 +3812,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
@@ -3751,7 +3821,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -3760,7 +3830,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description No invoice of the caller's business has this IRN */
@@ -3769,10 +3839,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
-            429: components["responses"]["RateLimited_envelope"];
+            429: components["responses"]["RateLimited_envelope_seed_code"];
             /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
             503: {
                 headers: {
@@ -3780,7 +3850,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -3789,7 +3859,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
         };
@@ -4083,7 +4153,10 @@ export interface operations {
                      *       "signed_at": "2026-11-21T10:15:30.123Z"
                      *     }
                      */
-                    "application/json": components["schemas"]["AccessPointProviderResponse"];
+                    "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
+                    } & components["schemas"]["AccessPointProviderResponse"];
                 };
             };
             /** @description The body is invalid: every problem is listed, each with its path: schema, code lists, IRN format and ownership, and in strict mode the arithmetic rules (docs/invoices.md: "Invoice rule codes") */
@@ -4092,7 +4165,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
@@ -4101,7 +4174,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -4110,7 +4183,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description business_id is not the caller's business (or the business is not registered): nothing is revealed about other businesses */
@@ -4119,7 +4192,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description The IRN is already signed with different content, or registered to another business */
@@ -4129,7 +4202,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description The invoice is too large to store, even compressed */
@@ -4138,7 +4211,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description Content-Type is not application/json */
@@ -4147,10 +4220,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
-            429: components["responses"]["RateLimited_record"];
+            429: components["responses"]["RateLimited_record_seed_code"];
             /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
             503: {
                 headers: {
@@ -4158,7 +4231,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -4167,7 +4240,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
         };
@@ -4200,6 +4273,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         data: {
                             /** @description One line per party and step */
                             message: string[];
@@ -4224,7 +4299,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
@@ -4233,7 +4308,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -4242,7 +4317,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description No invoice of the caller's business has this IRN */
@@ -4251,7 +4326,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The invoice is not SIGNED yet */
@@ -4261,7 +4336,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The body is larger than 1 MiB */
@@ -4270,7 +4345,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description Content-Type is not application/json */
@@ -4279,10 +4354,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
-            429: components["responses"]["RateLimited_envelope"];
+            429: components["responses"]["RateLimited_envelope_seed_code"];
             /** @description A party's webhook is down, or a dependency is unavailable: nothing changed */
             503: {
                 headers: {
@@ -4290,7 +4365,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -4299,7 +4374,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
         };
@@ -4339,6 +4414,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         data: {
                             /** @description What changed */
                             message: string;
@@ -4363,7 +4440,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
@@ -4372,7 +4449,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -4381,7 +4458,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description No invoice of the caller's business has this IRN */
@@ -4390,7 +4467,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description A forbidden transition (leaving PAID or REJECTED) */
@@ -4400,7 +4477,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The body is larger than 1 MiB */
@@ -4409,7 +4486,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description Content-Type is not application/json */
@@ -4418,10 +4495,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
-            429: components["responses"]["RateLimited_envelope"];
+            429: components["responses"]["RateLimited_envelope_seed_code"];
             /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
             503: {
                 headers: {
@@ -4429,7 +4506,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -4438,7 +4515,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
         };
@@ -4732,7 +4809,10 @@ export interface operations {
                      *       "signed_at": "2026-11-21T10:15:30.123Z"
                      *     }
                      */
-                    "application/json": components["schemas"]["AccessPointProviderResponse"];
+                    "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
+                    } & components["schemas"]["AccessPointProviderResponse"];
                 };
             };
             /** @description The body is invalid: every problem is listed, each with its path: schema, code lists, IRN format and ownership, and in strict mode the arithmetic rules (docs/invoices.md: "Invoice rule codes") */
@@ -4741,7 +4821,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
@@ -4750,7 +4830,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -4759,7 +4839,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description business_id is not the caller's business (or the business is not registered): nothing is revealed about other businesses */
@@ -4768,7 +4848,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description The IRN is already signed with different content, or registered to another business */
@@ -4778,7 +4858,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description The invoice is too large to store, even compressed */
@@ -4787,7 +4867,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description Content-Type is not application/json */
@@ -4796,10 +4876,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
-            429: components["responses"]["RateLimited_record"];
+            429: components["responses"]["RateLimited_record_seed_code"];
             /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
             503: {
                 headers: {
@@ -4807,7 +4887,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -4816,7 +4896,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
         };
@@ -4856,7 +4936,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GenerateIRNResponse"];
+                    "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
+                    } & components["schemas"]["GenerateIRNResponse"];
                 };
             };
             /** @description The body is invalid: every problem is listed, each with its path; NG-IRN-03 when the IRN carries another business's service id; INVOICE_REFERENCE_MISMATCH when invoice_reference is not the IRN's first segment */
@@ -4865,7 +4948,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
@@ -4874,7 +4957,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -4883,7 +4966,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description business_id is not the caller's business (or the business is not registered): nothing is revealed about other businesses */
@@ -4892,7 +4975,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description The IRN is already registered to another business */
@@ -4902,7 +4985,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description The body is larger than 1 MiB */
@@ -4911,7 +4994,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description Content-Type is not application/json */
@@ -4920,10 +5003,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
-            429: components["responses"]["RateLimited_record"];
+            429: components["responses"]["RateLimited_record_seed_code"];
             /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
             503: {
                 headers: {
@@ -4931,7 +5014,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -4940,7 +5023,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
         };
@@ -4964,6 +5047,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         /** @description Authenticated callers only */
                         components?: {
                             application: {
@@ -4990,6 +5075,8 @@ export interface operations {
                         };
                         /** @description Time taken, e.g. "12ms" */
                         execTime: string;
+                        /** @description UP or DEGRADED: the service takes requests (the authority's member) */
+                        healthy: boolean;
                         /**
                          * @description Overall status
                          * @enum {string}
@@ -5004,7 +5091,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -5013,10 +5100,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
-            429: components["responses"]["RateLimited_record"];
+            429: components["responses"]["RateLimited_record_seed_code"];
             /** @description DOWN; or: The database is unreachable while authenticating a signed request: the error record */
             503: {
                 headers: {
@@ -5025,6 +5112,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         /** @description Authenticated callers only */
                         components?: {
                             application: {
@@ -5051,12 +5140,14 @@ export interface operations {
                         };
                         /** @description Time taken, e.g. "12ms" */
                         execTime: string;
+                        /** @description UP or DEGRADED: the service takes requests (the authority's member) */
+                        healthy: boolean;
                         /**
                          * @description Overall status
                          * @enum {string}
                          */
                         status: "UP" | "DEGRADED" | "DOWN";
-                    } | components["schemas"]["FirsErrorDetails"];
+                    } | components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -5065,7 +5156,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
         };
@@ -5108,6 +5199,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         data: {
                             /** @description Newest first */
                             content: {
@@ -5159,7 +5252,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
@@ -5168,7 +5261,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -5177,10 +5270,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
-            429: components["responses"]["RateLimited_envelope"];
+            429: components["responses"]["RateLimited_envelope_authority_code"];
             /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
             503: {
                 headers: {
@@ -5188,7 +5281,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -5197,7 +5290,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
         };
@@ -5223,6 +5316,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         data: {
                             /** @description The issuing business */
                             business_id: string;
@@ -5265,7 +5360,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
@@ -5274,7 +5369,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -5283,7 +5378,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description No invoice of the caller's business has this IRN */
@@ -5292,10 +5387,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
-            429: components["responses"]["RateLimited_envelope"];
+            429: components["responses"]["RateLimited_envelope_authority_code"];
             /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
             503: {
                 headers: {
@@ -5303,7 +5398,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -5312,7 +5407,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
         };
@@ -5338,6 +5433,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         data: {
                             adjustments: components["schemas"]["InvoiceAdjustments"];
                             /**
@@ -5374,7 +5471,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
@@ -5383,7 +5480,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -5392,7 +5489,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description No signed invoice with this IRN names your business as buyer or supplier */
@@ -5401,10 +5498,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
-            429: components["responses"]["RateLimited_envelope"];
+            429: components["responses"]["RateLimited_envelope_authority_code"];
             /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
             503: {
                 headers: {
@@ -5412,7 +5509,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -5421,7 +5518,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
         };
@@ -5461,7 +5558,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GenerateIRNResponse"];
+                    "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
+                    } & components["schemas"]["GenerateIRNResponse"];
                 };
             };
             /** @description The body is invalid: every problem is listed, each with its path; NG-IRN-03 when the IRN carries another business's service id; INVOICE_REFERENCE_MISMATCH when invoice_reference is not the IRN's first segment */
@@ -5470,7 +5570,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
@@ -5479,7 +5579,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -5488,7 +5588,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description business_id is not the caller's business (or the business is not registered): nothing is revealed about other businesses */
@@ -5497,7 +5597,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description The IRN is already registered to another business */
@@ -5507,7 +5607,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description The body is larger than 1 MiB */
@@ -5516,7 +5616,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description Content-Type is not application/json */
@@ -5525,10 +5625,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
-            429: components["responses"]["RateLimited_record"];
+            429: components["responses"]["RateLimited_record_authority_code"];
             /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
             503: {
                 headers: {
@@ -5536,7 +5636,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -5545,7 +5645,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
         };
@@ -5576,6 +5676,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         data: ({
                             /** @description ISO 3166-1 alpha-2 code */
                             alpha_2: string;
@@ -5611,7 +5713,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -5620,10 +5722,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
-            429: components["responses"]["RateLimited_envelope"];
+            429: components["responses"]["RateLimited_envelope_authority_code"];
             /** @description The list has not been loaded into this deployment */
             503: {
                 headers: {
@@ -5631,7 +5733,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -5640,7 +5742,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
         };
@@ -5671,6 +5773,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         data: ({
                             /** @description ISO 4217 code */
                             code: string;
@@ -5706,7 +5810,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -5715,10 +5819,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
-            429: components["responses"]["RateLimited_envelope"];
+            429: components["responses"]["RateLimited_envelope_authority_code"];
             /** @description The list has not been loaded into this deployment */
             503: {
                 headers: {
@@ -5726,7 +5830,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -5735,7 +5839,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
         };
@@ -5766,6 +5870,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         data: ({
                             /** @description Product description */
                             description: string;
@@ -5801,7 +5907,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -5810,10 +5916,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
-            429: components["responses"]["RateLimited_envelope"];
+            429: components["responses"]["RateLimited_envelope_authority_code"];
             /** @description The list has not been loaded into this deployment */
             503: {
                 headers: {
@@ -5821,7 +5927,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -5830,7 +5936,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
         };
@@ -5861,6 +5967,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         data: {
                             /** @description The code */
                             code: string;
@@ -5894,7 +6002,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -5903,10 +6011,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
-            429: components["responses"]["RateLimited_envelope"];
+            429: components["responses"]["RateLimited_envelope_authority_code"];
             /** @description The list has not been loaded into this deployment */
             503: {
                 headers: {
@@ -5914,7 +6022,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -5923,7 +6031,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
         };
@@ -5954,6 +6062,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         data: ({
                             /** @description LGA code NG-XX-YYY */
                             code: string;
@@ -5991,7 +6101,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -6000,10 +6110,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
-            429: components["responses"]["RateLimited_envelope"];
+            429: components["responses"]["RateLimited_envelope_authority_code"];
             /** @description The list has not been loaded into this deployment */
             503: {
                 headers: {
@@ -6011,7 +6121,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -6020,7 +6130,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
         };
@@ -6051,6 +6161,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         data: {
                             /** @description The code */
                             code: string;
@@ -6084,7 +6196,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -6093,10 +6205,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
-            429: components["responses"]["RateLimited_envelope"];
+            429: components["responses"]["RateLimited_envelope_authority_code"];
             /** @description The list has not been loaded into this deployment */
             503: {
                 headers: {
@@ -6104,7 +6216,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -6113,7 +6225,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
         };
@@ -6144,6 +6256,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         data: ({
                             /** @description Service code */
                             code: string;
@@ -6179,7 +6293,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -6188,10 +6302,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
-            429: components["responses"]["RateLimited_envelope"];
+            429: components["responses"]["RateLimited_envelope_authority_code"];
             /** @description The list has not been loaded into this deployment */
             503: {
                 headers: {
@@ -6199,7 +6313,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -6208,7 +6322,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
         };
@@ -6239,6 +6353,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         data: {
                             /** @description State code NG-XX */
                             code: string;
@@ -6272,7 +6388,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -6281,10 +6397,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
-            429: components["responses"]["RateLimited_envelope"];
+            429: components["responses"]["RateLimited_envelope_authority_code"];
             /** @description The list has not been loaded into this deployment */
             503: {
                 headers: {
@@ -6292,7 +6408,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -6301,7 +6417,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
         };
@@ -6332,6 +6448,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         data: ({
                             /** @description Tax category id */
                             code: string;
@@ -6369,7 +6487,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -6378,10 +6496,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
-            429: components["responses"]["RateLimited_envelope"];
+            429: components["responses"]["RateLimited_envelope_authority_code"];
             /** @description The list has not been loaded into this deployment */
             503: {
                 headers: {
@@ -6389,7 +6507,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -6398,7 +6516,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
         };
@@ -6429,6 +6547,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         data: ({
                             /** @description Exempt goods or services */
                             description: string;
@@ -6464,7 +6584,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -6473,10 +6593,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
-            429: components["responses"]["RateLimited_envelope"];
+            429: components["responses"]["RateLimited_envelope_authority_code"];
             /** @description The list has not been loaded into this deployment */
             503: {
                 headers: {
@@ -6484,7 +6604,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -6493,7 +6613,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
         };
@@ -6787,7 +6907,10 @@ export interface operations {
                      *       "signed_at": "2026-11-21T10:15:30.123Z"
                      *     }
                      */
-                    "application/json": components["schemas"]["AccessPointProviderResponse"];
+                    "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
+                    } & components["schemas"]["AccessPointProviderResponse"];
                 };
             };
             /** @description The body is invalid: every problem is listed, each with its path: schema, code lists, IRN format and ownership, and in strict mode the arithmetic rules (docs/invoices.md: "Invoice rule codes") */
@@ -6796,7 +6919,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
@@ -6805,7 +6928,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -6814,7 +6937,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description business_id is not the caller's business (or the business is not registered): nothing is revealed about other businesses */
@@ -6823,7 +6946,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description The IRN is already signed with different content, or registered to another business */
@@ -6833,7 +6956,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description The invoice is too large to store, even compressed */
@@ -6842,7 +6965,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description Content-Type is not application/json */
@@ -6851,10 +6974,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
-            429: components["responses"]["RateLimited_record"];
+            429: components["responses"]["RateLimited_record_authority_code"];
             /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
             503: {
                 headers: {
@@ -6862,7 +6985,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -6871,7 +6994,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
         };
@@ -6906,6 +7029,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         data: {
                             /** @description One line per party and step */
                             message: string[];
@@ -6930,7 +7055,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
@@ -6939,7 +7064,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -6948,7 +7073,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description No invoice of the caller's business has this IRN */
@@ -6957,7 +7082,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description The invoice is not SIGNED yet */
@@ -6967,7 +7092,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description The body is larger than 1 MiB */
@@ -6976,7 +7101,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description Content-Type is not application/json */
@@ -6985,10 +7110,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
-            429: components["responses"]["RateLimited_envelope"];
+            429: components["responses"]["RateLimited_envelope_authority_code"];
             /** @description A party's webhook is down, or a dependency is unavailable: nothing changed */
             503: {
                 headers: {
@@ -6996,7 +7121,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -7005,7 +7130,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
         };
@@ -7029,6 +7154,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         /** @description Authenticated callers only */
                         components?: {
                             application: {
@@ -7055,6 +7182,8 @@ export interface operations {
                         };
                         /** @description Time taken, e.g. "12ms" */
                         execTime: string;
+                        /** @description UP or DEGRADED: the service takes requests (the authority's member) */
+                        healthy: boolean;
                         /**
                          * @description Overall status
                          * @enum {string}
@@ -7069,7 +7198,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -7078,10 +7207,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
-            429: components["responses"]["RateLimited_record"];
+            429: components["responses"]["RateLimited_record_authority_code"];
             /** @description DOWN; or: The database is unreachable while authenticating a signed request: the error record */
             503: {
                 headers: {
@@ -7090,6 +7219,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         /** @description Authenticated callers only */
                         components?: {
                             application: {
@@ -7116,12 +7247,14 @@ export interface operations {
                         };
                         /** @description Time taken, e.g. "12ms" */
                         execTime: string;
+                        /** @description UP or DEGRADED: the service takes requests (the authority's member) */
+                        healthy: boolean;
                         /**
                          * @description Overall status
                          * @enum {string}
                          */
                         status: "UP" | "DEGRADED" | "DOWN";
-                    } | components["schemas"]["FirsErrorDetails"];
+                    } | components["schemas"]["AuthorityError"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -7130,7 +7263,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
         };
@@ -7170,6 +7303,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         data: {
                             /** @description What changed */
                             message: string;
@@ -7194,7 +7329,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
@@ -7203,7 +7338,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -7212,7 +7347,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description No invoice of the caller's business has this IRN */
@@ -7221,7 +7356,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description A forbidden transition (leaving PAID or REJECTED) */
@@ -7231,7 +7366,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description The body is larger than 1 MiB */
@@ -7240,7 +7375,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description Content-Type is not application/json */
@@ -7249,10 +7384,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
-            429: components["responses"]["RateLimited_envelope"];
+            429: components["responses"]["RateLimited_envelope_authority_code"];
             /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
             503: {
                 headers: {
@@ -7260,7 +7395,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -7269,7 +7404,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
         };
@@ -7562,7 +7697,10 @@ export interface operations {
                      *       "irn": "INV000042-94ND90NR-20261121"
                      *     }
                      */
-                    "application/json": components["schemas"]["AccessPointProviderResponse"];
+                    "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
+                    } & components["schemas"]["AccessPointProviderResponse"];
                 };
             };
             /** @description The body is invalid: every problem is listed, each with its path: schema, code lists, IRN format and ownership, and in strict mode the arithmetic rules (docs/invoices.md: "Invoice rule codes") */
@@ -7571,7 +7709,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
@@ -7580,7 +7718,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -7589,7 +7727,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description business_id is not the caller's business (or the business is not registered): nothing is revealed about other businesses */
@@ -7598,7 +7736,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description The IRN is registered to another business, or already signed with different content */
@@ -7608,7 +7746,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description The invoice is too large to store, even compressed */
@@ -7617,7 +7755,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description Content-Type is not application/json */
@@ -7626,10 +7764,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
-            429: components["responses"]["RateLimited_record"];
+            429: components["responses"]["RateLimited_record_authority_code"];
             /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
             503: {
                 headers: {
@@ -7637,7 +7775,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -7646,7 +7784,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
         };
@@ -7687,6 +7825,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         data: {
                             /** @description Newest first */
                             content: {
@@ -7738,7 +7878,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
@@ -7747,7 +7887,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -7756,10 +7896,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
-            429: components["responses"]["RateLimited_envelope"];
+            429: components["responses"]["RateLimited_envelope_seed_code"];
             /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
             503: {
                 headers: {
@@ -7767,7 +7907,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -7776,7 +7916,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
         };
@@ -7812,7 +7952,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
@@ -7821,7 +7961,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -7830,7 +7970,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description No signed invoice with this IRN names your business as buyer or supplier */
@@ -7839,7 +7979,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The business certificate is too long for the QR payload (one RSA-2048 block) */
@@ -7848,10 +7988,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
-            429: components["responses"]["RateLimited_envelope"];
+            429: components["responses"]["RateLimited_envelope_seed_code"];
             /** @description The QR authority key, or another dependency, is unavailable: retry shortly */
             503: {
                 headers: {
@@ -7859,7 +7999,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -7868,7 +8008,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
         };
@@ -7892,6 +8032,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         data: {
                             /** @description false once revoked */
                             active: boolean;
@@ -7923,7 +8065,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The API key lacks the ADMIN role */
@@ -7932,10 +8074,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
-            429: components["responses"]["RateLimited_envelope"];
+            429: components["responses"]["RateLimited_envelope_seed_code"];
             /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
             503: {
                 headers: {
@@ -7943,7 +8085,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -7952,7 +8094,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
         };
@@ -7997,6 +8139,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         data: {
                             created_at: string;
                             /** @description `ak_` (live) or `ak_test_` (test), then Base64url */
@@ -8027,7 +8171,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
@@ -8036,7 +8180,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The API key lacks the ADMIN role, or a test-mode key asked for a live key */
@@ -8045,7 +8189,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The Idempotency-Key was used with a different body, or its first request is still in progress */
@@ -8055,7 +8199,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The body is larger than 1 MiB */
@@ -8064,7 +8208,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description Content-Type is not application/json */
@@ -8073,10 +8217,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
-            429: components["responses"]["RateLimited_envelope"];
+            429: components["responses"]["RateLimited_envelope_seed_code"];
             /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
             503: {
                 headers: {
@@ -8084,7 +8228,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -8093,7 +8237,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
         };
@@ -8125,7 +8269,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
@@ -8134,7 +8278,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The API key lacks the ADMIN role */
@@ -8143,7 +8287,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description Your business has no API key by this name (a test-mode key sees no live key): nothing is revealed about other businesses */
@@ -8152,7 +8296,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The body is larger than 1 MiB */
@@ -8161,7 +8305,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description Content-Type is not application/json */
@@ -8170,10 +8314,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
-            429: components["responses"]["RateLimited_envelope"];
+            429: components["responses"]["RateLimited_envelope_seed_code"];
             /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
             503: {
                 headers: {
@@ -8181,7 +8325,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -8190,7 +8334,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
         };
@@ -8231,6 +8375,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         data: {
                             /** @example ak_3vGk0yJ5ZKx1mWcQd8Rr2TnYbPfLh6Ue */
                             key: string;
@@ -8262,7 +8408,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
@@ -8271,7 +8417,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The API key lacks the ADMIN role */
@@ -8280,7 +8426,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description Your business has no API key by this name (a test-mode key sees no live key): nothing is revealed about other businesses */
@@ -8289,7 +8435,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The key is revoked, or its secrets changed during the roll (try again) */
@@ -8299,7 +8445,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The body is larger than 1 MiB */
@@ -8308,7 +8454,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description Content-Type is not application/json */
@@ -8317,10 +8463,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
-            429: components["responses"]["RateLimited_envelope"];
+            429: components["responses"]["RateLimited_envelope_seed_code"];
             /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
             503: {
                 headers: {
@@ -8328,7 +8474,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -8337,7 +8483,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
         };
@@ -8429,7 +8575,7 @@ export interface operations {
                     "application/json": components["schemas"]["ResponseCodeError"];
                 };
             };
-            429: components["responses"]["RateLimited_merchant"];
+            429: components["responses"]["RateLimited_merchant_seed"];
             /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
             503: {
                 headers: {
@@ -8551,7 +8697,7 @@ export interface operations {
                     "application/json": components["schemas"]["ResponseCodeError"];
                 };
             };
-            429: components["responses"]["RateLimited_merchant"];
+            429: components["responses"]["RateLimited_merchant_seed"];
             /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
             503: {
                 headers: {
@@ -8599,6 +8745,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         data: ({
                             /** @description ISO 3166-1 alpha-2 code */
                             alpha_2: string;
@@ -8634,7 +8782,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -8643,10 +8791,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
-            429: components["responses"]["RateLimited_envelope"];
+            429: components["responses"]["RateLimited_envelope_seed_code"];
             /** @description The list has not been loaded into this deployment */
             503: {
                 headers: {
@@ -8654,7 +8802,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -8663,7 +8811,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
         };
@@ -8694,6 +8842,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         data: ({
                             /** @description ISO 4217 code */
                             code: string;
@@ -8729,7 +8879,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -8738,10 +8888,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
-            429: components["responses"]["RateLimited_envelope"];
+            429: components["responses"]["RateLimited_envelope_seed_code"];
             /** @description The list has not been loaded into this deployment */
             503: {
                 headers: {
@@ -8749,7 +8899,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -8758,7 +8908,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
         };
@@ -8789,6 +8939,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         data: {
                             /** @description The code */
                             code: string;
@@ -8822,7 +8974,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -8831,10 +8983,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
-            429: components["responses"]["RateLimited_envelope"];
+            429: components["responses"]["RateLimited_envelope_seed_code"];
             /** @description The list has not been loaded into this deployment */
             503: {
                 headers: {
@@ -8842,7 +8994,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -8851,7 +9003,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
         };
@@ -8882,6 +9034,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         data: ({
                             /** @description LGA code NG-XX-YYY */
                             code: string;
@@ -8919,7 +9073,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -8928,10 +9082,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
-            429: components["responses"]["RateLimited_envelope"];
+            429: components["responses"]["RateLimited_envelope_seed_code"];
             /** @description The list has not been loaded into this deployment */
             503: {
                 headers: {
@@ -8939,7 +9093,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -8948,7 +9102,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
         };
@@ -8979,6 +9133,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         data: {
                             /** @description The code */
                             code: string;
@@ -9012,7 +9168,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -9021,10 +9177,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
-            429: components["responses"]["RateLimited_envelope"];
+            429: components["responses"]["RateLimited_envelope_seed_code"];
             /** @description The list has not been loaded into this deployment */
             503: {
                 headers: {
@@ -9032,7 +9188,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -9041,7 +9197,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
         };
@@ -9072,6 +9228,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         data: ({
                             /** @description Product description */
                             description: string;
@@ -9107,7 +9265,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -9116,10 +9274,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
-            429: components["responses"]["RateLimited_envelope"];
+            429: components["responses"]["RateLimited_envelope_seed_code"];
             /** @description The list has not been loaded into this deployment */
             503: {
                 headers: {
@@ -9127,7 +9285,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -9136,7 +9294,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
         };
@@ -9215,6 +9373,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         data: ({
                             /** @description Service code */
                             code: string;
@@ -9250,7 +9410,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -9259,10 +9419,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
-            429: components["responses"]["RateLimited_envelope"];
+            429: components["responses"]["RateLimited_envelope_seed_code"];
             /** @description The list has not been loaded into this deployment */
             503: {
                 headers: {
@@ -9270,7 +9430,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -9279,7 +9439,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
         };
@@ -9310,6 +9470,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         data: {
                             /** @description State code NG-XX */
                             code: string;
@@ -9343,7 +9505,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -9352,10 +9514,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
-            429: components["responses"]["RateLimited_envelope"];
+            429: components["responses"]["RateLimited_envelope_seed_code"];
             /** @description The list has not been loaded into this deployment */
             503: {
                 headers: {
@@ -9363,7 +9525,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -9372,7 +9534,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
         };
@@ -9403,6 +9565,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         data: ({
                             /** @description Tax category id */
                             code: string;
@@ -9440,7 +9604,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -9449,10 +9613,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
-            429: components["responses"]["RateLimited_envelope"];
+            429: components["responses"]["RateLimited_envelope_seed_code"];
             /** @description The list has not been loaded into this deployment */
             503: {
                 headers: {
@@ -9460,7 +9624,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -9469,7 +9633,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
         };
@@ -9500,6 +9664,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         data: ({
                             /** @description Exempt goods or services */
                             description: string;
@@ -9535,7 +9701,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -9544,10 +9710,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
-            429: components["responses"]["RateLimited_envelope"];
+            429: components["responses"]["RateLimited_envelope_seed_code"];
             /** @description The list has not been loaded into this deployment */
             503: {
                 headers: {
@@ -9555,7 +9721,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -9564,7 +9730,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
         };
@@ -9599,6 +9765,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         data: {
                             /** @description Whether the certificate is the IRN's business's */
                             certificate_valid: boolean;
@@ -9640,7 +9808,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
@@ -9649,7 +9817,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -9658,7 +9826,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The QR code names an IRN this service does not know */
@@ -9667,7 +9835,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The body is larger than 1 MiB */
@@ -9676,7 +9844,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description Content-Type is not application/json */
@@ -9685,10 +9853,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
-            429: components["responses"]["RateLimited_envelope"];
+            429: components["responses"]["RateLimited_envelope_seed_code"];
             /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
             503: {
                 headers: {
@@ -9696,7 +9864,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -9705,7 +9873,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
         };
@@ -9735,6 +9903,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         data: {
                             address: string;
                             email: string;
@@ -9768,7 +9938,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
@@ -9777,7 +9947,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -9786,7 +9956,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description No taxpayer has this TIN */
@@ -9795,7 +9965,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The body is larger than 1 MiB */
@@ -9804,7 +9974,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description Content-Type is not application/json */
@@ -9813,10 +9983,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
-            429: components["responses"]["RateLimited_envelope"];
+            429: components["responses"]["RateLimited_envelope_seed_code"];
             /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
             503: {
                 headers: {
@@ -9824,7 +9994,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -9833,7 +10003,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
         };
@@ -9874,6 +10044,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         data: {
                             /** @description code + serial number zero-padded to 6, e.g. INV000042 */
                             invoice_number: string;
@@ -9898,7 +10070,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
@@ -9907,7 +10079,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -9916,7 +10088,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The Idempotency-Key was used with a different body, or its first request is still in progress */
@@ -9926,7 +10098,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The body is larger than 1 MiB */
@@ -9935,7 +10107,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description Content-Type is not application/json */
@@ -9944,10 +10116,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
-            429: components["responses"]["RateLimited_envelope"];
+            429: components["responses"]["RateLimited_envelope_seed_code"];
             /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
             503: {
                 headers: {
@@ -9955,7 +10127,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -9964,7 +10136,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
         };
@@ -10012,7 +10184,10 @@ export interface operations {
                      *       "irn": "INV000042-94ND90NR-20261121"
                      *     }
                      */
-                    "application/json": components["schemas"]["GenerateIRNResponse"];
+                    "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
+                    } & components["schemas"]["GenerateIRNResponse"];
                 };
             };
             /** @description The body is invalid: every problem is listed, each with its path, or service_id is not your business's service id */
@@ -10021,7 +10196,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
@@ -10030,7 +10205,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -10039,7 +10214,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description business_id is not the caller's business (or the business is not registered): nothing is revealed about other businesses */
@@ -10048,7 +10223,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description The IRN is already registered to another business */
@@ -10058,7 +10233,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description The body is larger than 1 MiB */
@@ -10067,7 +10242,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description Content-Type is not application/json */
@@ -10076,10 +10251,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
-            429: components["responses"]["RateLimited_record"];
+            429: components["responses"]["RateLimited_record_seed_code"];
             /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
             503: {
                 headers: {
@@ -10087,7 +10262,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -10096,7 +10271,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
         };
@@ -10141,6 +10316,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         data: {
                             /** @description The QR code as a data:image/png;base64,... URL */
                             qr_code_base64: string;
@@ -10170,7 +10347,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
@@ -10179,7 +10356,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -10188,7 +10365,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description business_id is not the caller's business (or the business is not registered): nothing is revealed about other businesses */
@@ -10197,7 +10374,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The IRN is already registered to another business */
@@ -10207,7 +10384,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The body is larger than 1 MiB */
@@ -10216,7 +10393,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description Content-Type is not application/json */
@@ -10225,10 +10402,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
-            429: components["responses"]["RateLimited_envelope"];
+            429: components["responses"]["RateLimited_envelope_seed_code"];
             /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
             503: {
                 headers: {
@@ -10236,7 +10413,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -10245,7 +10422,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
         };
@@ -10271,6 +10448,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         data: {
                             adjustments: components["schemas"]["InvoiceAdjustments"];
                             /**
@@ -10307,7 +10486,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
@@ -10316,7 +10495,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -10325,7 +10504,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description No signed invoice with this IRN names your business as buyer or supplier */
@@ -10334,10 +10513,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
-            429: components["responses"]["RateLimited_envelope"];
+            429: components["responses"]["RateLimited_envelope_seed_code"];
             /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
             503: {
                 headers: {
@@ -10345,7 +10524,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -10354,7 +10533,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
         };
@@ -10385,6 +10564,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         data: {
                             /** @description The code */
                             code: string;
@@ -10418,7 +10599,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -10427,10 +10608,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
-            429: components["responses"]["RateLimited_envelope"];
+            429: components["responses"]["RateLimited_envelope_seed_code"];
             /** @description The list has not been loaded into this deployment */
             503: {
                 headers: {
@@ -10438,7 +10619,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -10447,7 +10628,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
         };
@@ -10740,7 +10921,10 @@ export interface operations {
                      *       "irn": "INV000042-94ND90NR-20261121"
                      *     }
                      */
-                    "application/json": components["schemas"]["AccessPointProviderResponse"];
+                    "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
+                    } & components["schemas"]["AccessPointProviderResponse"];
                 };
             };
             /** @description The body is invalid: every problem is listed, each with its path: schema, code lists, IRN format and ownership, and in strict mode the arithmetic rules (docs/invoices.md: "Invoice rule codes") */
@@ -10749,7 +10933,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
@@ -10758,7 +10942,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -10767,7 +10951,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description business_id is not the caller's business (or the business is not registered): nothing is revealed about other businesses */
@@ -10776,7 +10960,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description The IRN is registered to another business, or already signed with different content */
@@ -10786,7 +10970,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description The invoice is too large to store, even compressed */
@@ -10795,7 +10979,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description Content-Type is not application/json */
@@ -10804,10 +10988,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
-            429: components["responses"]["RateLimited_record"];
+            429: components["responses"]["RateLimited_record_seed_code"];
             /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
             503: {
                 headers: {
@@ -10815,7 +10999,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -10824,7 +11008,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
         };
@@ -10848,6 +11032,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         data: {
                             /** @description How far the test clock is ahead of the real time */
                             offset_seconds: number;
@@ -10874,7 +11060,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The API key lacks the ADMIN role, or: The key is a live one: the test clock exists in test mode only (use a test-mode ADMIN key) */
@@ -10883,10 +11069,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
-            429: components["responses"]["RateLimited_envelope"];
+            429: components["responses"]["RateLimited_envelope_seed_code"];
             /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
             503: {
                 headers: {
@@ -10894,7 +11080,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -10903,7 +11089,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
         };
@@ -10941,6 +11127,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         data: {
                             /** @description Webhook deliveries now due, queued at once */
                             due_deliveries_queued: number;
@@ -10969,7 +11157,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
@@ -10978,7 +11166,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The API key lacks the ADMIN role, or: The key is a live one: the test clock exists in test mode only (use a test-mode ADMIN key) */
@@ -10987,7 +11175,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The Idempotency-Key was used with a different body, or its first request is still in progress */
@@ -10997,7 +11185,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The body is larger than 1 MiB */
@@ -11006,7 +11194,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description Content-Type is not application/json */
@@ -11015,10 +11203,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
-            429: components["responses"]["RateLimited_envelope"];
+            429: components["responses"]["RateLimited_envelope_seed_code"];
             /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
             503: {
                 headers: {
@@ -11026,7 +11214,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -11035,7 +11223,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
         };
@@ -11143,7 +11331,7 @@ export interface operations {
                     "application/json": components["schemas"]["ResponseCodeError"];
                 };
             };
-            429: components["responses"]["RateLimited_bank"];
+            429: components["responses"]["RateLimited_bank_seed"];
             /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
             503: {
                 headers: {
@@ -11296,7 +11484,7 @@ export interface operations {
                     "application/json": components["schemas"]["ResponseCodeError"];
                 };
             };
-            429: components["responses"]["RateLimited_bank"];
+            429: components["responses"]["RateLimited_bank_seed"];
             /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
             503: {
                 headers: {
@@ -11428,7 +11616,7 @@ export interface operations {
                     "application/json": components["schemas"]["ResponseCodeError"];
                 };
             };
-            429: components["responses"]["RateLimited_bank"];
+            429: components["responses"]["RateLimited_bank_seed"];
             /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
             503: {
                 headers: {
@@ -11586,7 +11774,7 @@ export interface operations {
                     "application/json": components["schemas"]["ResponseCodeError"];
                 };
             };
-            429: components["responses"]["RateLimited_bank"];
+            429: components["responses"]["RateLimited_bank_seed"];
             /** @description Test mode, account 1000000091: the issuer is unavailable (91), nothing was debited; or the account is busy, retry with the same requestId */
             503: {
                 headers: {
@@ -11633,6 +11821,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         data: {
                             address: string;
                             email: string;
@@ -11666,7 +11856,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
@@ -11675,7 +11865,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -11684,7 +11874,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description No taxpayer has this TIN */
@@ -11693,7 +11883,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description The body is larger than 1 MiB */
@@ -11702,7 +11892,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description Content-Type is not application/json */
@@ -11711,10 +11901,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
-            429: components["responses"]["RateLimited_envelope"];
+            429: components["responses"]["RateLimited_envelope_authority_code"];
             /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
             503: {
                 headers: {
@@ -11722,7 +11912,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -11731,7 +11921,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["AuthorityError"];
                 };
             };
         };
@@ -11755,6 +11945,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         data: {
                             created_at: string;
                             events: ("invoice.validated" | "invoice.signed" | "invoice.transmitted" | "invoice.received" | "invoice.payment_status_changed" | "invoice.credited" | "batch.completed")[];
@@ -11784,7 +11976,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The API key lacks the ADMIN role */
@@ -11793,10 +11985,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
-            429: components["responses"]["RateLimited_envelope"];
+            429: components["responses"]["RateLimited_envelope_seed_code"];
             /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
             503: {
                 headers: {
@@ -11804,7 +11996,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -11813,7 +12005,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
         };
@@ -11855,6 +12047,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         data: {
                             created_at: string;
                             events: ("invoice.validated" | "invoice.signed" | "invoice.transmitted" | "invoice.received" | "invoice.payment_status_changed" | "invoice.credited" | "batch.completed")[];
@@ -11885,7 +12079,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
@@ -11894,7 +12088,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The API key lacks the ADMIN role */
@@ -11903,7 +12097,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The business has 16 subscriptions already, or the URL already receives one of these events */
@@ -11913,7 +12107,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The body is larger than 1 MiB */
@@ -11922,7 +12116,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description Content-Type is not application/json */
@@ -11931,10 +12125,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
-            429: components["responses"]["RateLimited_envelope"];
+            429: components["responses"]["RateLimited_envelope_seed_code"];
             /** @description Other changes to the subscriptions were being made at the same moment: nothing changed, try again */
             503: {
                 headers: {
@@ -11942,7 +12136,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -11951,7 +12145,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
         };
@@ -11983,7 +12177,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
@@ -11992,7 +12186,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The API key lacks the ADMIN role */
@@ -12001,7 +12195,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description No webhook subscription of your business has this id */
@@ -12010,7 +12204,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The body is larger than 1 MiB */
@@ -12019,7 +12213,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description Content-Type is not application/json */
@@ -12028,10 +12222,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
-            429: components["responses"]["RateLimited_envelope"];
+            429: components["responses"]["RateLimited_envelope_seed_code"];
             /** @description Other changes to the subscriptions were being made at the same moment: nothing changed, try again */
             503: {
                 headers: {
@@ -12039,7 +12233,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -12048,7 +12242,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
         };
@@ -12078,6 +12272,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         data: {
                             content: {
                                 attempts: number;
@@ -12125,7 +12321,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
@@ -12134,7 +12330,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The API key lacks the ADMIN role */
@@ -12143,7 +12339,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description No webhook subscription of your business has this id */
@@ -12152,10 +12348,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
-            429: components["responses"]["RateLimited_envelope"];
+            429: components["responses"]["RateLimited_envelope_seed_code"];
             /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
             503: {
                 headers: {
@@ -12163,7 +12359,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -12172,7 +12368,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
         };
@@ -12202,6 +12398,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         data: {
                             event_id: string;
                             /** @constant */
@@ -12227,7 +12425,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
@@ -12236,7 +12434,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The API key lacks the ADMIN role */
@@ -12245,7 +12443,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description No delivery of this event to a subscription of your business */
@@ -12254,7 +12452,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description This event was already sent again 10 times today */
@@ -12264,7 +12462,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The body is larger than 1 MiB */
@@ -12273,7 +12471,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description Content-Type is not application/json */
@@ -12282,10 +12480,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
-            429: components["responses"]["RateLimited_envelope"];
+            429: components["responses"]["RateLimited_envelope_seed_code"];
             /** @description The delivery queue is unavailable: nothing changed */
             503: {
                 headers: {
@@ -12293,7 +12491,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -12302,7 +12500,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
         };
@@ -12599,6 +12797,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         batch_id: string;
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         created_at: string;
                         /** @constant */
                         status: "ACCEPTED";
@@ -12612,7 +12812,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
@@ -12621,7 +12821,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -12630,7 +12830,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description The Idempotency-Key was used with another body */
@@ -12640,7 +12840,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description The body is larger than 1 MiB */
@@ -12649,7 +12849,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description Content-Type is not application/json */
@@ -12658,10 +12858,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
-            429: components["responses"]["RateLimited_record"];
+            429: components["responses"]["RateLimited_record_seed_code"];
             /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
             503: {
                 headers: {
@@ -12669,7 +12869,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -12678,7 +12878,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
         };
@@ -12707,6 +12907,8 @@ export interface operations {
                         /** @enum {string} */
                         action: "validate" | "sign";
                         batch_id: string;
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         completed_at?: string;
                         created_at: string;
                         failed: number;
@@ -12738,7 +12940,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
@@ -12747,7 +12949,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -12756,7 +12958,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description No batch with this id for your business */
@@ -12765,10 +12967,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
-            429: components["responses"]["RateLimited_record"];
+            429: components["responses"]["RateLimited_record_seed_code"];
             /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
             503: {
                 headers: {
@@ -12776,7 +12978,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -12785,7 +12987,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
         };
@@ -12811,6 +13013,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         data: {
                             /** @description The issuing business */
                             business_id: string;
@@ -12853,7 +13057,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
@@ -12862,7 +13066,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -12871,7 +13075,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description No invoice of the caller's business has this IRN */
@@ -12880,10 +13084,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
-            429: components["responses"]["RateLimited_envelope"];
+            429: components["responses"]["RateLimited_envelope_seed_code"];
             /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
             503: {
                 headers: {
@@ -12891,7 +13095,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -12900,7 +13104,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
         };
@@ -13194,7 +13398,10 @@ export interface operations {
                      *       "signed_at": "2026-11-21T10:15:30.123Z"
                      *     }
                      */
-                    "application/json": components["schemas"]["AccessPointProviderResponse"];
+                    "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
+                    } & components["schemas"]["AccessPointProviderResponse"];
                 };
             };
             /** @description The body is invalid: every problem is listed, each with its path: schema, code lists, IRN format and ownership, and in strict mode the arithmetic rules (docs/invoices.md: "Invoice rule codes") */
@@ -13203,7 +13410,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
@@ -13212,7 +13419,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -13221,7 +13428,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description business_id is not the caller's business (or the business is not registered): nothing is revealed about other businesses */
@@ -13230,7 +13437,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description The IRN is already signed with different content, or registered to another business */
@@ -13240,7 +13447,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description The invoice is too large to store, even compressed */
@@ -13249,7 +13456,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description Content-Type is not application/json */
@@ -13258,10 +13465,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
-            429: components["responses"]["RateLimited_record"];
+            429: components["responses"]["RateLimited_record_seed_code"];
             /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
             503: {
                 headers: {
@@ -13269,7 +13476,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -13278,7 +13485,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
         };
@@ -13311,6 +13518,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         data: {
                             /** @description One line per party and step */
                             message: string[];
@@ -13335,7 +13544,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
@@ -13344,7 +13553,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -13353,7 +13562,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description No invoice of the caller's business has this IRN */
@@ -13362,7 +13571,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The invoice is not SIGNED yet */
@@ -13372,7 +13581,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The body is larger than 1 MiB */
@@ -13381,7 +13590,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description Content-Type is not application/json */
@@ -13390,10 +13599,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
-            429: components["responses"]["RateLimited_envelope"];
+            429: components["responses"]["RateLimited_envelope_seed_code"];
             /** @description A party's webhook is down, or a dependency is unavailable: nothing changed */
             503: {
                 headers: {
@@ -13401,7 +13610,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -13410,7 +13619,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
         };
@@ -13450,6 +13659,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         data: {
                             /** @description What changed */
                             message: string;
@@ -13474,7 +13685,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
@@ -13483,7 +13694,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -13492,7 +13703,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description No invoice of the caller's business has this IRN */
@@ -13501,7 +13712,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description A forbidden transition (leaving PAID or REJECTED) */
@@ -13511,7 +13722,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The body is larger than 1 MiB */
@@ -13520,7 +13731,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description Content-Type is not application/json */
@@ -13529,10 +13740,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
-            429: components["responses"]["RateLimited_envelope"];
+            429: components["responses"]["RateLimited_envelope_seed_code"];
             /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
             503: {
                 headers: {
@@ -13540,7 +13751,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -13549,7 +13760,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
         };
@@ -13843,7 +14054,10 @@ export interface operations {
                      *       "signed_at": "2026-11-21T10:15:30.123Z"
                      *     }
                      */
-                    "application/json": components["schemas"]["AccessPointProviderResponse"];
+                    "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
+                    } & components["schemas"]["AccessPointProviderResponse"];
                 };
             };
             /** @description The body is invalid: every problem is listed, each with its path: schema, code lists, IRN format and ownership, and in strict mode the arithmetic rules (docs/invoices.md: "Invoice rule codes") */
@@ -13852,7 +14066,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
@@ -13861,7 +14075,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -13870,7 +14084,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description business_id is not the caller's business (or the business is not registered): nothing is revealed about other businesses */
@@ -13879,7 +14093,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description The IRN is already signed with different content, or registered to another business */
@@ -13889,7 +14103,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description The invoice is too large to store, even compressed */
@@ -13898,7 +14112,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description Content-Type is not application/json */
@@ -13907,10 +14121,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
-            429: components["responses"]["RateLimited_record"];
+            429: components["responses"]["RateLimited_record_seed_code"];
             /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
             503: {
                 headers: {
@@ -13918,7 +14132,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -13927,7 +14141,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
         };
@@ -13967,7 +14181,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GenerateIRNResponse"];
+                    "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
+                    } & components["schemas"]["GenerateIRNResponse"];
                 };
             };
             /** @description The body is invalid: every problem is listed, each with its path; NG-IRN-03 when the IRN carries another business's service id; INVOICE_REFERENCE_MISMATCH when invoice_reference is not the IRN's first segment */
@@ -13976,7 +14193,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
@@ -13985,7 +14202,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -13994,7 +14211,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description business_id is not the caller's business (or the business is not registered): nothing is revealed about other businesses */
@@ -14003,7 +14220,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description The IRN is already registered to another business */
@@ -14013,7 +14230,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description The body is larger than 1 MiB */
@@ -14022,7 +14239,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description Content-Type is not application/json */
@@ -14031,10 +14248,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
-            429: components["responses"]["RateLimited_record"];
+            429: components["responses"]["RateLimited_record_seed_code"];
             /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
             503: {
                 headers: {
@@ -14042,7 +14259,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -14051,7 +14268,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
         };
@@ -14092,6 +14309,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         data: {
                             /** @description Newest first */
                             content: {
@@ -14143,7 +14362,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
@@ -14152,7 +14371,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -14161,10 +14380,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
-            429: components["responses"]["RateLimited_envelope"];
+            429: components["responses"]["RateLimited_envelope_seed_code"];
             /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
             503: {
                 headers: {
@@ -14172,7 +14391,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -14181,7 +14400,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
         };
@@ -14217,7 +14436,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
@@ -14226,7 +14445,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -14235,7 +14454,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description No signed invoice with this IRN names your business as buyer or supplier */
@@ -14244,7 +14463,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The business certificate is too long for the QR payload (one RSA-2048 block) */
@@ -14253,10 +14472,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
-            429: components["responses"]["RateLimited_envelope"];
+            429: components["responses"]["RateLimited_envelope_seed_code"];
             /** @description The QR authority key, or another dependency, is unavailable: retry shortly */
             503: {
                 headers: {
@@ -14264,7 +14483,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -14273,7 +14492,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
         };
@@ -14304,6 +14523,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         data: ({
                             /** @description ISO 3166-1 alpha-2 code */
                             alpha_2: string;
@@ -14339,7 +14560,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -14348,10 +14569,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
-            429: components["responses"]["RateLimited_envelope"];
+            429: components["responses"]["RateLimited_envelope_seed_code"];
             /** @description The list has not been loaded into this deployment */
             503: {
                 headers: {
@@ -14359,7 +14580,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -14368,7 +14589,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
         };
@@ -14399,6 +14620,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         data: ({
                             /** @description ISO 4217 code */
                             code: string;
@@ -14434,7 +14657,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -14443,10 +14666,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
-            429: components["responses"]["RateLimited_envelope"];
+            429: components["responses"]["RateLimited_envelope_seed_code"];
             /** @description The list has not been loaded into this deployment */
             503: {
                 headers: {
@@ -14454,7 +14677,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -14463,7 +14686,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
         };
@@ -14494,6 +14717,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         data: {
                             /** @description The code */
                             code: string;
@@ -14527,7 +14752,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -14536,10 +14761,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
-            429: components["responses"]["RateLimited_envelope"];
+            429: components["responses"]["RateLimited_envelope_seed_code"];
             /** @description The list has not been loaded into this deployment */
             503: {
                 headers: {
@@ -14547,7 +14772,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -14556,7 +14781,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
         };
@@ -14587,6 +14812,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         data: ({
                             /** @description LGA code NG-XX-YYY */
                             code: string;
@@ -14624,7 +14851,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -14633,10 +14860,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
-            429: components["responses"]["RateLimited_envelope"];
+            429: components["responses"]["RateLimited_envelope_seed_code"];
             /** @description The list has not been loaded into this deployment */
             503: {
                 headers: {
@@ -14644,7 +14871,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -14653,7 +14880,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
         };
@@ -14684,6 +14911,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         data: {
                             /** @description The code */
                             code: string;
@@ -14717,7 +14946,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -14726,10 +14955,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
-            429: components["responses"]["RateLimited_envelope"];
+            429: components["responses"]["RateLimited_envelope_seed_code"];
             /** @description The list has not been loaded into this deployment */
             503: {
                 headers: {
@@ -14737,7 +14966,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -14746,7 +14975,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
         };
@@ -14777,6 +15006,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         data: ({
                             /** @description Product description */
                             description: string;
@@ -14812,7 +15043,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -14821,10 +15052,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
-            429: components["responses"]["RateLimited_envelope"];
+            429: components["responses"]["RateLimited_envelope_seed_code"];
             /** @description The list has not been loaded into this deployment */
             503: {
                 headers: {
@@ -14832,7 +15063,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -14841,7 +15072,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
         };
@@ -14872,6 +15103,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         data: ({
                             /** @description Service code */
                             code: string;
@@ -14907,7 +15140,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -14916,10 +15149,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
-            429: components["responses"]["RateLimited_envelope"];
+            429: components["responses"]["RateLimited_envelope_seed_code"];
             /** @description The list has not been loaded into this deployment */
             503: {
                 headers: {
@@ -14927,7 +15160,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -14936,7 +15169,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
         };
@@ -14967,6 +15200,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         data: {
                             /** @description State code NG-XX */
                             code: string;
@@ -15000,7 +15235,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -15009,10 +15244,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
-            429: components["responses"]["RateLimited_envelope"];
+            429: components["responses"]["RateLimited_envelope_seed_code"];
             /** @description The list has not been loaded into this deployment */
             503: {
                 headers: {
@@ -15020,7 +15255,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -15029,7 +15264,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
         };
@@ -15060,6 +15295,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         data: ({
                             /** @description Tax category id */
                             code: string;
@@ -15097,7 +15334,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -15106,10 +15343,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
-            429: components["responses"]["RateLimited_envelope"];
+            429: components["responses"]["RateLimited_envelope_seed_code"];
             /** @description The list has not been loaded into this deployment */
             503: {
                 headers: {
@@ -15117,7 +15354,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -15126,7 +15363,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
         };
@@ -15157,6 +15394,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         data: ({
                             /** @description Exempt goods or services */
                             description: string;
@@ -15192,7 +15431,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -15201,10 +15440,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
-            429: components["responses"]["RateLimited_envelope"];
+            429: components["responses"]["RateLimited_envelope_seed_code"];
             /** @description The list has not been loaded into this deployment */
             503: {
                 headers: {
@@ -15212,7 +15451,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -15221,7 +15460,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
         };
@@ -15251,6 +15490,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         data: {
                             address: string;
                             email: string;
@@ -15284,7 +15525,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
@@ -15293,7 +15534,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -15302,7 +15543,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description No taxpayer has this TIN */
@@ -15311,7 +15552,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The body is larger than 1 MiB */
@@ -15320,7 +15561,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description Content-Type is not application/json */
@@ -15329,10 +15570,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
-            429: components["responses"]["RateLimited_envelope"];
+            429: components["responses"]["RateLimited_envelope_seed_code"];
             /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
             503: {
                 headers: {
@@ -15340,7 +15581,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -15349,7 +15590,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
         };
@@ -15390,6 +15631,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         data: {
                             /** @description code + serial number zero-padded to 6, e.g. INV000042 */
                             invoice_number: string;
@@ -15414,7 +15657,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
@@ -15423,7 +15666,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -15432,7 +15675,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The Idempotency-Key was used with a different body, or its first request is still in progress */
@@ -15442,7 +15685,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The body is larger than 1 MiB */
@@ -15451,7 +15694,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description Content-Type is not application/json */
@@ -15460,10 +15703,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
-            429: components["responses"]["RateLimited_envelope"];
+            429: components["responses"]["RateLimited_envelope_seed_code"];
             /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
             503: {
                 headers: {
@@ -15471,7 +15714,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -15480,7 +15723,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
         };
@@ -15528,7 +15771,10 @@ export interface operations {
                      *       "irn": "INV000042-94ND90NR-20261121"
                      *     }
                      */
-                    "application/json": components["schemas"]["GenerateIRNResponse"];
+                    "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
+                    } & components["schemas"]["GenerateIRNResponse"];
                 };
             };
             /** @description The body is invalid: every problem is listed, each with its path, or service_id is not your business's service id */
@@ -15537,7 +15783,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
@@ -15546,7 +15792,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -15555,7 +15801,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description business_id is not the caller's business (or the business is not registered): nothing is revealed about other businesses */
@@ -15564,7 +15810,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description The IRN is already registered to another business */
@@ -15574,7 +15820,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description The body is larger than 1 MiB */
@@ -15583,7 +15829,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description Content-Type is not application/json */
@@ -15592,10 +15838,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
-            429: components["responses"]["RateLimited_record"];
+            429: components["responses"]["RateLimited_record_seed_code"];
             /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
             503: {
                 headers: {
@@ -15603,7 +15849,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -15612,7 +15858,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
         };
@@ -15657,6 +15903,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         data: {
                             /** @description The QR code as a data:image/png;base64,... URL */
                             qr_code_base64: string;
@@ -15686,7 +15934,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
@@ -15695,7 +15943,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -15704,7 +15952,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description business_id is not the caller's business (or the business is not registered): nothing is revealed about other businesses */
@@ -15713,7 +15961,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The IRN is already registered to another business */
@@ -15723,7 +15971,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The body is larger than 1 MiB */
@@ -15732,7 +15980,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description Content-Type is not application/json */
@@ -15741,10 +15989,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
-            429: components["responses"]["RateLimited_envelope"];
+            429: components["responses"]["RateLimited_envelope_seed_code"];
             /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
             503: {
                 headers: {
@@ -15752,7 +16000,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -15761,7 +16009,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
         };
@@ -15787,6 +16035,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         data: {
                             adjustments: components["schemas"]["InvoiceAdjustments"];
                             /**
@@ -15823,7 +16073,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
@@ -15832,7 +16082,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -15841,7 +16091,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description No signed invoice with this IRN names your business as buyer or supplier */
@@ -15850,10 +16100,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
-            429: components["responses"]["RateLimited_envelope"];
+            429: components["responses"]["RateLimited_envelope_seed_code"];
             /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
             503: {
                 headers: {
@@ -15861,7 +16111,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -15870,7 +16120,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
         };
@@ -15901,6 +16151,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
                         data: {
                             /** @description The code */
                             code: string;
@@ -15934,7 +16186,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -15943,10 +16195,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
-            429: components["responses"]["RateLimited_envelope"];
+            429: components["responses"]["RateLimited_envelope_seed_code"];
             /** @description The list has not been loaded into this deployment */
             503: {
                 headers: {
@@ -15954,7 +16206,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -15963,7 +16215,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FailedEnvelope"];
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
         };
@@ -16256,7 +16508,10 @@ export interface operations {
                      *       "irn": "INV000042-94ND90NR-20261121"
                      *     }
                      */
-                    "application/json": components["schemas"]["AccessPointProviderResponse"];
+                    "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
+                    } & components["schemas"]["AccessPointProviderResponse"];
                 };
             };
             /** @description The body is invalid: every problem is listed, each with its path: schema, code lists, IRN format and ownership, and in strict mode the arithmetic rules (docs/invoices.md: "Invoice rule codes") */
@@ -16265,7 +16520,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
@@ -16274,7 +16529,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description The API key's roles do not allow this endpoint */
@@ -16283,7 +16538,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description business_id is not the caller's business (or the business is not registered): nothing is revealed about other businesses */
@@ -16292,7 +16547,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description The IRN is registered to another business, or already signed with different content */
@@ -16302,7 +16557,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description The invoice is too large to store, even compressed */
@@ -16311,7 +16566,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description Content-Type is not application/json */
@@ -16320,10 +16575,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
-            429: components["responses"]["RateLimited_record"];
+            429: components["responses"]["RateLimited_record_seed_code"];
             /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
             503: {
                 headers: {
@@ -16331,7 +16586,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -16340,7 +16595,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FirsErrorDetails"];
+                    "application/json": components["schemas"]["FirsErrorWithCode"];
                 };
             };
         };
@@ -16381,7 +16636,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotificationError"];
                 };
             };
-            429: components["responses"]["RateLimited_notification"];
+            429: components["responses"]["RateLimited_notification_seed"];
             /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
             503: {
                 headers: {
@@ -16491,7 +16746,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotificationError"];
                 };
             };
-            429: components["responses"]["RateLimited_notification"];
+            429: components["responses"]["RateLimited_notification_seed"];
             /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
             503: {
                 headers: {
@@ -16588,7 +16843,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotificationError"];
                 };
             };
-            429: components["responses"]["RateLimited_notification"];
+            429: components["responses"]["RateLimited_notification_seed"];
             /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
             503: {
                 headers: {
@@ -16658,7 +16913,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotificationError"];
                 };
             };
-            429: components["responses"]["RateLimited_notification"];
+            429: components["responses"]["RateLimited_notification_seed"];
             /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
             503: {
                 headers: {
@@ -16771,7 +17026,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotificationError"];
                 };
             };
-            429: components["responses"]["RateLimited_notification"];
+            429: components["responses"]["RateLimited_notification_seed"];
             /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
             503: {
                 headers: {
@@ -16893,7 +17148,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotificationError"];
                 };
             };
-            429: components["responses"]["RateLimited_notification"];
+            429: components["responses"]["RateLimited_notification_seed"];
             /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
             503: {
                 headers: {

@@ -4,7 +4,8 @@ import { probeWebhook } from '#lib/webhooks/probe.ts'
 import { applicationDetail, checkDependencies, overallStatus } from './checks.ts'
 
 /**
- * The health reply (CONTRACT section 5), by caller: anonymous uptime probes get `{status, execTime}`;
+ * The health reply (CONTRACT sections 5 and 17), by caller: anonymous uptime probes get `{healthy,
+ * status, execTime}`;
  * an authenticated client also gets `application`, each dependency's `{status}` and its own webhook
  * (`{status, url, httpStatus}` or `NOT_CONFIGURED`). HTTP 200 unless DOWN (503).
  *
@@ -24,7 +25,9 @@ export async function healthReport(
   const status = overallStatus(results)
   const httpStatus = status === 'DOWN' ? 503 : 200
   const execTime = `${Math.round(performance.now() - started)}ms`
-  if (caller.scheme !== 'api-signature') return { httpStatus, body: { status, execTime } }
+  // The authority's clients read `healthy` (CONTRACT 17): degraded still serves requests.
+  const healthy = status !== 'DOWN'
+  if (caller.scheme !== 'api-signature') return { httpStatus, body: { healthy, status, execTime } }
 
   logger.info('health check detail', {
     status,
@@ -39,6 +42,7 @@ export async function healthReport(
   return {
     httpStatus,
     body: {
+      healthy,
       status,
       execTime,
       components: {

@@ -7,7 +7,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import { BadRequest } from '#lib/platform/errors.ts'
 import { toApiError } from '#lib/platform/http/errors.ts'
 import { MAX_BODY_BYTES } from '#lib/platform/http/factory.ts'
-import { errorResponse } from '#lib/platform/http/replies.ts'
+import { errorResponse, replyShapeOf } from '#lib/platform/http/replies.ts'
 import { pathMatches } from '#lib/platform/http/unrouted.ts'
 import { type Route, routes, UNROUTED } from '#lib/service/routes.ts'
 import { asFunction, type Grants, installLocalIam } from './iam.ts'
@@ -83,7 +83,7 @@ function malformedPathReply(route: Route, segment: string): APIGatewayProxyStruc
     `The path segment "${segment.slice(0, 60)}" is not valid percent-encoded UTF-8: encode each byte as %XX`,
     { problems: [{ path: 'path', code: 'malformed_path', message: 'not valid percent-encoded UTF-8' }] },
   )
-  return errorResponse(route.reply, toApiError(error)!, {
+  return errorResponse(replyShapeOf(route), toApiError(error)!, {
     requestId: randomUUID(),
     traceId: randomUUID(),
     startedAt: performance.now(),

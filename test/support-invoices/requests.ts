@@ -63,3 +63,24 @@ export const freshInvoiceNumber = (prefix = 'INV'): string => {
   counter += 1
   return `${prefix}${Date.now().toString(36).toUpperCase()}${counter}`
 }
+
+/** The authority's error record on its paths (CONTRACT 17), for whole-reply assertions. */
+export const authorityError = (
+  code: number,
+  message: RegExp | string = /./,
+  errors: unknown = expect.any(Array),
+) => {
+  const text = typeof message === 'string' ? message : expect.stringMatching(message)
+  return {
+    code,
+    message: text,
+    data: null,
+    error: {
+      id: expect.any(String),
+      handler: expect.any(String),
+      details: expect.any(String),
+      public_message: text,
+    },
+    errors,
+  }
+}

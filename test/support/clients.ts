@@ -1,5 +1,6 @@
 import { ApiClient, type ClientReply } from '#client/api-client.ts'
 import { DEV, DEV_TEST } from '../../scripts/local/dev-credentials.ts'
+import { withoutCode } from './api.ts'
 import { checkReply } from './contract.ts'
 
 /** The project's client, with every reply held to the OpenAPI document (test/support/contract.ts). */
@@ -11,8 +12,9 @@ class CheckedClient extends ApiClient {
     extraHeaders: Record<string, string> = {},
   ): Promise<ClientReply<T>> {
     const reply = await super.request<T>(method, target, body, extraHeaders)
-    checkReply(method, new URL(target, this.baseUrl).href, reply)
-    return reply
+    const url = new URL(target, this.baseUrl).href
+    checkReply(method, url, reply)
+    return { ...reply, body: withoutCode(url, reply) as T }
   }
 }
 

@@ -43,15 +43,24 @@ const templates: { regex: RegExp; path: string }[] = Object.keys(document.paths)
 /** The operation the document gives for a request, by method and URL. */
 export function operationFor(method: string, url: string): Operation | undefined {
   const { pathname } = new URL(url, 'http://localhost')
-  const match = templates.find((t) => t.regex.test(pathname))
+  // As API Gateway routes: among the paths that match with this method, the one with fewest parameters
+  // (`/api/v1/invoice/validate` before `/api/v1/invoice/{business_id}`).
+  const parameters = (path: string) => path.split('{').length
+  const match = templates
+    .filter((t) => t.regex.test(pathname) && document.paths[t.path][method.toLowerCase()])
+    .sort((a, b) => parameters(a.path) - parameters(b.path))[0]
   const operation = match && document.paths[match.path][method.toLowerCase()]
   return operation ? { path: match.path, method: method.toUpperCase(), operation } : undefined
 }
 
 /** The error records of the areas: a request no route matches is answered in one of these. */
-const errorRecords = ['FirsErrorDetails', 'FailedEnvelope', 'ResponseCodeError', 'NotificationError'].map(
-  (name) => validatorFor({ $ref: `#/components/schemas/${name}` }),
-)
+const errorRecords = [
+  'FirsErrorDetails',
+  'FirsErrorWithCode',
+  'FailedEnvelope',
+  'ResponseCodeError',
+  'NotificationError',
+].map((name) => validatorFor({ $ref: `#/components/schemas/${name}` }))
 
 const describe = (errors: unknown) => JSON.stringify(errors, null, 1).slice(0, 1500)
 

@@ -23,7 +23,14 @@ import {
 } from './idempotency.ts'
 import { parseEventJsonBody } from './json-body.ts'
 import type { ReplySealer } from './sealed-reply.ts'
-import { errorResponse, type Reply, type ReplyContext, successResponse } from './replies.ts'
+import {
+  errorResponse,
+  type Reply,
+  type ReplyContext,
+  replyShapeOf,
+  successResponse,
+  unroutedShape,
+} from './replies.ts'
 import { observability, traceIdOf } from './observability.ts'
 import { parseOrThrow } from './validation.ts'
 
@@ -258,21 +265,22 @@ const idempotency = (sealer: ReplySealer | undefined): Middleware => ({
 function toErrorResponse(request: MiddyRequest): APIGatewayProxyStructuredResultV2 {
   const state = request.context.api
   const kind = state.route?.reply ?? state.unroutedReply ?? 'record'
+  const shape = state.route ? replyShapeOf(state.route) : unroutedShape(kind)
   const error = request.error
   const known = toApiError(error)
-  if (known) return errorResponse(kind, known, state.reply)
+  if (known) return errorResponse(shape, known, state.reply)
   if (isUnavailable(error)) {
     logger.error('dependency unavailable', { error })
     // Throttled or down, behind the API (DynamoDB, Lambda): the caller may retry, and is told when.
     const down = new DependencyDown('A service this request depends on is unavailable: retry shortly', {
       retryAfterSeconds: RETRY_UNAVAILABLE_SECONDS,
     })
-    return errorResponse(kind, toApiError(down)!, state.reply)
+    return errorResponse(shape, toApiError(down)!, state.reply)
   }
   // A bug: the stack goes to the log, never to the caller.
   logger.error('unhandled error', { error })
   const generic = new ApiError(500, 'An unexpected error occurred; it has been logged with this request id')
-  return errorResponse(kind, generic, state.reply)
+  return errorResponse(shape, generic, state.reply)
 }
 
 function logCompletion(request: MiddyRequest) {
@@ -356,7 +364,7 @@ export function apiHandler<
         traceId: state.reply.traceId,
         event,
       })
-      return successResponse(route.reply, reply, state.reply)
+      return successResponse(replyShapeOf(route), reply, state.reply)
     })
   // Each invocation in a mode scope of its own (lib/platform/mode.ts), which authentication sets.
   const scoped = (event: APIGatewayProxyEventV2, context: Context) =>

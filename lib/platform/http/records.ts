@@ -1,5 +1,5 @@
 import * as z from 'zod'
-import type { ReplyKind } from '#lib/platform/http/route.ts'
+import type { ReplyShape } from '#lib/platform/http/replies.ts'
 
 /**
  * The reply records of the four areas as lib/platform/http/replies.ts writes them, in zod: the OpenAPI
@@ -113,8 +113,42 @@ export const NotificationError = z
   })
   .meta({ description: 'Area D error record.' })
 
+/** `code`: the HTTP status, on every Area A record (CONTRACT 17). */
+const Code = z.object({
+  code: z
+    .int()
+    .meta({ description: "The HTTP status, as the authority's API gives it: clients branch on it" }),
+})
+
+/**
+ * The authority's error record, on its paths (CONTRACT 17): its own members, with the seed's `errors`
+ * (and `warnings`) beside them.
+ */
+export const AuthorityError = z
+  .object({
+    code: z.int().meta({ description: 'The HTTP status' }),
+    message: z.string().meta({ description: 'What went wrong, for a person' }),
+    data: z.null(),
+    error: z.object({
+      id: z.string().meta({ description: 'The request id (x-request-id): quote it to support' }),
+      handler: z.string().meta({ description: 'The function that answered' }),
+      details: z.string().meta({ description: 'The errors as one readable string' }),
+      public_message: z.string().meta({ description: 'The message, for the end user' }),
+    }),
+    errors: z.array(Problem).meta({ description: 'Every problem found, one each' }),
+    warnings: z.array(Problem).max(20).optional().meta({
+      description: 'What was ignored or defaulted without failing the request',
+    }),
+  })
+  .meta({ description: "The authority's error record, on its paths (CONTRACT 17)." })
+
 /** The record a route's success data is sent in. */
-export function successRecord(kind: ReplyKind, data: z.ZodType | undefined): z.ZodType {
+export function successRecord(shape: ReplyShape, data: z.ZodType | undefined): z.ZodType {
+  const record = kindRecord(shape.kind, data)
+  return shape.withCode ? z.intersection(Code, record) : record
+}
+
+function kindRecord(kind: ReplyShape['kind'], data: z.ZodType | undefined): z.ZodType {
   switch (kind) {
     case 'record':
       return data ?? z.object({})
@@ -129,9 +163,12 @@ export function successRecord(kind: ReplyKind, data: z.ZodType | undefined): z.Z
   }
 }
 
-/** The error record of a route's reply kind. */
-export function errorRecord(kind: ReplyKind): z.ZodType {
-  switch (kind) {
+/** The error record of a route's replies. */
+export function errorRecord(shape: ReplyShape): z.ZodType {
+  if (shape.profile === 'authority') return AuthorityError
+  if (shape.withCode && shape.kind === 'envelope') return FailedEnvelopeWithCode
+  if (shape.withCode && shape.kind === 'record') return FirsErrorWithCode
+  switch (shape.kind) {
     case 'envelope':
       return FailedEnvelope
     case 'record':
@@ -144,11 +181,22 @@ export function errorRecord(kind: ReplyKind): z.ZodType {
   }
 }
 
+/** Area A's error records as sent, `code` first (CONTRACT 17). */
+const FailedEnvelopeWithCode = z
+  .intersection(Code, FailedEnvelope)
+  .meta({ description: 'Area A Envelope of a failure, with code' })
+const FirsErrorWithCode = z
+  .intersection(Code, FirsErrorDetails)
+  .meta({ description: 'Area A error record, with code' })
+
 /** The named records of the document's components. */
 export const recordComponents = (): Record<string, z.ZodType> => ({
   Problem,
   FirsErrorDetails,
   FailedEnvelope,
+  FailedEnvelopeWithCode,
+  FirsErrorWithCode,
+  AuthorityError,
   ResponseCodeError,
   NotificationError,
 })

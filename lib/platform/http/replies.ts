@@ -1,5 +1,5 @@
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda'
-import type { ReplyKind } from '#lib/platform/http/route.ts'
+import type { Profile, ReplyKind, Route } from '#lib/platform/http/route.ts'
 import { lagosDateTime } from '#lib/platform/time.ts'
 import type { ApiError } from './errors.ts'
 import { statusLine } from './status.ts'
@@ -23,6 +23,40 @@ export interface ReplyContext {
   requestId: string
   startedAt: number
 }
+
+/**
+ * What a reply is written as: the route's record kind, the API it is served as, and whether it carries
+ * the authority's `code` member (CONTRACT 17).
+ */
+export interface ReplyShape {
+  kind: ReplyKind
+  profile: Profile
+  /** Area A's JSON records carry `code`, the HTTP status, on both profiles: the authority's clients branch on it. */
+  withCode: boolean
+  /** The function that answered: the authority's error record names it (`error.handler`). */
+  handler?: string
+}
+
+/**
+ * The shape of a route's replies. Area A's records carry `code`, except the public documents in a
+ * standard's own format (the JWKS, the OpenAPI document, the docs page), which no authority client
+ * reads and whose formats have no such member.
+ */
+export const replyShapeOf = (
+  route: Pick<Route, 'reply' | 'profile' | 'auth' | 'functionId'>,
+): ReplyShape => ({
+  kind: route.reply,
+  profile: route.profile,
+  withCode: (route.reply === 'envelope' || route.reply === 'record') && route.auth !== 'none',
+  handler: route.functionId,
+})
+
+/** The shape of a reply to a request no route took (the catch-all): the seed's, by the path's area. */
+export const unroutedShape = (kind: ReplyKind): ReplyShape => ({
+  kind,
+  profile: 'seed',
+  withCode: kind === 'envelope' || kind === 'record',
+})
 
 const execTime = (ctx: ReplyContext) => `${Math.max(0, Math.round(performance.now() - ctx.startedAt))}ms`
 
@@ -52,6 +86,12 @@ function defaultResponseCode(status: number): string {
   if (status === 429) return '65'
   if (status >= 500) return '96'
   return '30'
+}
+
+/** `code` first, then the record: a JSON object gains it, anything else (a list) is sent as it is. */
+function withCode(body: unknown, status: number): unknown {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return body
+  return { code: status, ...body }
 }
 
 function successBody(kind: ReplyKind, reply: Reply, ctx: ReplyContext, status: number): unknown {
@@ -94,6 +134,27 @@ function successBody(kind: ReplyKind, reply: Reply, ctx: ReplyContext, status: n
         message: reply.message ?? 'Success',
         ...(reply.data === undefined ? {} : { data: reply.data }),
       }
+  }
+}
+
+/**
+ * The authority's error record (CONTRACT 17), on its paths: `{code, message, data: null, error: {id,
+ * handler, details, public_message}, errors}`, with `errors` (and `warnings`) as the seed's records.
+ */
+function authorityErrorBody(error: ApiError, ctx: ReplyContext, handler: string | undefined) {
+  const details = firsErrorDetails(error)
+  return {
+    code: error.status,
+    message: error.message,
+    data: null,
+    error: {
+      id: ctx.requestId,
+      handler: handler ?? 'unrouted',
+      details: details.details,
+      public_message: error.message,
+    },
+    errors: error.problems,
+    ...(error.warnings.length ? { warnings: error.warnings } : {}),
   }
 }
 
@@ -141,7 +202,7 @@ function response(status: number, body: unknown, ctx: ReplyContext, headers: Rec
   } satisfies APIGatewayProxyStructuredResultV2
 }
 
-export function successResponse(kind: ReplyKind, reply: Reply, ctx: ReplyContext) {
+export function successResponse(shape: ReplyShape, reply: Reply, ctx: ReplyContext) {
   const status = reply.status ?? 200
   // 304 Not Modified and 204 No Content carry no body, whatever the area.
   if (status === 304 || status === 204)
@@ -152,9 +213,14 @@ export function successResponse(kind: ReplyKind, reply: Reply, ctx: ReplyContext
     if (typeof body === 'string') return { ...base, body }
     return { ...base, body: Buffer.from(body).toString('base64'), isBase64Encoded: true }
   }
-  return response(status, successBody(kind, reply, ctx, status), ctx, reply.headers)
+  const body = successBody(shape.kind, reply, ctx, status)
+  return response(status, shape.withCode ? withCode(body, status) : body, ctx, reply.headers)
 }
 
-export function errorResponse(kind: ReplyKind, error: ApiError, ctx: ReplyContext) {
-  return response(error.status, errorBody(kind, error, ctx), ctx, error.headers)
+export function errorResponse(shape: ReplyShape, error: ApiError, ctx: ReplyContext) {
+  if (shape.profile === 'authority') {
+    return response(error.status, authorityErrorBody(error, ctx, shape.handler), ctx, error.headers)
+  }
+  const body = errorBody(shape.kind, error, ctx)
+  return response(error.status, shape.withCode ? withCode(body, error.status) : body, ctx, error.headers)
 }

@@ -31,6 +31,9 @@ const Status = () => z.enum(['UP', 'DEGRADED', 'DOWN'])
 const HealthReport = () => {
   const component = z.looseObject({ status: Status() })
   return z.object({
+    healthy: z
+      .boolean()
+      .meta({ description: "UP or DEGRADED: the service takes requests (the authority's member)" }),
     status: Status().meta({ description: 'Overall status' }),
     execTime: z.string().meta({ description: 'Time taken, e.g. "12ms"' }),
     components: z
@@ -58,7 +61,7 @@ const HealthReport = () => {
 export const healthCheckDocs = (): EndpointDocs => ({
   summary: 'Health of the application, its dependencies and your webhook',
   description:
-    "Without credentials only `{status, execTime}` (for uptime probes; a wrong signature is still 401). Any authenticated client also gets `components`: each dependency's status (the detail is in the operator's logs, for no client's reply) and its own webhook's.",
+    "Without credentials only `{healthy, status, execTime}` (for uptime probes; a wrong signature is still 401). Any authenticated client also gets `components`: each dependency's status (the detail is in the operator's logs, for no client's reply) and its own webhook's.",
   replies: () => {
     const report = HealthReport()
     return {

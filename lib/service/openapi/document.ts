@@ -9,6 +9,7 @@ import {
   type SuccessReply,
 } from '#lib/platform/http/endpoint.ts'
 import { errorRecord, recordComponents, successRecord } from '#lib/platform/http/records.ts'
+import { replyShapeOf } from '#lib/platform/http/replies.ts'
 import { invoiceComponents } from '#lib/invoice/schemas.ts'
 import { ERROR_CODES } from '#lib/invoice/rule-codes.ts'
 import { type Area, type AuthScheme, type Route, routes as routeTable } from '#lib/service/routes.ts'
@@ -219,7 +220,7 @@ function successContent(route: Route, reply: SuccessReply, toSchema: SchemaOf): 
   const data = reply.data === undefined ? undefined : forVersion(reply.data, version)
   if (reply.mediaType) return { [reply.mediaType]: { schema: data ? toSchema(data) : {} } }
   const example = reply.example === undefined ? undefined : forVersion(reply.example, version)
-  const success = toSchema(successRecord(route.reply, data))
+  const success = toSchema(successRecord(replyShapeOf(route), data))
   const others = Object.entries(reply.otherMedia ?? {}).map(([media, description]) => [
     media,
     { schema: { type: 'string', description } },
@@ -227,7 +228,7 @@ function successContent(route: Route, reply: SuccessReply, toSchema: SchemaOf): 
   return {
     ...Object.fromEntries(others),
     'application/json': {
-      schema: reply.orError ? { anyOf: [success, toSchema(errorRecord(route.reply))] } : success,
+      schema: reply.orError ? { anyOf: [success, toSchema(errorRecord(replyShapeOf(route)))] } : success,
       ...(example === undefined ? {} : { example }),
     },
   }
@@ -284,7 +285,7 @@ function operationOf(
   }
 
   const replies = { ...commonReplies(route, declaration), ...declaration.replies }
-  const error = toSchema(errorRecord(route.reply))
+  const error = toSchema(errorRecord(replyShapeOf(route)))
   const responses: Json = {}
   for (const status of Object.keys(replies)
     .map(Number)
@@ -319,7 +320,7 @@ function operationOf(
         content: { 'application/json': { schema: error } },
       }
       if (status === 429 && reply === RATE_LIMITED) {
-        const name = `RateLimited_${route.reply}`
+        const name = `RateLimited_${route.reply}_${route.profile}${replyShapeOf(route).withCode ? '_code' : ''}`
         shared[name] = response
         responses[status] = { $ref: `#/components/responses/${name}` }
       } else responses[status] = response

@@ -37,7 +37,11 @@ describe('the health check when a dependency is down', () => {
   it('is DEGRADED (200) while only the signing and QR keys are unavailable', async () => {
     const anonymous = await clients.anonymous.get(PATH)
     expect(anonymous.status).toBe(200)
-    expect(anonymous.body).toEqual({ status: 'DEGRADED', execTime: expect.stringMatching(/^\d+ms$/) })
+    expect(anonymous.body).toEqual({
+      healthy: true,
+      status: 'DEGRADED',
+      execTime: expect.stringMatching(/^\d+ms$/),
+    })
     const si: any = await clients.si.get(PATH)
     expect(si.body.components.dependencies).toEqual({
       dynamodb: { status: 'UP' },
@@ -74,7 +78,11 @@ describe('the health check when a dependency is down', () => {
     await dynamo.stop()
     const anonymous = await clients.anonymous.get(PATH)
     expect(anonymous.status).toBe(503)
-    expect(anonymous.body).toEqual({ status: 'DOWN', execTime: expect.stringMatching(/^\d+ms$/) })
+    expect(anonymous.body).toEqual({
+      healthy: false,
+      status: 'DOWN',
+      execTime: expect.stringMatching(/^\d+ms$/),
+    })
     // Authentication itself reads the API key from DynamoDB, so it is the auth layer that answers 503.
     const si: any = await clients.si.get(PATH)
     expect(si.status).toBe(503)

@@ -70,13 +70,13 @@ describe('error records', () => {
     expect(reply.body).toEqual(firsError('404 NOT_FOUND', /No endpoint GET \/api\/v1\/si\/no-such-thing/))
   })
 
-  it("names the nearest served path, one only, for an unknown path under /api/ (the authority's sign)", async () => {
-    const reply = await send(`${api.url}/api/v1/invoice/sign`, { method: 'POST', body: '{}' })
+  it('names the nearest served path, one only, for an unknown path under /api/ (a misspelt sign)', async () => {
+    const reply = await send(`${api.url}/api/v1/app/invoice/sing`, { method: 'POST', body: '{}' })
     expect(reply.status).toBe(404)
     expect(reply.body).toEqual(
       firsError(
         '404 NOT_FOUND',
-        /^No endpoint POST \/api\/v1\/invoice\/sign: the nearest served path is POST \/api\/v1\/app\/invoice\/sign; check the path/,
+        /^No endpoint POST \/api\/v1\/app\/invoice\/sing: the nearest served path is POST \/api\/v1\/app\/invoice\/sign; check the path/,
       ),
     )
     expect(reply.body.message.match(/nearest/g)).toHaveLength(1)

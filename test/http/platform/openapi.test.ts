@@ -58,7 +58,7 @@ describe('openapi.json', () => {
     expect(
       doc.paths['/api/v1/app/invoice/sign'].post.responses['409'].content['application/json'].schema,
     ).toEqual({
-      $ref: '#/components/schemas/FirsErrorDetails',
+      $ref: '#/components/schemas/FirsErrorWithCode',
     })
     expect(doc.components.schemas.ValidateInvoiceRequestV2.required).toContain('invoice_kind')
     expect(doc.components.schemas.ValidateInvoiceRequest.required).not.toContain('invoice_kind')

@@ -90,7 +90,11 @@ afterAll(async () => {
 // Assertions, each on its own so that more (e.g. the published document) can be added beside them.
 
 /** The area's record, success or error, for the route's reply kind (CONTRACT sections 3, 6, 7). */
-function expectAreaRecord(kind: ReplyKind, reply: RawReply) {
+function expectAreaRecord(
+  kind: ReplyKind,
+  reply: RawReply,
+  shape: { authority: boolean; withCode: boolean },
+) {
   const failed = reply.status >= 400
   // 304 (a list's ETag matched) and HEAD carry no body; everything else is JSON.
   if (reply.status === 304) return expect(reply.text).toBe('')
@@ -108,13 +112,31 @@ function expectAreaRecord(kind: ReplyKind, reply: RawReply) {
     // An invoice refused with 400 also lists the unknown keys it ignored (CONTRACT 17).
     ...(failed && 'warnings' in (body.error ?? body) ? { warnings: expect.any(Array) } : {}),
   }
+  // Area A's records carry `code`, the status (CONTRACT 17); the authority's paths fail in its record.
+  const code = shape.withCode ? { code: reply.status } : {}
+  if (shape.authority && failed) {
+    return expect(body).toEqual({
+      code: reply.status,
+      message: expect.any(String),
+      data: null,
+      error: {
+        id: expect.any(String),
+        handler: expect.any(String),
+        details: expect.any(String),
+        public_message: expect.any(String),
+      },
+      errors: expect.any(Array),
+      ...('warnings' in body ? { warnings: expect.any(Array) } : {}),
+    })
+  }
   switch (kind) {
     case 'record':
-      if (failed) expect(body).toEqual(firsError)
-      else expect(body).toEqual(expect.any(Object))
+      if (failed) expect(body).toEqual({ ...code, ...firsError })
+      else expect(body).toEqual(expect.objectContaining(code))
       return
     case 'envelope':
       expect(body).toEqual({
+        ...code,
         status: failed ? 'FAILED' : 'SUCCESS',
         message: expect.any(String),
         data: failed ? null : expect.anything(),
@@ -181,7 +203,10 @@ async function exchange(route: Route, request: FuzzRequest, expectRefusal: boole
     expect(Object.keys(declared ?? {}), context).toContain(media)
   } else {
     try {
-      expectAreaRecord(kind, reply)
+      expectAreaRecord(kind, reply, {
+        authority: routed && route.profile === 'authority',
+        withCode: (kind === 'record' || kind === 'envelope') && (!routed || route.auth !== 'none'),
+      })
     } catch (error) {
       throw new Error(`${context}\nis not the area's record: ${(error as Error).message}`)
     }
