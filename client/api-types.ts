@@ -5273,6 +5273,15 @@ export interface operations {
                     "application/json": components["schemas"]["AuthorityError"];
                 };
             };
+            /** @description At the authority's path (GET /api/v1/invoice/{business_id}): the business_id is not the caller's business */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthorityError"];
+                };
+            };
             429: components["responses"]["RateLimited_envelope_authority_code"];
             /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
             503: {
@@ -7892,6 +7901,15 @@ export interface operations {
             };
             /** @description The API key's roles do not allow this endpoint */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+            /** @description At the authority's path (GET /api/v1/invoice/{business_id}): the business_id is not the caller's business */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14376,6 +14394,15 @@ export interface operations {
             };
             /** @description The API key's roles do not allow this endpoint */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+            /** @description At the authority's path (GET /api/v1/invoice/{business_id}): the business_id is not the caller's business */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

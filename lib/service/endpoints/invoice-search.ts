@@ -65,5 +65,6 @@ export const searchInvoicesDocs = (): EndpointDocs => ({
       }),
     },
     400: 'A query parameter is invalid: every problem is listed',
+    404: "At the authority's path (GET /api/v1/invoice/{business_id}): the business_id is not the caller's business",
   }),
 })
