@@ -19,10 +19,10 @@ export function invoiceHandler(
   options: { schemaVersion?: 'v1'; sign?: InvoiceSigner } = {},
 ) {
   // The schemas this function validates with, built now, as it loads (never by a request): the
-  // authority's too when one of its routes is the authority's (CONTRACT 17).
-  const authority = declaration.routes.some((spec) => spec.profile === 'authority')
+  // authority's rules' too when one of its routes is the authority's, which is served as v1 (CONTRACT 17).
   for (const version of options.schemaVersion ? [options.schemaVersion] : API_VERSIONS)
-    prepareValidation(version, authority ? 'authority' : undefined)
+    prepareValidation(version)
+  if (declaration.routes.some((spec) => spec.profile === 'authority')) prepareValidation('v1', 'authority')
   return apiHandler(declaration, apiSignature, async ({ body, caller, version, headers, route }) => ({
     data: await handleInvoice({
       action,
