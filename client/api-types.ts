@@ -2211,6 +2211,13 @@ export interface components {
          *     - `NG-CO-16` (400, a warning in lenient mode): payable_amount is more than tax_inclusive_amount, e.g. at `legal_monetary_total/payable_amount`
          *     - `NG-CO-17` (400, a warning in lenient mode): A TaxSubtotal's tax_amount is not taxable_amount x percent / 100, e.g. at `tax_total/0/tax_subtotal/0/tax_amount`
          *     - `NG-UK-01` (warning): An unknown key was ignored and not stored (a warning, never an error), e.g. at `invoice_line/0/dicount_rate`
+         *     - `NG-AU-01` (warning): payment_status was absent on an authority path: PENDING applied (a warning, never an error), e.g. at `payment_status`
+         *     - `NG-AU-02` (warning): tax_currency_code was absent on an authority path: the document currency applied (a warning, never an error), e.g. at `tax_currency_code`
+         *     - `NG-AU-03` (warning): A line's discount or fee fields were absent on an authority path: 0 applied (a warning, never an error), e.g. at `invoice_line/0`
+         *     - `NG-AU-04` (warning): A code sent as a number on an authority path was taken as its string (a warning, never an error), e.g. at `payment_means/0/payment_means_code`
+         *     - `NG-AU-05` (warning): A postal address without lga or state was accepted on an authority path (a warning, never an error), e.g. at `accounting_supplier_party/postal_address`
+         *     - `NG-AU-06` (warning): A line's hsn_code or isic_code is not in its list, on an authority path (a warning, never an error), e.g. at `invoice_line/0/hsn_code`
+         *     - `NG-AU-07` (warning): The arithmetic findings are warnings because an authority path validates leniently by default (a warning, never an error), e.g. at `x-validation-mode`
          *     - `NG-SZ-01` (413): The validated invoice is too large to store, even compressed, e.g. at `(body)`
          *     - `INVOICE_REFERENCE_MISMATCH` (400): validate-irn's invoice_reference is not the IRN's first segment (its invoice reference), e.g. at `invoice_reference`
          *     - `SERVICE_ID_NOT_OWN` (400): generate-irn's or generate-qr-code's service_id is not the caller's business's service id, e.g. at `service_id`
@@ -2234,7 +2241,7 @@ export interface components {
          *     - `custom` (400): A value breaks a rule of its field (the message says which), e.g. at `irn`
          * @enum {string}
          */
-        ErrorCode: "NG-SC-01" | "NG-SC-02" | "NG-SC-03" | "NG-SC-04" | "NG-FM-01" | "NG-FM-02" | "NG-FM-03" | "NG-FM-04" | "NG-DT-01" | "NG-DT-02" | "NG-DT-03" | "NG-IRN-01" | "NG-IRN-02" | "NG-IRN-03" | "NG-CL-01" | "NG-CL-02" | "NG-CL-03" | "NG-CL-04" | "NG-CL-05" | "NG-CL-06" | "NG-CL-07" | "NG-CL-08" | "NG-CL-09" | "NG-BR-01" | "NG-BR-02" | "NG-BR-03" | "NG-BR-04" | "NG-CO-01" | "NG-CO-10" | "NG-CO-13" | "NG-CO-14" | "NG-CO-15" | "NG-CO-16" | "NG-CO-17" | "NG-UK-01" | "NG-SZ-01" | "INVOICE_REFERENCE_MISMATCH" | "SERVICE_ID_NOT_OWN" | "QR_PAYLOAD_TOO_LONG" | "QR_NOT_RECOGNISED" | "too_many_matches" | "API_SECRET_SENT" | "malformed_path" | "WEBHOOK_DOWN" | "DELIVERY_FAILED" | "invalid_type" | "invalid_format" | "invalid_value" | "invalid_union" | "invalid_key" | "invalid_element" | "too_big" | "too_small" | "not_multiple_of" | "unrecognized_keys" | "custom";
+        ErrorCode: "NG-SC-01" | "NG-SC-02" | "NG-SC-03" | "NG-SC-04" | "NG-FM-01" | "NG-FM-02" | "NG-FM-03" | "NG-FM-04" | "NG-DT-01" | "NG-DT-02" | "NG-DT-03" | "NG-IRN-01" | "NG-IRN-02" | "NG-IRN-03" | "NG-CL-01" | "NG-CL-02" | "NG-CL-03" | "NG-CL-04" | "NG-CL-05" | "NG-CL-06" | "NG-CL-07" | "NG-CL-08" | "NG-CL-09" | "NG-BR-01" | "NG-BR-02" | "NG-BR-03" | "NG-BR-04" | "NG-CO-01" | "NG-CO-10" | "NG-CO-13" | "NG-CO-14" | "NG-CO-15" | "NG-CO-16" | "NG-CO-17" | "NG-UK-01" | "NG-AU-01" | "NG-AU-02" | "NG-AU-03" | "NG-AU-04" | "NG-AU-05" | "NG-AU-06" | "NG-AU-07" | "NG-SZ-01" | "INVOICE_REFERENCE_MISMATCH" | "SERVICE_ID_NOT_OWN" | "QR_PAYLOAD_TOO_LONG" | "QR_NOT_RECOGNISED" | "too_many_matches" | "API_SECRET_SENT" | "malformed_path" | "WEBHOOK_DOWN" | "DELIVERY_FAILED" | "invalid_type" | "invalid_format" | "invalid_value" | "invalid_union" | "invalid_key" | "invalid_element" | "too_big" | "too_small" | "not_multiple_of" | "unrecognized_keys" | "custom";
         /** @description Every invoice of a batch has its result */
         Event_batch_completed: {
             /** @description The business the event is delivered to */

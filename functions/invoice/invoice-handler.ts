@@ -18,10 +18,12 @@ export function invoiceHandler(
   action: InvoiceAction,
   options: { schemaVersion?: 'v1'; sign?: InvoiceSigner } = {},
 ) {
-  // The schemas this function validates with, built now, as it loads (never by a request).
+  // The schemas this function validates with, built now, as it loads (never by a request): the
+  // authority's rules' too when one of its routes is the authority's, which is served as v1 (CONTRACT 17).
   for (const version of options.schemaVersion ? [options.schemaVersion] : API_VERSIONS)
     prepareValidation(version)
-  return apiHandler(declaration, apiSignature, async ({ body, caller, version, headers }) => ({
+  if (declaration.routes.some((spec) => spec.profile === 'authority')) prepareValidation('v1', 'authority')
+  return apiHandler(declaration, apiSignature, async ({ body, caller, version, headers, route }) => ({
     data: await handleInvoice({
       action,
       ...(options.sign ? { sign: options.sign } : {}),
@@ -30,6 +32,8 @@ export function invoiceHandler(
       // The parsed JSON as is (bodyValidation 'service'): validateInvoice applies every rule, the text rule included.
       body,
       modeHeader: headers['x-validation-mode'],
+      // The route's profile picks the request rules; the domain never knows which path was called.
+      rules: route.profile === 'authority' ? 'authority' : 'interface',
     }),
   }))
 }

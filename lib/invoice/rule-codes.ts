@@ -185,6 +185,55 @@ export const RULE_CODES = {
     lenient: false,
     warningOnly: true,
   },
+  // The authority's request rules on its paths (CONTRACT 17): each default or relaxed rule applied.
+  'NG-AU-01': {
+    meaning: 'payment_status was absent on an authority path: PENDING applied (a warning, never an error)',
+    example: 'payment_status',
+    lenient: false,
+    warningOnly: true,
+  },
+  'NG-AU-02': {
+    meaning:
+      'tax_currency_code was absent on an authority path: the document currency applied (a warning, never an error)',
+    example: 'tax_currency_code',
+    lenient: false,
+    warningOnly: true,
+  },
+  'NG-AU-03': {
+    meaning:
+      "A line's discount or fee fields were absent on an authority path: 0 applied (a warning, never an error)",
+    example: 'invoice_line/0',
+    lenient: false,
+    warningOnly: true,
+  },
+  'NG-AU-04': {
+    meaning:
+      'A code sent as a number on an authority path was taken as its string (a warning, never an error)',
+    example: 'payment_means/0/payment_means_code',
+    lenient: false,
+    warningOnly: true,
+  },
+  'NG-AU-05': {
+    meaning:
+      'A postal address without lga or state was accepted on an authority path (a warning, never an error)',
+    example: 'accounting_supplier_party/postal_address',
+    lenient: false,
+    warningOnly: true,
+  },
+  'NG-AU-06': {
+    meaning:
+      "A line's hsn_code or isic_code is not in its list, on an authority path (a warning, never an error)",
+    example: 'invoice_line/0/hsn_code',
+    lenient: false,
+    warningOnly: true,
+  },
+  'NG-AU-07': {
+    meaning:
+      'The arithmetic findings are warnings because an authority path validates leniently by default (a warning, never an error)',
+    example: 'x-validation-mode',
+    lenient: false,
+    warningOnly: true,
+  },
   'NG-SZ-01': {
     meaning: 'The validated invoice is too large to store, even compressed',
     example: '(body)',

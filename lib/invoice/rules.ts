@@ -2,7 +2,7 @@ import { Decimal } from 'decimal.js'
 import type { Problem } from '#lib/platform/errors.ts'
 import { type CodeLists, hsDigits } from './code-lists.ts'
 import { problem } from './problems.ts'
-import { IRN_PATTERN } from './schemas.ts'
+import { IRN_PATTERN, type RuleSet } from './schemas.ts'
 
 /**
  * The authority's rules beyond the schema (CONTRACT section 4). They run on the raw request, beside
@@ -10,17 +10,20 @@ import { IRN_PATTERN } from './schemas.ts'
  * the fields it needs and skips a field the schema already reports as missing or mistyped.
  *
  * `errors` always fail; `arithmetic` (the amounts and the date order) fail in strict mode and are
- * warnings in lenient mode.
+ * warnings in lenient mode; `warnings` never fail (the authority's classification codes, NG-AU-06).
  */
 export interface RuleContext {
   lists: CodeLists
   /** The caller's business's service id: the IRN's middle segment must be it. */
   serviceId: string
+  /** The interface's (default) or the authority's rules (CONTRACT 17). */
+  rules?: RuleSet
 }
 
 export interface RuleFindings {
   errors: Problem[]
   arithmetic: Problem[]
+  warnings: Problem[]
 }
 
 type Obj = Record<string, unknown>
@@ -59,7 +62,7 @@ const validDate = (v: unknown): string | undefined => {
  */
 export const BILLING_REFERENCE_REQUIRED = new Set(['380', '384', '385', '393', '394'])
 
-const PARTIES = [
+export const PARTIES = [
   'accounting_supplier_party',
   'accounting_customer_party',
   'payee_party',
@@ -142,8 +145,13 @@ function checkIrnDate(path: string, irn: string, errors: Problem[]) {
   }
 }
 
-function checkCodes(invoice: Obj, ctx: RuleContext, errors: Problem[]) {
+function checkCodes(invoice: Obj, ctx: RuleContext, errors: Problem[], warnings: Problem[]) {
   const { lists } = ctx
+  // The classification codes the authority's own examples fill with placeholders: on its paths a warning.
+  const classification = (p: Problem) =>
+    ctx.rules === 'authority'
+      ? warnings.push({ ...p, code: 'NG-AU-06', message: `${p.message} (a warning here)` })
+      : errors.push(p)
   const type = str(invoice.invoice_type_code)
   if (type !== undefined && !lists.invoiceTypes.has(type)) {
     errors.push(
@@ -198,7 +206,7 @@ function checkCodes(invoice: Obj, ctx: RuleContext, errors: Problem[]) {
     if (hs !== undefined) {
       const digits = hsDigits(hs)
       if (!/^\d{6,10}$/.test(digits) || !lists.hsCodes.has(digits.slice(0, 6))) {
-        errors.push(
+        classification(
           problem(
             `invoice_line/${i}/hsn_code`,
             'NG-CL-08',
@@ -209,7 +217,7 @@ function checkCodes(invoice: Obj, ctx: RuleContext, errors: Problem[]) {
     }
     const isic = str(l?.isic_code)
     if (isic !== undefined && !lists.isicCodes.has(isic)) {
-      errors.push(
+      classification(
         problem(
           `invoice_line/${i}/isic_code`,
           'NG-CL-09',
@@ -514,12 +522,13 @@ function checkArithmetic(invoice: Obj, out: Problem[]) {
 export function checkRules(input: unknown, ctx: RuleContext): RuleFindings {
   const errors: Problem[] = []
   const arithmetic: Problem[] = []
+  const warnings: Problem[] = []
   const invoice = obj(input)
-  if (!invoice) return { errors, arithmetic }
+  if (!invoice) return { errors, arithmetic, warnings }
   checkIrns(invoice, ctx, errors)
-  checkCodes(invoice, ctx, errors)
+  checkCodes(invoice, ctx, errors, warnings)
   checkBillingReference(invoice, errors)
   checkDates(invoice, arithmetic)
   checkArithmetic(invoice, arithmetic)
-  return { errors, arithmetic }
+  return { errors, arithmetic, warnings }
 }

@@ -16,6 +16,14 @@ import { PAYMENT_STATUSES, type PaymentStatus } from './record.ts'
 export type ApiVersion = 'v1' | 'v2'
 export const API_VERSIONS: readonly ApiVersion[] = ['v1', 'v2']
 
+/**
+ * Whose request rules apply: the interface's (the seed paths, batches), or the authority's more
+ * lenient documentation on its own paths (CONTRACT 17). The edge picks it from the route's profile;
+ * the schemas differ only in the postal address's lga and state (lib/invoice/authority-rules.ts
+ * applies the rest before the schema).
+ */
+export type RuleSet = 'interface' | 'authority'
+
 /** `<reference>-<serviceId>-<YYYYMMDD>`: letters/digits, hyphen, letters/digits, hyphen, 8 digits (A.6). */
 export const IRN_PATTERN = /^[A-Za-z0-9]+-[A-Za-z0-9]+-\d{8}$/
 /** A.3: an optional leading + and digits only. */
@@ -76,15 +84,18 @@ export const IssueTime = z
 
 export const DocumentRef = z.object({ irn: Irn, issue_date: DateString })
 
-const postalAddress = (version: ApiVersion) =>
-  z.object({
+/** The authority's rules need street_name, city_name, postal_zone and country only. */
+const postalAddress = (version: ApiVersion, rules: RuleSet) => {
+  const subdivision = rules === 'authority' ? Text.optional() : Text
+  return z.object({
     street_name: Text,
     city_name: Text,
     postal_zone: version === 'v2' ? z.string().max(20) : z.string(),
-    lga: Text,
-    state: Text,
+    lga: subdivision,
+    state: subdivision,
     country: Text,
   })
+}
 
 /**
  * A.3, plus `id` and `postal_address_id`, which A.7 shows on parties and the authority's samples send.
@@ -158,8 +169,8 @@ export const LegalMonetaryTotal = z.object({
 export const INVOICE_KINDS = ['B2C', 'B2B', 'B2G'] as const
 
 /** Every named part is built once per version, so each appears once in the OpenAPI components. */
-function buildVersion(version: ApiVersion) {
-  const address = postalAddress(version)
+function buildVersion(version: ApiVersion, rules: RuleSet) {
+  const address = postalAddress(version, rules)
   const shape = partyShape(address)
   const party = z.object(shape)
   // The tax representative needs only email and tin in v1; v2 also requires its postal_address.
@@ -211,13 +222,14 @@ function buildVersion(version: ApiVersion) {
 }
 
 type VersionParts = ReturnType<typeof buildVersion>
-// Built on first use, once: a function that reads only v1 (si/validate) never builds v2's.
-const parts: Partial<Record<ApiVersion, VersionParts>> = {}
-const partsOf = (version: ApiVersion): VersionParts => {
-  parts[version] ??= buildVersion(version)
-  return parts[version]
+// Built on first use, once: a function that reads only v1 (si/validate) never builds v2's, and one
+// with no authority path never builds the authority's.
+const parts: Partial<Record<`${ApiVersion}:${RuleSet}`, VersionParts>> = {}
+const partsOf = (version: ApiVersion, rules: RuleSet = 'interface'): VersionParts => {
+  parts[`${version}:${rules}`] ??= buildVersion(version, rules)
+  return parts[`${version}:${rules}`]!
 }
-export const invoiceSchema = (version: ApiVersion) => partsOf(version).invoice
+export const invoiceSchema = (version: ApiVersion, rules?: RuleSet) => partsOf(version, rules).invoice
 
 export type InvoiceV1 = z.output<VersionParts['invoice']>
 export type InvoiceV2 = z.output<VersionParts['invoice']>

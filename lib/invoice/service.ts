@@ -26,7 +26,7 @@ import {
 } from './search-index.ts'
 import { decideInvoiceWrite } from './sign-decision.ts'
 import { CALLER_ITEMS, signItems } from './sign-items.ts'
-import type { ApiVersion, StoredInvoice } from './schemas.ts'
+import type { ApiVersion, RuleSet, StoredInvoice } from './schemas.ts'
 import { type ValidationMode, validateInvoice } from './validate.ts'
 
 /**
@@ -60,12 +60,17 @@ export interface InvoiceRequest {
   body: unknown
   /** The x-validation-mode header, as sent. */
   modeHeader: string | undefined
+  /** The request rules of the route's profile: the interface's (default) or the authority's. */
+  rules?: RuleSet
 }
 
-/** The request's x-validation-mode, else the client's own default, else strict. */
-export function validationMode(header: string | undefined, clientDefault?: ValidationMode): ValidationMode {
+/** The request's x-validation-mode, else the client's own default, else unset (the rule set's default). */
+function validationMode(
+  header: string | undefined,
+  clientDefault?: ValidationMode,
+): ValidationMode | undefined {
   const mode = header?.trim().toLowerCase()
-  if (mode === undefined || mode === '') return clientDefault ?? 'strict'
+  if (mode === undefined || mode === '') return clientDefault
   if (mode === 'strict') return 'strict'
   if (mode === 'lenient') return 'lenient'
   throw new BadRequest(`x-validation-mode must be "strict" or "lenient" (received "${header}")`)
@@ -175,7 +180,13 @@ async function validatedInvoice(request: InvoiceRequest) {
   const { version, caller, body } = request
   const mode = validationMode(request.modeHeader, caller.validationMode)
   const [lists, serviceId] = await Promise.all([loadCodeLists(), serviceIdOf(caller.businessId)])
-  const result = validateInvoice(body, { version, mode, lists, serviceId })
+  const result = validateInvoice(body, {
+    version,
+    mode,
+    lists,
+    serviceId,
+    ...(request.rules ? { rules: request.rules } : {}),
+  })
   // The whole body first, every problem in one 400 (CONTRACT section 9)...
   if (!result.ok) {
     const { summary, listed } = refusalWithIgnoredKeys(result.warnings)

@@ -1,9 +1,17 @@
 import type { Problem } from '#lib/platform/errors.ts'
 import { loneSurrogates } from '#lib/platform/text/well-formed.ts'
+import { withAuthorityDefaults } from './authority-rules.ts'
 import type { CodeLists } from './code-lists.ts'
-import { hintMisspellings, type KeyTree, keyTreeOf, problemsFromIssues, unknownKeys } from './problems.ts'
+import {
+  hintMisspellings,
+  type KeyTree,
+  keyTreeOf,
+  problem,
+  problemsFromIssues,
+  unknownKeys,
+} from './problems.ts'
 import { checkRules } from './rules.ts'
-import { type ApiVersion, invoiceSchema, type StoredInvoice } from './schemas.ts'
+import { type ApiVersion, invoiceSchema, type RuleSet, type StoredInvoice } from './schemas.ts'
 
 /**
  * The whole validation of an invoice, pure: the text rule (no lone surrogates), schema, unknown keys, code lists, formats, IRN ownership,
@@ -16,10 +24,13 @@ export type ValidationMode = 'strict' | 'lenient'
 
 export interface ValidationOptions {
   version: ApiVersion
-  mode: ValidationMode
+  /** Unset: the rule set's default, strict for the interface's rules and lenient for the authority's. */
+  mode: ValidationMode | undefined
   lists: CodeLists
   /** The caller's business's service id. */
   serviceId: string
+  /** The interface's rules (default) or the authority's, chosen at the edge from the route's profile. */
+  rules?: RuleSet
 }
 
 export type ValidationResult =
@@ -29,27 +40,43 @@ export type ValidationResult =
 const keyTrees: Partial<Record<ApiVersion, KeyTree>> = {}
 
 /**
- * Builds a version's schema and the key tree of it, once. invoiceHandler does it for its versions
- * when the function loads, so no request builds them; a function that validates only v1 builds no v2.
+ * Builds a version's schema (and the authority's, for `rules` 'authority') and the key tree of it,
+ * once. invoiceHandler does it for its versions and rule sets when the function loads, so no request
+ * builds them; a function that validates only v1 builds no v2. Both rule sets know the same keys.
  */
-export function prepareValidation(version: ApiVersion): KeyTree {
+export function prepareValidation(version: ApiVersion, rules?: RuleSet): KeyTree {
+  if (rules) invoiceSchema(version, rules)
   keyTrees[version] ??= keyTreeOf(invoiceSchema(version))
   return keyTrees[version]
 }
 
-export function validateInvoice(input: unknown, options: ValidationOptions): ValidationResult {
+export function validateInvoice(raw: unknown, options: ValidationOptions): ValidationResult {
+  const { rules: ruleSet = 'interface' } = options
+  const authority = ruleSet === 'authority'
   const tree = prepareValidation(options.version)
-  const parsed = invoiceSchema(options.version).safeParse(input)
-  const warnings = unknownKeys(input, tree)
-  const rules = checkRules(input, { lists: options.lists, serviceId: options.serviceId })
-  const lenient = options.mode === 'lenient'
+  // The authority's defaults, each named in warnings (CONTRACT 17); the interface's rules take the body as sent.
+  const { body: input, applied } = authority ? withAuthorityDefaults(raw) : { body: raw, applied: [] }
+  const parsed = invoiceSchema(options.version, ruleSet).safeParse(input)
+  const warnings = [...applied, ...unknownKeys(input, tree)]
+  const rules = checkRules(input, { lists: options.lists, serviceId: options.serviceId, rules: ruleSet })
+  const lenient = (options.mode ?? (authority ? 'lenient' : 'strict')) === 'lenient'
   const problems = [
     ...loneSurrogates(input),
     ...(parsed.success ? [] : hintMisspellings(problemsFromIssues(parsed.error.issues, input), input, tree)),
     ...rules.errors,
     ...(lenient ? [] : rules.arithmetic),
   ]
+  warnings.push(...rules.warnings)
   if (lenient) warnings.push(...rules.arithmetic)
+  if (lenient && !options.mode && rules.arithmetic.length) {
+    warnings.push(
+      problem(
+        'x-validation-mode',
+        'NG-AU-07',
+        "Arithmetic findings are warnings: lenient is this path's default",
+      ),
+    )
+  }
   if (problems.length || !parsed.success) return { ok: false, problems, warnings }
   return { ok: true, invoice: parsed.data, warnings }
 }
