@@ -30,6 +30,7 @@ const DOCS = [
   'README.md',
   'docs/authentication.md',
   'docs/invoices.md',
+  'docs/authority-api.md',
   'docs/payments.md',
   'docs/history-and-finance.md',
   'docs/finance.md',
