@@ -145,6 +145,14 @@ const ENDPOINTS: Endpoint[] = [
     request: (url) => areaA(url, 'app').post('/api/v1/app/invoice/sign', buildInvoice({ irn: newIrn() })),
   },
   {
+    // The authority's path to the same endpoint (CONTRACT 17): its rules and reply shape are chosen at
+    // the edge, so it costs what the seed's sign costs.
+    name: 'POST /api/v1/invoice/sign (authority path, 10 lines)',
+    target: 3,
+    expect: 200,
+    request: (url) => areaA(url, 'app').post('/api/v1/invoice/sign', buildInvoice({ irn: newIrn() })),
+  },
+  {
     name: 'POST si/generate-irn',
     target: 3,
     expect: 200,
