@@ -62,12 +62,15 @@ export const SAMPLES: Record<string, (ctx: FuzzContext) => Sample> = {
   'app-invoice-validate-irn': (ctx) => ({
     body: { irn: ctx.signedIrn, business_id: DEV.supplier.businessId, invoice_reference: 'FZ' },
   }),
-  'app-invoice-transmit': (ctx) => ({ body: { irn: ctx.signedIrn } }),
+  // The seed's transmit names the invoice in its body, the authority's in its path (CONTRACT 17).
+  'app-invoice-transmit': (ctx) => ({ body: { irn: ctx.signedIrn }, params: { irn: ctx.signedIrn } }),
   'app-invoice-update': (ctx) => ({ params: { irn: ctx.signedIrn }, body: { payment_status: 'PENDING' } }),
   'app-invoice-confirm': (ctx) => ({ params: { irn: ctx.signedIrn } }),
   'si-get-invoice': (ctx) => ({ params: { irn: ctx.signedIrn } }),
   'invoice-pdf': (ctx) => ({ params: { irn: ctx.signedIrn } }),
   'invoice-search': (ctx) => ({
+    // The authority's path names the caller's business (GET /api/v1/invoice/{business_id}).
+    params: { business_id: DEV.supplier.businessId },
     query: { irn: ctx.signedIrn, payment_status: 'PENDING', currency: 'NGN', page: '1', size: '5' },
   }),
   ...Object.fromEntries(REFERENCE_LISTS.map((list) => [`resource-${list}`, none])),

@@ -108,6 +108,8 @@ export interface RouteSpec {
   profile?: Exclude<Profile, 'seed'>
   /** The body is built from the path's parameters (the route sends none). */
   bodyFromPath?: true
+  /** Of an endpoint that answers anonymous callers, a route that does not (the authority's signed health check). */
+  signedOnly?: true
 }
 
 export interface Endpoint<
@@ -195,7 +197,7 @@ export function routesOf(e: Endpoint): Route[] {
     stack: e.stack,
     access: e.access,
     writes,
-    ...(e.allowAnonymous ? { allowAnonymous: true } : {}),
+    ...(e.allowAnonymous && !spec.signedOnly ? { allowAnonymous: true } : {}),
     ...(e.sealedReply ? { sealedReply: true as const } : {}),
     ...(e.metric ? { metric: e.metric } : {}),
     ...(e.files ? { files: e.files } : {}),

@@ -17,7 +17,12 @@ export const healthCheck = /* @__PURE__ */ /* @__PURE__ */ endpointsOf({
     { method: 'GET', path: '/health-check' },
     // The authority's probe (clients call it first, often without credentials) and its own check.
     { method: 'GET', path: '/api', profile: 'authority' },
-    { method: 'GET', path: '/api/v1/invoice/transmit/self-health-check', profile: 'authority' },
+    {
+      method: 'GET',
+      path: '/api/v1/invoice/transmit/self-health-check',
+      profile: 'authority',
+      signedOnly: true,
+    },
   ],
   roles: ANY,
   allowAnonymous: true,

@@ -47,6 +47,18 @@ describe('GET /api', () => {
 })
 
 describe('GET /api/v1/invoice/transmit/self-health-check', () => {
+  it('is the signed form: 401 without credentials, in the authority record', async () => {
+    const reply = await live.anonymous.get<any>('/api/v1/invoice/transmit/self-health-check')
+    expect(reply.status).toBe(401)
+    expect(reply.body).toMatchObject({ code: 401, data: null })
+  })
+
+  it('is the signed form: 401 without credentials, in the authority record', async () => {
+    const reply = await live.anonymous.get<any>('/api/v1/invoice/transmit/self-health-check')
+    expect(reply.status).toBe(401)
+    expect(reply.body).toMatchObject({ code: 401, data: null })
+  })
+
   it('answers a signed client with code, healthy and its own webhook', async () => {
     const reply = await live.app.get<any>('/api/v1/invoice/transmit/self-health-check')
     expect(reply.status).toBe(200)
