@@ -1,5 +1,11 @@
 import * as z from 'zod'
-import { keys, SEARCH_COUNTER_PREFIX, SEARCH_LIST_PREFIX } from '#lib/platform/db/keys.ts'
+import {
+  keys,
+  PARTY_PREFIX,
+  POSTAL_ADDRESS_PREFIX,
+  SEARCH_COUNTER_PREFIX,
+  SEARCH_LIST_PREFIX,
+} from '#lib/platform/db/keys.ts'
 import { type EndpointDocs, endpointsOf, lazy, perVersion } from '#lib/platform/http/endpoint.ts'
 import { PAYMENT_STATUSES } from '#lib/invoice/record.ts'
 import { invoiceSchema } from '#lib/invoice/schemas.ts'
@@ -21,10 +27,14 @@ const invoice = /* @__PURE__ */ endpointsOf({
 
 /**
  * What storing an invoice needs: the invoice (IRN#), its event and audit records are written, its notes
- * sealed; the business, its TIN and service id guards and the code lists are read.
+ * sealed; the business, its TIN and service id guards and the code lists are read, and the parties
+ * (PARTY#) and postal addresses (PADDR#) an invoice names by id (lib/parties/resolve.ts).
  */
 const storesInvoices = {
-  table: [writes(['IRN#', 'EVENT#', 'AUDIT#']), reads(['BUSINESS#', 'TIN#', 'SERVICEID#', 'REF#'])],
+  table: [
+    writes(['IRN#', 'EVENT#', 'AUDIT#']),
+    reads(['BUSINESS#', 'TIN#', 'SERVICEID#', 'REF#', PARTY_PREFIX, POSTAL_ADDRESS_PREFIX]),
+  ],
   encrypt: ['invoice'],
 } as const
 
