@@ -1,5 +1,4 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb'
-import { db, tableName } from '#lib/platform/db/client.ts'
+import { readRecord } from '#lib/platform/db/items.ts'
 import { keys } from '#lib/platform/db/keys.ts'
 
 /**
@@ -41,11 +40,8 @@ export interface PartyRecord {
   createdAt: string
 }
 
-async function read<T>(key: { pk: string; sk: string }): Promise<T | undefined> {
-  // Strongly consistent: a party created a moment ago is named by the next invoice.
-  const out = await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))
-  return out.Item as T | undefined
-}
+// Strongly consistent: a party created a moment ago is named by the next invoice.
+const read = <T>(key: { pk: string; sk: string }) => readRecord<T>(key, { consistent: true })
 
 /** The party with this id when it is the business's (another business's reads as none). */
 export async function readParty(partyId: string, businessId: string): Promise<PartyRecord | undefined> {

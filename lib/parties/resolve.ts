@@ -38,17 +38,17 @@ const unknownId = (path: string, what: string, id: string): Problem => ({
 
 /** The party's stored fields an invoice party takes (its id stays as the request gave it). */
 function fieldsOf(party: PartyRecord, given: Json): Json {
+  const {
+    entity: _e,
+    partyId: _p,
+    businessId: _b,
+    createdAt: _c,
+    postal_address_id,
+    postal_address,
+    ...fields
+  } = party
   const ownAddress = 'postal_address' in given || 'postal_address_id' in given
-  return {
-    party_name: party.party_name,
-    tin: party.tin,
-    email: party.email,
-    ...(party.telephone ? { telephone: party.telephone } : {}),
-    ...(party.business_description ? { business_description: party.business_description } : {}),
-    ...(ownAddress
-      ? {}
-      : { postal_address_id: party.postal_address_id, postal_address: party.postal_address }),
-  }
+  return ownAddress ? fields : { ...fields, postal_address_id, postal_address }
 }
 
 /** One invoice party resolved: its fields filled from the named party and address. */
