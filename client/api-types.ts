@@ -137,7 +137,7 @@ export interface paths {
         put?: never;
         /**
          * Validate, sign and report an invoice
-         * @description Validates, signs and records the invoice as SIGNED. Signing the same IRN again with identical content returns the first reply (same signed_at); different content is 409. v2 takes ValidateInvoiceRequestV2.
+         * @description Validates, signs and records the invoice as SIGNED. Signing the same IRN again with identical content returns the first reply (same signed_at); different content is 409. v2 takes ValidateInvoiceRequestV2. Parties may be named by `id` and addresses by `postal_address_id` (resolved before the rules run, as on validate; unknown: 400 NG-PT-01 at its path).
          */
         post: operations["app-invoice-sign-v1"];
         delete?: never;
@@ -617,7 +617,7 @@ export interface paths {
         put?: never;
         /**
          * Validate, sign and report an invoice
-         * @description Validates, signs and records the invoice as SIGNED. Signing the same IRN again with identical content returns the first reply (same signed_at); different content is 409. v2 takes ValidateInvoiceRequestV2.
+         * @description Validates, signs and records the invoice as SIGNED. Signing the same IRN again with identical content returns the first reply (same signed_at); different content is 409. v2 takes ValidateInvoiceRequestV2. Parties may be named by `id` and addresses by `postal_address_id` (resolved before the rules run, as on validate; unknown: 400 NG-PT-01 at its path).
          */
         post: operations["invoice-sign-v1"];
         delete?: never;
@@ -737,7 +737,7 @@ export interface paths {
         put?: never;
         /**
          * Validate an invoice (does not sign)
-         * @description Checks the invoice against the schema and the authority's rules and records it as VALIDATED. Both versions take ValidateInvoiceRequest, as the spec's endpoint table says. Every problem is reported in one 400 reply; unknown keys are ignored, not stored, and listed in `warnings`.
+         * @description Checks the invoice against the schema and the authority's rules and records it as VALIDATED. Both versions take ValidateInvoiceRequest, as the spec's endpoint table says. Every problem is reported in one 400 reply; unknown keys are ignored, not stored, and listed in `warnings`. A party may give `id` (a party of your business, POST /api/v1/invoice/party) instead of its fields and `postal_address_id` instead of `postal_address`: they are resolved before the rules run and the record holds the resolved values; one that names nothing of your business is 400 NG-PT-01 at its path.
          */
         post: operations["invoice-validate-v1"];
         delete?: never;
@@ -1261,7 +1261,7 @@ export interface paths {
         put?: never;
         /**
          * Validate an invoice (does not sign)
-         * @description Checks the invoice against the schema and the authority's rules and records it as VALIDATED. Both versions take ValidateInvoiceRequest, as the spec's endpoint table says. Every problem is reported in one 400 reply; unknown keys are ignored, not stored, and listed in `warnings`.
+         * @description Checks the invoice against the schema and the authority's rules and records it as VALIDATED. Both versions take ValidateInvoiceRequest, as the spec's endpoint table says. Every problem is reported in one 400 reply; unknown keys are ignored, not stored, and listed in `warnings`. A party may give `id` (a party of your business, POST /api/v1/invoice/party) instead of its fields and `postal_address_id` instead of `postal_address`: they are resolved before the rules run and the record holds the resolved values; one that names nothing of your business is 400 NG-PT-01 at its path.
          */
         post: operations["si-validate-v1"];
         delete?: never;
@@ -1565,7 +1565,7 @@ export interface paths {
         put?: never;
         /**
          * Validate, sign and report an invoice
-         * @description Validates, signs and records the invoice as SIGNED. Signing the same IRN again with identical content returns the first reply (same signed_at); different content is 409. v2 takes ValidateInvoiceRequestV2.
+         * @description Validates, signs and records the invoice as SIGNED. Signing the same IRN again with identical content returns the first reply (same signed_at); different content is 409. v2 takes ValidateInvoiceRequestV2. Parties may be named by `id` and addresses by `postal_address_id` (resolved before the rules run, as on validate; unknown: 400 NG-PT-01 at its path).
          */
         post: operations["app-invoice-sign-v2"];
         delete?: never;
@@ -2025,7 +2025,7 @@ export interface paths {
         put?: never;
         /**
          * Validate an invoice (does not sign)
-         * @description Checks the invoice against the schema and the authority's rules and records it as VALIDATED. Both versions take ValidateInvoiceRequest, as the spec's endpoint table says. Every problem is reported in one 400 reply; unknown keys are ignored, not stored, and listed in `warnings`.
+         * @description Checks the invoice against the schema and the authority's rules and records it as VALIDATED. Both versions take ValidateInvoiceRequest, as the spec's endpoint table says. Every problem is reported in one 400 reply; unknown keys are ignored, not stored, and listed in `warnings`. A party may give `id` (a party of your business, POST /api/v1/invoice/party) instead of its fields and `postal_address_id` instead of `postal_address`: they are resolved before the rules run and the record holds the resolved values; one that names nothing of your business is 400 NG-PT-01 at its path.
          */
         post: operations["si-validate-v2"];
         delete?: never;

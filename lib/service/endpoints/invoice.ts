@@ -127,7 +127,7 @@ const invoiceErrors = {
 export const siValidateDocs = (): EndpointDocs => ({
   summary: 'Validate an invoice (does not sign)',
   description:
-    "Checks the invoice against the schema and the authority's rules and records it as VALIDATED. Both versions take ValidateInvoiceRequest, as the spec's endpoint table says. Every problem is reported in one 400 reply; unknown keys are ignored, not stored, and listed in `warnings`.",
+    "Checks the invoice against the schema and the authority's rules and records it as VALIDATED. Both versions take ValidateInvoiceRequest, as the spec's endpoint table says. Every problem is reported in one 400 reply; unknown keys are ignored, not stored, and listed in `warnings`. A party may give `id` (a party of your business, POST /api/v1/invoice/party) instead of its fields and `postal_address_id` instead of `postal_address`: they are resolved before the rules run and the record holds the resolved values; one that names nothing of your business is 400 NG-PT-01 at its path.",
   headers: () => [validationMode()],
   exampleFile: 'docs/examples/invoice-v1.json',
   replies: () => ({
@@ -166,6 +166,6 @@ export const appValidateDocs = (): EndpointDocs => ({
 export const appSignDocs = (): EndpointDocs => ({
   summary: 'Validate, sign and report an invoice',
   description:
-    'Validates, signs and records the invoice as SIGNED. Signing the same IRN again with identical content returns the first reply (same signed_at); different content is 409. v2 takes ValidateInvoiceRequestV2.',
+    'Validates, signs and records the invoice as SIGNED. Signing the same IRN again with identical content returns the first reply (same signed_at); different content is 409. v2 takes ValidateInvoiceRequestV2. Parties may be named by `id` and addresses by `postal_address_id` (resolved before the rules run, as on validate; unknown: 400 NG-PT-01 at its path).',
   ...signDocs(),
 })
