@@ -76,6 +76,12 @@ export const RULE_CODES = {
     example: 'irn',
     lenient: false,
   },
+  'NG-PT-01': {
+    meaning:
+      "A party's id or postal_address_id names no party or postal address of the caller's business (POST /api/v1/invoice/party stores them)",
+    example: 'accounting_customer_party/id',
+    lenient: false,
+  },
   'NG-CL-01': {
     meaning: 'invoice_type_code is not in the invoice types list',
     example: 'invoice_type_code',

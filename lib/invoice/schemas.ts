@@ -99,8 +99,8 @@ const postalAddress = (version: ApiVersion, rules: RuleSet) => {
 
 /**
  * A.3, plus `id` and `postal_address_id`, which A.7 shows on parties and the authority's samples send.
- * This service keeps no party or address registry, so postal_address_id cannot stand in for
- * postal_address: it is stored as given.
+ * A party named by `id`, or an address by `postal_address_id`, is resolved before this schema sees
+ * the invoice (lib/parties/resolve.ts): what is validated and stored is the resolved party, ids kept.
  */
 const partyShape = (address: ReturnType<typeof postalAddress>) => ({
   id: z.string().optional(),

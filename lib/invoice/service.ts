@@ -1,6 +1,7 @@
 import { actorOf } from '#lib/platform/audit/trail.ts'
 import type { ApiClientCaller } from '#lib/platform/auth/caller.ts'
 import { getBusiness } from '#lib/registry/businesses.ts'
+import { resolveInvoiceParties } from '#lib/parties/resolve.ts'
 import { AGAIN, oneAtATime, withRetries } from '#lib/platform/db/retry.ts'
 import {
   type NamedItems,
@@ -179,8 +180,14 @@ export async function handleInvoice(
 async function validatedInvoice(request: InvoiceRequest) {
   const { version, caller, body } = request
   const mode = validationMode(request.modeHeader, caller.validationMode)
-  const [lists, serviceId] = await Promise.all([loadCodeLists(), serviceIdOf(caller.businessId)])
-  const result = validateInvoice(body, {
+  // Parties named by `id` or `postal_address_id` are resolved first: the rules see, and the record
+  // keeps, their values (CONTRACT 17, lib/parties/resolve.ts).
+  const [lists, serviceId, named] = await Promise.all([
+    loadCodeLists(),
+    serviceIdOf(caller.businessId),
+    resolveInvoiceParties(body, caller.businessId),
+  ])
+  const result = validateInvoice(named.body, {
     version,
     mode,
     lists,
@@ -188,9 +195,9 @@ async function validatedInvoice(request: InvoiceRequest) {
     ...(request.rules ? { rules: request.rules } : {}),
   })
   // The whole body first, every problem in one 400 (CONTRACT section 9)...
-  if (!result.ok) {
+  if (!result.ok || named.problems.length) {
     const { summary, listed } = refusalWithIgnoredKeys(result.warnings)
-    throw invalid(result.problems, summary, listed)
+    throw invalid([...named.problems, ...(result.ok ? [] : result.problems)], summary, listed)
   }
   // ...and only then ownership: an invoice of another business is not one this client can see.
   if (result.invoice.business_id !== caller.businessId) {

@@ -3,6 +3,8 @@ import type { QueueName } from '#lib/platform/async/queue.ts'
 import {
   BANK_REQUEST_PREFIX,
   BATCH_PREFIX,
+  PARTY_PREFIX,
+  POSTAL_ADDRESS_PREFIX,
   EVENT_PREFIX,
   OUTBOX_PREFIX,
   SEARCH_COUNTER_PREFIX,
@@ -225,7 +227,8 @@ export const consumers: readonly Consumer[] = [
           SEARCH_COUNTER_PREFIX,
           SEARCH_LIST_PREFIX,
         ]),
-        reads(['BUSINESS#', 'TIN#', 'SERVICEID#', 'REF#', 'APIKEY#']),
+        // Parties named by id and addresses by postal_address_id are read (lib/parties/resolve.ts).
+        reads(['BUSINESS#', 'TIN#', 'SERVICEID#', 'REF#', 'APIKEY#', PARTY_PREFIX, POSTAL_ADDRESS_PREFIX]),
       ],
       encrypt: ['invoice'],
       secrets: ['signing-key'],

@@ -73,6 +73,28 @@ export const SAMPLES: Record<string, (ctx: FuzzContext) => Sample> = {
     params: { business_id: DEV.supplier.businessId },
     query: { irn: ctx.signedIrn, payment_status: 'PENDING', currency: 'NGN', page: '1', size: '5' },
   }),
+  'invoice-party-create': () => ({
+    body: {
+      business_id: DEV.supplier.businessId,
+      party_name: `Fuzz Party ${unique()}`,
+      tin: '3047291850016',
+      email: 'fuzz@example.com',
+      telephone: '+2348000000000',
+      postal_address: {
+        street_name: '1 Fuzz Road',
+        city_name: 'Lagos',
+        postal_zone: '100001',
+        country: 'NG',
+      },
+    },
+  }),
+  'invoice-party-search': () => ({
+    params: { business_id: DEV.supplier.businessId },
+    query: { party_name: 'Fuzz Party', tin: '3047291850016', page: '1', size: '5' },
+  }),
+  'entity-read': () => ({ params: { id: DEV.supplier.businessId }, query: { reference: DEV.supplier.tin } }),
+  'transmit-lookup-tin': () => ({ params: { tin: DEV.buyer.tin } }),
+  'transmit-lookup-party': () => ({ params: { party_id: randomUUID() } }),
   ...Object.fromEntries(REFERENCE_LISTS.map((list) => [`resource-${list}`, none])),
   'health-check': none,
   'resource-public-keys': none,

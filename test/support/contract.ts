@@ -40,16 +40,20 @@ const templates: { regex: RegExp; path: string }[] = Object.keys(document.paths)
   regex: new RegExp(`^${path.replace(/[.]/g, '\\.').replace(/\{\w+\}/g, '[^/]+')}$`),
 }))
 
-/** The operation the document gives for a request, by method and URL. */
+/** How many parameters a path template has: the fewer, the more specific (as API Gateway picks). */
+const parametersIn = (path: string) => path.split('{').length - 1
+
+/**
+ * The operation the document gives for a request, by method and URL: among the paths that match and
+ * have that method, the most specific (`/api/v1/invoice/party` before `/api/v1/invoice/{business_id}`).
+ */
 export function operationFor(method: string, url: string): Operation | undefined {
   const { pathname } = new URL(url, 'http://localhost')
-  // As API Gateway routes: among the paths that match with this method, the one with fewest parameters
-  // (`/api/v1/invoice/validate` before `/api/v1/invoice/{business_id}`).
-  const parameters = (path: string) => path.split('{').length
+  const verb = method.toLowerCase()
   const match = templates
-    .filter((t) => t.regex.test(pathname) && document.paths[t.path][method.toLowerCase()])
-    .sort((a, b) => parameters(a.path) - parameters(b.path))[0]
-  const operation = match && document.paths[match.path][method.toLowerCase()]
+    .filter((t) => t.regex.test(pathname) && document.paths[t.path][verb])
+    .sort((a, b) => parametersIn(a.path) - parametersIn(b.path))[0]
+  const operation = match && document.paths[match.path][verb]
   return operation ? { path: match.path, method: method.toUpperCase(), operation } : undefined
 }
 

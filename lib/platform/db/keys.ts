@@ -38,6 +38,11 @@ export const TEST_CLOCK_PREFIX = 'TESTCLOCK#'
 /** Supplier search: the per-business number counters, and the list items (lib/invoice/search.ts). */
 export const SEARCH_COUNTER_PREFIX = 'INVSEQ#'
 export const SEARCH_LIST_PREFIX = 'INVLIST#'
+/** Parties (lib/parties): a party by id, a postal address by id, the list counters and the list items. */
+export const PARTY_PREFIX = 'PARTY#'
+export const POSTAL_ADDRESS_PREFIX = 'PADDR#'
+export const PARTY_COUNTER_PREFIX = 'PARTYSEQ#'
+export const PARTY_LIST_PREFIX = 'PARTYLIST#'
 
 export const keys = {
   /** Reference lists: one META item and the list's JSON in ordered chunks (items stay under 400 KB). */
@@ -142,6 +147,33 @@ export const keys = {
   /** A filter space's list partition (on its GSI): `<business>#BUYER#<tin>`, `#TYPE#<code>`, `#CUR#<ccy>`. */
   searchSpacePartition: (businessId: string, space: string) =>
     `${SEARCH_LIST_PREFIX}${scoped(businessId)}#${space}`,
+
+  // ---- Parties of a business (lib/parties; CONTRACT 17) ----
+  /**
+   * A party a business keeps for its invoices, by its id: read whole when an invoice names it by `id`
+   * (one GetItem), and holding its postal address's values beside the address's id.
+   */
+  party: (partyId: string): Key => ({ pk: `${PARTY_PREFIX}${scoped(partyId)}`, sk: 'PARTY' }),
+  /** A postal address a party or an invoice party may name by `postal_address_id`. */
+  postalAddress: (addressId: string): Key => ({
+    pk: `${POSTAL_ADDRESS_PREFIX}${scoped(addressId)}`,
+    sk: 'ADDRESS',
+  }),
+  /**
+   * A business's parties are numbered densely in spaces (as supplier search numbers invoices): ALL,
+   * `TIN#<tin>`, `NAME#<name>` and `TINNAME#<tin>#<name>`; one counter item per space, which is also its total.
+   */
+  partyCounter: (businessId: string, space: string): Key => ({
+    pk: `${PARTY_COUNTER_PREFIX}${scoped(businessId)}#${space}`,
+    sk: 'HEAD',
+  }),
+  /** The ALL list in the table; the filter spaces' lists on gsi1/gsi2/gsi3 under partyListPartition. */
+  partyList: (businessId: string, seq: number): Key => ({
+    pk: `${PARTY_LIST_PREFIX}${scoped(businessId)}`,
+    sk: seqKey(seq),
+  }),
+  partyListPartition: (businessId: string, space?: string) =>
+    `${PARTY_LIST_PREFIX}${scoped(businessId)}${space ? `#${space}` : ''}`,
 
   /** The atomic per-business, per-code counter behind generate-invoice-number (UpdateItem ADD). */
   invoiceNumberCounter: (businessId: string, code: string): Key => ({

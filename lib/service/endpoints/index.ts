@@ -24,6 +24,7 @@ import {
 } from './merchant.ts'
 import { docs, docsDocs, openapi, openapiDocs, unrouted } from './meta.ts'
 import * as notifications from './notifications.ts'
+import * as parties from './parties.ts'
 import { generateQrCode, generateQrCodeDocs, verifyQr, verifyQrDocs } from './qr.ts'
 import { publicKeys, publicKeysDocs, referenceListDocs, referenceLists } from './reference.ts'
 import { verifyTin, verifyTinDocs } from './taxpayer.ts'
@@ -53,6 +54,11 @@ const pairs: [Endpoint, () => EndpointDocs][] = [
   [lifecycle.getInvoice, lifecycle.getInvoiceDocs],
   [invoicePdf, invoicePdfDocs],
   [searchInvoices, searchInvoicesDocs],
+  [parties.partyCreate, parties.partyCreateDocs],
+  [parties.partySearch, parties.partySearchDocs],
+  [parties.entity, parties.entityDocs],
+  [parties.lookupTin, parties.lookupTinDocs],
+  [parties.lookupParty, parties.lookupPartyDocs],
   ...REFERENCE_LISTS.map((list): [Endpoint, () => EndpointDocs] => [
     referenceLists[list],
     () => referenceListDocs(list),

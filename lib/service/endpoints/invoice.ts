@@ -1,5 +1,11 @@
 import * as z from 'zod'
-import { keys, SEARCH_COUNTER_PREFIX, SEARCH_LIST_PREFIX } from '#lib/platform/db/keys.ts'
+import {
+  keys,
+  PARTY_PREFIX,
+  POSTAL_ADDRESS_PREFIX,
+  SEARCH_COUNTER_PREFIX,
+  SEARCH_LIST_PREFIX,
+} from '#lib/platform/db/keys.ts'
 import { type EndpointDocs, endpointsOf, lazy, perVersion } from '#lib/platform/http/endpoint.ts'
 import { PAYMENT_STATUSES } from '#lib/invoice/record.ts'
 import { invoiceSchema } from '#lib/invoice/schemas.ts'
@@ -21,10 +27,14 @@ const invoice = /* @__PURE__ */ endpointsOf({
 
 /**
  * What storing an invoice needs: the invoice (IRN#), its event and audit records are written, its notes
- * sealed; the business, its TIN and service id guards and the code lists are read.
+ * sealed; the business, its TIN and service id guards and the code lists are read, and the parties
+ * (PARTY#) and postal addresses (PADDR#) an invoice names by id (lib/parties/resolve.ts).
  */
 const storesInvoices = {
-  table: [writes(['IRN#', 'EVENT#', 'AUDIT#']), reads(['BUSINESS#', 'TIN#', 'SERVICEID#', 'REF#'])],
+  table: [
+    writes(['IRN#', 'EVENT#', 'AUDIT#']),
+    reads(['BUSINESS#', 'TIN#', 'SERVICEID#', 'REF#', PARTY_PREFIX, POSTAL_ADDRESS_PREFIX]),
+  ],
   encrypt: ['invoice'],
 } as const
 
@@ -117,7 +127,7 @@ const invoiceErrors = {
 export const siValidateDocs = (): EndpointDocs => ({
   summary: 'Validate an invoice (does not sign)',
   description:
-    "Checks the invoice against the schema and the authority's rules and records it as VALIDATED. Both versions take ValidateInvoiceRequest, as the spec's endpoint table says. Every problem is reported in one 400 reply; unknown keys are ignored, not stored, and listed in `warnings`.",
+    "Checks the invoice against the schema and the authority's rules and records it as VALIDATED. Both versions take ValidateInvoiceRequest, as the spec's endpoint table says. Every problem is reported in one 400 reply; unknown keys are ignored, not stored, and listed in `warnings`. A party may give `id` (a party of your business, POST /api/v1/invoice/party) instead of its fields and `postal_address_id` instead of `postal_address`: they are resolved before the rules run and the record holds the resolved values; one that names nothing of your business is 400 NG-PT-01 at its path.",
   headers: () => [validationMode()],
   exampleFile: 'docs/examples/invoice-v1.json',
   replies: () => ({
@@ -156,6 +166,6 @@ export const appValidateDocs = (): EndpointDocs => ({
 export const appSignDocs = (): EndpointDocs => ({
   summary: 'Validate, sign and report an invoice',
   description:
-    'Validates, signs and records the invoice as SIGNED. Signing the same IRN again with identical content returns the first reply (same signed_at); different content is 409. v2 takes ValidateInvoiceRequestV2.',
+    'Validates, signs and records the invoice as SIGNED. Signing the same IRN again with identical content returns the first reply (same signed_at); different content is 409. v2 takes ValidateInvoiceRequestV2. Parties may be named by `id` and addresses by `postal_address_id` (resolved before the rules run, as on validate; unknown: 400 NG-PT-01 at its path).',
   ...signDocs(),
 })

@@ -637,6 +637,23 @@ describe("the authority's published samples", () => {
     body.irn = newIrn()
     return body
   }
+  // The party the samples' customer names by `id` ({{PARTY_ID}}): one of the supplier's, created first.
+  let partyId = ''
+  beforeAll(async () => {
+    const created = await clients.app.post<any>('/api/v1/invoice/party', {
+      business_id: DEV.supplier.businessId,
+      party_name: 'Dangote Group TMZ',
+      tin: 'TIN-000001',
+      email: 'business@email.com',
+      postal_address: {
+        street_name: '32, owonikoko street',
+        city_name: 'Gwarikpa',
+        postal_zone: '023401',
+        country: 'NG',
+      },
+    })
+    partyId = created.body.data.id
+  })
   const SAMPLES = [
     '01-validate-invoice-postman-396-local-sales-tax.json',
     '03-validate-invoice-swagger-party-id-ref.json',
@@ -647,6 +664,7 @@ describe("the authority's published samples", () => {
   function completed(file: string): Body {
     const body = sample(file)
     body.payment_status ??= 'PENDING'
+    if (body.accounting_customer_party.id) body.accounting_customer_party.id = partyId
     // Their TINs (TIN-0099990001, TIN-000001) are the authority's own form: kept as published.
     for (const key of ['accounting_supplier_party', 'accounting_customer_party']) {
       body[key].postal_address ??= {
@@ -678,7 +696,10 @@ describe("the authority's published samples", () => {
       ...lines('hsn_code').map((p): [string, string] => [p, 'NG-CL-08']),
     ],
     [SAMPLES[1]!]: [
-      // Referenced by postal_address_id only: this service keeps no address registry.
+      // Their placeholders name no party or address of the business ({{TEST_ADDRESS_ID}}, {{PARTY_ID}}),
+      // and the supplier, named by postal_address_id only, so has no address.
+      ['accounting_supplier_party/postal_address_id', 'NG-PT-01'],
+      ['accounting_customer_party/id', 'NG-PT-01'],
       ['accounting_supplier_party/postal_address', 'NG-SC-01'],
       ['accounting_customer_party/postal_address/lga', 'NG-SC-01'],
       ['accounting_customer_party/postal_address/state', 'NG-SC-01'],
@@ -687,6 +708,7 @@ describe("the authority's published samples", () => {
       ...lines('hsn_code').map((p): [string, string] => [p, 'NG-CL-08']),
     ],
     [SAMPLES[2]!]: [
+      ['accounting_customer_party/id', 'NG-PT-01'],
       ['payment_status', 'NG-SC-01'],
       ...parties('postal_address/lga', 'postal_address/state').map((p): [string, string] => [p, 'NG-SC-01']),
       ...lines('discount_rate', 'discount_amount').map((p): [string, string] => [p, 'NG-SC-01']),
