@@ -4305,6 +4305,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "code": 200,
                      *       "message": "Invoice validated and signed successfully",
                      *       "payment_status": "PENDING",
                      *       "irn": "INV000042-94ND90NR-20261121",
@@ -4961,6 +4962,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "code": 200,
                      *       "message": "Invoice validated and signed successfully",
                      *       "payment_status": "PENDING",
                      *       "irn": "INV000042-94ND90NR-20261121",
@@ -7536,6 +7538,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "code": 200,
                      *       "message": "Invoice validated and signed successfully",
                      *       "payment_status": "PENDING",
                      *       "irn": "INV000042-94ND90NR-20261121",
@@ -7646,13 +7649,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": {
-                    irn: string;
-                };
-            };
-        };
+        requestBody?: never;
         responses: {
             /** @description Transmitted (or already transmitted) */
             200: {
@@ -8519,6 +8516,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "code": 200,
                      *       "message": "Invoice validated successfully",
                      *       "payment_status": "PENDING",
                      *       "irn": "INV000042-94ND90NR-20261121"
@@ -11017,6 +11015,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "code": 200,
                      *       "irn": "INV000042-94ND90NR-20261121"
                      *     }
                      */
@@ -11752,6 +11751,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "code": 200,
                      *       "message": "Invoice validated successfully",
                      *       "payment_status": "PENDING",
                      *       "irn": "INV000042-94ND90NR-20261121"
@@ -14228,6 +14228,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "code": 200,
                      *       "message": "Invoice validated and signed successfully",
                      *       "payment_status": "PENDING",
                      *       "irn": "INV000042-94ND90NR-20261121",
@@ -14884,6 +14885,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "code": 200,
                      *       "message": "Invoice validated and signed successfully",
                      *       "payment_status": "PENDING",
                      *       "irn": "INV000042-94ND90NR-20261121",
@@ -16613,6 +16615,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "code": 200,
                      *       "irn": "INV000042-94ND90NR-20261121"
                      *     }
                      */
@@ -17348,6 +17351,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "code": 200,
                      *       "message": "Invoice validated successfully",
                      *       "payment_status": "PENDING",
                      *       "irn": "INV000042-94ND90NR-20261121"

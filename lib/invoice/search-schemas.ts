@@ -27,6 +27,11 @@ const date = (name: string) => z.iso.date({ error: `${name} must be a date, YYYY
 
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blankIsAbsent, schema.optional())
 
+/** The authority's search path names the business (GET /api/v1/invoice/{business_id}); the seed's does not. */
+export const SearchPath = z.object({
+  business_id: z.string().max(64).optional().meta({ description: "The caller's own business id" }),
+})
+
 export const SearchQuery = z
   .object({
     // Any IRN-like text (bounded before it becomes a key): an unknown one simply lists nothing.

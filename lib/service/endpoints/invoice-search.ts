@@ -1,7 +1,7 @@
 import * as z from 'zod'
 import { SEARCH_COUNTER_PREFIX, SEARCH_LIST_PREFIX } from '#lib/platform/db/keys.ts'
 import { type EndpointDocs, endpointsOf } from '#lib/platform/http/endpoint.ts'
-import { SEARCH_PAYMENT_STATUSES, SearchQuery } from '#lib/invoice/search-schemas.ts'
+import { SEARCH_PAYMENT_STATUSES, SearchPath, SearchQuery } from '#lib/invoice/search-schemas.ts'
 import { Adjustments, ANY, Irn, IsoDateTime, NumberedPage, reads } from './common.ts'
 
 /** Supplier search and export (CONTRACT 16; keys and costs in docs/capacity.md, "Supplier search"). */
@@ -26,7 +26,7 @@ export const searchInvoices = /* @__PURE__ */ invoiceSearch({
   // The counters (INVSEQ#) and the list (INVLIST#, its filter spaces on gsi1-3); an irn is looked up
   // by its invoice record (IRN#).
   access: { table: [reads([SEARCH_COUNTER_PREFIX, SEARCH_LIST_PREFIX, 'IRN#'], ['gsi1', 'gsi2', 'gsi3'])] },
-  request: { query: SearchQuery, queryValidation: 'handler' },
+  request: { params: SearchPath, query: SearchQuery, queryValidation: 'handler' },
 })
 
 export const searchInvoicesDocs = (): EndpointDocs => ({

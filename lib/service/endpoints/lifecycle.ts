@@ -30,7 +30,8 @@ export const transmit = /* @__PURE__ */ lifecycle({
     table: [writes(['IRN#', 'EVENT#', 'AUDIT#']), reads(['BUSINESS#', 'TIN#'], ['gsi1'])],
     decrypt: ['invoice'],
   },
-  request: { body: TransmitRequest },
+  // The authority's path names the IRN (its body is built from it); the seed's path has none.
+  request: { body: TransmitRequest, params: /* @__PURE__ */ IrnPath.partial() },
 })
 export const update = /* @__PURE__ */ lifecycle({
   functionId: 'app-invoice-update',

@@ -214,13 +214,24 @@ export function schemaConverter(known: Set<string>): SchemaOf {
     )
 }
 
-function successContent(route: Route, reply: SuccessReply, toSchema: SchemaOf): Json | undefined {
+function successContent(
+  route: Route,
+  status: number,
+  reply: SuccessReply,
+  toSchema: SchemaOf,
+): Json | undefined {
   if (reply.empty) return undefined
   const version = versionOf(route)
   const data = reply.data === undefined ? undefined : forVersion(reply.data, version)
   if (reply.mediaType) return { [reply.mediaType]: { schema: data ? toSchema(data) : {} } }
-  const example = reply.example === undefined ? undefined : forVersion(reply.example, version)
-  const success = toSchema(successRecord(replyShapeOf(route), data))
+  const shape = replyShapeOf(route)
+  const declared = reply.example === undefined ? undefined : forVersion(reply.example, version)
+  // The declared example is the interface's record; the route's reply also carries `code` (CONTRACT 17).
+  const example =
+    shape.withCode && typeof declared === 'object' && declared !== null && !Array.isArray(declared)
+      ? { code: Number(status), ...declared }
+      : declared
+  const success = toSchema(successRecord(shape, data))
   const others = Object.entries(reply.otherMedia ?? {}).map(([media, description]) => [
     media,
     { schema: { type: 'string', description } },
@@ -305,7 +316,7 @@ function operationOf(
       return Object.keys(all).length ? all : undefined
     }
     if (isSuccess(reply)) {
-      const content = successContent(route, reply, toSchema)
+      const content = successContent(route, status, reply, toSchema)
       const headers = headersOf(reply.headers)
       responses[status] = {
         description: reply.orError ? `${reply.description}; or: ${reply.orError}` : reply.description,
@@ -332,7 +343,8 @@ function operationOf(
   }
 
   let requestBody: Json | undefined
-  if (request.body) {
+  // A route whose path carries the body (the authority's transmit) takes none.
+  if (request.body && !route.bodyFromPath) {
     const body = forVersion(request.body, version)
     const example =
       declaration.example !== undefined
