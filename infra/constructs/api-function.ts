@@ -54,6 +54,9 @@ export function bundleAliases(): Record<string, string> {
     // The Encryption SDK's local materials cache uses five lru-cache 6 methods; a Map does them (-8 KB,
     // lru-cache and yallist; shims/lru-cache.cjs says how each matches).
     'lru-cache': fileURLToPath(new URL('./shims/lru-cache.cjs', import.meta.url)),
+    // The DynamoDB client's endpoint-discovery cache (discovery is never turned on) uses five methods of
+    // mnemonist's LRU cache; a Map does them (-5 KB; shims/mnemonist-lru-cache.mjs).
+    'mnemonist/lru-cache': fileURLToPath(new URL('./shims/mnemonist-lru-cache.mjs', import.meta.url)),
   }
   return aliases
 }

@@ -13,7 +13,7 @@ export default class LRUCache {
 
   constructor(capacity) {
     if (typeof capacity !== 'number' || capacity <= 0)
-      throw new Error('mnemonist/LRUCache: capacity should be positive number.')
+      throw new Error('mnemonist/lru-cache: capacity should be positive number.')
     this.#capacity = capacity
   }
   get size() {
@@ -36,7 +36,6 @@ export default class LRUCache {
     this.#entries.delete(key)
     this.#entries.set(key, value)
     if (this.#entries.size > this.#capacity) this.#entries.delete(this.#entries.keys().next().value)
-    return this
   }
   clear() {
     this.#entries.clear()
