@@ -28,4 +28,6 @@ rmSync(dir, { recursive: true, force: true })
 rows.sort((a, b) => b[1] - a[1])
 for (const [handler, kb] of rows.slice(0, 12)) console.log(`${kb.toFixed(1).padStart(7)} KB  ${handler}`)
 const over = rows.filter(([, kb]) => kb >= BUDGET_KB)
-console.log(`\n${rows.length} bundles; ${over.length} at or over ${BUDGET_KB} KB; largest ${rows[0]?.[1].toFixed(1)} KB`)
+console.log(
+  `\n${rows.length} bundles; ${over.length} at or over ${BUDGET_KB} KB; largest ${rows[0]?.[1].toFixed(1)} KB`,
+)
