@@ -51,6 +51,12 @@ export function bundleAliases(): Record<string, string> {
     '@aws-crypto/decrypt-node': fileURLToPath(new URL('./shims/decrypt-node.mjs', import.meta.url)),
     // The SDK's event-stream codec, for operations none of the functions calls (-15 KB).
     '@smithy/core/event-streams': fileURLToPath(new URL('./shims/event-streams.mjs', import.meta.url)),
+    // The Encryption SDK's local materials cache uses five lru-cache 6 methods; a Map does them (-8 KB,
+    // lru-cache and yallist; shims/lru-cache.cjs says how each matches).
+    'lru-cache': fileURLToPath(new URL('./shims/lru-cache.cjs', import.meta.url)),
+    // The DynamoDB client's endpoint-discovery cache (discovery is never turned on) uses five methods of
+    // mnemonist's LRU cache; a Map does them (-5 KB; shims/mnemonist-lru-cache.mjs).
+    'mnemonist/lru-cache': fileURLToPath(new URL('./shims/mnemonist-lru-cache.mjs', import.meta.url)),
   }
   return aliases
 }
