@@ -19,10 +19,18 @@ const firsError = (status: string) => ({
 describe('the contract check of test replies', () => {
   it('accepts a reply the document describes', () => {
     expect(() =>
-      checkReply('POST', 'http://h/api/v1/si/generate-irn', json(200, { code: 200, irn: 'INV001-94ND90NR-20261121' })),
+      checkReply(
+        'POST',
+        'http://h/api/v1/si/generate-irn',
+        json(200, { code: 200, irn: 'INV001-94ND90NR-20261121' }),
+      ),
     ).not.toThrow()
     expect(() =>
-      checkReply('POST', 'http://h/api/v2/si/generate-irn', json(401, { code: 401, ...firsError('401 UNAUTHORIZED') })),
+      checkReply(
+        'POST',
+        'http://h/api/v2/si/generate-irn',
+        json(401, { code: 401, ...firsError('401 UNAUTHORIZED') }),
+      ),
     ).not.toThrow()
   })
 
