@@ -40,10 +40,16 @@ const templates: { regex: RegExp; path: string }[] = Object.keys(document.paths)
   regex: new RegExp(`^${path.replace(/[.]/g, '\\.').replace(/\{\w+\}/g, '[^/]+')}$`),
 }))
 
+const parameters = (path: string) => path.split('{').length - 1
+
 /** The operation the document gives for a request, by method and URL. */
 export function operationFor(method: string, url: string): Operation | undefined {
   const { pathname } = new URL(url, 'http://localhost')
-  const match = templates.find((t) => t.regex.test(pathname))
+  // The most specific template serving the method, as API Gateway picks a route: a literal segment
+  // (`transmit/pull`) wins over a parameter (`transmit/{irn}`).
+  const match = templates
+    .filter((t) => t.regex.test(pathname) && document.paths[t.path][method.toLowerCase()])
+    .sort((a, b) => parameters(a.path) - parameters(b.path))[0]
   const operation = match && document.paths[match.path][method.toLowerCase()]
   return operation ? { path: match.path, method: method.toUpperCase(), operation } : undefined
 }

@@ -51,6 +51,9 @@ const pairs: [Endpoint, () => EndpointDocs][] = [
   [batches.batchSubmit, batches.batchSubmitDocs],
   [batches.batchStatus, batches.batchStatusDocs],
   [lifecycle.getInvoice, lifecycle.getInvoiceDocs],
+  [lifecycle.confirmReceipt, lifecycle.confirmReceiptDocs],
+  [lifecycle.transmitLookup, lifecycle.transmitLookupDocs],
+  [lifecycle.transmitPull, lifecycle.transmitPullDocs],
   [invoicePdf, invoicePdfDocs],
   [searchInvoices, searchInvoicesDocs],
   ...REFERENCE_LISTS.map((list): [Endpoint, () => EndpointDocs] => [
