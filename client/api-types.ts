@@ -7128,13 +7128,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": {
-                    irn: string;
-                };
-            };
-        };
+        requestBody?: never;
         responses: {
             /** @description Receipt confirmed (or confirmed before): the invoice's lifecycle */
             200: {

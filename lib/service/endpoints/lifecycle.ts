@@ -86,7 +86,7 @@ export const confirmReceipt = /* @__PURE__ */ lifecycle({
   // The record (IRN#), its event and audit, and the buyer's inbox item (INBOX#); the caller's business
   // (BUSINESS#) says whether it is the buyer.
   access: { table: [writes(['IRN#', 'EVENT#', 'AUDIT#', INBOX_PREFIX]), reads(['BUSINESS#'])] },
-  request: { body: IrnPath },
+  request: { params: IrnPath },
 })
 export const transmitLookup = /* @__PURE__ */ lifecycle({
   functionId: 'invoice-transmit-lookup',
