@@ -90,7 +90,7 @@ interface Endpoint {
   expect: number
 }
 
-const areaA = (url: string, which: 'si' | 'app') =>
+const areaA = (url: string, which: 'si' | 'app' | 'buyer') =>
   new ApiClient(url, { area: 'A', credentials: DEV.clients[which] })
 const switchClient = (url: string) =>
   new ApiClient(url, { area: 'B', credentials: { token: DEV.switch.token, secret: DEV.switch.secret } })
@@ -113,6 +113,9 @@ const irnRequest = () => ({
   business_id: DEV.supplier.businessId,
   issuance_date: '20261121',
 })
+
+/** Invoices transmitted to the buyer so far, per target (the pull's preparation). */
+const inboxed = new Map<string, number>()
 
 const ENDPOINTS: Endpoint[] = [
   {
@@ -163,6 +166,36 @@ const ENDPOINTS: Endpoint[] = [
     target: 3,
     expect: 200,
     request: (url) => areaA(url, 'si').post('/api/v1/si/generate-qr-code', irnRequest()),
+  },
+  {
+    // The buyer's inbox (CONTRACT 17): each round first signs and transmits one more invoice to the
+    // buyer, so every counted page is full with a next page: one Query of size + 1 = 6 items.
+    name: 'GET invoice/transmit/pull (size 5: 1 Query of 6 items)',
+    target: 2,
+    expect: 200,
+    prepare: async (url) => {
+      // The first round fills a page and its next item; each later one adds one.
+      const have = inboxed.get(url) ?? 0
+      const wanted = Math.max(have + 1, 6)
+      for (let n = have; n < wanted; n++) {
+        const irn = newIrn()
+        const signed = await areaA(url, 'app').post('/api/v1/app/invoice/sign', buildInvoice({ irn }))
+        if (signed.status !== 200) throw new Error(`pull's sign answered ${signed.status}`)
+        const sent = await areaA(url, 'app').post(`/api/v1/invoice/transmit/${irn}`, undefined)
+        if (sent.status !== 200) throw new Error(`pull's transmit answered ${sent.status}`)
+      }
+      inboxed.set(url, wanted)
+    },
+    request: async (url) => {
+      const reply = await areaA(url, 'buyer').get<{ data: { content: unknown[]; page: { more: boolean } } }>(
+        '/api/v1/invoice/transmit/pull?size=5',
+      )
+      if (reply.status !== 200) return reply
+      const { content, page } = reply.body.data
+      if (content.length !== 5 || !page.more)
+        throw new Error('the pull did not read a full page and its next item')
+      return reply
+    },
   },
   {
     name: 'POST transactions/transfer',

@@ -181,7 +181,7 @@ export interface paths {
         head?: never;
         /**
          * Update an invoice's payment status
-         * @description Only the supplier business: PENDING -> PAID or REJECTED. The same value again is a no-op 200; leaving PAID or REJECTED is 409. `payment_status` may be the name or the numeric code (0=REJECTED, 1=PENDING, 2=PAID).
+         * @description Only the supplier business: PENDING -> PAID or REJECTED, with an optional `reference` (up to 200 characters, e.g. the payment's own reference) stored with the change and shown by confirm, the pulled invoice and the buyer's inbox. The same value again is a no-op 200 (the reference stays as it was); leaving PAID or REJECTED is 409. `payment_status` may be the name or the numeric code (0=REJECTED, 1=PENDING, 2=PAID).
          */
         patch: operations["app-invoice-update-irn-v1"];
         trace?: never;
@@ -643,6 +643,30 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
+        /**
+         * Confirm receipt of a transmitted invoice (buyer)
+         * @description The buyer (customer party TIN = your business's TIN) says it has received a TRANSMITTED invoice: the invoice records `received_at`, shown by confirm and the transmit lookup, and the supplier's business gets an `invoice.receipt_confirmed` event. Confirming again is a no-op 200 with the first `received_at` and no second event. The authority's path; no body.
+         */
+        patch: operations["invoice-confirm-receipt-v1"];
+        trace?: never;
+    };
+    "/api/v1/invoice/transmit/lookup/{irn}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An invoice's exchange record (supplier or buyer)
+         * @description The parties of a signed invoice (TIN and name as the invoice gives them), when it was transmitted and when the buyer confirmed receipt. Only the supplier or the buyer (customer party TIN = your business TIN) sees it; anyone else gets 404. The authority's path.
+         */
+        get: operations["invoice-transmit-lookup-v1"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
         patch?: never;
         trace?: never;
     };
@@ -686,6 +710,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/invoice/transmit/pull": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The buyer's inbox: invoices transmitted to your business
+         * @description Invoices transmitted to your business (customer party TIN = your business's TIN, registered here when transmitted), newest first by `transmitted_at`. `confirmed=true` lists those whose receipt you confirmed, `false` the others; `from` and `to` (a date, or a date-time with offset; inclusive) bound `transmitted_at`. `page` counts from 1 and `data.page.number` from 0; a page reads at most `size` + 1 items, however deep: page 2 and later are read with the previous page's `page.next_cursor` (`cursor=`), which the reply's `Link` header (`rel="next"`) carries. The authority's path.
+         */
+        get: operations["invoice-transmit-pull-v1"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/invoice/transmit/self-health-check": {
         parameters: {
             query?: never;
@@ -721,7 +765,7 @@ export interface paths {
         head?: never;
         /**
          * Update an invoice's payment status
-         * @description Only the supplier business: PENDING -> PAID or REJECTED. The same value again is a no-op 200; leaving PAID or REJECTED is 409. `payment_status` may be the name or the numeric code (0=REJECTED, 1=PENDING, 2=PAID).
+         * @description Only the supplier business: PENDING -> PAID or REJECTED, with an optional `reference` (up to 200 characters, e.g. the payment's own reference) stored with the change and shown by confirm, the pulled invoice and the buyer's inbox. The same value again is a no-op 200 (the reference stays as it was); leaving PAID or REJECTED is 409. `payment_status` may be the name or the numeric code (0=REJECTED, 1=PENDING, 2=PAID).
          */
         patch: operations["invoice-update-irn-v1"];
         trace?: never;
@@ -1609,7 +1653,7 @@ export interface paths {
         head?: never;
         /**
          * Update an invoice's payment status
-         * @description Only the supplier business: PENDING -> PAID or REJECTED. The same value again is a no-op 200; leaving PAID or REJECTED is 409. `payment_status` may be the name or the numeric code (0=REJECTED, 1=PENDING, 2=PAID).
+         * @description Only the supplier business: PENDING -> PAID or REJECTED, with an optional `reference` (up to 200 characters, e.g. the payment's own reference) stored with the change and shown by confirm, the pulled invoice and the buyer's inbox. The same value again is a no-op 200 (the reference stays as it was); leaving PAID or REJECTED is 409. `payment_status` may be the name or the numeric code (0=REJECTED, 1=PENDING, 2=PAID).
          */
         patch: operations["app-invoice-update-v2"];
         trace?: never;
@@ -2159,6 +2203,23 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "invoice.receipt_confirmed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The buyer confirmed receipt of a transmitted invoice of this business */
+        post: operations["event-invoice-receipt_confirmed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "invoice.received": {
         parameters: {
             query?: never;
@@ -2460,6 +2521,39 @@ export interface components {
             id: string;
             /** @constant */
             type: "invoice.payment_status_changed";
+        };
+        /** @description The buyer confirmed receipt of a transmitted invoice of this business */
+        Event_invoice_receipt_confirmed: {
+            /** @description The business the event is delivered to */
+            business_id: string;
+            /** Format: date-time */
+            created_at: string;
+            data: {
+                buyer_tin?: string;
+                /** @description The invoice reference number */
+                irn: string;
+                /**
+                 * @description The payment status after the change
+                 * @enum {string}
+                 */
+                payment_status: "PENDING" | "PAID" | "REJECTED";
+                /**
+                 * Format: date-time
+                 * @description When the buyer confirmed receipt
+                 */
+                received_at: string;
+                /**
+                 * @description The invoice status after the change
+                 * @enum {string}
+                 */
+                status: "GENERATED" | "VALIDATED" | "SIGNED" | "TRANSMITTED";
+                /** Format: date-time */
+                transmitted_at: string;
+            };
+            /** @description `evt_` + a time-ordered id; also the `webhook-id` header of every attempt */
+            id: string;
+            /** @constant */
+            type: "invoice.receipt_confirmed";
         };
         /** @description An invoice naming this business's TIN as buyer was transmitted to it */
         Event_invoice_received: {
@@ -3938,6 +4032,10 @@ export interface operations {
                             irn: string;
                             /** @enum {string} */
                             payment_status: "PENDING" | "PAID" | "REJECTED";
+                            /** @description When the buyer confirmed receipt (PATCH /api/v1/invoice/transmit/{irn}); null until then */
+                            received_at: string | null;
+                            /** @description The supplier's payment reference, given with its last payment status update */
+                            reference: string | null;
                             /** @description When it was signed; null until then */
                             signed_at: string | null;
                             /**
@@ -4554,11 +4652,13 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "payment_status": "PAID"
+                 *       "payment_status": "PAID",
+                 *       "reference": "TRF-2026-000123"
                  *     }
                  */
                 "application/json": {
                     payment_status: ("PENDING" | "PAID" | "REJECTED") | (0 | 1 | 2) | ("0" | "1" | "2");
+                    reference?: string;
                 };
             };
         };
@@ -5709,6 +5809,10 @@ export interface operations {
                             irn: string;
                             /** @enum {string} */
                             payment_status: "PENDING" | "PAID" | "REJECTED";
+                            /** @description When the buyer confirmed receipt (PATCH /api/v1/invoice/transmit/{irn}); null until then */
+                            received_at: string | null;
+                            /** @description The supplier's payment reference, given with its last payment status update */
+                            reference: string | null;
                             /** @description When it was signed; null until then */
                             signed_at: string | null;
                             /**
@@ -5828,6 +5932,8 @@ export interface operations {
                              * @enum {string}
                              */
                             payment_status: "PENDING" | "PAID" | "CANCELLED";
+                            /** @description The supplier's payment reference, once an update gave one */
+                            reference?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -7767,6 +7873,276 @@ export interface operations {
             };
         };
     };
+    "invoice-confirm-receipt-v1": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key (1 to 128 visible ASCII characters) gets the first reply back. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                irn: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Receipt confirmed (or confirmed before): the invoice's lifecycle */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Environment": components["headers"]["X-Environment"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
+                        data: {
+                            /** @description The issuing (supplier) business */
+                            business_id: string;
+                            /**
+                             * @description Invoice Reference Number: <invoice_number>-<service_id>-<YYYYMMDD>
+                             * @example INV000042-94ND90NR-20261121
+                             */
+                            irn: string;
+                            /** @enum {string} */
+                            payment_status: "PENDING" | "PAID" | "REJECTED";
+                            /**
+                             * Format: date-time
+                             * @description When the buyer confirmed receipt (the first time)
+                             */
+                            received_at: string;
+                            /** @description The supplier's payment reference */
+                            reference: string | null;
+                            /** @description When it was signed; null until then */
+                            signed_at: string | null;
+                            /** @enum {string} */
+                            status: "GENERATED" | "VALIDATED" | "SIGNED" | "TRANSMITTED";
+                            /** @description When it was transmitted; null until then */
+                            transmitted_at: string | null;
+                            /** @description When the invoice was validated; null until then */
+                            validated_at: string | null;
+                        };
+                        /** @description Always null on success */
+                        error: null;
+                        /** @description Handler time, e.g. "12ms" */
+                        execTime: string;
+                        /** @description Human-readable message */
+                        message: string;
+                        /**
+                         * @description Outcome indicator
+                         * @constant
+                         */
+                        status: "SUCCESS";
+                    };
+                };
+            };
+            /** @description The IRN in the path is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthorityError"];
+                };
+            };
+            /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthorityError"];
+                };
+            };
+            /** @description The API key's roles do not allow this endpoint */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthorityError"];
+                };
+            };
+            /** @description No signed invoice with this IRN names your business as buyer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthorityError"];
+                };
+            };
+            /** @description The invoice is SIGNED but not transmitted yet */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthorityError"];
+                };
+            };
+            /** @description The body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthorityError"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthorityError"];
+                };
+            };
+            429: components["responses"]["RateLimited_envelope_authority_code"];
+            /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthorityError"];
+                };
+            };
+            /** @description An unexpected error; the message never carries internals (logged with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthorityError"];
+                };
+            };
+        };
+    };
+    "invoice-transmit-lookup-v1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                irn: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The exchange record */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Environment": components["headers"]["X-Environment"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
+                        data: {
+                            /** @description As the invoice names it; null when it names none */
+                            buyer: {
+                                name: string | null;
+                                tin: string;
+                            } | null;
+                            /**
+                             * @description Invoice Reference Number: <invoice_number>-<service_id>-<YYYYMMDD>
+                             * @example INV000042-94ND90NR-20261121
+                             */
+                            irn: string;
+                            /** @description When the buyer confirmed receipt; null until then */
+                            received_at: string | null;
+                            /** @enum {string} */
+                            status: "GENERATED" | "VALIDATED" | "SIGNED" | "TRANSMITTED";
+                            /** @description As the invoice names it; null when it names none */
+                            supplier: {
+                                name: string | null;
+                                tin: string;
+                            } | null;
+                            /** @description When it was transmitted; null until then */
+                            transmitted_at: string | null;
+                        };
+                        /** @description Always null on success */
+                        error: null;
+                        /** @description Handler time, e.g. "12ms" */
+                        execTime: string;
+                        /** @description Human-readable message */
+                        message: string;
+                        /**
+                         * @description Outcome indicator
+                         * @constant
+                         */
+                        status: "SUCCESS";
+                    };
+                };
+            };
+            /** @description The IRN in the path is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthorityError"];
+                };
+            };
+            /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthorityError"];
+                };
+            };
+            /** @description The API key's roles do not allow this endpoint */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthorityError"];
+                };
+            };
+            /** @description No signed invoice with this IRN names your business as buyer or supplier */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthorityError"];
+                };
+            };
+            429: components["responses"]["RateLimited_envelope_authority_code"];
+            /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthorityError"];
+                };
+            };
+            /** @description An unexpected error; the message never carries internals (logged with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthorityError"];
+                };
+            };
+        };
+    };
     "transmit-lookup-party-v1": {
         parameters: {
             query?: never;
@@ -7959,6 +8335,141 @@ export interface operations {
             };
         };
     };
+    "invoice-transmit-pull-v1": {
+        parameters: {
+            query?: {
+                confirmed?: "true" | "false";
+                cursor?: string;
+                from?: string;
+                page?: string;
+                size?: string;
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the inbox */
+            200: {
+                headers: {
+                    /** @description The next page (`rel="next"`), when there is one */
+                    Link?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Environment": components["headers"]["X-Environment"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
+                        data: {
+                            /** @description Newest first */
+                            content: {
+                                /** @description legal_monetary_total as signed: line_extension_amount, tax_exclusive_amount, tax_inclusive_amount, payable_amount */
+                                amounts: {
+                                    [key: string]: number;
+                                } | null;
+                                /** @description The document currency */
+                                currency: string | null;
+                                /**
+                                 * @description Invoice Reference Number: <invoice_number>-<service_id>-<YYYYMMDD>
+                                 * @example INV000042-94ND90NR-20261121
+                                 */
+                                irn: string;
+                                issue_date: string | null;
+                                /**
+                                 * @description As the supplier last set it
+                                 * @enum {string}
+                                 */
+                                payment_status: "PENDING" | "PAID" | "REJECTED";
+                                /** @description When you confirmed receipt; null until then */
+                                received_at: string | null;
+                                /** @description The supplier's payment reference */
+                                reference: string | null;
+                                supplier: {
+                                    name: string | null;
+                                    tin: string | null;
+                                };
+                                /** Format: date-time */
+                                transmitted_at: string;
+                            }[];
+                            page: {
+                                /** @description Whether a next page exists */
+                                more: boolean;
+                                /** @description Pass as `cursor` (with `page` + 1) for the next page; null on the last */
+                                next_cursor: string | null;
+                                /** @description 0-based: the request's `page` minus 1 */
+                                number: number;
+                                /** @description Page size */
+                                size: number;
+                            };
+                        };
+                        /** @description Always null on success */
+                        error: null;
+                        /** @description Handler time, e.g. "12ms" */
+                        execTime: string;
+                        /** @description Human-readable message */
+                        message: string;
+                        /**
+                         * @description Outcome indicator
+                         * @constant
+                         */
+                        status: "SUCCESS";
+                    };
+                };
+            };
+            /** @description A query parameter is invalid: every problem is listed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthorityError"];
+                };
+            };
+            /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthorityError"];
+                };
+            };
+            /** @description The API key's roles do not allow this endpoint */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthorityError"];
+                };
+            };
+            429: components["responses"]["RateLimited_envelope_authority_code"];
+            /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthorityError"];
+                };
+            };
+            /** @description An unexpected error; the message never carries internals (logged with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthorityError"];
+                };
+            };
+        };
+    };
     "invoice-transmit-self-health-check-v1": {
         parameters: {
             query?: never;
@@ -8108,11 +8619,13 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "payment_status": "PAID"
+                 *       "payment_status": "PAID",
+                 *       "reference": "TRF-2026-000123"
                  *     }
                  */
                 "application/json": {
                     payment_status: ("PENDING" | "PAID" | "REJECTED") | (0 | 1 | 2) | ("0" | "1" | "2");
+                    reference?: string;
                 };
             };
         };
@@ -11297,6 +11810,8 @@ export interface operations {
                              * @enum {string}
                              */
                             payment_status: "PENDING" | "PAID" | "CANCELLED";
+                            /** @description The supplier's payment reference, once an update gave one */
+                            reference?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -12785,7 +13300,7 @@ export interface operations {
                         code: number;
                         data: {
                             created_at: string;
-                            events: ("invoice.validated" | "invoice.signed" | "invoice.transmitted" | "invoice.received" | "invoice.payment_status_changed" | "invoice.credited" | "batch.completed")[];
+                            events: ("invoice.validated" | "invoice.signed" | "invoice.transmitted" | "invoice.received" | "invoice.receipt_confirmed" | "invoice.payment_status_changed" | "invoice.credited" | "batch.completed")[];
                             failed_at?: string;
                             id: string;
                             /** @enum {string} */
@@ -12867,7 +13382,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    events: ("invoice.validated" | "invoice.signed" | "invoice.transmitted" | "invoice.received" | "invoice.payment_status_changed" | "invoice.credited" | "batch.completed")[];
+                    events: ("invoice.validated" | "invoice.signed" | "invoice.transmitted" | "invoice.received" | "invoice.receipt_confirmed" | "invoice.payment_status_changed" | "invoice.credited" | "batch.completed")[];
                     url: string;
                 };
             };
@@ -12887,7 +13402,7 @@ export interface operations {
                         code: number;
                         data: {
                             created_at: string;
-                            events: ("invoice.validated" | "invoice.signed" | "invoice.transmitted" | "invoice.received" | "invoice.payment_status_changed" | "invoice.credited" | "batch.completed")[];
+                            events: ("invoice.validated" | "invoice.signed" | "invoice.transmitted" | "invoice.received" | "invoice.receipt_confirmed" | "invoice.payment_status_changed" | "invoice.credited" | "batch.completed")[];
                             failed_at?: string;
                             id: string;
                             secret: string;
@@ -13117,7 +13632,7 @@ export interface operations {
                                 delivered_at?: string;
                                 event_id: string;
                                 /** @enum {string} */
-                                event_type: "invoice.validated" | "invoice.signed" | "invoice.transmitted" | "invoice.received" | "invoice.payment_status_changed" | "invoice.credited" | "batch.completed";
+                                event_type: "invoice.validated" | "invoice.signed" | "invoice.transmitted" | "invoice.received" | "invoice.receipt_confirmed" | "invoice.payment_status_changed" | "invoice.credited" | "batch.completed";
                                 last_attempt_at: string | null;
                                 /** @description As the log entry error */
                                 last_error?: string;
@@ -13861,6 +14376,10 @@ export interface operations {
                             irn: string;
                             /** @enum {string} */
                             payment_status: "PENDING" | "PAID" | "REJECTED";
+                            /** @description When the buyer confirmed receipt (PATCH /api/v1/invoice/transmit/{irn}); null until then */
+                            received_at: string | null;
+                            /** @description The supplier's payment reference, given with its last payment status update */
+                            reference: string | null;
                             /** @description When it was signed; null until then */
                             signed_at: string | null;
                             /**
@@ -14477,11 +14996,13 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "payment_status": "PAID"
+                 *       "payment_status": "PAID",
+                 *       "reference": "TRF-2026-000123"
                  *     }
                  */
                 "application/json": {
                     payment_status: ("PENDING" | "PAID" | "REJECTED") | (0 | 1 | 2) | ("0" | "1" | "2");
+                    reference?: string;
                 };
             };
         };
@@ -16897,6 +17418,8 @@ export interface operations {
                              * @enum {string}
                              */
                             payment_status: "PENDING" | "PAID" | "CANCELLED";
+                            /** @description The supplier's payment reference, once an update gave one */
+                            reference?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -18094,6 +18617,35 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["Event_invoice_payment_status_changed"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within 5 s, is retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event-invoice-receipt_confirmed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt of this event, so a receiver deduplicates by it */
+                "webhook-id": string;
+                /** @description `v1,` + Base64(HMAC-SHA256(the secret after `whsec_`, Base64-decoded; "{webhook-id}.{webhook-timestamp}.{body}")) */
+                "webhook-signature": string;
+                /** @description Unix seconds of this attempt; reject it when far from your clock */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event_invoice_receipt_confirmed"];
             };
         };
         responses: {

@@ -28,6 +28,12 @@ export const EVENT_DATA = {
     supplier_tin: z.string().optional(),
     buyer_tin: z.string().optional(),
   }),
+  'invoice.receipt_confirmed': z.object({
+    ...invoiceNow,
+    transmitted_at: time,
+    received_at: time.describe('When the buyer confirmed receipt'),
+    buyer_tin: z.string().optional(),
+  }),
   'invoice.payment_status_changed': z.object({
     ...invoiceNow,
     previous_payment_status: z.enum(PAYMENT_STATUSES),
@@ -57,6 +63,7 @@ const EVENT_SUMMARIES: Record<EventType, string> = {
   'invoice.signed': 'An invoice was signed (its IRN and QR code are final)',
   'invoice.transmitted': 'A signed invoice was transmitted to its buyer',
   'invoice.received': "An invoice naming this business's TIN as buyer was transmitted to it",
+  'invoice.receipt_confirmed': 'The buyer confirmed receipt of a transmitted invoice of this business',
   'invoice.payment_status_changed': "An invoice's payment status changed",
   'invoice.credited':
     'A credit note naming this invoice in billing_reference was signed (data.irn is the original; its adjustments show the new totals)',

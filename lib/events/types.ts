@@ -9,6 +9,7 @@ export const EVENT_TYPES = [
   'invoice.signed',
   'invoice.transmitted',
   'invoice.received',
+  'invoice.receipt_confirmed',
   'invoice.payment_status_changed',
   'invoice.credited',
   'batch.completed',

@@ -48,6 +48,13 @@ export interface InvoiceRecord {
   signedAt?: string
   transmittedAt?: string
   /**
+   * The buyer's business found at transmit, when the buyer's TIN is registered here: the invoice has
+   * an item in that business's inbox (lib/lifecycle/inbox.ts), which later writes keep in step.
+   */
+  inboxBusinessId?: string
+  /** When the buyer confirmed receipt (CONTRACT 17, PATCH /api/v1/invoice/transmit/{irn}); set once. */
+  receivedAt?: string
+  /**
    * The authority QR text printed on the invoice's PDF (CONTRACT sections 5 and 16), made once, on
    * the first PDF request, and kept: RSA PKCS#1 v1.5 encryption is randomised, so only a stored text
    * gives the same document every time (lib/documents/invoice-qr.ts).
@@ -55,6 +62,8 @@ export interface InvoiceRecord {
   qrText?: string
   /** When payment_status last changed through app/invoice/update (PENDING -> PAID | REJECTED). */
   paymentUpdatedAt?: string
+  /** The `reference` the supplier gave with its last payment status change (CONTRACT 17). */
+  paymentReference?: string
   /**
    * Credit and debit notes signed against this invoice (CONTRACT 16, lib/invoice/adjustments.ts), in
    * integer kobo, kept by the notes' sign transactions: credited never passes payableKobo (the

@@ -1,6 +1,6 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import { invoiceEvent, writeWithAudit } from '#lib/platform/audit/trail.ts'
-import type { NamedItems } from '#lib/platform/db/transact.ts'
+import type { NamedItems, TransactItem } from '#lib/platform/db/transact.ts'
 import { db, tableName } from '#lib/platform/db/client.ts'
 import { readRecord } from '#lib/platform/db/items.ts'
 import { keys } from '#lib/platform/db/keys.ts'
@@ -249,6 +249,7 @@ export async function markTransmitted(
   buyerBusinessId: string | undefined,
   at: string,
   actor: string,
+  inbox?: { businessId: string; put: TransactItem },
 ): Promise<boolean> {
   const { irn, businessId } = record
   const after = { irn, status: 'TRANSMITTED' as const, paymentStatus: record.paymentStatus }
@@ -272,8 +273,9 @@ export async function markTransmitted(
       Update: {
         TableName: tableName(),
         Key: keys.invoice(irn),
-        UpdateExpression:
-          'SET #status = :transmitted, transmittedAt = :at, updatedAt = :at ADD revision :one',
+        // The buyer's inbox item (lib/lifecycle/inbox.ts) is put in the same transaction, and the record
+        // names its business so that later writes keep the item in step.
+        UpdateExpression: `SET #status = :transmitted, transmittedAt = :at, updatedAt = :at${inbox ? ', inboxBusinessId = :inbox' : ''} ADD revision :one`,
         ConditionExpression: '#status = :signed AND paymentStatus = :paymentStatus',
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: {
@@ -282,6 +284,7 @@ export async function markTransmitted(
           ':paymentStatus': record.paymentStatus,
           ':at': at,
           ':one': 1,
+          ...(inbox ? { ':inbox': inbox.businessId } : {}),
         },
       },
     },
@@ -295,7 +298,57 @@ export async function markTransmitted(
         at,
       }),
     ],
-    { events: events.map(eventPut) },
+    { events: events.map(eventPut), inbox: inbox?.put },
+  )
+}
+
+/**
+ * The buyer confirmed receipt of a TRANSMITTED invoice (CONTRACT 17): receivedAt is set once, with
+ * invoice.receipt_confirmed to the supplier. False when it was set already (a repeat or a concurrent
+ * confirmation), so a repeat writes and sends nothing. `also`: the inbox item's move (lib/lifecycle/inbox.ts).
+ */
+export async function markReceived(
+  record: Pick<InvoiceRecord, 'irn' | 'businessId' | 'paymentStatus' | 'transmittedAt' | 'buyerTin'>,
+  at: string,
+  actor: string,
+  also: NamedItems = {},
+): Promise<boolean> {
+  const { irn, businessId } = record
+  const event = newEvent(
+    'invoice.receipt_confirmed',
+    businessId,
+    invoiceData(
+      { irn, status: 'TRANSMITTED', paymentStatus: record.paymentStatus },
+      {
+        transmitted_at: record.transmittedAt ?? at,
+        received_at: at,
+        ...(record.buyerTin ? { buyer_tin: record.buyerTin } : {}),
+      },
+    ),
+    at,
+  )
+  return writeWithAudit(
+    {
+      Update: {
+        TableName: tableName(),
+        Key: keys.invoice(irn),
+        UpdateExpression: 'SET receivedAt = :at, updatedAt = :at ADD revision :one',
+        ConditionExpression: '#status = :transmitted AND attribute_not_exists(receivedAt)',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':transmitted': 'TRANSMITTED', ':at': at, ':one': 1 },
+      },
+    },
+    [
+      invoiceEvent('INVOICE_RECEIPT_CONFIRMED', {
+        irn,
+        businessId,
+        before: 'TRANSMITTED',
+        after: 'RECEIVED',
+        actor,
+        at,
+      }),
+    ],
+    { event: eventPut(event), ...also },
   )
 }
 
@@ -310,6 +363,7 @@ export async function changePaymentStatus(
   at: string,
   actor: string,
   also: NamedItems = {},
+  reference?: string,
 ): Promise<boolean> {
   const { irn, businessId } = record
   const event = newEvent(
@@ -326,8 +380,8 @@ export async function changePaymentStatus(
       Update: {
         TableName: tableName(),
         Key: keys.invoice(irn),
-        UpdateExpression:
-          'SET paymentStatus = :to, paymentUpdatedAt = :at, updatedAt = :at ADD revision :one',
+        // The supplier's `reference` (CONTRACT 17) is kept with the change it came with.
+        UpdateExpression: `SET paymentStatus = :to, paymentUpdatedAt = :at, updatedAt = :at${reference !== undefined ? ', paymentReference = :reference' : ''} ADD revision :one`,
         ConditionExpression: 'paymentStatus = :from AND #status = :status',
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: {
@@ -336,6 +390,7 @@ export async function changePaymentStatus(
           ':status': record.status,
           ':at': at,
           ':one': 1,
+          ...(reference !== undefined ? { ':reference': reference } : {}),
         },
       },
     },

@@ -5,9 +5,12 @@ import type { PaymentStatus } from '#lib/invoice/record.ts'
 import { changePaymentStatus, readInvoiceRecord } from '#lib/invoice/repository.ts'
 import { AGAIN, withRetries } from '#lib/platform/db/retry.ts'
 import { listPaymentStatusUpdate } from '#lib/invoice/search-index.ts'
+import { inboxPaymentUpdate } from './inbox.ts'
 
 /**
- * update (CONTRACT section 5): only the supplier business may set an invoice's payment status.
+ * update (CONTRACT section 5): only the supplier business may set an invoice's payment status, with
+ * an optional `reference` (CONTRACT 17) stored with the change; a repeat of the same status is a no-op
+ * and keeps the reference stored before.
  * PENDING -> PAID | REJECTED; the same value again is a no-op 200; PAID and REJECTED are final (409).
  * The write is conditional on the status it was decided from, so of concurrent conflicting updates
  * exactly one changes the invoice; the others see the winner's value (same target: no-op; other: 409).
@@ -21,6 +24,7 @@ export async function updatePaymentStatus(
   caller: ApiClientCaller,
   irn: string,
   target: PaymentStatus,
+  reference?: string,
 ): Promise<PaymentUpdate> {
   const { businessId } = caller
   const record = await readInvoiceRecord(irn)
@@ -46,7 +50,19 @@ export async function updatePaymentStatus(
       // The search list item shows the same payment status (lib/invoice/search-index.ts).
       const listed =
         current.listSeq !== undefined ? [listPaymentStatusUpdate(businessId, current.listSeq, target)] : []
-      if (await changePaymentStatus(current, 'PENDING', target, at, actorOf(caller), { listed })) {
+      // So does the buyer's inbox item, when the invoice was transmitted to a business here (./inbox.ts).
+      const inbox = inboxPaymentUpdate(current, target, reference)
+      if (
+        await changePaymentStatus(
+          current,
+          'PENDING',
+          target,
+          at,
+          actorOf(caller),
+          { listed, inbox },
+          reference,
+        )
+      ) {
         return { changed: true, message: `Payment status of ${irn} changed from PENDING to ${target}` }
       }
       const now = await readInvoiceRecord(irn)

@@ -3,7 +3,7 @@ import { getBusiness } from '#lib/registry/businesses.ts'
 import { NotFound } from '#lib/platform/errors.ts'
 import type { InvoiceRecord } from '#lib/invoice/record.ts'
 import { readInvoiceRecord } from '#lib/invoice/repository.ts'
-import { buyerTinOf, confirmView, isSigned, pulledInvoiceView } from './views.ts'
+import { buyerTinOf, confirmView, exchangeView, isSigned, pulledInvoiceView } from './views.ts'
 
 /** confirm: the lifecycle of an invoice of the caller's business; 404 for any other IRN. */
 export async function confirmInvoice(caller: ApiClientCaller, irn: string) {
@@ -29,11 +29,21 @@ export async function pullableRecord(caller: ApiClientCaller, irn: string): Prom
       throw new NotFound(`Invoice ${irn} is ${record.status}: it can be pulled once it is SIGNED`)
     return record
   }
-  const buyerTin = buyerTinOf(record)
-  if (!buyerTin || !isSigned(record)) throw unavailable
-  const own = await getBusiness(businessId)
-  if (own?.tin !== buyerTin) throw unavailable
+  if (!isSigned(record) || !(await isBuyer(caller, record))) throw unavailable
   return record
+}
+
+/** Whether the caller's business is the invoice's buyer: its TIN is the customer party's. */
+export async function isBuyer(caller: ApiClientCaller, record: InvoiceRecord): Promise<boolean> {
+  const buyerTin = buyerTinOf(record)
+  if (!buyerTin) return false
+  const own = await getBusiness(caller.businessId)
+  return own?.tin === buyerTin
+}
+
+/** transmit/lookup (CONTRACT 17): the exchange record, for the supplier or the buyer of a signed invoice. */
+export async function lookupExchange(caller: ApiClientCaller, irn: string) {
+  return exchangeView(await pullableRecord(caller, irn))
 }
 
 /** get-invoice's data: the pulled invoice (A.7). */

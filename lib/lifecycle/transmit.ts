@@ -11,6 +11,7 @@ import { markTransmitted, readInvoiceRecord } from '#lib/invoice/repository.ts'
 import { AGAIN, withRetries } from '#lib/platform/db/retry.ts'
 import { magicBuyerSystem } from '#lib/sandbox/magic.ts'
 import type { TransmitRequest } from './schemas.ts'
+import { inboxPut } from './inbox.ts'
 import { buyerTinOf } from './views.ts'
 
 /**
@@ -186,14 +187,19 @@ export async function transmit(caller: ApiClientCaller, body: TransmitRequest): 
   const delivered = await deliverToBuyer(record, parties)
   if (delivered.problems.length) refuse(delivered.problems, record.irn)
 
-  const buyerBusinessId = parties.find((p) => p.role === 'buyer')?.business?.businessId
+  const buyerParty = parties.find((p) => p.role === 'buyer')
+  const buyerBusinessId = buyerParty?.business?.businessId
+  // A buyer registered here (never a magic one, whose "business" is the supplier) gets the invoice in
+  // its inbox, in the transmit's own transaction (./inbox.ts).
+  const inboxOf = buyerParty && !buyerParty.magic ? buyerParty.business?.businessId : undefined
   let now: InvoiceRecord | undefined = record
   // A payment update between the read and the write only changes what the events say: write again.
   const at = await withRetries(
     async () => {
       if (now?.status !== 'SIGNED') return undefined
       const at = new Date().toISOString()
-      if (await markTransmitted(now, buyerBusinessId, at, actorOf(caller))) return at
+      const inbox = inboxOf ? { businessId: inboxOf, put: inboxPut(now, inboxOf, at) } : undefined
+      if (await markTransmitted(now, buyerBusinessId, at, actorOf(caller), inbox)) return at
       now = await readInvoiceRecord(record.irn)
       return AGAIN
     },

@@ -23,6 +23,29 @@ export function confirmView(record: InvoiceRecord) {
     validated_at: record.validatedAt ?? null,
     signed_at: record.signedAt ?? null,
     transmitted_at: record.transmittedAt ?? null,
+    received_at: record.receivedAt ?? null,
+    reference: record.paymentReference ?? null,
+  }
+}
+
+/** A party of the invoice as the exchange record shows it: its TIN and name. */
+function partyOf(invoice: Record<string, unknown> | undefined, role: string, tin: string | undefined) {
+  const party = invoice?.[role] as { tin?: unknown; party_name?: unknown } | undefined
+  const found = tin ?? (typeof party?.tin === 'string' ? party.tin : undefined)
+  if (!found) return null
+  return { tin: found, name: typeof party?.party_name === 'string' ? party.party_name : null }
+}
+
+/** The transmit lookup's data (CONTRACT 17): the invoice's exchange record. */
+export function exchangeView(record: InvoiceRecord) {
+  const invoice = invoiceOf(record)
+  return {
+    irn: record.irn,
+    status: record.status,
+    supplier: partyOf(invoice, 'accounting_supplier_party', record.supplierTin),
+    buyer: partyOf(invoice, 'accounting_customer_party', buyerTinOf(record)),
+    transmitted_at: record.transmittedAt ?? null,
+    received_at: record.receivedAt ?? null,
   }
 }
 
@@ -37,6 +60,8 @@ export async function pulledInvoiceView(record: InvoiceRecord): Promise<Record<s
     ...invoice,
     irn: record.irn,
     payment_status: shownPaymentStatus(record.paymentStatus, totalsOf(record)),
+    // The supplier's payment reference (CONTRACT 17), once an update gave one.
+    ...(record.paymentReference ? { reference: record.paymentReference } : {}),
     adjustments,
   }
 }

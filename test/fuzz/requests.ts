@@ -68,6 +68,12 @@ export const SAMPLES: Record<string, (ctx: FuzzContext) => Sample> = {
   'app-invoice-confirm': (ctx) => ({ params: { irn: ctx.signedIrn } }),
   'si-get-invoice': (ctx) => ({ params: { irn: ctx.signedIrn } }),
   'invoice-pdf': (ctx) => ({ params: { irn: ctx.signedIrn } }),
+  // The authority's buyer side: a receipt sends no body (the IRN in the path is the request).
+  'invoice-confirm-receipt': (ctx) => ({ params: { irn: ctx.signedIrn } }),
+  'invoice-transmit-lookup': (ctx) => ({ params: { irn: ctx.signedIrn } }),
+  'invoice-transmit-pull': () => ({
+    query: { confirmed: 'false', from: '2026-01-01', to: '2026-12-31', page: '1', size: '5' },
+  }),
   'invoice-search': (ctx) => ({
     // The authority's path names the caller's business (GET /api/v1/invoice/{business_id}).
     params: { business_id: DEV.supplier.businessId },

@@ -43,6 +43,8 @@ export const PARTY_PREFIX = 'PARTY#'
 export const POSTAL_ADDRESS_PREFIX = 'PADDR#'
 export const PARTY_COUNTER_PREFIX = 'PARTYSEQ#'
 export const PARTY_LIST_PREFIX = 'PARTYLIST#'
+/** The buyer's inbox (lib/lifecycle/inbox.ts): one item per invoice transmitted to a business. */
+export const INBOX_PREFIX = 'INBOX#'
 
 export const keys = {
   /** Reference lists: one META item and the list's JSON in ordered chunks (items stay under 400 KB). */
@@ -107,6 +109,27 @@ export const keys = {
     gsi2pk: `BUYER#${scoped(buyerTin)}#INVOICES`,
     gsi2sk: `${createdAt}#${irn}`,
   }),
+
+  /**
+   * The buyer's inbox (CONTRACT 17, transmit/pull; lib/lifecycle/inbox.ts): one item per invoice
+   * transmitted to a registered business, written in the transmit transaction, sorted by
+   * `<transmitted_at>#<irn>`. The table partition holds all of a business's (the unfiltered pull);
+   * gsi1 holds the same items in two partitions, unconfirmed and confirmed, which the confirm receipt
+   * transaction moves the item between, so a `confirmed=` pull is one key range too.
+   */
+  inboxItem: (buyerBusinessId: string, sortKey: string): Key => ({
+    pk: `${INBOX_PREFIX}${scoped(buyerBusinessId)}`,
+    sk: sortKey,
+  }),
+  inboxPartition: (buyerBusinessId: string) => `${INBOX_PREFIX}${scoped(buyerBusinessId)}`,
+  inboxByReceipt: (buyerBusinessId: string, confirmed: boolean, sortKey: string) => ({
+    gsi1pk: `${INBOX_PREFIX}${scoped(buyerBusinessId)}#${confirmed ? 'CONFIRMED' : 'UNCONFIRMED'}`,
+    gsi1sk: sortKey,
+  }),
+  inboxReceiptPartition: (buyerBusinessId: string, confirmed: boolean) =>
+    `${INBOX_PREFIX}${scoped(buyerBusinessId)}#${confirmed ? 'CONFIRMED' : 'UNCONFIRMED'}`,
+  /** An inbox item's sort key: newest first is descending order. */
+  inboxSortKey: (transmittedAt: string, irn: string) => `${transmittedAt}#${irn}`,
 
   /**
    * A credit or debit note signed against an invoice (CONTRACT 16): one item per note under the

@@ -1,9 +1,9 @@
 import * as z from 'zod'
-import { SEARCH_LIST_PREFIX } from '#lib/platform/db/keys.ts'
+import { INBOX_PREFIX, SEARCH_LIST_PREFIX } from '#lib/platform/db/keys.ts'
 import { type EndpointDocs, endpointsOf } from '#lib/platform/http/endpoint.ts'
 import { INVOICE_STATUSES, PAYMENT_STATUSES } from '#lib/invoice/record.ts'
-import { IrnPath, TransmitRequest, UpdateRequest } from '#lib/lifecycle/schemas.ts'
-import { Adjustments, APP, INVALID_BODY, Irn, IsoDateTime, reads, SI, writes } from './common.ts'
+import { IrnPath, PullQuery, TransmitRequest, UpdateRequest } from '#lib/lifecycle/schemas.ts'
+import { Adjustments, ANY, APP, INVALID_BODY, Irn, IsoDateTime, reads, SI, writes } from './common.ts'
 
 /** Transmit, update, confirm and get-invoice (CONTRACT section 5). */
 
@@ -27,7 +27,8 @@ export const transmit = /* @__PURE__ */ lifecycle({
   // Transmit hands the stored invoice, notes opened, to the buyer's system.
   access: {
     // The buyer is found by TIN, and its system by its business's clients (gsi1, BUSINESS#<id>#CLIENTS).
-    table: [writes(['IRN#', 'EVENT#', 'AUDIT#']), reads(['BUSINESS#', 'TIN#'], ['gsi1'])],
+    // The buyer's inbox item (INBOX#, lib/lifecycle/inbox.ts) is put in the transmit's transaction.
+    table: [writes(['IRN#', 'EVENT#', 'AUDIT#', INBOX_PREFIX]), reads(['BUSINESS#', 'TIN#'], ['gsi1'])],
     decrypt: ['invoice'],
   },
   // The authority's path names the IRN (its body is built from it); the seed's path has none.
@@ -41,7 +42,10 @@ export const update = /* @__PURE__ */ lifecycle({
   ],
   roles: APP,
   // The invoice's search list item (INVLIST#) shows its payment status too.
-  access: { table: [writes(['IRN#', 'EVENT#', 'AUDIT#', SEARCH_LIST_PREFIX]), reads(['BUSINESS#'])] },
+  // ...and so does the buyer's inbox item (INBOX#), with the update's `reference`.
+  access: {
+    table: [writes(['IRN#', 'EVENT#', 'AUDIT#', SEARCH_LIST_PREFIX, INBOX_PREFIX]), reads(['BUSINESS#'])],
+  },
   request: { params: IrnPath, body: UpdateRequest },
 })
 export const confirm = /* @__PURE__ */ lifecycle({
@@ -69,6 +73,36 @@ export const getInvoice = /* @__PURE__ */ lifecycle({
   roles: SI,
   access: { table: [reads(['IRN#', 'BUSINESS#'])], decrypt: ['invoice'] },
   request: { params: IrnPath },
+})
+
+/** The authority's routes the seed lacks (CONTRACT 17): the buyer's side of the exchange. */
+export const confirmReceipt = /* @__PURE__ */ lifecycle({
+  functionId: 'invoice-confirm-receipt',
+  // The authority's client sends no body: the IRN in the path is the request.
+  routes: [
+    { method: 'PATCH', path: '/api/v1/invoice/transmit/{irn}', profile: 'authority', bodyFromPath: true },
+  ],
+  // The buyer confirms whatever its key's role: the authority's clients use one key for everything.
+  roles: ANY,
+  // The record (IRN#), its event and audit, and the buyer's inbox item (INBOX#); the caller's business
+  // (BUSINESS#) says whether it is the buyer.
+  access: { table: [writes(['IRN#', 'EVENT#', 'AUDIT#', INBOX_PREFIX]), reads(['BUSINESS#'])] },
+  request: { params: IrnPath },
+})
+export const transmitLookup = /* @__PURE__ */ lifecycle({
+  functionId: 'invoice-transmit-lookup',
+  routes: [{ method: 'GET', path: '/api/v1/invoice/transmit/lookup/{irn}', profile: 'authority' }],
+  roles: ANY,
+  access: { table: [reads(['IRN#', 'BUSINESS#'])] },
+  request: { params: IrnPath },
+})
+export const transmitPull = /* @__PURE__ */ lifecycle({
+  functionId: 'invoice-transmit-pull',
+  routes: [{ method: 'GET', path: '/api/v1/invoice/transmit/pull', profile: 'authority' }],
+  roles: ANY,
+  // Only the caller's own inbox: the table partition and its two receipt partitions on gsi1.
+  access: { table: [reads([INBOX_PREFIX], ['gsi1'])] },
+  request: { query: PullQuery },
 })
 
 const UNKNOWN_IRN = "No invoice of the caller's business has this IRN"
@@ -106,8 +140,8 @@ export const transmitDocs = (): EndpointDocs => ({
 export const updateDocs = (): EndpointDocs => ({
   summary: "Update an invoice's payment status",
   description:
-    'Only the supplier business: PENDING -> PAID or REJECTED. The same value again is a no-op 200; leaving PAID or REJECTED is 409. `payment_status` may be the name or the numeric code (0=REJECTED, 1=PENDING, 2=PAID).',
-  example: { payment_status: 'PAID' },
+    "Only the supplier business: PENDING -> PAID or REJECTED, with an optional `reference` (up to 200 characters, e.g. the payment's own reference) stored with the change and shown by confirm, the pulled invoice and the buyer's inbox. The same value again is a no-op 200 (the reference stays as it was); leaving PAID or REJECTED is 409. `payment_status` may be the name or the numeric code (0=REJECTED, 1=PENDING, 2=PAID).",
+  example: { payment_status: 'PAID', reference: 'TRF-2026-000123' },
   replies: () => ({
     200: {
       description: 'Updated, or unchanged',
@@ -138,6 +172,10 @@ export const confirmDocs = (): EndpointDocs => ({
         validated_at: timestamp('When the invoice was validated'),
         signed_at: timestamp('When it was signed'),
         transmitted_at: timestamp('When it was transmitted'),
+        received_at: timestamp('When the buyer confirmed receipt (PATCH /api/v1/invoice/transmit/{irn})'),
+        reference: z.string().nullable().meta({
+          description: "The supplier's payment reference, given with its last payment status update",
+        }),
       }),
     },
     400: BAD_IRN,
@@ -161,10 +199,108 @@ export const getInvoiceDocs = (): EndpointDocs => ({
         payment_status: z.enum(['PENDING', 'PAID', 'CANCELLED']).meta({
           description: 'CANCELLED where it was REJECTED, or once credit notes took all of its payable amount',
         }),
+        reference: z
+          .string()
+          .optional()
+          .meta({ description: "The supplier's payment reference, once an update gave one" }),
         adjustments: Adjustments(),
       }),
     },
     400: BAD_IRN,
     404: 'No signed invoice with this IRN names your business as buyer or supplier',
+  }),
+})
+
+const Party = () =>
+  z
+    .object({ tin: z.string(), name: z.string().nullable() })
+    .nullable()
+    .meta({ description: 'As the invoice names it; null when it names none' })
+
+export const confirmReceiptDocs = (): EndpointDocs => ({
+  summary: 'Confirm receipt of a transmitted invoice (buyer)',
+  description:
+    "The buyer (customer party TIN = your business's TIN) says it has received a TRANSMITTED invoice: the invoice records `received_at`, shown by confirm and the transmit lookup, and the supplier's business gets an `invoice.receipt_confirmed` event. Confirming again is a no-op 200 with the first `received_at` and no second event. The authority's path; no body.",
+  replies: () => ({
+    200: {
+      description: "Receipt confirmed (or confirmed before): the invoice's lifecycle",
+      data: z.object({
+        irn: Irn(),
+        status: z.enum(INVOICE_STATUSES),
+        payment_status: z.enum(PAYMENT_STATUSES),
+        business_id: z.string().meta({ description: 'The issuing (supplier) business' }),
+        validated_at: timestamp('When the invoice was validated'),
+        signed_at: timestamp('When it was signed'),
+        transmitted_at: timestamp('When it was transmitted'),
+        received_at: IsoDateTime().meta({ description: 'When the buyer confirmed receipt (the first time)' }),
+        reference: z.string().nullable().meta({ description: "The supplier's payment reference" }),
+      }),
+    },
+    400: BAD_IRN,
+    404: 'No signed invoice with this IRN names your business as buyer',
+    409: 'The invoice is SIGNED but not transmitted yet',
+  }),
+})
+
+export const transmitLookupDocs = (): EndpointDocs => ({
+  summary: "An invoice's exchange record (supplier or buyer)",
+  description:
+    "The parties of a signed invoice (TIN and name as the invoice gives them), when it was transmitted and when the buyer confirmed receipt. Only the supplier or the buyer (customer party TIN = your business TIN) sees it; anyone else gets 404. The authority's path.",
+  replies: () => ({
+    200: {
+      description: 'The exchange record',
+      data: z.object({
+        irn: Irn(),
+        status: z.enum(INVOICE_STATUSES),
+        supplier: Party(),
+        buyer: Party(),
+        transmitted_at: timestamp('When it was transmitted'),
+        received_at: timestamp('When the buyer confirmed receipt'),
+      }),
+    },
+    400: BAD_IRN,
+    404: 'No signed invoice with this IRN names your business as buyer or supplier',
+  }),
+})
+
+export const transmitPullDocs = (): EndpointDocs => ({
+  summary: "The buyer's inbox: invoices transmitted to your business",
+  description:
+    "Invoices transmitted to your business (customer party TIN = your business's TIN, registered here when transmitted), newest first by `transmitted_at`. `confirmed=true` lists those whose receipt you confirmed, `false` the others; `from` and `to` (a date, or a date-time with offset; inclusive) bound `transmitted_at`. `page` counts from 1 and `data.page.number` from 0; a page reads at most `size` + 1 items, however deep: page 2 and later are read with the previous page's `page.next_cursor` (`cursor=`), which the reply's `Link` header (`rel=\"next\"`) carries. The authority's path.",
+  replies: () => ({
+    200: {
+      description: 'One page of the inbox',
+      headers: { Link: 'The next page (`rel="next"`), when there is one' },
+      data: z.object({
+        content: z
+          .array(
+            z.object({
+              irn: Irn(),
+              supplier: z.object({ tin: z.string().nullable(), name: z.string().nullable() }),
+              issue_date: z.string().nullable(),
+              currency: z.string().nullable().meta({ description: 'The document currency' }),
+              amounts: z.record(z.string(), z.number()).nullable().meta({
+                description:
+                  'legal_monetary_total as signed: line_extension_amount, tax_exclusive_amount, tax_inclusive_amount, payable_amount',
+              }),
+              transmitted_at: IsoDateTime(),
+              received_at: timestamp('When you confirmed receipt'),
+              payment_status: z.enum(PAYMENT_STATUSES).meta({ description: 'As the supplier last set it' }),
+              reference: z.string().nullable().meta({ description: "The supplier's payment reference" }),
+            }),
+          )
+          .meta({ description: 'Newest first' }),
+        page: z.object({
+          size: z.int().meta({ description: 'Page size' }),
+          number: z.int().meta({ description: "0-based: the request's `page` minus 1" }),
+          more: z.boolean().meta({ description: 'Whether a next page exists' }),
+          next_cursor: z
+            .string()
+            .nullable()
+            .meta({ description: 'Pass as `cursor` (with `page` + 1) for the next page; null on the last' }),
+        }),
+      }),
+    },
+    400: 'A query parameter is invalid: every problem is listed',
   }),
 })

@@ -174,6 +174,8 @@ describe.each(['v1', 'v2'])('GET /api/%s/app/invoice/confirm/{irn}', (version) =
           validated_at: record.validatedAt,
           signed_at: record.signedAt,
           transmitted_at: null,
+          received_at: null,
+          reference: null,
         },
         `Invoice ${record.irn} is SIGNED`,
       ),
@@ -195,6 +197,8 @@ describe.each(['v1', 'v2'])('GET /api/%s/app/invoice/confirm/{irn}', (version) =
       validated_at: null,
       signed_at: null,
       transmitted_at: null,
+      received_at: null,
+      reference: null,
     })
   })
 

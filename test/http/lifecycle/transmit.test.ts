@@ -299,6 +299,8 @@ describe('the whole lifecycle through the public endpoints', () => {
       validated_at: expect.any(String),
       signed_at: signed.body.signed_at,
       transmitted_at: expect.any(String),
+      received_at: null,
+      reference: null,
     })
   })
 })

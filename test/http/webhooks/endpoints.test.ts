@@ -181,6 +181,30 @@ describe('webhook delivery', () => {
     expect(buyerAdmin.receiver.received[0]!.event.business_id).toBe(DEV.buyer.businessId)
   })
 
+  it("sends invoice.receipt_confirmed to the supplier's subscription once, however often the buyer confirms", async () => {
+    const supplier = await subscribed(['invoice.receipt_confirmed'])
+    const buyerAdmin = await subscribed(['invoice.receipt_confirmed'], clients.buyerAdmin)
+    const invoice = buildInvoice()
+    expect((await clients.app.post('/api/v1/app/invoice/sign', invoice)).status).toBe(200)
+    expect((await clients.app.post('/api/v1/app/invoice/transmit', { irn: invoice.irn })).status).toBe(200)
+    const confirmations = [0, 1].map(() =>
+      clients.buyer.request<any>('PATCH', `/api/v1/invoice/transmit/${invoice.irn}`),
+    )
+    for (const reply of await Promise.all(confirmations)) expect(reply.status).toBe(200)
+    expect(
+      (await clients.buyer.request<any>('PATCH', `/api/v1/invoice/transmit/${invoice.irn}`)).status,
+    ).toBe(200)
+    await eventually(() =>
+      expect(
+        supplier.receiver.received.map((e) => [e.event.type, e.event.data.irn, e.verified, e.asPublished]),
+      ).toEqual([['invoice.receipt_confirmed', invoice.irn, true, true]]),
+    )
+    await api.workers!.drained()
+    expect(supplier.receiver.received).toHaveLength(1)
+    expect(supplier.receiver.received[0]!.event.business_id).toBe(DEV.supplier.businessId)
+    expect(buyerAdmin.receiver.received).toEqual([])
+  })
+
   describe('GET /api/v1/webhooks/{id}/deliveries', () => {
     it('retries a receiver down for 3 attempts with the same webhook-id; the log shows 4 attempts', async () => {
       const { receiver, id } = await subscribed(['invoice.signed'])
