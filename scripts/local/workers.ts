@@ -10,8 +10,8 @@ import { type StreamDrive, startStreamDrive } from './stream-drive.ts'
  * The local stand-in for Lambda's event source mappings (as scripts/local/server.ts is for API
  * Gateway): the table's stream is read by one local stream drive per consumer (scripts/local/stream-drive.ts),
  * which hands the stream consumers (scripts/local/consumers.ts) Lambda's event shape; the queue
- * consumers' queues run in-process here, with SQS's partial batch failure semantics; a scheduled
- * consumer runs when invoke() is called (the local server has no schedules). All from the
+ * consumers' queues run in-process here, with SQS's partial batch failure semantics; a consumer
+ * scheduled every few minutes runs on a timer, a daily one when invoke() is called. All from the
  * declarations of lib/service/consumers.ts, each invocation with the function's role
  * (scripts/local/iam.ts). Nothing here decides what a consumer does; it only delivers.
  *
@@ -167,6 +167,36 @@ export async function startWorkers(options: WorkersOptions): Promise<Workers> {
       }),
     )
   }
+  // ---- schedules: a consumer run every few minutes (EventBridge Scheduler's rate in AWS) runs on a
+  // timer here, LOCAL_SCHEDULE_SECONDS apart when set; a daily one only when invoked ----
+  const scheduleSeconds = Number(process.env.LOCAL_SCHEDULE_SECONDS ?? 0)
+  const schedules: NodeJS.Timeout[] = []
+  for (const consumer of selected) {
+    if (consumer.trigger.kind !== 'schedule' || !consumer.trigger.everyMinutes) continue
+    const everyMs = (scheduleSeconds || consumer.trigger.everyMinutes * 60) * 1000
+    let busy = false
+    const timer = setInterval(() => {
+      if (busy || !running) return
+      busy = true
+      void runScheduled(consumer)
+        .catch((error: unknown) => console.error(`local schedule ${consumer.functionId}: run failed`, error))
+        .finally(() => {
+          busy = false
+        })
+    }, everyMs)
+    timer.unref()
+    schedules.push(timer)
+  }
+  async function runScheduled(consumer: (typeof consumers)[number], event: unknown = {}): Promise<unknown> {
+    const fn = await loadConsumer<(event: unknown, context: unknown) => Promise<unknown>>(
+      consumer,
+      options.bundles,
+    )
+    return asFunction(consumer.functionId, () =>
+      fn(event, lambdaContext(consumer.functionId, consumer.timeoutSeconds)),
+    )
+  }
+
   const allSettled = async (timeoutMs?: number) => {
     await Promise.all([...drives.values()].map((d) => d.settled(timeoutMs)))
   }
@@ -176,11 +206,7 @@ export async function startWorkers(options: WorkersOptions): Promise<Workers> {
     async invoke(functionId, event = {}) {
       const consumer = consumers.find((c) => c.functionId === functionId)
       if (!consumer) throw new Error(`${functionId} is not a consumer (lib/service/consumers.ts)`)
-      const fn = await loadConsumer<(event: unknown, context: unknown) => Promise<unknown>>(
-        consumer,
-        options.bundles,
-      )
-      return asFunction(functionId, () => fn(event, lambdaContext(functionId, consumer.timeoutSeconds)))
+      return runScheduled(consumer, event)
     },
     settled: allSettled,
     historySettled: (timeoutMs?: number) =>
@@ -203,6 +229,7 @@ export async function startWorkers(options: WorkersOptions): Promise<Workers> {
     },
     async stop() {
       running = false
+      for (const timer of schedules) clearInterval(timer)
       for (const timer of timers) clearTimeout(timer)
       timers.clear()
       if (queueConsumers.size) useLocalQueues(undefined)
