@@ -169,8 +169,9 @@ export class QueueTrigger extends Construct {
 }
 
 /**
- * EventBridge Scheduler invoking the function once at each `cron` time (Lagos), without retries, and
- * the alarm on the figure each run publishes: on 1 or more, and on a day without it. Made in `scope`
+ * EventBridge Scheduler invoking the function once at each `cron` time (Lagos) or every `everyMinutes`,
+ * without retries, and the alarm on the figure each run publishes: on 1 or more, and on a period
+ * (a day unless the trigger says) without it. Made in `scope`
  * itself (the consumer's construct), beside its function.
  */
 export function scheduleTrigger(
@@ -195,7 +196,9 @@ export function scheduleTrigger(
   )
   const schedule = new Schedule(scope, t.name, {
     description: `${props.serviceName} ${props.stage}: ${t.does}`,
-    schedule: ScheduleExpression.cron({ ...t.cron, timeZone: TimeZone.AFRICA_LAGOS }),
+    schedule: t.cron
+      ? ScheduleExpression.cron({ ...t.cron, timeZone: TimeZone.AFRICA_LAGOS })
+      : ScheduleExpression.rate(Duration.minutes(t.everyMinutes)),
     // One attempt: a second run while the first still works would only double its cost.
     target: new LambdaInvoke(props.function, { retryAttempts: 0, role: schedulerRole }),
   })
@@ -206,7 +209,7 @@ export function scheduleTrigger(
       metricName: t.alarm.metric,
       dimensionsMap: { service: props.serviceName },
       statistic: 'Maximum',
-      period: Duration.days(1),
+      period: Duration.minutes(t.alarm.periodMinutes ?? 24 * 60),
     }),
     threshold: 1,
     evaluationPeriods: 1,

@@ -14,6 +14,8 @@ import {
 import { handlerOf } from '#lib/platform/http/endpoint.ts'
 import type { StackName } from '#lib/platform/http/route.ts'
 import { type Access, READ_EVERY_RECORD, reads, writes } from '#lib/platform/iam/access.ts'
+import { OVERDUE_METRIC } from '#lib/webhooks/overdue-sweep.ts'
+import { METRICS_NAMESPACE } from '#lib/platform/metrics.ts'
 
 /**
  * The asynchronous consumers, declared as the endpoints are (lib/service/endpoints): one declaration
@@ -62,25 +64,32 @@ export interface QueueTrigger {
 }
 
 /**
- * EventBridge Scheduler, once per day at `cron` (Lagos time), one attempt. A scheduled run has no
- * queue to leave failed work in: it publishes a figure instead, and `alarm` fires when the figure is 1
- * or more, or missing for a day (the run failed or did not happen), since silence proves nothing.
+ * EventBridge Scheduler, once per day at `cron` (Lagos time) or every `everyMinutes`, one attempt. A
+ * scheduled run has no queue to leave failed work in: it publishes a figure instead, and `alarm` fires
+ * when the figure is 1 or more, or missing for its period (a day by default: the run failed or did not
+ * happen), since silence proves nothing. Locally a daily one runs when invoked (scripts/local/workers.ts
+ * invoke); one run `everyMinutes` runs on the local workers' timer too (LOCAL_SCHEDULE_SECONDS
+ * shortens it).
  */
-export interface ScheduleTrigger {
+export type ScheduleTrigger = {
   kind: 'schedule'
   /** The schedule's construct id (its logical id derives from it). */
   name: string
   /** What a run does, for the schedule's description. */
   does: string
-  cron: { minute: string; hour: string }
   alarm: {
     /** The alarm's construct id. */
     name: string
     namespace: string
     metric: string
     description: string
+    /** The alarm's period, in minutes: a day when absent. At least the schedule's interval. */
+    periodMinutes?: number
   }
-}
+} & (
+  | { cron: { minute: string; hour: string }; everyMinutes?: never }
+  | { everyMinutes: number; cron?: never }
+)
 
 type Trigger = StreamTrigger | QueueTrigger | ScheduleTrigger
 
@@ -200,6 +209,35 @@ export const consumers: readonly Consumer[] = [
     memoryMB: 1024,
     description:
       'One signed webhook attempt per message (at most 10 in flight per destination host), or one more page of a fan-out; retries queued with a delay',
+  }),
+  declare({
+    functionId: 'webhook-overdue-sweep',
+    domain: 'webhooks',
+    stack: 'events',
+    // Every 5 minutes: a delivery whose message was lost (lib/webhooks/overdue-sweep.ts) waits at most
+    // its bound (5 minutes) and one interval more. One attempt: the next run is 5 minutes away.
+    trigger: {
+      kind: 'schedule',
+      name: 'OverdueSweep',
+      does: 'queue again every PENDING webhook delivery overdue past its bound',
+      everyMinutes: 5,
+      alarm: {
+        name: 'Overdue',
+        namespace: METRICS_NAMESPACE,
+        metric: OVERDUE_METRIC,
+        description:
+          'The overdue sweep found webhook deliveries whose message was lost (it queued them again; see the webhook-overdue-sweep log), or did not report for 15 minutes',
+        periodMinutes: 15,
+      },
+    },
+    // Reads the PENDING deliveries by due time (gsi2) and queues their attempts; writes nothing.
+    access: {
+      table: [{ actions: ['Query'], keys: ['WHDELIVERY#'], indexes: ['gsi2'] }],
+      queues: ['webhook-deliveries'],
+    },
+    timeoutSeconds: 60,
+    memoryMB: 512,
+    description: 'Every 5 minutes: each PENDING webhook delivery overdue past the bound queued again',
   }),
   declare({
     functionId: 'batch-worker',

@@ -65,6 +65,14 @@ export const CLAIM_MS = 60_000
 const statusKeys = (d: Pick<Delivery, 'subscriptionId' | 'createdAt' | 'eventId'>, status: DeliveryStatus) =>
   keys.webhookDeliveryByStatus(d.subscriptionId, status, d.createdAt, d.eventId)
 
+/** The index stripes of PENDING deliveries by due time (keys.webhookDeliveryDue). */
+export const DUE_STRIPES = 4
+const dueKeys = (d: Pick<Delivery, 'subscriptionId' | 'eventId'>, nextAttemptAt: string) => {
+  let hash = 0
+  for (const c of d.eventId) hash = (hash * 31 + c.charCodeAt(0)) >>> 0
+  return keys.webhookDeliveryDue(hash % DUE_STRIPES, nextAttemptAt, d.subscriptionId, d.eventId)
+}
+
 export const readDelivery = (subscriptionId: string, eventId: string) =>
   readRecord<Delivery>(keys.webhookDelivery(subscriptionId, eventId), { consistent: true })
 
@@ -89,6 +97,7 @@ export async function createDelivery(subscription: Subscription, event: Integrat
       Item: {
         ...keys.webhookDelivery(subscription.id, event.id),
         ...statusKeys(delivery, 'PENDING'),
+        ...dueKeys(delivery, now),
         entity: 'WEBHOOK_DELIVERY',
         ...delivery,
         [TTL_ATTRIBUTE]: Math.floor(Date.now() / 1000) + RETENTION_SECONDS,
@@ -158,9 +167,12 @@ export function outcomeUpdate(d: Delivery, outcome: Outcome) {
     values[':error'] = outcome.entry.error
   } else removes.push('lastError')
   if (outcome.status === 'PENDING') {
-    sets.push('nextAttemptAt = :nextAt')
+    const due = dueKeys(d, outcome.nextAttemptAt!)
+    sets.push('nextAttemptAt = :nextAt', 'gsi2pk = :duePk', 'gsi2sk = :dueSk')
     values[':nextAt'] = outcome.nextAttemptAt
-  }
+    values[':duePk'] = due.gsi2pk
+    values[':dueSk'] = due.gsi2sk
+  } else removes.push('gsi2pk', 'gsi2sk')
   if (outcome.status === 'DELIVERED') sets.push('deliveredAt = :at')
   if (outcome.status === 'FAILED') sets.push('failedAt = :at')
   return {
@@ -204,7 +216,7 @@ export async function restartDelivery(d: Delivery, now = new Date()): Promise<nu
     Update: {
       Key: keys.webhookDelivery(d.subscriptionId, d.eventId),
       UpdateExpression:
-        'SET #status = :pending, roundStart = attempts, nextAttemptAt = :now, gsi1pk = :gsi1pk, redeliveryDay = :today, redeliveriesToday = :count REMOVE failedAt, claimedUntil',
+        'SET #status = :pending, roundStart = attempts, nextAttemptAt = :now, gsi1pk = :gsi1pk, gsi2pk = :duePk, gsi2sk = :dueSk, redeliveryDay = :today, redeliveriesToday = :count REMOVE failedAt, claimedUntil',
       ConditionExpression: `#status <> :pending AND attempts = :n AND ${seen}`,
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: {
@@ -212,6 +224,8 @@ export async function restartDelivery(d: Delivery, now = new Date()): Promise<nu
         ':now': now.toISOString(),
         ':n': d.attempts,
         ':gsi1pk': statusKeys(d, 'PENDING').gsi1pk,
+        ':duePk': dueKeys(d, now.toISOString()).gsi2pk,
+        ':dueSk': dueKeys(d, now.toISOString()).gsi2sk,
         ':today': today,
         ':count': used + 1,
         ...(d.redeliveryDay === undefined

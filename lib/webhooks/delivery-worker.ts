@@ -332,11 +332,13 @@ export async function attempt(message: AttemptMessage, realNow = Date.now()): Pr
     await recordFailure(d, subscription, { status: 'FAILED', entry })
     return 'failed'
   }
-  // The next attempt is queued before this one is recorded: if queueing fails, this message is
-  // retried and the attempt made again (at least once); the other order could lose the chain.
-  await sendMessage(QUEUE, attemptMessage(d, d.attempts + 1), wait / 1000)
+  // This attempt is recorded before the next one is queued: a message queued first could arrive
+  // before the record and be dropped as stale, and the delivery would stay PENDING for good (issue
+  // 33). Should the queueing fail after the record, the overdue sweep
+  // (lib/webhooks/overdue-sweep.ts) queues the attempt again. A record lost to another worker queues nothing: that worker queues.
   const nextAttemptAt = new Date(Date.now() + wait).toISOString()
-  await recordOutcome(d, { status: 'PENDING', entry, nextAttemptAt })
+  if (await recordOutcome(d, { status: 'PENDING', entry, nextAttemptAt }))
+    await sendMessage(QUEUE, attemptMessage(d, d.attempts + 1), wait / 1000)
   return 'retrying'
 }
 
@@ -348,9 +350,10 @@ export async function attempt(message: AttemptMessage, realNow = Date.now()): Pr
  * the next with no delay, until the schedule is used up and the delivery FAILS, through the same
  * queue and this same worker as in AWS.
  *
- * A due-now retry is recorded before it is queued (a queued-first message would race the record and
- * find itself stale); should the queueing fail after the record, the retry waits for the business's
- * next clock advance, whose sweep queues every due delivery (lib/webhooks/due-sweep.ts).
+ * A retry is recorded before it is queued (a queued-first message would race the record and find
+ * itself stale); should the queueing fail after the record, the business's next clock advance
+ * queues every due delivery (lib/webhooks/due-sweep.ts), and the overdue sweep
+ * (lib/webhooks/overdue-sweep.ts) any delivery left overdue.
  */
 async function retryInTestTime(
   d: Delivery,
@@ -369,12 +372,8 @@ async function retryInTestTime(
   const delayMs = next - (Date.now() + clock.offsetMs)
   const message = attemptMessage(d, d.attempts + 1)
   const nextAttemptAt = new Date(next).toISOString()
-  if (delayMs > 0) {
-    await sendMessage(QUEUE, message, delayMs / 1000)
-    await recordOutcome(d, { status: 'PENDING', entry, nextAttemptAt })
-  } else if (await recordOutcome(d, { status: 'PENDING', entry, nextAttemptAt })) {
-    await sendMessage(QUEUE, message)
-  }
+  if (await recordOutcome(d, { status: 'PENDING', entry, nextAttemptAt }))
+    await sendMessage(QUEUE, message, Math.max(0, delayMs) / 1000)
   return 'retrying'
 }
 

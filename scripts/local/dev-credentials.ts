@@ -4,7 +4,8 @@ import {
   issueNotifyAdminKey,
   issueSwitchClient,
 } from '#lib/platform/auth/credentials.ts'
-import { createBusiness } from '#lib/registry/businesses.ts'
+import { Conflict } from '#lib/platform/errors.ts'
+import { createBusiness, getBusiness } from '#lib/registry/businesses.ts'
 
 /**
  * The development credentials of CONTRACT section 8, made through the same functions the CLI uses.
@@ -61,10 +62,28 @@ export const DEV_TEST = {
   merchant: { merchantId: 'MRC0001', token: 'test-merchant-token' },
 } as const
 
+/**
+ * A credential the table already holds (a kept DATA_DIR) is kept as it is: a refusal as taken (a
+ * Conflict, or the switch client's failed put condition) is no error here.
+ */
+const kept = (issued: Promise<unknown>): Promise<unknown> =>
+  issued.catch((error: unknown) => {
+    if (error instanceof Conflict || (error as Error).name === 'ConditionalCheckFailedException') return
+    throw error
+  })
+
+/**
+ * Idempotent, so that `npm start` restarts on a table kept on disk (DATA_DIR): the businesses are
+ * created only when missing, and a credential already issued is kept.
+ */
 export async function seedDevelopmentCredentials(): Promise<void> {
-  await Promise.all([DEV.supplier, DEV.buyer, DEV.other].map((b) => createBusiness(b)))
+  await Promise.all(
+    [DEV.supplier, DEV.buyer, DEV.other].map(
+      async (b) => (await getBusiness(b.businessId)) ?? createBusiness(b),
+    ),
+  )
   const { clients } = DEV
-  await Promise.all([
+  const issued = [
     issueApiClient({ ...clients.si, businessId: DEV.supplier.businessId, roles: ['SI'] }),
     issueApiClient({ ...clients.app, businessId: DEV.supplier.businessId, roles: ['APP'] }),
     issueApiClient({ ...clients.admin, businessId: DEV.supplier.businessId, roles: ['ADMIN'] }),
@@ -74,7 +93,8 @@ export async function seedDevelopmentCredentials(): Promise<void> {
     ...DEV.merchants.map((m) => issueMerchantToken(m)),
     issueNotifyAdminKey(DEV.notifyAdmin),
     ...seedTestTwins(),
-  ])
+  ]
+  await Promise.all(issued.map(kept))
 }
 
 function seedTestTwins(): Promise<unknown>[] {

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -99,6 +99,8 @@ export async function startDynamoDbLocal(options: StartOptions = {}): Promise<Dy
   // -dbPath absolute: DynamoDB Local runs in a folder of its own (below) and would read a relative one
   // from there. -sharedDb: one database whatever the client's region and credentials (otherwise
   // DynamoDB Local keeps a separate set of tables per access key and region).
+  // A data folder that does not exist yet is made (DynamoDB Local refuses it as "Invalid directory").
+  if (options.dataDir) mkdirSync(resolve(options.dataDir), { recursive: true })
   const storage = [
     ...(options.dataDir ? ['-dbPath', resolve(options.dataDir)] : ['-inMemory']),
     ...(options.separateDatabases ? [] : ['-sharedDb']),

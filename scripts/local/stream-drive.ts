@@ -8,6 +8,7 @@ import {
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb'
 import { localDynamoConfig } from '#lib/platform/db/local.ts'
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda'
+import type { LocalStateTable } from './local-state-table.ts'
 
 /**
  * The local stand-in for Lambda's DynamoDB stream event source: reads the table's real stream from
@@ -15,6 +16,10 @@ import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 
  * runs, in-process, in Lambda's event shape. Like the event source, a batch a handler fails (it throws,
  * or lists batchItemFailures) is delivered again from the first failed record, so the handlers must be
  * idempotent, as they must be in AWS.
+ *
+ * With `state`, each consumer's position is kept there (scripts/local/local-state-table.ts) after each
+ * batch it took, and a new drive of the same consumers starts from it, as an event source mapping
+ * resumes where it stopped: a restart does not read the stream again from its start.
  *
  * `settled()` waits for one full pass over the stream that started after the call: the local server
  * calls it after each write request, so locally a transfer's history is there when its reply is.
@@ -52,6 +57,8 @@ export async function startStreamDrive(options: {
   endpoint: string
   tableName: string
   consumers: StreamConsumer[]
+  /** Where the drive's position is kept between runs (absent: from the stream's start each run). */
+  state?: LocalStateTable
 }): Promise<StreamDrive> {
   const config = { ...localDynamoConfig(options.endpoint), maxAttempts: 1 }
   const tables = new DynamoDBClient(config)
@@ -65,6 +72,8 @@ export async function startStreamDrive(options: {
   let burst = false
   /** Waiters for the next pass to start, and for the pass after it to finish. */
   let waiting: (() => void)[] = []
+  const positionOf = options.consumers.map((c) => c.name).join('+')
+  const kept = (await options.state?.checkpoints(positionOf)) ?? new Map<string, string>()
 
   async function discover() {
     if (!streamArn) {
@@ -74,7 +83,10 @@ export async function startStreamDrive(options: {
     }
     const { StreamDescription } = await streams.send(new DescribeStreamCommand({ StreamArn: streamArn }))
     for (const shard of StreamDescription?.Shards ?? []) {
-      if (shard.ShardId && !shards.has(shard.ShardId)) shards.set(shard.ShardId, { closed: false })
+      if (shard.ShardId && !shards.has(shard.ShardId)) {
+        const after = kept.get(shard.ShardId)
+        shards.set(shard.ShardId, { closed: false, ...(after ? { after } : {}) })
+      }
     }
   }
 
@@ -109,6 +121,31 @@ export async function startStreamDrive(options: {
     return delivered
   }
 
+  /** Where a shard is read from: after its last delivered record, else its start. */
+  async function iteratorOf(shardId: string, state: ShardState): Promise<string | undefined> {
+    const at = (after?: string) =>
+      streams.send(
+        new GetShardIteratorCommand({
+          StreamArn: streamArn,
+          ShardId: shardId,
+          ...(after
+            ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: after }
+            : { ShardIteratorType: 'TRIM_HORIZON' }),
+        }),
+      )
+    try {
+      return (await at(state.after)).ShardIterator
+    } catch (error) {
+      // A kept position the stream no longer has (trimmed after 24 h): from what it still holds.
+      // Anything else (DynamoDB Local away) is retried from the same position.
+      const name = (error as Error).name
+      if (!state.after || !['TrimmedDataAccessException', 'ValidationException'].includes(name)) throw error
+      report(`position ${state.after} of shard ${shardId} is gone: reading the shard from its start`)
+      state.after = undefined
+      return (await at()).ShardIterator
+    }
+  }
+
   /** One pass: every open shard read to its current end; true when it handed any record over. */
   async function pass(): Promise<boolean> {
     let handed = false
@@ -116,18 +153,7 @@ export async function startStreamDrive(options: {
     for (const [shardId, state] of shards) {
       if (state.closed) continue
       for (;;) {
-        if (!state.iterator) {
-          const { ShardIterator } = await streams.send(
-            new GetShardIteratorCommand({
-              StreamArn: streamArn,
-              ShardId: shardId,
-              ...(state.after
-                ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: state.after }
-                : { ShardIteratorType: 'TRIM_HORIZON' }),
-            }),
-          )
-          state.iterator = ShardIterator
-        }
+        if (!state.iterator) state.iterator = await iteratorOf(shardId, state)
         const out = await streams.send(
           new GetRecordsCommand({ ShardIterator: state.iterator, Limit: MAX_RECORDS }),
         )
@@ -135,7 +161,10 @@ export async function startStreamDrive(options: {
         if (records.length) {
           handed = true
           const delivered = await deliver(records)
-          if (delivered > 0) state.after = records[delivered - 1]!.dynamodb?.SequenceNumber
+          if (delivered > 0) {
+            state.after = records[delivered - 1]!.dynamodb?.SequenceNumber
+            if (state.after) await options.state?.saveCheckpoint(positionOf, shardId, state.after)
+          }
           if (delivered < records.length) {
             // Delivered again from the first failure, after a pause.
             state.iterator = undefined

@@ -4,20 +4,21 @@ import { type QueueName, useLocalQueues } from '#lib/platform/async/queue.ts'
 import { consumers, type QueueConsumer } from '#lib/service/consumers.ts'
 import { lambdaContext, loadConsumer, localStreamConsumers } from './consumers.ts'
 import { asFunction, type Grants, installLocalIam } from './iam.ts'
+import { openLocalStateTable, type PersistedMessage } from './local-state-table.ts'
 import { type StreamDrive, startStreamDrive } from './stream-drive.ts'
 
 /**
  * The local stand-in for Lambda's event source mappings (as scripts/local/server.ts is for API
  * Gateway): the table's stream is read by one local stream drive per consumer (scripts/local/stream-drive.ts),
  * which hands the stream consumers (scripts/local/consumers.ts) Lambda's event shape; the queue
- * consumers' queues run in-process here, with SQS's partial batch failure semantics; a scheduled
- * consumer runs when invoke() is called (the local server has no schedules). All from the
+ * consumers' queues run in-process here, with SQS's partial batch failure semantics; a consumer
+ * scheduled every few minutes runs on a timer, a daily one when invoke() is called. All from the
  * declarations of lib/service/consumers.ts, each invocation with the function's role
  * (scripts/local/iam.ts). Nothing here decides what a consumer does; it only delivers.
  *
- * Differences from AWS, on purpose: stream positions and queued messages live in this process's
- * memory (a restart reads the stream again from its start, which the consumers tolerate since they
- * are idempotent), and the queue's redelivery wait starts at LOCAL_VISIBILITY_SECONDS (default 1 s)
+ * Stream positions and queued and delayed messages are kept in DynamoDB Local beside the table
+ * (scripts/local/local-state-table.ts), so a restart resumes the stream where it stopped and hands
+ * over what was queued, as AWS would. A difference from AWS, on purpose: the queue's redelivery wait starts at LOCAL_VISIBILITY_SECONDS (default 1 s)
  * and doubles per receive, rather than the queue's fixed visibility timeout, so a local failure is
  * retried quickly and a longer outage still fits in maxReceiveCount receives.
  *
@@ -76,6 +77,7 @@ export async function startWorkers(options: WorkersOptions): Promise<Workers> {
   for (const c of selected)
     if (c.trigger.kind === 'queue') queueConsumers.set(c.trigger.queue, c as QueueConsumer)
   const timers = new Set<NodeJS.Timeout>()
+  const state = await openLocalStateTable(options.endpoint, options.tableName)
   let queued = 0
   const visibilityMs = Number(process.env.LOCAL_VISIBILITY_SECONDS ?? 1) * 1000
 
@@ -87,10 +89,19 @@ export async function startWorkers(options: WorkersOptions): Promise<Workers> {
     timers.add(timer)
   }
 
-  function receive(queue: QueueName, consumer: QueueConsumer, body: string, receiveCount: number) {
+  /** Kept until its consumer took it: a restart (the same DynamoDB Local) hands it over again. */
+  const keep = (message: PersistedMessage) => state.saveMessage(message)
+  const forget = (id: string) =>
+    state.deleteMessage(id).catch((error: unknown) => {
+      // DynamoDB Local away: the message is handed over once more after a restart (at least once).
+      console.error(`local queue: could not forget message ${id}: ${(error as Error).message}`)
+    })
+
+  function receive(queue: QueueName, consumer: QueueConsumer, message: PersistedMessage) {
+    const { body, receiveCount } = message
     queued++
     later(0, async () => {
-      const messageId = randomUUID()
+      const messageId = message.id
       const event: SQSEvent = {
         Records: [
           {
@@ -122,37 +133,65 @@ export async function startWorkers(options: WorkersOptions): Promise<Workers> {
         failed = true
       }
       queued--
-      if (!failed || !running) return
+      if (!failed) return forget(messageId)
+      // Stopped meanwhile: the message stays kept, for the next run (SQS's visibility timeout).
+      if (!running) return
       if (receiveCount >= consumer.trigger.maxReceiveCount) {
         deadLetters.push({ queue, body })
         console.error(
           `local queue ${queue}: message moved to the dead-letter list after ${receiveCount} receives`,
         )
-        return
+        return forget(messageId)
       }
-      queued++
       // Waits double per receive (1, 2, 4 ... 32 s): maxReceiveCount receives then span minutes, so
       // a DynamoDB Local restart does not exhaust them as AWS's 90 s visibility timeout would not.
-      later(visibilityMs * 2 ** Math.min(receiveCount - 1, 5), async () => {
+      const waitMs = visibilityMs * 2 ** Math.min(receiveCount - 1, 5)
+      const next = { ...message, receiveCount: receiveCount + 1, dueAt: Date.now() + waitMs }
+      await keep(next).catch(() => undefined)
+      queued++
+      later(waitMs, async () => {
         queued--
-        receive(queue, consumer, body, receiveCount + 1)
+        receive(queue, consumer, next)
       })
     })
   }
 
   // Only when a queue consumer runs here: otherwise a send goes where it would without these workers.
-  if (queueConsumers.size)
+  if (queueConsumers.size) {
     useLocalQueues({
       send: async (queue, body, delaySeconds) => {
         const consumer = queueConsumers.get(queue)
         if (!consumer) throw new Error(`No local consumer for queue ${queue}`)
+        const message = {
+          id: randomUUID(),
+          queue,
+          body,
+          dueAt: Date.now() + delaySeconds * 1000,
+          receiveCount: 1,
+        }
+        // Kept for a restart as well as held here. SQS does not go down with DynamoDB: a send while
+        // DynamoDB Local is away still queues (only a restart before it is due would lose it).
+        await keep(message).catch((error: unknown) => {
+          console.error(`local queue ${queue}: message not kept for a restart: ${(error as Error).message}`)
+        })
         queued++
         later(delaySeconds * 1000, async () => {
           queued--
-          receive(queue, consumer, body, 1)
+          receive(queue, consumer, message)
         })
       },
     })
+    // What an earlier run left queued or delayed (a restart on the same DynamoDB Local), each when due.
+    for (const message of await state.messages()) {
+      const consumer = queueConsumers.get(message.queue as QueueName)
+      if (!consumer) continue
+      queued++
+      later(Math.max(0, message.dueAt - Date.now()), async () => {
+        queued--
+        receive(message.queue as QueueName, consumer, message)
+      })
+    }
+  }
 
   // ---- the table's stream: one drive per consumer, as each has its own event source mapping in AWS,
   // so a long batch in one (the batch worker's 100 invoices) never holds up another ----
@@ -164,9 +203,40 @@ export async function startWorkers(options: WorkersOptions): Promise<Workers> {
         endpoint: options.endpoint,
         tableName: options.tableName,
         consumers: [consumer],
+        state,
       }),
     )
   }
+  // ---- schedules: a consumer run every few minutes (EventBridge Scheduler's rate in AWS) runs on a
+  // timer here, LOCAL_SCHEDULE_SECONDS apart when set; a daily one only when invoked ----
+  const scheduleSeconds = Number(process.env.LOCAL_SCHEDULE_SECONDS ?? 0)
+  const schedules: NodeJS.Timeout[] = []
+  for (const consumer of selected) {
+    if (consumer.trigger.kind !== 'schedule' || !consumer.trigger.everyMinutes) continue
+    const everyMs = (scheduleSeconds || consumer.trigger.everyMinutes * 60) * 1000
+    let busy = false
+    const timer = setInterval(() => {
+      if (busy || !running) return
+      busy = true
+      void runScheduled(consumer)
+        .catch((error: unknown) => console.error(`local schedule ${consumer.functionId}: run failed`, error))
+        .finally(() => {
+          busy = false
+        })
+    }, everyMs)
+    timer.unref()
+    schedules.push(timer)
+  }
+  async function runScheduled(consumer: (typeof consumers)[number], event: unknown = {}): Promise<unknown> {
+    const fn = await loadConsumer<(event: unknown, context: unknown) => Promise<unknown>>(
+      consumer,
+      options.bundles,
+    )
+    return asFunction(consumer.functionId, () =>
+      fn(event, lambdaContext(consumer.functionId, consumer.timeoutSeconds)),
+    )
+  }
+
   const allSettled = async (timeoutMs?: number) => {
     await Promise.all([...drives.values()].map((d) => d.settled(timeoutMs)))
   }
@@ -176,11 +246,7 @@ export async function startWorkers(options: WorkersOptions): Promise<Workers> {
     async invoke(functionId, event = {}) {
       const consumer = consumers.find((c) => c.functionId === functionId)
       if (!consumer) throw new Error(`${functionId} is not a consumer (lib/service/consumers.ts)`)
-      const fn = await loadConsumer<(event: unknown, context: unknown) => Promise<unknown>>(
-        consumer,
-        options.bundles,
-      )
-      return asFunction(functionId, () => fn(event, lambdaContext(functionId, consumer.timeoutSeconds)))
+      return runScheduled(consumer, event)
     },
     settled: allSettled,
     historySettled: (timeoutMs?: number) =>
@@ -203,10 +269,12 @@ export async function startWorkers(options: WorkersOptions): Promise<Workers> {
     },
     async stop() {
       running = false
+      for (const timer of schedules) clearInterval(timer)
       for (const timer of timers) clearTimeout(timer)
       timers.clear()
       if (queueConsumers.size) useLocalQueues(undefined)
       await Promise.all([...drives.values()].map((d) => d.stop()))
+      state.close()
     },
   }
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { inject } from 'vitest'
+import { dropLocalStateTable } from '../../scripts/local/local-state-table.ts'
 import { dropTable, ensureTable } from '../../scripts/local/table.ts'
 import { checkReply } from './contract.ts'
 
@@ -68,6 +69,7 @@ export async function startApi(
       await workers.stop()
       // Frees the memory the file's table holds in the run's DynamoDB Local.
       await dropTable(dynamoEndpoint, tableName)
+      await dropLocalStateTable(dynamoEndpoint, tableName)
     },
   }
 }

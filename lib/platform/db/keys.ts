@@ -393,6 +393,16 @@ export const keys = {
   webhookDeliveryStatusPartition: (subscriptionId: string, status: string) =>
     `WHDELIVERY#${scoped(subscriptionId)}#${status}`,
   webhookDeliveryPartition: (subscriptionId: string) => `WHDELIVERY#${scoped(subscriptionId)}`,
+  /**
+   * A PENDING delivery by when its next attempt is due (gsi2, sparse: only PENDING deliveries carry
+   * it), in one of a few stripes so that no one index partition takes every delivery's writes: the
+   * overdue sweep (lib/webhooks/overdue-sweep.ts) reads each stripe's oldest.
+   */
+  webhookDeliveryDue: (stripe: number, nextAttemptAt: string, subscriptionId: string, eventId: string) => ({
+    gsi2pk: `WHDELIVERY#${scoped('DUE')}#${stripe}`,
+    gsi2sk: `${nextAttemptAt}#${subscriptionId}#${eventId}`,
+  }),
+  webhookDeliveryDuePartition: (stripe: number) => `WHDELIVERY#${scoped('DUE')}#${stripe}`,
 
   /** A batch submission: its header (the commit point) and one item per invoice. */
   batch: (batchId: string): Key => ({ pk: `${BATCH_PREFIX}${scoped(batchId)}`, sk: 'BATCH' }),

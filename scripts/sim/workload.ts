@@ -1,0 +1,254 @@
+import type { ApiClient, ClientReply } from '#client/api-client.ts'
+import { openAccount } from '#lib/ledger/repository.ts'
+import { buildInvoice } from '../../test/fixtures/invoices/build.ts'
+import { DEV } from '../local/dev-credentials.ts'
+import type { Model } from './invariants.ts'
+
+/**
+ * The simulation's workload over the four areas: transfers, replays of them, reversals (some of an
+ * original already reversed), balance enquiries (Area B); signed invoices (Area A), whose events go
+ * to the webhook subscriptions (Area C); and the run's own steps (consumers pumped, the clock moved).
+ * A request refused for the faults (503 with Retry-After, or 429) is sent again as a client would,
+ * the same body, until it is answered; after 40 refusals once more with the faults off (a table back
+ * from an outage). Every definite answer is kept in the model the invariants check.
+ */
+export interface Workload {
+  setup(): Promise<void>
+  teardown(): Promise<void>
+  operation(i: number): Promise<void>
+  counts: Record<string, number>
+  /** Milliseconds spent in each kind of operation. */
+  timing: Record<string, number>
+}
+
+/** Each reply's own trace id and time: the fields a replay answers afresh. */
+const PER_REQUEST = new Set(['traceId', 'timestamp'])
+
+/** The top-level fields whose values differ between two JSON replies (whatever their order). */
+function differences(first: string, again: string): string[] {
+  let a: Record<string, unknown>
+  let b: Record<string, unknown>
+  try {
+    a = JSON.parse(first)
+    b = JSON.parse(again)
+  } catch {
+    return first === again ? [] : ['(not JSON)']
+  }
+  return [...new Set([...Object.keys(a), ...Object.keys(b)])].filter(
+    (k) => !PER_REQUEST.has(k) && JSON.stringify(a[k]) !== JSON.stringify(b[k]),
+  )
+}
+
+/** What the workload reads of a reply. */
+interface Answer {
+  responseCode?: string
+  data?: { id: string; created_at: string }
+}
+
+export const SIM_ACCOUNTS = ['5100000001', '5100000002', '5100000003', '5100000004']
+const OPENING_KOBO = 500_000_000
+const MERCHANTS = ['MRC0001', 'MRC0002']
+
+export function workload(deps: {
+  random: () => number
+  clients: { switch: ApiClient; app: ApiClient; admin: ApiClient }
+  model: Model
+  receiverUrl: string
+  trace: string[]
+  requests: { total: number; unavailable: number; tooMany: number }
+  setFaults(on: boolean): void
+  /** Moves the clock one second: the next request is signed at a time of its own. */
+  tick(): void
+  pump(): Promise<void>
+  advance(ms: number): Promise<void>
+}): Workload {
+  const { random, clients, model, trace, requests } = deps
+  const counts: Record<string, number> = {}
+  const timing: Record<string, number> = {}
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!
+  const hex = (n: number) =>
+    Array.from({ length: n }, () => '0123456789ABCDEF'[Math.floor(random() * 16)]).join('')
+
+  async function answered(
+    label: string,
+    send: () => Promise<ClientReply<Answer>>,
+  ): Promise<ClientReply<Answer>> {
+    for (let attempt = 0; attempt < 40; attempt++) {
+      // Each attempt signed at a time of its own (the clock stands still otherwise): a signed request
+      // sent twice with one timestamp is refused as a replay, as it should be.
+      deps.tick()
+      const reply = await send()
+      requests.total++
+      if (reply.status === 503) {
+        requests.unavailable++
+        if (!reply.headers.get('retry-after')) model.violations.push(`${label}: a 503 without Retry-After`)
+        continue
+      }
+      if (reply.status === 429) {
+        requests.tooMany++
+        continue
+      }
+      if (reply.status >= 500) model.violations.push(`${label}: ${reply.status} ${reply.text.slice(0, 200)}`)
+      return reply
+    }
+    deps.setFaults(false)
+    deps.tick()
+    try {
+      return await send()
+    } finally {
+      deps.setFaults(true)
+    }
+  }
+
+  async function transfer(i: number) {
+    const body = {
+      requestId: `SIM-${i}-${hex(8)}`,
+      stan: String(100000 + (i % 900000)),
+      processingCode: '400000',
+      merchantId: pick(MERCHANTS),
+      merchantReference: `ORD-${i}`,
+      accountNumber: pick(SIM_ACCOUNTS),
+      amount: 1 + Math.floor(random() * 50000) / 100,
+      currency: 'NGN',
+      productCode: 'AIRTIME',
+    }
+    const reply = await answered(`transfer ${body.requestId}`, () =>
+      clients.switch.post('/api/v1/transactions/transfer', body),
+    )
+    model.transfers.set(body.requestId, {
+      accountNumber: body.accountNumber,
+      amountKobo: Math.round(body.amount * 100),
+      body,
+      status: reply.status,
+      reply: reply.text,
+      succeeded: reply.status === 200 && reply.body?.responseCode === '00',
+      reversals: 0,
+    })
+    return `${reply.status} ${reply.body?.responseCode}`
+  }
+
+  async function replay() {
+    const all = [...model.transfers.values()]
+    if (!all.length) return 'none'
+    const first = pick(all)
+    const reply = await answered(`replay ${first.body.requestId}`, () =>
+      clients.switch.post('/api/v1/transactions/transfer', first.body),
+    )
+    const differ = differences(first.reply, reply.text)
+    if (reply.status !== first.status || differ.length)
+      model.violations.push(
+        `replay of ${first.body.requestId}: ${reply.status}, first ${first.status}; fields that differ: ${differ.join(', ')}`,
+      )
+    return `${reply.status}`
+  }
+
+  async function reversal(i: number) {
+    const done = [...model.transfers.values()].filter((t) => t.succeeded)
+    if (!done.length) return 'none'
+    const original = pick(done)
+    const body = {
+      requestId: `SIMREV-${i}-${hex(8)}`,
+      stan: String(100000 + (i % 900000)),
+      processingCode: '400000',
+      originalRequestId: original.body.requestId,
+    }
+    const reply = await answered(`reversal ${body.requestId}`, () =>
+      clients.switch.post('/api/v1/transactions/reversal', body),
+    )
+    if (reply.status === 200 && reply.body?.responseCode === '00') {
+      original.reversals++
+      model.reversals.push({ requestId: body.requestId, original: original.body.requestId })
+    }
+    return `${reply.status} ${reply.body?.responseCode}`
+  }
+
+  async function balance(i: number) {
+    const body = {
+      requestId: `SIMBAL-${i}`,
+      stan: '000001',
+      processingCode: '310000',
+      accountNumber: pick(SIM_ACCOUNTS),
+    }
+    const reply = await answered('balance enquiry', () =>
+      clients.switch.post('/api/v1/transactions/balance-enquiry', body),
+    )
+    return `${reply.status}`
+  }
+
+  async function sign(i: number) {
+    const irn = `INV${hex(12)}-${DEV.supplier.serviceId}-20261125`
+    const invoice = buildInvoice({ irn, minimal: random() < 0.5 })
+    const reply = await answered(`sign ${irn}`, () => clients.app.post('/api/v1/app/invoice/sign', invoice))
+    if (reply.status === 200) model.invoices.push(irn)
+    else model.violations.push(`sign ${irn} (operation ${i}): ${reply.status} ${reply.text.slice(0, 200)}`)
+    return `${reply.status}`
+  }
+
+  async function subscribe() {
+    if (model.subscriptions.length >= 3) return 'full'
+    const url = `${deps.receiverUrl}/${model.subscriptions.length + 1}`
+    const reply = await answered('subscribe', () =>
+      clients.admin.post('/api/v1/webhooks', { url, events: ['invoice.signed'] }),
+    )
+    const made = reply.status === 201 ? reply.body?.data : undefined
+    if (made) model.subscriptions.push({ id: made.id, createdAt: made.created_at })
+    return `${reply.status}`
+  }
+
+  return {
+    counts,
+    timing,
+    async setup() {
+      // Opened once; a later run on the same table starts from the balances the earlier left.
+      for (const accountNumber of SIM_ACCOUNTS) {
+        const { account } = await openAccount({
+          accountNumber,
+          name: `Simulation ${accountNumber}`,
+          balanceKobo: OPENING_KOBO,
+        })
+        model.accounts.set(accountNumber, account.balanceKobo)
+      }
+      await subscribe()
+    },
+    async teardown() {
+      // The run's receiver goes with it: so do its subscriptions (a later run's events skip them).
+      for (const s of model.subscriptions) await clients.admin.request('DELETE', `/api/v1/webhooks/${s.id}`)
+    },
+    async operation(i) {
+      const r = random()
+      const [kind, run] =
+        r < 0.35
+          ? (['transfer', () => transfer(i)] as const)
+          : r < 0.42
+            ? (['replay', replay] as const)
+            : r < 0.52
+              ? (['reversal', () => reversal(i)] as const)
+              : r < 0.6
+                ? (['balance', () => balance(i)] as const)
+                : r < 0.8
+                  ? (['sign', () => sign(i)] as const)
+                  : r < 0.81
+                    ? (['subscribe', subscribe] as const)
+                    : r < 0.95
+                      ? ([
+                          'pump',
+                          async () => {
+                            await deps.pump()
+                            return ''
+                          },
+                        ] as const)
+                      : ([
+                          'advance',
+                          async () => {
+                            const ms = Math.floor(random() * 30 * 60_000)
+                            await deps.advance(ms)
+                            return String(ms)
+                          },
+                        ] as const)
+      counts[kind] = (counts[kind] ?? 0) + 1
+      const t0 = performance.now()
+      trace.push(`${i} ${kind} ${await run()}`)
+      timing[kind] = (timing[kind] ?? 0) + performance.now() - t0
+    },
+  }
+}
