@@ -213,10 +213,14 @@ export const consumers: readonly Consumer[] = [
       maxConcurrency: 5,
     },
     // The task and the subscription's recovery slot (WEBHOOKS#); a page of the business's events
-    // (gsi1, lib/events/queries.ts); the deliveries it makes or restarts (WHDELIVERY#); their first
+    // (gsi1, lib/events/queries.ts); the deliveries it makes or restarts (WHDELIVERY#), and its PENDING
+    // ones (gsi1: the backlog it waits on); their first
     // attempts to the delivery queue and its own next page to its own (lib/webhooks/recovery.ts).
     access: {
-      table: [writes(['WEBHOOKS#', 'WHDELIVERY#']), reads([EVENT_PREFIX, 'EVENTS#'], ['gsi1'])],
+      table: [
+        writes(['WEBHOOKS#', 'WHDELIVERY#']),
+        reads([EVENT_PREFIX, 'EVENTS#', 'WHDELIVERY#'], ['gsi1']),
+      ],
       queues: ['webhook-deliveries', 'webhook-recoveries'],
     },
     // A page of 100 events: 100 deliveries made or read, and their messages.

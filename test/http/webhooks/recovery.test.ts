@@ -116,7 +116,7 @@ describe('POST /api/v1/webhooks/{id}/recover', () => {
     await api.workers!.drained()
     expect(receiver.unique()).toHaveLength(3)
     expect([...acceptedCounts(receiver).values()]).toEqual([1, 1, 1])
-  })
+  }, 90_000)
 
   it('runs one recovery at a time per subscription (409 while one holds it)', async () => {
     const { id } = await subscribe(live.admin, ['invoice.transmitted'])
@@ -221,5 +221,5 @@ describe('POST /api/v1/webhooks/{id}/enable', () => {
     // The notice was written once: the live list has no such item.
     expect(await getOutboxItem(`WEBHOOK-DISABLED-${id}-${disabled.disabled_at}`)).toBeUndefined()
     expect((await live.admin.post(`/api/v1/webhooks/${id}/enable`, {})).status).toBe(404)
-  })
+  }, 90_000)
 })
