@@ -266,6 +266,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The business's events (ADMIN)
+         * @description Every integration event of the caller's business in the key's mode (live or test), newest first, kept at least 90 days: each exactly the payload its webhook deliveries carry (the same `id`, which is their `webhook-id`), whether or not a subscription received it. Filters: `type` (one event type), `since` and `until` (date-times with their offset, both inclusive). `size` at a time (up to 200, default 50); the next page: pass `cursor` = the reply's `page.next_cursor` (null on the last page). A page reads its own events and one more, whatever the filters.
+         */
+        get: operations["event-list-v1"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One event (ADMIN)
+         * @description The event with this id, as its deliveries carry it, if it belongs to the caller's business and the key's mode.
+         */
+        get: operations["event-get-v1"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/health-check": {
         parameters: {
             query?: never;
@@ -1538,6 +1578,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/webhooks/{id}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enable a disabled subscription (ADMIN)
+         * @description A subscription whose deliveries have all failed for 5 days is DISABLED (the admin list is told once): no deliveries are made to it. This turns it back on (ACTIVE) for the events from now on; POST /api/v1/webhooks/{id}/recover then sends what it missed. One not disabled: 200, unchanged.
+         */
+        post: operations["webhook-subscription-enable-v1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/recover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Recover the events a subscription missed (ADMIN)
+         * @description A background task sends again every event of the window (`since`, `until` inclusive; `until` absent: up to now) of a type the subscription takes, made after it, that did not reach it: failed, or never attempted (the subscription was disabled). Each goes out with its original `webhook-id` and body through the same delivery worker, retries and per-host limits; delivered and pending ones are not sent again. One recovery at a time per subscription. The reply's task id is followed with GET .../recover/{task}.
+         */
+        post: operations["webhook-recovery-start-v1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/recover/{task}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A recovery task's progress (ADMIN)
+         * @description Its state (RUNNING, COMPLETED, or STOPPED when the subscription was deleted or disabled meanwhile) and counts.
+         */
+        get: operations["webhook-recovery-status-v1"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/app/invoice/batch": {
         parameters: {
             query?: never;
@@ -2482,6 +2582,8 @@ export interface components {
                  * @enum {string}
                  */
                 payment_status: "PENDING" | "PAID" | "REJECTED";
+                /** @description The original invoice's version when the note was signed: a credit note changes its totals, not its version, so this equals the last invoice event's sequence */
+                sequence: number;
                 /**
                  * @description The invoice status after the change
                  * @enum {string}
@@ -2511,6 +2613,8 @@ export interface components {
                 payment_updated_at: string;
                 /** @enum {string} */
                 previous_payment_status: "PENDING" | "PAID" | "REJECTED";
+                /** @description The invoice record's version after the change (CONTRACT 21): it grows with every change of the invoice, so a receiver drops an event whose sequence is below the one it already applied for that irn */
+                sequence: number;
                 /**
                  * @description The invoice status after the change
                  * @enum {string}
@@ -2542,6 +2646,8 @@ export interface components {
                  * @description When the buyer confirmed receipt
                  */
                 received_at: string;
+                /** @description The invoice record's version after the change (CONTRACT 21): it grows with every change of the invoice, so a receiver drops an event whose sequence is below the one it already applied for that irn */
+                sequence: number;
                 /**
                  * @description The invoice status after the change
                  * @enum {string}
@@ -2570,6 +2676,8 @@ export interface components {
                  * @enum {string}
                  */
                 payment_status: "PENDING" | "PAID" | "REJECTED";
+                /** @description The invoice record's version after the change (CONTRACT 21): it grows with every change of the invoice, so a receiver drops an event whose sequence is below the one it already applied for that irn */
+                sequence: number;
                 /**
                  * @description The invoice status after the change
                  * @enum {string}
@@ -2603,6 +2711,8 @@ export interface components {
                  * @enum {string}
                  */
                 previous_status?: "GENERATED" | "VALIDATED" | "SIGNED" | "TRANSMITTED";
+                /** @description The invoice record's version after the change (CONTRACT 21): it grows with every change of the invoice, so a receiver drops an event whose sequence is below the one it already applied for that irn */
+                sequence: number;
                 /** Format: date-time */
                 signed_at: string;
                 /**
@@ -2630,6 +2740,8 @@ export interface components {
                  * @enum {string}
                  */
                 payment_status: "PENDING" | "PAID" | "REJECTED";
+                /** @description The invoice record's version after the change (CONTRACT 21): it grows with every change of the invoice, so a receiver drops an event whose sequence is below the one it already applied for that irn */
+                sequence: number;
                 /**
                  * @description The invoice status after the change
                  * @enum {string}
@@ -2662,6 +2774,8 @@ export interface components {
                  * @enum {string}
                  */
                 previous_status?: "GENERATED" | "VALIDATED" | "SIGNED" | "TRANSMITTED";
+                /** @description The invoice record's version after the change (CONTRACT 21): it grows with every change of the invoice, so a receiver drops an event whose sequence is below the one it already applied for that irn */
+                sequence: number;
                 /**
                  * @description The invoice status after the change
                  * @enum {string}
@@ -5496,6 +5610,199 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AuthorityError"];
+                };
+            };
+        };
+    };
+    "event-list-v1": {
+        parameters: {
+            query?: {
+                cursor?: string;
+                since?: string;
+                size?: number;
+                type?: "invoice.validated" | "invoice.signed" | "invoice.transmitted" | "invoice.received" | "invoice.receipt_confirmed" | "invoice.payment_status_changed" | "invoice.credited" | "batch.completed";
+                until?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of events */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Environment": components["headers"]["X-Environment"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
+                        data: {
+                            content: (components["schemas"]["Event_invoice_validated"] | components["schemas"]["Event_invoice_signed"] | components["schemas"]["Event_invoice_transmitted"] | components["schemas"]["Event_invoice_received"] | components["schemas"]["Event_invoice_receipt_confirmed"] | components["schemas"]["Event_invoice_payment_status_changed"] | components["schemas"]["Event_invoice_credited"] | components["schemas"]["Event_batch_completed"])[];
+                            page: {
+                                next_cursor: string | null;
+                                size: number;
+                            };
+                        };
+                        /** @description Always null on success */
+                        error: null;
+                        /** @description Handler time, e.g. "12ms" */
+                        execTime: string;
+                        /** @description Human-readable message */
+                        message: string;
+                        /**
+                         * @description Outcome indicator
+                         * @constant
+                         */
+                        status: "SUCCESS";
+                    };
+                };
+            };
+            /** @description A filter, the size or the cursor is invalid, or since is after until */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+            /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+            /** @description The API key lacks the ADMIN role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+            429: components["responses"]["RateLimited_envelope_seed_code"];
+            /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+            /** @description An unexpected error; the message never carries internals (logged with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+        };
+    };
+    "event-get-v1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Environment": components["headers"]["X-Environment"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
+                        data: components["schemas"]["Event_invoice_validated"] | components["schemas"]["Event_invoice_signed"] | components["schemas"]["Event_invoice_transmitted"] | components["schemas"]["Event_invoice_received"] | components["schemas"]["Event_invoice_receipt_confirmed"] | components["schemas"]["Event_invoice_payment_status_changed"] | components["schemas"]["Event_invoice_credited"] | components["schemas"]["Event_batch_completed"];
+                        /** @description Always null on success */
+                        error: null;
+                        /** @description Handler time, e.g. "12ms" */
+                        execTime: string;
+                        /** @description Human-readable message */
+                        message: string;
+                        /**
+                         * @description Outcome indicator
+                         * @constant
+                         */
+                        status: "SUCCESS";
+                    };
+                };
+            };
+            /** @description The id is not an event id */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+            /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+            /** @description The API key lacks the ADMIN role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+            /** @description No event with this id for the caller's business in this mode */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+            429: components["responses"]["RateLimited_envelope_seed_code"];
+            /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+            /** @description An unexpected error; the message never carries internals (logged with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
         };
@@ -13300,11 +13607,14 @@ export interface operations {
                         code: number;
                         data: {
                             created_at: string;
+                            disabled_at?: string;
                             events: ("invoice.validated" | "invoice.signed" | "invoice.transmitted" | "invoice.received" | "invoice.receipt_confirmed" | "invoice.payment_status_changed" | "invoice.credited" | "batch.completed")[];
                             failed_at?: string;
+                            /** @description The first failed attempt since the last success; failing 5 days from then disables the subscription */
+                            failing_since?: string;
                             id: string;
                             /** @enum {string} */
-                            status: "ACTIVE" | "FAILED";
+                            status: "ACTIVE" | "FAILED" | "DISABLED";
                             url: string;
                         }[];
                         /** @description Always null on success */
@@ -13402,12 +13712,15 @@ export interface operations {
                         code: number;
                         data: {
                             created_at: string;
+                            disabled_at?: string;
                             events: ("invoice.validated" | "invoice.signed" | "invoice.transmitted" | "invoice.received" | "invoice.receipt_confirmed" | "invoice.payment_status_changed" | "invoice.credited" | "batch.completed")[];
                             failed_at?: string;
+                            /** @description The first failed attempt since the last success; failing 5 days from then disables the subscription */
+                            failing_since?: string;
                             id: string;
                             secret: string;
                             /** @enum {string} */
-                            status: "ACTIVE" | "FAILED";
+                            status: "ACTIVE" | "FAILED" | "DISABLED";
                             url: string;
                         };
                         /** @description Always null on success */
@@ -13836,6 +14149,416 @@ export interface operations {
             };
             429: components["responses"]["RateLimited_envelope_seed_code"];
             /** @description The delivery queue is unavailable: nothing changed */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+            /** @description An unexpected error; the message never carries internals (logged with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+        };
+    };
+    "webhook-subscription-enable-v1": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key (1 to 128 visible ASCII characters) gets the first reply back. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscription, ACTIVE */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Environment": components["headers"]["X-Environment"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
+                        data: {
+                            created_at: string;
+                            disabled_at?: string;
+                            events: ("invoice.validated" | "invoice.signed" | "invoice.transmitted" | "invoice.received" | "invoice.receipt_confirmed" | "invoice.payment_status_changed" | "invoice.credited" | "batch.completed")[];
+                            failed_at?: string;
+                            /** @description The first failed attempt since the last success; failing 5 days from then disables the subscription */
+                            failing_since?: string;
+                            id: string;
+                            /** @enum {string} */
+                            status: "ACTIVE" | "FAILED" | "DISABLED";
+                            url: string;
+                        };
+                        /** @description Always null on success */
+                        error: null;
+                        /** @description Handler time, e.g. "12ms" */
+                        execTime: string;
+                        /** @description Human-readable message */
+                        message: string;
+                        /**
+                         * @description Outcome indicator
+                         * @constant
+                         */
+                        status: "SUCCESS";
+                    };
+                };
+            };
+            /** @description The id in the path is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+            /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+            /** @description The API key lacks the ADMIN role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+            /** @description No webhook subscription of your business has this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+            /** @description The Idempotency-Key was used with a different body, or its first request is still in progress */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+            /** @description The body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+            429: components["responses"]["RateLimited_envelope_seed_code"];
+            /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+            /** @description An unexpected error; the message never carries internals (logged with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+        };
+    };
+    "webhook-recovery-start-v1": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key (1 to 128 visible ASCII characters) gets the first reply back. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "since": "2026-11-20T18:00:00+01:00"
+                 *     }
+                 */
+                "application/json": {
+                    since: string;
+                    until?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The task, RUNNING */
+            202: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Environment": components["headers"]["X-Environment"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
+                        data: {
+                            already_delivered: number;
+                            /** @description Events whose delivery was already on its way */
+                            already_pending: number;
+                            completed_at: string | null;
+                            created_at: string;
+                            /** @description Events of the window read so far (every type) */
+                            events_scanned: number;
+                            /** @description `rcv_` + 32 hex digits */
+                            id: string;
+                            /** @description Events queued to the subscription again, or for the first time */
+                            queued: number;
+                            since: string;
+                            /** @enum {string} */
+                            state: "RUNNING" | "COMPLETED" | "STOPPED";
+                            stopped_because?: string;
+                            subscription_id: string;
+                            until: string | null;
+                        };
+                        /** @description Always null on success */
+                        error: null;
+                        /** @description Handler time, e.g. "12ms" */
+                        execTime: string;
+                        /** @description Human-readable message */
+                        message: string;
+                        /**
+                         * @description Outcome indicator
+                         * @constant
+                         */
+                        status: "SUCCESS";
+                    };
+                };
+            };
+            /** @description The id or the body is invalid, or since is after until */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+            /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+            /** @description The API key lacks the ADMIN role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+            /** @description No webhook subscription of your business has this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+            /** @description A recovery of this subscription is already running, or the subscription is DISABLED (enable it first) */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+            /** @description The body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+            429: components["responses"]["RateLimited_envelope_seed_code"];
+            /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+            /** @description An unexpected error; the message never carries internals (logged with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+        };
+    };
+    "webhook-recovery-status-v1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                task: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The task */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Environment": components["headers"]["X-Environment"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
+                        data: {
+                            already_delivered: number;
+                            /** @description Events whose delivery was already on its way */
+                            already_pending: number;
+                            completed_at: string | null;
+                            created_at: string;
+                            /** @description Events of the window read so far (every type) */
+                            events_scanned: number;
+                            /** @description `rcv_` + 32 hex digits */
+                            id: string;
+                            /** @description Events queued to the subscription again, or for the first time */
+                            queued: number;
+                            since: string;
+                            /** @enum {string} */
+                            state: "RUNNING" | "COMPLETED" | "STOPPED";
+                            stopped_because?: string;
+                            subscription_id: string;
+                            until: string | null;
+                        };
+                        /** @description Always null on success */
+                        error: null;
+                        /** @description Handler time, e.g. "12ms" */
+                        execTime: string;
+                        /** @description Human-readable message */
+                        message: string;
+                        /**
+                         * @description Outcome indicator
+                         * @constant
+                         */
+                        status: "SUCCESS";
+                    };
+                };
+            };
+            /** @description The ids in the path are invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+            /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+            /** @description The API key lacks the ADMIN role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+            /** @description No such task of a subscription of your business */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+            429: components["responses"]["RateLimited_envelope_seed_code"];
+            /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];

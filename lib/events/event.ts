@@ -3,6 +3,7 @@ import { tableName } from '#lib/platform/db/client.ts'
 import { queryAll } from '#lib/platform/db/query.ts'
 import { recordOf } from '#lib/platform/db/items.ts'
 import { EVENT_PREFIX, keys } from '#lib/platform/db/keys.ts'
+import { TTL_ATTRIBUTE } from '#lib/platform/db/table.ts'
 import type { EventData, EventType } from './schemas.ts'
 
 /**
@@ -45,6 +46,16 @@ export function newEvent<T extends EventType>(
   return { id: newEventId(new Date(at)), type, created_at: at, business_id: businessId, data }
 }
 
+/** CONTRACT 21: an event can be listed, fetched and recovered for at least this long. */
+export const EVENT_RETENTION_DAYS = 90
+
+/**
+ * When DynamoDB's TTL may remove an event: EVENT_RETENTION_DAYS after it happened, counted from the
+ * later of its time and now (a test-mode event's time runs ahead on its business's test clock).
+ */
+const expiryOf = (createdAt: string) =>
+  Math.floor(Math.max(Date.now(), Date.parse(createdAt) || 0) / 1000) + EVENT_RETENTION_DAYS * 24 * 3600
+
 /** The Put of one event, for the transaction of the change it reports. */
 export function eventPut(event: IntegrationEvent) {
   return {
@@ -53,8 +64,10 @@ export function eventPut(event: IntegrationEvent) {
       Item: {
         ...keys.event(event.id),
         ...keys.eventByBusiness(event.business_id, event.created_at, event.id),
+        ...keys.eventByType(event.business_id, event.type, event.created_at, event.id),
         entity: 'EVENT',
         ...event,
+        [TTL_ATTRIBUTE]: expiryOf(event.created_at),
       },
       ConditionExpression: 'attribute_not_exists(pk)',
     },

@@ -15,6 +15,13 @@ const invoiceNow = {
   irn: z.string().describe('The invoice reference number'),
   status: z.enum(INVOICE_STATUSES).describe('The invoice status after the change'),
   payment_status: z.enum(PAYMENT_STATUSES).describe('The payment status after the change'),
+  sequence: z
+    .number()
+    .int()
+    .min(1)
+    .describe(
+      "The invoice record's version after the change (CONTRACT 21): it grows with every change of the invoice, so a receiver drops an event whose sequence is below the one it already applied for that irn",
+    ),
 }
 const previousStatus = z.enum(INVOICE_STATUSES).optional().describe('Set when an existing record moved on')
 
@@ -41,6 +48,9 @@ export const EVENT_DATA = {
   }),
   'invoice.credited': z.object({
     ...invoiceNow,
+    sequence: invoiceNow.sequence.describe(
+      "The original invoice's version when the note was signed: a credit note changes its totals, not its version, so this equals the last invoice event's sequence",
+    ),
     credit_note_irn: z.string().describe('The signed credit note'),
     invoice_type_code: z.string().describe('The credit note type (380 or 393)'),
     amount: z.number().describe("The credit note's payable amount, 2 decimals"),

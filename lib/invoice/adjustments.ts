@@ -223,6 +223,7 @@ export function adjustmentItems(
         irn: original.irn,
         status: original.status,
         payment_status: original.paymentStatus,
+        sequence: typeof original.revision === 'number' ? original.revision : 1,
         credit_note_irn: note.noteIrn,
         invoice_type_code: note.typeCode,
         amount: koboToNaira(note.amountKobo),

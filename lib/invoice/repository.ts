@@ -40,18 +40,36 @@ export interface InvoiceContent {
 /** `data` of every invoice event: where the invoice stands after the change, plus the change's fields. */
 function invoiceData<C extends object>(
   record: Pick<InvoiceRecord, 'irn' | 'status' | 'paymentStatus'>,
+  sequence: number,
   change: C,
 ) {
-  return { irn: record.irn, status: record.status, payment_status: record.paymentStatus, ...change }
+  return { irn: record.irn, status: record.status, payment_status: record.paymentStatus, sequence, ...change }
+}
+
+/**
+ * The revision a conditional `ADD revision :one` writes after `read` (CONTRACT 21: the event's
+ * `sequence`), and the condition that makes it so: the revision read (absent on records older than it).
+ */
+function nextRevision(read: { revision?: number }) {
+  const known = typeof read.revision === 'number'
+  return {
+    sequence: known ? read.revision! + 1 : 1,
+    condition: known ? 'revision = :seenRevision' : 'attribute_not_exists(revision)',
+    values: known ? { ':seenRevision': read.revision } : {},
+  }
 }
 
 /** The integration event of a validate or sign write. */
-function contentEvent(content: InvoiceContent, previousStatus?: InvoiceStatus): IntegrationEvent {
+function contentEvent(
+  content: InvoiceContent,
+  sequence: number,
+  previousStatus?: InvoiceStatus,
+): IntegrationEvent {
   const signed = content.status === 'SIGNED'
   return newEvent(
     signed ? 'invoice.signed' : 'invoice.validated',
     content.businessId,
-    invoiceData(content, {
+    invoiceData(content, sequence, {
       ...(previousStatus ? { previous_status: previousStatus } : {}),
       ...(signed ? { signed_at: content.at } : { validated_at: content.at }),
     }),
@@ -103,7 +121,7 @@ export async function createRecord(
         at,
       }),
     ],
-    { event: eventPut(contentEvent(content)), ...also },
+    { event: eventPut(contentEvent(content, record.revision)), ...also },
   )
   return created ? record : undefined
 }
@@ -137,7 +155,7 @@ export async function advanceRecord(
         at: content.at,
       }),
     ],
-    { event: eventPut(contentEvent(content, existing.status)), ...also },
+    { event: eventPut(contentEvent(content, nextRevision(existing).sequence, existing.status)), ...also },
   )
   return advanced ? readInvoiceRecord(content.irn) : undefined
 }
@@ -245,7 +263,10 @@ export async function createGenerated(
  * invoice.transmitted; the buyer's business, when the buyer TIN is registered here, invoice.received.
  */
 export async function markTransmitted(
-  record: Pick<InvoiceRecord, 'irn' | 'businessId' | 'paymentStatus' | 'supplierTin' | 'buyerTin'>,
+  record: Pick<
+    InvoiceRecord,
+    'irn' | 'businessId' | 'paymentStatus' | 'supplierTin' | 'buyerTin' | 'revision'
+  >,
   buyerBusinessId: string | undefined,
   at: string,
   actor: string,
@@ -253,13 +274,21 @@ export async function markTransmitted(
 ): Promise<boolean> {
   const { irn, businessId } = record
   const after = { irn, status: 'TRANSMITTED' as const, paymentStatus: record.paymentStatus }
-  const events = [newEvent('invoice.transmitted', businessId, invoiceData(after, { transmitted_at: at }), at)]
+  const next = nextRevision(record)
+  const events = [
+    newEvent(
+      'invoice.transmitted',
+      businessId,
+      invoiceData(after, next.sequence, { transmitted_at: at }),
+      at,
+    ),
+  ]
   if (buyerBusinessId) {
     events.push(
       newEvent(
         'invoice.received',
         buyerBusinessId,
-        invoiceData(after, {
+        invoiceData(after, next.sequence, {
           transmitted_at: at,
           ...(record.supplierTin ? { supplier_tin: record.supplierTin } : {}),
           ...(record.buyerTin ? { buyer_tin: record.buyerTin } : {}),
@@ -276,9 +305,10 @@ export async function markTransmitted(
         // The buyer's inbox item (lib/lifecycle/inbox.ts) is put in the same transaction, and the record
         // names its business so that later writes keep the item in step.
         UpdateExpression: `SET #status = :transmitted, transmittedAt = :at, updatedAt = :at${inbox ? ', inboxBusinessId = :inbox' : ''} ADD revision :one`,
-        ConditionExpression: '#status = :signed AND paymentStatus = :paymentStatus',
+        ConditionExpression: `#status = :signed AND paymentStatus = :paymentStatus AND ${next.condition}`,
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: {
+          ...next.values,
           ':transmitted': 'TRANSMITTED',
           ':signed': 'SIGNED',
           ':paymentStatus': record.paymentStatus,
@@ -308,17 +338,23 @@ export async function markTransmitted(
  * confirmation), so a repeat writes and sends nothing. `also`: the inbox item's move (lib/lifecycle/inbox.ts).
  */
 export async function markReceived(
-  record: Pick<InvoiceRecord, 'irn' | 'businessId' | 'paymentStatus' | 'transmittedAt' | 'buyerTin'>,
+  record: Pick<
+    InvoiceRecord,
+    'irn' | 'businessId' | 'paymentStatus' | 'transmittedAt' | 'buyerTin' | 'revision'
+  >,
   at: string,
   actor: string,
   also: NamedItems = {},
 ): Promise<boolean> {
   const { irn, businessId } = record
+  // The receipt is set once, whatever else changed meanwhile, so it is not conditional on the
+  // revision read: its sequence is the one after that read (a payment update racing it may share it).
   const event = newEvent(
     'invoice.receipt_confirmed',
     businessId,
     invoiceData(
       { irn, status: 'TRANSMITTED', paymentStatus: record.paymentStatus },
+      nextRevision(record).sequence,
       {
         transmitted_at: record.transmittedAt ?? at,
         received_at: at,
@@ -357,7 +393,7 @@ export async function markReceived(
  * `status` (a concurrent update won), so the event states exactly what was written.
  */
 export async function changePaymentStatus(
-  record: Pick<InvoiceRecord, 'irn' | 'businessId' | 'status'>,
+  record: Pick<InvoiceRecord, 'irn' | 'businessId' | 'status' | 'revision'>,
   from: PaymentStatus,
   to: PaymentStatus,
   at: string,
@@ -366,13 +402,14 @@ export async function changePaymentStatus(
   reference?: string,
 ): Promise<boolean> {
   const { irn, businessId } = record
+  const next = nextRevision(record)
   const event = newEvent(
     'invoice.payment_status_changed',
     businessId,
-    invoiceData(
-      { irn, status: record.status, paymentStatus: to },
-      { previous_payment_status: from, payment_updated_at: at },
-    ),
+    invoiceData({ irn, status: record.status, paymentStatus: to }, next.sequence, {
+      previous_payment_status: from,
+      payment_updated_at: at,
+    }),
     at,
   )
   return writeWithAudit(
@@ -382,9 +419,10 @@ export async function changePaymentStatus(
         Key: keys.invoice(irn),
         // The supplier's `reference` (CONTRACT 17) is kept with the change it came with.
         UpdateExpression: `SET paymentStatus = :to, paymentUpdatedAt = :at, updatedAt = :at${reference !== undefined ? ', paymentReference = :reference' : ''} ADD revision :one`,
-        ConditionExpression: 'paymentStatus = :from AND #status = :status',
+        ConditionExpression: `paymentStatus = :from AND #status = :status AND ${next.condition}`,
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: {
+          ...next.values,
           ':from': from,
           ':to': to,
           ':status': record.status,

@@ -240,6 +240,36 @@ export const consumers: readonly Consumer[] = [
     description: 'Every 5 minutes: each PENDING webhook delivery overdue past the bound queued again',
   }),
   declare({
+    functionId: 'webhook-recover',
+    domain: 'webhooks',
+    stack: 'events',
+    trigger: {
+      kind: 'queue',
+      queue: 'webhook-recoveries',
+      // One page of one task per invocation: a task's pages follow each other, tasks run side by side.
+      batchSize: 1,
+      visibilityTimeoutSeconds: 120,
+      maxReceiveCount: 20,
+      maxConcurrency: 5,
+    },
+    // The task and the subscription's recovery slot (WEBHOOKS#); a page of the business's events
+    // (gsi1, lib/events/queries.ts); the deliveries it makes or restarts (WHDELIVERY#), and its PENDING
+    // ones (gsi1: the backlog it waits on); their first
+    // attempts to the delivery queue and its own next page to its own (lib/webhooks/recovery.ts).
+    access: {
+      table: [
+        writes(['WEBHOOKS#', 'WHDELIVERY#']),
+        reads([EVENT_PREFIX, 'EVENTS#', 'WHDELIVERY#'], ['gsi1']),
+      ],
+      queues: ['webhook-deliveries', 'webhook-recoveries'],
+    },
+    // A page of 100 events: 100 deliveries made or read, and their messages.
+    timeoutSeconds: 60,
+    memoryMB: 1024,
+    description:
+      'A webhook recovery task -> one page of its window: missed events redelivered with their original ids, the next page queued',
+  }),
+  declare({
     functionId: 'batch-worker',
     domain: 'batches',
     stack: 'events',

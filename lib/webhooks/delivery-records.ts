@@ -237,8 +237,33 @@ export async function restartDelivery(d: Delivery, now = new Date()): Promise<nu
   return restarted.written ? d.attempts : undefined
 }
 
+/**
+ * A new round of the schedule for a FAILED delivery on behalf of a recovery (lib/webhooks/recovery.ts):
+ * as restartDelivery, without counting against the day's redeliveries (the recovery is one request).
+ * True when this call restarted it (the caller queues attempt number `d.attempts`).
+ */
+export async function resumeDelivery(d: Delivery, now = new Date()): Promise<boolean> {
+  const resumed = await writeIf({
+    Update: {
+      Key: keys.webhookDelivery(d.subscriptionId, d.eventId),
+      UpdateExpression:
+        'SET #status = :pending, roundStart = attempts, nextAttemptAt = :now, gsi1pk = :gsi1pk REMOVE failedAt, claimedUntil',
+      ConditionExpression: '#status = :failed AND attempts = :n',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: {
+        ':pending': 'PENDING',
+        ':failed': 'FAILED',
+        ':now': now.toISOString(),
+        ':n': d.attempts,
+        ':gsi1pk': statusKeys(d, 'PENDING').gsi1pk,
+      },
+    },
+  })
+  return resumed.written
+}
+
 const OUTCOME =
-  /^(HTTP \d{3}|timeout|connection refused|TLS failure|DNS failure|destination not allowed|subscription deleted)$/
+  /^(HTTP \d{3}|timeout|connection refused|TLS failure|DNS failure|destination not allowed|subscription deleted|subscription disabled)$/
 
 /**
  * What a log entry may tell the tenant. Entries written before the outcome classes may hold a raw

@@ -20,16 +20,19 @@ import {
   recordOutcome,
   restartDelivery,
 } from './delivery-records.ts'
+import { disabledAfterFailure } from './health.ts'
 import { nextWaitMs } from './schedule.ts'
 import { signWebhook } from './signature.ts'
 import {
   failSubscriptionItem,
   getSubscription,
+  needsReactivation,
   ownSubscription,
   reactivate,
   type Subscription,
   signingSecretOf,
   subscriptionPage,
+  takesDeliveries,
 } from './subscriptions.ts'
 
 /**
@@ -98,7 +101,7 @@ export const handleDeliveryMessage = (message: DeliveryMessage) =>
 export async function fanOut(event: IntegrationEvent, after?: string): Promise<number> {
   const page = await subscriptionPage(event.business_id, FAN_OUT_PAGE, after)
   const subscriptions = page.subscriptions.filter(
-    (s) => s.status !== 'DELETED' && s.createdAt <= event.created_at && s.events.includes(event.type),
+    (s) => takesDeliveries(s) && s.createdAt <= event.created_at && s.events.includes(event.type),
   )
   for (const subscription of subscriptions) {
     const created = await createDelivery(subscription, event)
@@ -250,13 +253,18 @@ async function recordFailure(d: Delivery, subscription: Subscription, outcome: O
 
 export type AttemptResult = 'delivered' | 'retrying' | 'failed' | 'stale' | 'waiting'
 
-/** A delivery whose subscription is gone: its claimed attempt recorded FAILED, nothing sent. */
-async function failDeleted(d: Delivery, clock: DeliveryClock, realNow: number): Promise<AttemptResult> {
+/** A delivery whose subscription is gone (or DISABLED): its claimed attempt recorded FAILED, nothing sent. */
+async function failDeleted(
+  d: Delivery,
+  clock: DeliveryClock,
+  realNow: number,
+  disabled = false,
+): Promise<AttemptResult> {
   if (!(await claimAttempt(d, realNow))) return 'stale'
   const entry = {
     at: new Date(Date.now() + clock.offsetMs).toISOString(),
     status: null,
-    error: 'subscription deleted',
+    error: disabled ? 'subscription disabled' : 'subscription deleted',
   }
   await recordOutcome(d, { status: 'FAILED', entry })
   return 'failed'
@@ -304,7 +312,8 @@ export async function attempt(message: AttemptMessage, realNow = Date.now()): Pr
     return 'waiting'
   }
   const subscription = await getSubscription(d.businessId, d.subscriptionId)
-  if (!subscription || subscription.status === 'DELETED') return failDeleted(d, clock, realNow)
+  if (!subscription || !takesDeliveries(subscription))
+    return failDeleted(d, clock, realNow, subscription?.status === 'DISABLED')
   // One of the destination host's slots first: with all of them held, the attempt waits (the same
   // message, a little later) and its count does not move.
   const lease = await takeHostSlot(hostOf(subscription.url), realNow)
@@ -322,9 +331,11 @@ export async function attempt(message: AttemptMessage, realNow = Date.now()): Pr
   const { ok, entry } = result
   if (ok) {
     await recordOutcome(d, { status: 'DELIVERED', entry })
-    if (subscription.status === 'FAILED') await reactivate(subscription)
+    if (needsReactivation(subscription)) await reactivate(subscription)
     return 'delivered'
   }
+  // Failing for the whole health window: disabled, this attempt recorded FAILED (lib/webhooks/health.ts).
+  if (await disabledAfterFailure(subscription, d, entry)) return 'failed'
   const failedInRound = d.attempts + 1 - d.roundStart
   if (currentMode() === 'test') return retryInTestTime(d, subscription, entry, failedInRound, clock)
   const wait = nextWaitMs(failedInRound)

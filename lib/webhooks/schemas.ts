@@ -1,5 +1,6 @@
 import * as z from 'zod'
 import { EVENT_TYPES } from '#lib/events/types.ts'
+import { Instant } from '#lib/events/request-schemas.ts'
 
 /** POST /api/v1/webhooks. */
 export const CreateWebhookRequest = z.object({
@@ -13,6 +14,16 @@ export type CreateWebhookRequest = z.output<typeof CreateWebhookRequest>
 export const WebhookPath = z.object({ id: z.string().regex(/^wh_[0-9a-f]{32}$/, 'not a webhook id') })
 export const DeliveryPath = WebhookPath.extend({
   eventId: z.string().regex(/^evt_[0-9a-z]{9}[0-9a-f]{20}$/, 'not an event id'),
+})
+
+export const RecoveryPath = WebhookPath.extend({
+  task: z.string().regex(/^rcv_[0-9a-f]{32}$/, 'not a recovery task id'),
+})
+
+/** POST /api/v1/webhooks/{id}/recover: the window of events to send again (both ends inclusive). */
+export const RecoverRequest = z.object({
+  since: Instant('since'),
+  until: Instant('until').optional(),
 })
 
 const blankIsAbsent = (value: unknown) => (value === '' ? undefined : value)

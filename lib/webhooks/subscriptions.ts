@@ -28,7 +28,7 @@ import { newWebhookSecret } from './signature.ts'
  * successful delivery makes it ACTIVE again. DELETE marks it DELETED: no new deliveries, and pending
  * ones stop at their next attempt.
  */
-export type SubscriptionStatus = 'ACTIVE' | 'FAILED' | 'DELETED'
+export type SubscriptionStatus = 'ACTIVE' | 'FAILED' | 'DISABLED' | 'DELETED'
 
 export interface Subscription {
   id: string
@@ -41,6 +41,16 @@ export interface Subscription {
   createdAt: string
   failedAt?: string
   deletedAt?: string
+  /**
+   * The time (its delivery clock's) of the first failed attempt since the last success (CONTRACT 21):
+   * failing for the health window from then disables the subscription (lib/webhooks/health.ts).
+   */
+  failingSince?: string
+  /** DISABLED since (no deliveries until POST .../enable). */
+  disabledAt?: string
+  /** The recovery running for it (lib/webhooks/recovery.ts): one at a time; the hold lapses if it stalls. */
+  recoveryTaskId?: string
+  recoveryHeldUntil?: number
   /** Made with its count and destination guards (every subscription since CONTRACT section 14). */
   counted?: boolean
   /** Made before the count, and counted in it since (`countEarlierSubscriptions`); it has no guards. */
@@ -55,6 +65,8 @@ export interface SubscriptionView {
   status: SubscriptionStatus
   created_at: string
   failed_at?: string
+  failing_since?: string
+  disabled_at?: string
 }
 
 export const viewOf = (s: Subscription): SubscriptionView => ({
@@ -64,6 +76,8 @@ export const viewOf = (s: Subscription): SubscriptionView => ({
   status: s.status,
   created_at: s.createdAt,
   ...(s.failedAt ? { failed_at: s.failedAt } : {}),
+  ...(s.failingSince ? { failing_since: s.failingSince } : {}),
+  ...(s.disabledAt ? { disabled_at: s.disabledAt } : {}),
 })
 
 const secretContext = (id: string) => ({ record: 'webhook-subscription', id, field: 'secret' })
@@ -425,17 +439,152 @@ function deleteItems(businessId: string, found: Subscription) {
 export const signingSecretOf = (s: Subscription) =>
   decryptField(s.secret, secretContext(s.id), { cache: true })
 
-/** A successful delivery to a FAILED subscription makes it ACTIVE again (best effort). */
+/**
+ * A successful delivery makes a FAILED subscription ACTIVE again and ends a failing one's failure
+ * window (best effort). A DISABLED one stays so: only POST .../enable turns it back on.
+ */
 export async function reactivate(s: Pick<Subscription, 'businessId' | 'id'>): Promise<void> {
   await writeIf({
     Update: {
       Key: keys.webhookSubscription(s.businessId, s.id),
-      UpdateExpression: 'SET #status = :active REMOVE failedAt',
-      ConditionExpression: '#status = :failed',
+      UpdateExpression: 'SET #status = :active REMOVE failedAt, failingSince',
+      ConditionExpression: '#status IN (:failed, :active)',
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: { ':active': 'ACTIVE', ':failed': 'FAILED' },
     },
   })
+}
+
+/** Whether new deliveries are made and attempted for it (not DELETED, not DISABLED). */
+export const takesDeliveries = (s: Subscription) => s.status !== 'DELETED' && s.status !== 'DISABLED'
+
+/** Whether a delivered attempt has anything to clear on its subscription (reactivate). */
+export const needsReactivation = (s: Subscription) => s.status === 'FAILED' || s.failingSince !== undefined
+
+/** A failed attempt opens the subscription's failure window, unless one is open (best effort). */
+export async function markFailing(s: Pick<Subscription, 'businessId' | 'id'>, at: string): Promise<void> {
+  await writeIf({
+    Update: {
+      Key: keys.webhookSubscription(s.businessId, s.id),
+      UpdateExpression: 'SET failingSince = :at',
+      ConditionExpression: 'attribute_not_exists(failingSince) AND #status IN (:active, :failed)',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':at': at, ':active': 'ACTIVE', ':failed': 'FAILED' },
+    },
+  })
+}
+
+/**
+ * The update that disables a subscription failing since `failingSince` (lib/webhooks/health.ts), for
+ * the transaction that records the attempt and writes the notice: only while that window is still open.
+ */
+export function disableSubscriptionItem(
+  s: Pick<Subscription, 'businessId' | 'id'>,
+  failingSince: string,
+  at: string,
+): TransactItem {
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: keys.webhookSubscription(s.businessId, s.id),
+      UpdateExpression: 'SET #status = :disabled, disabledAt = :at',
+      ConditionExpression: '#status IN (:active, :failed) AND failingSince = :since',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: {
+        ':disabled': 'DISABLED',
+        ':active': 'ACTIVE',
+        ':failed': 'FAILED',
+        ':since': failingSince,
+        ':at': at,
+      },
+    },
+  }
+}
+
+/**
+ * POST /api/v1/webhooks/{id}/enable: a DISABLED subscription ACTIVE again, its failure window closed
+ * (deliveries start with the next event; a recovery sends what it missed). Already enabled: as it is.
+ */
+export async function enableSubscription(
+  businessId: string,
+  id: string,
+  actor: string,
+): Promise<{ subscription: SubscriptionView; changed: boolean }> {
+  const found = await ownSubscription(businessId, id)
+  if (found.status !== 'DISABLED') return { subscription: viewOf(found), changed: false }
+  const enabled = await writeIf({
+    Update: {
+      Key: keys.webhookSubscription(businessId, id),
+      UpdateExpression: 'SET #status = :active REMOVE disabledAt, failingSince, failedAt',
+      ConditionExpression: '#status = :disabled',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':active': 'ACTIVE', ':disabled': 'DISABLED' },
+    },
+  })
+  const now = await ownSubscription(businessId, id)
+  if (enabled.written) {
+    await appendAudit({
+      type: 'WEBHOOK_ENABLED',
+      actor,
+      subject: { kind: 'WEBHOOK', id },
+      businessId,
+      before: 'DISABLED',
+      after: 'ACTIVE',
+    })
+  }
+  return { subscription: viewOf(now), changed: enabled.written }
+}
+
+/**
+ * Takes the subscription's recovery slot for `taskId` (for the transaction that stores the task): only
+ * while no other recovery holds it, or its hold has lapsed (a recovery that stopped moving).
+ */
+export function claimRecoveryItem(
+  s: Pick<Subscription, 'businessId' | 'id'>,
+  taskId: string,
+  now: number,
+  holdUntil: number,
+): TransactItem {
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: keys.webhookSubscription(s.businessId, s.id),
+      UpdateExpression: 'SET recoveryTaskId = :task, recoveryHeldUntil = :until',
+      ConditionExpression:
+        '#status IN (:active, :failed) AND (attribute_not_exists(recoveryTaskId) OR recoveryHeldUntil < :now)',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: {
+        ':task': taskId,
+        ':until': holdUntil,
+        ':now': now,
+        ':active': 'ACTIVE',
+        ':failed': 'FAILED',
+      },
+    },
+  }
+}
+
+/** The recovery's hold moved on (`holdUntil`) or, without it, released; only by the task holding it. */
+export function recoveryHoldItem(
+  s: Pick<Subscription, 'businessId' | 'id'>,
+  taskId: string,
+  holdUntil?: number,
+): TransactItem {
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: keys.webhookSubscription(s.businessId, s.id),
+      UpdateExpression:
+        holdUntil === undefined
+          ? 'REMOVE recoveryTaskId, recoveryHeldUntil'
+          : 'SET recoveryHeldUntil = :until',
+      ConditionExpression: 'recoveryTaskId = :task',
+      ExpressionAttributeValues: {
+        ':task': taskId,
+        ...(holdUntil === undefined ? {} : { ':until': holdUntil }),
+      },
+    },
+  }
 }
 
 /**

@@ -143,6 +143,23 @@ export const SAMPLES: Record<string, (ctx: FuzzContext) => Sample> = {
       eventId: `evt_0000000aa${randomBytes(10).toString('hex')}`,
     },
   }),
+  'webhook-subscription-enable': () => ({ params: { id: `wh_${randomBytes(16).toString('hex')}` } }),
+  'webhook-recovery-start': () => ({
+    params: { id: `wh_${randomBytes(16).toString('hex')}` },
+    body: { since: '2026-11-20T18:00:00+01:00', until: '2026-11-21T18:00:00Z' },
+  }),
+  'webhook-recovery-status': () => ({
+    params: { id: `wh_${randomBytes(16).toString('hex')}`, task: `rcv_${randomBytes(16).toString('hex')}` },
+  }),
+  'event-list': () => ({
+    query: {
+      type: 'invoice.signed',
+      since: '2026-11-20T18:00:00Z',
+      until: '2099-01-01T00:00:00Z',
+      size: '5',
+    },
+  }),
+  'event-get': () => ({ params: { id: `evt_0000000aa${randomBytes(10).toString('hex')}` } }),
   'app-invoice-batch-submit': () => ({
     body: { action: 'validate', invoices: [buildInvoice({ irn: newIrn() })] },
   }),

@@ -654,21 +654,24 @@ describe('Consumers (lib/service/consumers.ts on DynamoDB Streams and SQS)', () 
     expect(withDlq.length).toBe(streamMappings.length)
   })
 
-  it('feeds webhook attempts from an SQS queue with a redrive policy, reporting partial failures', () => {
+  it('feeds webhook attempts and recoveries from SQS queues with a redrive policy, reporting partial failures', () => {
     const queues = Object.values(prod.apiTemplate.findResources('AWS::SQS::Queue'))
-    const main = queues.filter((q) => q.Properties.RedrivePolicy)
-    expect(main).toHaveLength(1)
-    expect(main[0]!.Properties).toMatchObject({
-      VisibilityTimeout: 90,
-      RedrivePolicy: { maxReceiveCount: 20 },
-    })
+    const main = queues
+      .filter((q) => q.Properties.RedrivePolicy)
+      .map((q) => q.Properties)
+      .sort((a, b) => a.VisibilityTimeout - b.VisibilityTimeout)
+    // The delivery queue, then the recovery queue (CONTRACT 21).
+    expect(main).toHaveLength(2)
+    expect(main[0]).toMatchObject({ VisibilityTimeout: 90, RedrivePolicy: { maxReceiveCount: 20 } })
+    expect(main[1]).toMatchObject({ VisibilityTimeout: 120, RedrivePolicy: { maxReceiveCount: 20 } })
     const sqsMappings = Object.values(
       prod.apiTemplate.findResources('AWS::Lambda::EventSourceMapping'),
     ).filter((m) => m.Properties.StartingPosition === undefined)
-    expect(sqsMappings).toHaveLength(1)
-    expect(sqsMappings[0]!.Properties.FunctionResponseTypes).toEqual(['ReportBatchItemFailures'])
-    // A storm of deliveries cannot take the account's concurrency from the API (CONTRACT section 14).
-    expect(sqsMappings[0]!.Properties.ScalingConfig).toEqual({ MaximumConcurrency: 20 })
+    expect(sqsMappings).toHaveLength(2)
+    for (const m of sqsMappings)
+      expect(m.Properties.FunctionResponseTypes).toEqual(['ReportBatchItemFailures'])
+    // A storm of deliveries (or recoveries) cannot take the account's concurrency from the API (CONTRACT section 14).
+    expect(sqsMappings.map((m) => m.Properties.ScalingConfig.MaximumConcurrency).sort()).toEqual([20, 5])
   })
 
   it('alarms on any message in a dead-letter queue', () => {

@@ -351,6 +351,12 @@ export const keys = {
     gsi1sk: `${createdAt}#${eventId}`,
   }),
   eventBusinessPartition: (businessId: string) => `EVENTS#BUSINESS#${scoped(businessId)}`,
+  /** The same listing per event type, on gsi2 (GET /api/v1/events?type=: no filtering, CONTRACT 21). */
+  eventByType: (businessId: string, type: string, createdAt: string, eventId: string) => ({
+    gsi2pk: `EVENTS#BUSINESS#${scoped(businessId)}#${type}`,
+    gsi2sk: `${createdAt}#${eventId}`,
+  }),
+  eventTypePartition: (businessId: string, type: string) => `EVENTS#BUSINESS#${scoped(businessId)}#${type}`,
   /** A business's webhook subscriptions, in one partition (a handful per business). */
   webhookSubscription: (businessId: string, subscriptionId: string): Key => ({
     pk: `WEBHOOKS#${scoped(businessId)}`,
@@ -359,6 +365,11 @@ export const keys = {
   webhookSubscriptionPartition: (businessId: string) => `WEBHOOKS#${scoped(businessId)}`,
   /** The subscriptions' own items in that partition start with this sort key (the rest are guards). */
   webhookSubscriptionSkPrefix: 'SUB#',
+  /** A recovery task of a subscription (lib/webhooks/recovery.ts), beside the business's subscriptions. */
+  webhookRecoveryTask: (businessId: string, subscriptionId: string, taskId: string): Key => ({
+    pk: `WEBHOOKS#${scoped(businessId)}`,
+    sk: `RECOVER#${subscriptionId}#${taskId}`,
+  }),
   /** How many subscriptions the business has (a conditional ADD in each create's transaction). */
   webhookSubscriptionCount: (businessId: string): Key => ({
     pk: `WEBHOOKS#${scoped(businessId)}`,

@@ -9,6 +9,7 @@ import * as apiKeys from './api-keys.ts'
 import * as batches from './batches.ts'
 import { invoicePdf, invoicePdfDocs } from './documents.ts'
 import { emailList, emailListDocs } from './email-list.ts'
+import * as events from './events.ts'
 import { healthCheck, healthCheckDocs } from './health.ts'
 import { appSign, appSignDocs, appValidate, appValidateDocs, siValidate, siValidateDocs } from './invoice.ts'
 import { generateInvoiceNumber, generateInvoiceNumberDocs } from './invoice-number.ts'
@@ -74,6 +75,11 @@ const pairs: [Endpoint, () => EndpointDocs][] = [
   [webhooks.subscriptionDelete, webhooks.subscriptionDeleteDocs],
   [webhooks.deliveriesList, webhooks.deliveriesListDocs],
   [webhooks.deliveryRedeliver, webhooks.deliveryRedeliverDocs],
+  [webhooks.subscriptionEnable, webhooks.subscriptionEnableDocs],
+  [webhooks.recoveryStart, webhooks.recoveryStartDocs],
+  [webhooks.recoveryStatus, webhooks.recoveryStatusDocs],
+  [events.eventList, events.eventListDocs],
+  [events.eventGet, events.eventGetDocs],
   [apiKeys.keyIssue, apiKeys.keyIssueDocs],
   [apiKeys.keyList, apiKeys.keyListDocs],
   [apiKeys.keyRoll, apiKeys.keyRollDocs],

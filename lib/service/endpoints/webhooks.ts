@@ -1,7 +1,14 @@
 import * as z from 'zod'
 import { EVENT_TYPES } from '#lib/events/types.ts'
 import { type EndpointDocs, endpointsOf, lazy } from '#lib/platform/http/endpoint.ts'
-import { CreateWebhookRequest, DeliveriesQuery, DeliveryPath, WebhookPath } from '#lib/webhooks/schemas.ts'
+import {
+  CreateWebhookRequest,
+  DeliveriesQuery,
+  DeliveryPath,
+  RecoverRequest,
+  RecoveryPath,
+  WebhookPath,
+} from '#lib/webhooks/schemas.ts'
 import { BUSINESS_ADMIN, reads, writes } from './common.ts'
 
 /** Webhook subscriptions and their deliveries (CONTRACT section 11; docs/events.md in prose). */
@@ -42,14 +49,39 @@ export const deliveryRedeliver = /* @__PURE__ */ webhooks({
   request: { params: DeliveryPath },
 })
 
+export const subscriptionEnable = /* @__PURE__ */ webhooks({
+  functionId: 'webhook-subscription-enable',
+  routes: [{ method: 'POST', path: '/webhooks/{id}/enable' }],
+  access: { table: [writes(['WEBHOOKS#', 'AUDIT#'])] },
+  request: { params: WebhookPath },
+})
+export const recoveryStart = /* @__PURE__ */ webhooks({
+  functionId: 'webhook-recovery-start',
+  routes: [{ method: 'POST', path: '/webhooks/{id}/recover' }],
+  // The task beside the subscription, the subscription's recovery slot; the first page queued.
+  access: { table: [writes(['WEBHOOKS#', 'AUDIT#'])], queues: ['webhook-recoveries'] },
+  request: { params: WebhookPath, body: RecoverRequest },
+})
+export const recoveryStatus = /* @__PURE__ */ webhooks({
+  functionId: 'webhook-recovery-status',
+  routes: [{ method: 'GET', path: '/webhooks/{id}/recover/{task}' }],
+  access: { table: [reads(['WEBHOOKS#'])] },
+  request: { params: RecoveryPath },
+})
+
 const Subscription = /* @__PURE__ */ lazy(() =>
   z.object({
     id: z.string(),
     url: z.string(),
     events: z.array(z.enum(EVENT_TYPES)),
-    status: z.enum(['ACTIVE', 'FAILED']),
+    status: z.enum(['ACTIVE', 'FAILED', 'DISABLED']),
     created_at: z.string(),
     failed_at: z.string().optional(),
+    failing_since: z.string().optional().meta({
+      description:
+        'The first failed attempt since the last success; failing 5 days from then disables the subscription',
+    }),
+    disabled_at: z.string().optional(),
   }),
 )
 const Delivery = /* @__PURE__ */ lazy(() =>
@@ -149,5 +181,60 @@ export const deliveryRedeliverDocs = (): EndpointDocs => ({
     404: 'No delivery of this event to a subscription of your business',
     409: 'This event was already sent again 10 times today',
     503: 'The delivery queue is unavailable: nothing changed',
+  }),
+})
+
+const Recovery = /* @__PURE__ */ lazy(() =>
+  z.object({
+    id: z.string().meta({ description: '`rcv_` + 32 hex digits' }),
+    subscription_id: z.string(),
+    state: z.enum(['RUNNING', 'COMPLETED', 'STOPPED']),
+    since: z.string(),
+    until: z.string().nullable(),
+    events_scanned: z.int().meta({ description: 'Events of the window read so far (every type)' }),
+    queued: z.int().meta({ description: 'Events queued to the subscription again, or for the first time' }),
+    already_delivered: z.int(),
+    already_pending: z.int().meta({ description: 'Events whose delivery was already on its way' }),
+    created_at: z.string(),
+    completed_at: z.string().nullable(),
+    stopped_because: z.string().optional(),
+  }),
+)
+
+export const subscriptionEnableDocs = (): EndpointDocs => ({
+  summary: 'Enable a disabled subscription (ADMIN)',
+  description:
+    'A subscription whose deliveries have all failed for 5 days is DISABLED (the admin list is told once): no deliveries are made to it. This turns it back on (ACTIVE) for the events from now on; POST /api/v1/webhooks/{id}/recover then sends what it missed. One not disabled: 200, unchanged.',
+  replies: () => ({
+    200: { description: 'The subscription, ACTIVE', data: Subscription() },
+    400: 'The id in the path is invalid',
+    403: NOT_ADMIN,
+    404: UNKNOWN_SUBSCRIPTION,
+  }),
+})
+
+export const recoveryStartDocs = (): EndpointDocs => ({
+  summary: 'Recover the events a subscription missed (ADMIN)',
+  description:
+    "A background task sends again every event of the window (`since`, `until` inclusive; `until` absent: up to now) of a type the subscription takes, made after it, that did not reach it: failed, or never attempted (the subscription was disabled). Each goes out with its original `webhook-id` and body through the same delivery worker, retries and per-host limits; delivered and pending ones are not sent again. One recovery at a time per subscription. The reply's task id is followed with GET .../recover/{task}.",
+  example: { since: '2026-11-20T18:00:00+01:00' },
+  replies: () => ({
+    202: { description: 'The task, RUNNING', data: Recovery() },
+    400: 'The id or the body is invalid, or since is after until',
+    403: NOT_ADMIN,
+    404: UNKNOWN_SUBSCRIPTION,
+    409: 'A recovery of this subscription is already running, or the subscription is DISABLED (enable it first)',
+  }),
+})
+
+export const recoveryStatusDocs = (): EndpointDocs => ({
+  summary: "A recovery task's progress (ADMIN)",
+  description:
+    'Its state (RUNNING, COMPLETED, or STOPPED when the subscription was deleted or disabled meanwhile) and counts.',
+  replies: () => ({
+    200: { description: 'The task', data: Recovery() },
+    400: 'The ids in the path are invalid',
+    403: NOT_ADMIN,
+    404: 'No such task of a subscription of your business',
   }),
 })

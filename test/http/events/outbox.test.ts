@@ -46,7 +46,7 @@ describe('invoice events (the transactional outbox)', () => {
       {
         ...base,
         type: 'invoice.validated',
-        data: { irn, status: 'VALIDATED', payment_status: 'PENDING', validated_at: ISO },
+        data: { irn, status: 'VALIDATED', payment_status: 'PENDING', sequence: 1, validated_at: ISO },
       },
       {
         ...base,
@@ -55,6 +55,7 @@ describe('invoice events (the transactional outbox)', () => {
           irn,
           status: 'SIGNED',
           payment_status: 'PENDING',
+          sequence: 2,
           previous_status: 'VALIDATED',
           signed_at: ISO,
         },
@@ -62,7 +63,7 @@ describe('invoice events (the transactional outbox)', () => {
       {
         ...base,
         type: 'invoice.transmitted',
-        data: { irn, status: 'TRANSMITTED', payment_status: 'PENDING', transmitted_at: ISO },
+        data: { irn, status: 'TRANSMITTED', payment_status: 'PENDING', sequence: 3, transmitted_at: ISO },
       },
       {
         ...base,
@@ -71,6 +72,7 @@ describe('invoice events (the transactional outbox)', () => {
           irn,
           status: 'TRANSMITTED',
           payment_status: 'PAID',
+          sequence: 4,
           previous_payment_status: 'PENDING',
           payment_updated_at: ISO,
         },
@@ -87,6 +89,7 @@ describe('invoice events (the transactional outbox)', () => {
           irn,
           status: 'TRANSMITTED',
           payment_status: 'PENDING',
+          sequence: 3,
           transmitted_at: ISO,
           supplier_tin: DEV.supplier.tin,
           buyer_tin: DEV.buyer.tin,

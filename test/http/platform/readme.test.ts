@@ -139,7 +139,9 @@ describe('README.md and docs/*.md, pasted as written', () => {
     // Leaving a block out is a decision made here, not only by a comment in the document.
     expect(blocks.filter((b) => b.skip).map((b) => `${b.file}: ${b.code.split('\n')[0]}`)).toEqual([
       'README.md: npm ci && npm start     # the whole API on http://127.0.0.1:3000, on DynamoDB Local',
+      'docs/events.md: BODY=\'{"since":"2026-11-20T18:00:00+01:00"}\'',
       'docs/events.md: npm run cli -- webhooks deliveries --business 11111111-1111-4111-8111-111111111111 --subscription wh_... --status failed',
+      'docs/sandbox.md: # 1. A test subscription whose receiver answers 5xx (yours, down), to invoice.signed:',
       'docs/operations.md: npx cdk synth                                   # offline, no AWS credentials needed',
       'docs/adding-an-endpoint.md: npm run openapi',
     ])
