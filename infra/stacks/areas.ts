@@ -10,6 +10,9 @@ import type { Route } from '#lib/service/routes.ts'
  * - `invoicing`: Area A's invoices, IRNs, QR codes, invoice numbers, TIN checks, lifecycle, health.
  * - `reference`: what integrators read before they call: the reference lists, the public keys, the
  *   OpenAPI document and docs page. Apart from invoicing because together they would hold about 320.
+ * - `exchange`: the authority's exchange routes that the interface lacks (CONTRACT 17): parties,
+ *   the entity, the exchange lookups, receipt confirmation and the buyer's inbox. Apart from
+ *   invoicing, which with them would pass 300.
  * - `events`: webhook subscriptions, batches and self-service API keys (the business's ADMIN
  *   endpoints), with the webhook fan-out, delivery and batch worker.
  * - `payments`: Area B, the merchant history indexer that follows its transfers, and the daily
@@ -20,6 +23,7 @@ import type { Route } from '#lib/service/routes.ts'
 export const AREA_STACKS = [
   'invoicing',
   'reference',
+  'exchange',
   'events',
   'payments',
   'merchant',

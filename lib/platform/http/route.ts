@@ -54,6 +54,8 @@ export const SECRET_ENV: Record<ServiceSecret, string> = {
 export type StackName =
   | 'invoicing'
   | 'reference'
+  /** The authority's exchange routes (CONTRACT 17): parties, entity, lookups, receipt, the inbox. */
+  | 'exchange'
   | 'events'
   | 'payments'
   | 'merchant'

@@ -78,6 +78,7 @@ export const getInvoice = /* @__PURE__ */ lifecycle({
 /** The authority's routes the seed lacks (CONTRACT 17): the buyer's side of the exchange. */
 export const confirmReceipt = /* @__PURE__ */ lifecycle({
   functionId: 'invoice-confirm-receipt',
+  stack: 'exchange',
   // The authority's client sends no body: the IRN in the path is the request.
   routes: [
     { method: 'PATCH', path: '/api/v1/invoice/transmit/{irn}', profile: 'authority', bodyFromPath: true },
@@ -91,6 +92,7 @@ export const confirmReceipt = /* @__PURE__ */ lifecycle({
 })
 export const transmitLookup = /* @__PURE__ */ lifecycle({
   functionId: 'invoice-transmit-lookup',
+  stack: 'exchange',
   routes: [{ method: 'GET', path: '/api/v1/invoice/transmit/lookup/{irn}', profile: 'authority' }],
   roles: ANY,
   access: { table: [reads(['IRN#', 'BUSINESS#'])] },
@@ -98,6 +100,7 @@ export const transmitLookup = /* @__PURE__ */ lifecycle({
 })
 export const transmitPull = /* @__PURE__ */ lifecycle({
   functionId: 'invoice-transmit-pull',
+  stack: 'exchange',
   routes: [{ method: 'GET', path: '/api/v1/invoice/transmit/pull', profile: 'authority' }],
   roles: ANY,
   // Only the caller's own inbox: the table partition and its two receipt partitions on gsi1.

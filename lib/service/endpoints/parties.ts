@@ -24,7 +24,7 @@ import { ANY, INVALID_BODY, IsoDateTime, NumberedPage, reads, writes } from './c
 
 const parties = /* @__PURE__ */ endpointsOf({
   domain: 'parties',
-  stack: 'invoicing',
+  stack: 'exchange',
   area: 'A',
   auth: 'api-signature',
   reply: 'envelope',

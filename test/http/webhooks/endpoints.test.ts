@@ -5,6 +5,7 @@ import { getOutboxItem } from '#lib/notifications/outbox.ts'
 import { buildInvoice } from '../../fixtures/invoices/build.ts'
 import { startApi, type TestApi } from '../../support/api.ts'
 import { DEV, type DevClients, devClients } from '../../support/clients.ts'
+import { parallelClient } from '../../support-invoices/requests.ts'
 import {
   type EventReceiver,
   eventually,
@@ -187,8 +188,10 @@ describe('webhook delivery', () => {
     const invoice = buildInvoice()
     expect((await clients.app.post('/api/v1/app/invoice/sign', invoice)).status).toBe(200)
     expect((await clients.app.post('/api/v1/app/invoice/transmit', { irn: invoice.irn })).status).toBe(200)
+    // Two at once, each signed with its own timestamp (identical signed requests are one replayed).
+    const buyer = parallelClient(api.url, DEV.clients.buyer)
     const confirmations = [0, 1].map(() =>
-      clients.buyer.request<any>('PATCH', `/api/v1/invoice/transmit/${invoice.irn}`),
+      buyer.patch<any>(`/api/v1/invoice/transmit/${invoice.irn}`, undefined),
     )
     for (const reply of await Promise.all(confirmations)) expect(reply.status).toBe(200)
     expect(
