@@ -7,7 +7,7 @@ import { DEV, type DevClients, devClients } from '../../support/clients.ts'
 
 /**
  * The authority's request rules on its paths (CONTRACT 17): its published examples
- * (test/fixtures/authority-samples/) sent as an integrator sends them, with only the account fields
+ * (data/authority-samples/) sent as an integrator sends them, with only the account fields
  * filled, sign on the authority's paths with each default they needed named in `warnings`, and are
  * refused on the seed paths, which keep the interface's rules; then one relaxed rule at a time.
  */
@@ -28,7 +28,7 @@ const SIGN = '/api/v1/invoice/sign'
 const SEED_SIGN = '/api/v1/app/invoice/sign'
 
 const sample = (file: string): Body =>
-  JSON.parse(readFileSync(new URL(`../../fixtures/authority-samples/${file}`, import.meta.url), 'utf8'))
+  JSON.parse(readFileSync(new URL(`../../../data/authority-samples/${file}`, import.meta.url), 'utf8'))
 
 const today = () => new Date().toISOString().slice(0, 10).replaceAll('-', '')
 

@@ -630,7 +630,7 @@ describe('the differences between v1 and v2', () => {
 describe("the authority's published samples", () => {
   const sample = (file: string): Body => {
     const body = JSON.parse(
-      readFileSync(new URL(`../../fixtures/authority-samples/${file}`, import.meta.url), 'utf8'),
+      readFileSync(new URL(`../../../data/authority-samples/${file}`, import.meta.url), 'utf8'),
     )
     // Fill the placeholders an integrator must fill: their business id, an IRN with their service id.
     body.business_id = DEV.supplier.businessId

@@ -92,7 +92,7 @@ describe('UBL 2.1 export of the fixtures', () => {
     '04-sign-invoice-swagger-party-id-ref.json',
   ])('authority sample %s: valid against the schemas as it is', (file) => {
     const body = JSON.parse(
-      readFileSync(new URL(`../../fixtures/authority-samples/${file}`, import.meta.url), 'utf8'),
+      readFileSync(new URL(`../../../data/authority-samples/${file}`, import.meta.url), 'utf8'),
     )
     expect(ublSchemaErrors(ublOf(body))).toEqual([])
   })
