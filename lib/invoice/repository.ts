@@ -257,6 +257,34 @@ export async function createGenerated(
   return existing
 }
 
+/** invoice.transmitted to the supplier, and invoice.received to the buyer when it is a business here. */
+function transmitEvents(
+  record: Pick<InvoiceRecord, 'irn' | 'businessId' | 'paymentStatus' | 'supplierTin' | 'buyerTin'>,
+  sequence: number,
+  buyerBusinessId: string | undefined,
+  at: string,
+): IntegrationEvent[] {
+  const after = { irn: record.irn, status: 'TRANSMITTED' as const, paymentStatus: record.paymentStatus }
+  const events = [
+    newEvent(
+      'invoice.transmitted',
+      record.businessId,
+      invoiceData(after, sequence, { transmitted_at: at }),
+      at,
+    ),
+  ]
+  if (!buyerBusinessId) return events
+  const received = {
+    transmitted_at: at,
+    ...(record.supplierTin ? { supplier_tin: record.supplierTin } : {}),
+    ...(record.buyerTin ? { buyer_tin: record.buyerTin } : {}),
+  }
+  return [
+    ...events,
+    newEvent('invoice.received', buyerBusinessId, invoiceData(after, sequence, received), at),
+  ]
+}
+
 /**
  * SIGNED -> TRANSMITTED. False when the invoice was no longer SIGNED at the payment status it was read
  * with (someone else moved it), so the events describe exactly the state written. The supplier gets
@@ -273,30 +301,8 @@ export async function markTransmitted(
   inbox?: { businessId: string; put: TransactItem },
 ): Promise<boolean> {
   const { irn, businessId } = record
-  const after = { irn, status: 'TRANSMITTED' as const, paymentStatus: record.paymentStatus }
   const next = nextRevision(record)
-  const events = [
-    newEvent(
-      'invoice.transmitted',
-      businessId,
-      invoiceData(after, next.sequence, { transmitted_at: at }),
-      at,
-    ),
-  ]
-  if (buyerBusinessId) {
-    events.push(
-      newEvent(
-        'invoice.received',
-        buyerBusinessId,
-        invoiceData(after, next.sequence, {
-          transmitted_at: at,
-          ...(record.supplierTin ? { supplier_tin: record.supplierTin } : {}),
-          ...(record.buyerTin ? { buyer_tin: record.buyerTin } : {}),
-        }),
-        at,
-      ),
-    )
-  }
+  const events = transmitEvents(record, next.sequence, buyerBusinessId, at)
   return writeWithAudit(
     {
       Update: {
