@@ -113,13 +113,18 @@ export function injectFaults(
  * the server's checks, claims, schedules) sees the same time. `Math.random` is seeded too (the retry
  * schedule's jitter, the retry loops' backoff).
  */
+/** Where the last fake clock of this process stood when it was restored. */
+let clockReachedBefore = 0
+
 export function installFakeClock(random: () => number): {
   advance(ms: number): void
   restore(): void
 } {
   const Real = Date
   const realRandom = Math.random
-  let now = Real.now()
+  // Never behind an earlier run's clock: a run on the same table (the test runs seeds one after
+  // another) would otherwise make subscriptions dated before the events an earlier run left.
+  let now = Math.max(Real.now(), clockReachedBefore + 1)
   class FakeDate extends Real {
     constructor(...args: unknown[]) {
       if (args.length === 0) super(now)
@@ -136,6 +141,7 @@ export function installFakeClock(random: () => number): {
       now += Math.max(0, Math.round(ms))
     },
     restore: () => {
+      clockReachedBefore = now
       globalThis.Date = Real
       Math.random = realRandom
     },
