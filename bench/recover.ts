@@ -97,12 +97,16 @@ if (enabled.body.data?.status !== 'ACTIVE') throw new Error(`enable: ${JSON.stri
 
 const t0 = performance.now()
 const task = await admin.post<any>(`/api/v1/webhooks/${id}/recover`, { since })
+if (task.status !== 202) throw new Error(`recover: ${task.status} ${JSON.stringify(task.body)}`)
 let completedMs = 0
 let state: any
 for (;;) {
   if (!completedMs) {
-    state = (await admin.get<any>(`/api/v1/webhooks/${id}/recover/${task.body.data.id}`)).body.data
-    if (state.state === 'COMPLETED') completedMs = performance.now() - t0
+    const reply = await admin.get<any>(`/api/v1/webhooks/${id}/recover/${task.body.data.id}`)
+    // A refusal (a 503 while DynamoDB Local is busy) is asked again, never read as the task.
+    if (reply.status === 200) state = reply.body.data
+    else console.error(`recovery task: ${reply.status} ${JSON.stringify(reply.body).slice(0, 200)}`)
+    if (state?.state === 'COMPLETED') completedMs = performance.now() - t0
   }
   if (completedMs && received.size >= EVENTS) break
   if (performance.now() - t0 > 15 * 60_000) break

@@ -14,7 +14,8 @@ import { MAX_SUBSCRIPTIONS, subscriptionPage } from './subscriptions.ts'
  * own delayed message arrives, at most 15 minutes later, and found due then. A message it queues for
  * an attempt another message also carries is harmless: the attempt count and the claim let one run.
  *
- * Bounded per call: a page of subscriptions (deleted ones included), and SWEEP_LIMIT due deliveries of each.
+ * Bounded per call: a page of subscriptions (live ones only: a deleted one moves out of their
+ * prefix), and SWEEP_LIMIT due deliveries of each.
  */
 export const SWEEP_LIMIT = 100
 

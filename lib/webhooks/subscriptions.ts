@@ -26,7 +26,9 @@ import { newWebhookSecret } from './signature.ts'
  * with its record and field as context. A subscription whose delivery used up the retry schedule is
  * FAILED (the admin list is told, lib/webhooks/delivery-worker.ts) but still receives new events; its next
  * successful delivery makes it ACTIVE again. DELETE marks it DELETED: no new deliveries, and pending
- * ones stop at their next attempt.
+ * ones stop at their next attempt. Its item moves out of the live ones' sort key prefix (CONTRACT 18),
+ * so churn never adds to what the fan-out and the due sweep read: a record DELETED in place is one
+ * deleted before that, which every reader still skips.
  */
 export type SubscriptionStatus = 'ACTIVE' | 'FAILED' | 'DISABLED' | 'DELETED'
 
@@ -269,9 +271,9 @@ async function readCount(businessId: string): Promise<{ subscriptions: number; i
  * since, in transactions that mark each such live subscription `inCount` (conditional on it still
  * being live and unmarked, so a concurrent delete is either before, and it is not counted, or after,
  * and the delete takes it off the count) and ADD them to the count, the last one setting
- * `includesEarlier`. It reads every subscription item of the business once (deleted ones included:
- * there is no other way to tell the earlier live ones); from then on creates read nothing. A
- * concurrent create doing the same makes this one's conditions fail: that is fine, the count is made.
+ * `includesEarlier`. It reads every subscription item of the business once; from then on creates
+ * read nothing. A concurrent create doing the same makes this one's conditions fail: that is fine,
+ * the count is made.
  */
 async function countEarlierSubscriptions(businessId: string): Promise<void> {
   const earlier = (await subscriptionsOf(businessId)).filter(
@@ -309,7 +311,7 @@ async function countEarlierSubscriptions(businessId: string): Promise<void> {
   }
 }
 
-/** Every subscription of a business, deleted ones included (the caller filters). */
+/** Every subscription of a business (and those deleted before they moved out, which the caller filters). */
 export async function subscriptionsOf(businessId: string): Promise<Subscription[]> {
   const items = await queryAll({
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sub)',
@@ -399,14 +401,24 @@ function deleteItems(businessId: string, found: Subscription) {
   const counted = found.counted || found.inCount
   return {
     subscription: {
-      Update: {
+      Delete: {
         TableName: tableName(),
         Key: keys.webhookSubscription(businessId, found.id),
-        UpdateExpression: 'SET #status = :deleted, deletedAt = :at',
         // One not in the count must still not be: its count is what a concurrent first create makes.
         ConditionExpression: `attribute_exists(pk) AND #status <> :deleted${counted ? '' : ' AND attribute_not_exists(inCount)'}`,
         ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':deleted': 'DELETED', ':at': new Date().toISOString() },
+        ExpressionAttributeValues: { ':deleted': 'DELETED' },
+      },
+    },
+    tombstone: {
+      Put: {
+        TableName: tableName(),
+        Item: {
+          ...found,
+          ...keys.webhookDeletedSubscription(businessId, found.id),
+          status: 'DELETED',
+          deletedAt: new Date().toISOString(),
+        },
       },
     },
     count: counted

@@ -362,6 +362,14 @@ export const keys = {
     pk: `WEBHOOKS#${scoped(businessId)}`,
     sk: `SUB#${subscriptionId}`,
   }),
+  /**
+   * A deleted subscription's record, kept beside the live ones under another sort key prefix: what
+   * reads the live ones (the fan-out, the test clock's due sweep, the list) never pages through it.
+   */
+  webhookDeletedSubscription: (businessId: string, subscriptionId: string): Key => ({
+    pk: `WEBHOOKS#${scoped(businessId)}`,
+    sk: `DELETED#${subscriptionId}`,
+  }),
   webhookSubscriptionPartition: (businessId: string) => `WEBHOOKS#${scoped(businessId)}`,
   /** The subscriptions' own items in that partition start with this sort key (the rest are guards). */
   webhookSubscriptionSkPrefix: 'SUB#',

@@ -6,6 +6,8 @@ import { createBusiness } from '#lib/registry/businesses.ts'
 import { db, tableName } from '#lib/platform/db/client.ts'
 import { keys } from '#lib/platform/db/keys.ts'
 import { getOutboxItem } from '#lib/notifications/outbox.ts'
+import { FAN_OUT_PAGE } from '#lib/webhooks/delivery-worker.ts'
+import { subscriptionPage } from '#lib/webhooks/subscriptions.ts'
 import { buildInvoice } from '../../fixtures/invoices/build.ts'
 import { startApi, type TestApi } from '../../support/api.ts'
 import { DEV, type DevClients, devClients } from '../../support/clients.ts'
@@ -63,6 +65,31 @@ describe('subscriptions per business', () => {
     expect(
       (await clients.otherAdmin.post('/api/v1/webhooks', { ...again, url: `${again.url}/2` })).status,
     ).toBe(409)
+  })
+
+  it('leaves nothing of a deleted subscription where the fan-out and the due sweep read (CONTRACT 18)', async () => {
+    const { businessId } = await createBusiness({ name: 'Churning Webhooks Ltd', tin: '55667788-0002' })
+    await issueApiClient({
+      apiKey: 'bounds-churn-admin',
+      secret: 'churn-secret',
+      businessId,
+      roles: ['ADMIN'],
+    })
+    const churn = new ApiClient(api.url, {
+      area: 'A',
+      credentials: { apiKey: 'bounds-churn-admin', secret: 'churn-secret' },
+    })
+    // 24 made and deleted (more than a fan-out page of 10), then one kept.
+    for (let i = 0; i < 24; i++) {
+      const made = await subscribe(churn, `http://127.0.0.1:9/churn/${i}`, ['batch.completed'])
+      expect((await churn.request('DELETE', `/api/v1/webhooks/${made.id}`)).status).toBe(204)
+      expect((await churn.get(`/api/v1/webhooks/${made.id}/deliveries`)).status).toBe(404)
+    }
+    const kept = await subscribe(churn, 'http://127.0.0.1:9/churn/kept', ['batch.completed'])
+    const page = await subscriptionPage(businessId, FAN_OUT_PAGE)
+    expect(page.subscriptions.map((s) => s.id)).toEqual([kept.id])
+    expect(page.next).toBeUndefined()
+    expect((await churn.get<any>('/api/v1/webhooks')).body.data.map((s: any) => s.id)).toEqual([kept.id])
   })
 
   it('counts the subscriptions a business made before the count existed (a 17th is still refused)', async () => {
