@@ -353,20 +353,18 @@ export async function markReceived(
   also: NamedItems = {},
 ): Promise<boolean> {
   const { irn, businessId } = record
-  // The receipt is set once, whatever else changed meanwhile, so it is not conditional on the
-  // revision read: its sequence is the one after that read (a payment update racing it may share it).
+  // Conditional on the revision read, as every invoice write is: the event's sequence is then the
+  // revision written, never one a racing payment update also took. A false here means the record
+  // moved; the caller reads it again and tries once more (lib/lifecycle/receipt.ts).
+  const next = nextRevision(record)
   const event = newEvent(
     'invoice.receipt_confirmed',
     businessId,
-    invoiceData(
-      { irn, status: 'TRANSMITTED', paymentStatus: record.paymentStatus },
-      nextRevision(record).sequence,
-      {
-        transmitted_at: record.transmittedAt ?? at,
-        received_at: at,
-        ...(record.buyerTin ? { buyer_tin: record.buyerTin } : {}),
-      },
-    ),
+    invoiceData({ irn, status: 'TRANSMITTED', paymentStatus: record.paymentStatus }, next.sequence, {
+      transmitted_at: record.transmittedAt ?? at,
+      received_at: at,
+      ...(record.buyerTin ? { buyer_tin: record.buyerTin } : {}),
+    }),
     at,
   )
   return writeWithAudit(
@@ -375,9 +373,9 @@ export async function markReceived(
         TableName: tableName(),
         Key: keys.invoice(irn),
         UpdateExpression: 'SET receivedAt = :at, updatedAt = :at ADD revision :one',
-        ConditionExpression: '#status = :transmitted AND attribute_not_exists(receivedAt)',
+        ConditionExpression: `#status = :transmitted AND attribute_not_exists(receivedAt) AND ${next.condition}`,
         ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':transmitted': 'TRANSMITTED', ':at': at, ':one': 1 },
+        ExpressionAttributeValues: { ':transmitted': 'TRANSMITTED', ':at': at, ':one': 1, ...next.values },
       },
     },
     [

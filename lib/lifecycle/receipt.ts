@@ -1,5 +1,6 @@
 import { actorOf } from '#lib/platform/audit/trail.ts'
 import type { ApiClientCaller } from '#lib/platform/auth/caller.ts'
+import { AGAIN, withRetries } from '#lib/platform/db/retry.ts'
 import { Conflict, NotFound } from '#lib/platform/errors.ts'
 import { markReceived, readInvoiceRecord } from '#lib/invoice/repository.ts'
 import { inboxReceiptUpdate } from './inbox.ts'
@@ -20,22 +21,23 @@ export interface ReceiptResult {
 }
 
 export async function confirmReceipt(caller: ApiClientCaller, irn: string): Promise<ReceiptResult> {
-  const record = await readInvoiceRecord(irn)
   const unknown = new NotFound(`No invoice ${irn} was transmitted to your business`)
-  if (!record || !isSigned(record) || !(await isBuyer(caller, record))) throw unknown
-  if (record.status !== 'TRANSMITTED') {
-    throw new Conflict(
-      `Invoice ${irn} is ${record.status}: its receipt can be confirmed once the supplier has transmitted it`,
-    )
-  }
-  if (record.receivedAt) return { confirmed: false, data: confirmView(record) }
-  const at = new Date().toISOString()
-  const inbox = inboxReceiptUpdate(record, at)
-  if (await markReceived(record, at, actorOf(caller), { inbox })) {
-    return { confirmed: true, data: confirmView({ ...record, receivedAt: at }) }
-  }
-  // The condition failed: another confirmation set receivedAt first (the status stays TRANSMITTED).
-  const now = await readInvoiceRecord(irn)
-  if (!now) throw unknown
-  return { confirmed: false, data: confirmView(now) }
+  // Read, decide, write on the revision read: a failed condition is another confirmation (receivedAt
+  // is then set, and this one changes nothing) or another change of the invoice (a payment update:
+  // read again and confirm on top of it).
+  return withRetries(async () => {
+    const record = await readInvoiceRecord(irn)
+    if (!record || !isSigned(record) || !(await isBuyer(caller, record))) throw unknown
+    if (record.status !== 'TRANSMITTED') {
+      throw new Conflict(
+        `Invoice ${irn} is ${record.status}: its receipt can be confirmed once the supplier has transmitted it`,
+      )
+    }
+    if (record.receivedAt) return { confirmed: false, data: confirmView(record) }
+    const at = new Date().toISOString()
+    const inbox = inboxReceiptUpdate(record, at)
+    if (await markReceived(record, at, actorOf(caller), { inbox }))
+      return { confirmed: true, data: confirmView({ ...record, receivedAt: at }) }
+    return AGAIN
+  })
 }

@@ -90,6 +90,24 @@ describe('PATCH /api/v1/invoice/transmit/{irn}', () => {
     expect(buyerEvents.filter((e) => e.type === 'invoice.receipt_confirmed')).toEqual([])
   })
 
+  it('takes its own sequence when a payment update races it: no two events of an invoice share one (CONTRACT 21)', async () => {
+    const irns = await Promise.all(Array.from({ length: 6 }, () => transmitted()))
+    const replies = await Promise.all(
+      irns.flatMap((irn) => [receipt(irn), update(irn, { payment_status: 'PAID' })]),
+    )
+    for (const reply of replies) expect(reply.status, reply.text).toBe(200)
+    const events = await eventsOfBusiness(DEV.supplier.businessId)
+    for (const irn of irns) {
+      const sequences = events
+        .filter((e) => e.data.irn === irn && e.type.startsWith('invoice.'))
+        .map((e) => [e.type, e.data.sequence as number] as const)
+      expect(sequences.map(([type]) => type).sort()).toEqual(
+        ['invoice.payment_status_changed', 'invoice.receipt_confirmed', 'invoice.transmitted'].sort(),
+      )
+      expect(new Set(sequences.map(([, n]) => n)).size, JSON.stringify(sequences)).toBe(3)
+    }
+  })
+
   it('is 409 before transmit, for the buyer', async () => {
     const { irn } = await putSignedInvoice()
     const reply = await receipt(irn)
