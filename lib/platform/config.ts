@@ -4,6 +4,8 @@
  * The same variables are set by the CDK stack in Lambda and by the local server, which is what keeps
  * handlers ignorant of where they run.
  */
+import { SERVICE_VERSION } from './version.ts'
+
 export interface Config {
   /** The one DynamoDB table everything is stored in. */
   tableName: string
@@ -25,7 +27,7 @@ function readConfig(env: NodeJS.ProcessEnv): Config {
     dynamoEndpoint: env.DYNAMODB_ENDPOINT || undefined,
     stage: env.STAGE ?? 'local',
     serviceName: env.SERVICE_NAME ?? 'einvoicing-api',
-    version: env.SERVICE_VERSION ?? '0.1.0',
+    version: env.SERVICE_VERSION ?? SERVICE_VERSION,
   }
 }
 

@@ -21,6 +21,7 @@ import {
   takesIdempotencyKey,
 } from './common-replies.ts'
 import { describeInvoiceFields } from './field-notes.ts'
+import { SERVICE_VERSION } from '#lib/platform/version.ts'
 
 /**
  * The OpenAPI 3.1 document, generated from the route table (where each route is served and who may
@@ -456,9 +457,9 @@ export function buildOpenApiDocument(
     openapi: '3.1.0',
     info: {
       title: 'E-invoicing, signed bank transactions, merchant history and notification administration API',
-      version: '3.1.0',
+      version: SERVICE_VERSION,
       description:
-        'Area A: e-invoicing under /api/v1 and /api/v2 (FIRS/NRS MBS style). Area B: HMAC-signed bank transactions. Area C: merchant transaction history. Area D: notification templates and e-mails. Generated from the route table and the endpoint declarations by `npm run openapi`; the human-readable reference is at /api/docs.',
+        'Implements the e-invoicing service interface 3.1.0 (docs/interface.md) with the decisions of docs/CONTRACT.md. Area A: e-invoicing under /api/v1 and /api/v2 (FIRS/NRS MBS style). Area B: HMAC-signed bank transactions. Area C: merchant transaction history. Area D: notification templates and e-mails. Generated from the route table and the endpoint declarations by `npm run openapi`; the human-readable reference is at /api/docs.',
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
     servers: [

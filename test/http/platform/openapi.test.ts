@@ -26,9 +26,11 @@ describe('openapi.json', () => {
     )
   })
 
-  it('is OpenAPI 3.1 and describes version 3.1.0 of the API', () => {
+  it("is OpenAPI 3.1, versioned as the package, and names the interface's version 3.1.0", () => {
     const doc = buildOpenApiDocument()
-    expect(doc).toMatchObject({ openapi: '3.1.0', info: { version: '3.1.0' } })
+    const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8'))
+    expect(doc).toMatchObject({ openapi: '3.1.0', info: { version } })
+    expect((doc as { info: { description: string } }).info.description).toContain('interface 3.1.0')
   })
 
   it('documents every route of the route table, with the security of its area', () => {

@@ -1,0 +1,66 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { buildOpenApiDocument } from '#lib/service/openapi/document.ts'
+
+/**
+ * What a newcomer reads first agrees with the code (issue 34's "docs a newcomer can trust"): every
+ * section of the contract the code and docs cite is in docs/CONTRACT.md; the README asks for the Node
+ * that package.json's `engines` does; the version is one (package.json, the OpenAPI document, the
+ * health check's default) and CHANGELOG.md has an entry for it; docs/configuration.md names every
+ * environment variable the code reads.
+ */
+const root = resolve(import.meta.dirname, '../../..')
+const read = (path: string) => readFileSync(join(root, path), 'utf8')
+const pkg = JSON.parse(read('package.json')) as { version: string; engines: { node: string } }
+
+function filesUnder(folder: string, ending: RegExp): string[] {
+  return readdirSync(join(root, folder), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && ending.test(entry.name))
+    .map((entry) => join(entry.parentPath, entry.name))
+}
+
+const CODE_FOLDERS = ['lib', 'functions', 'scripts', 'infra']
+const codeFiles = CODE_FOLDERS.flatMap((folder) => filesUnder(folder, /\.ts$/))
+
+describe('docs a newcomer can trust', () => {
+  it('has every contract section the code, the CLI and the docs cite in docs/CONTRACT.md', () => {
+    const sections = new Set(
+      [...read('docs/CONTRACT.md').matchAll(/^## (\d+)\./gm)].map((match) => Number(match[1])),
+    )
+    const citing = [...codeFiles, ...filesUnder('docs', /\.md$/), join(root, 'README.md')]
+    const missing: string[] = []
+    for (const file of citing) {
+      const text = readFileSync(file, 'utf8')
+      // "CONTRACT 17", "CONTRACT section 5", "CONTRACT sections 4 and 11", "CONTRACT.md section 2"
+      for (const match of text.matchAll(/CONTRACT(?:\.md)?,? (?:sections? )?(\d+(?:(?:, | and | or )\d+)*)/g))
+        for (const n of match[1]!.split(/, | and | or /).map(Number))
+          if (!sections.has(n)) missing.push(`${file.slice(root.length + 1)}: section ${n}`)
+    }
+    expect(sections.size).toBeGreaterThanOrEqual(22)
+    expect(missing).toEqual([])
+  })
+
+  it("asks in the README for the Node that package.json's engines names", () => {
+    const engines = Number(/>=\s*(\d+)/.exec(pkg.engines.node)?.[1])
+    const readme = /\*\*Prerequisites:\*\* Node\.js (\d+) or newer/.exec(read('README.md'))
+    expect(readme, 'the README names its Node prerequisite as "Node.js N or newer"').not.toBeNull()
+    expect(Number(readme![1])).toBe(engines)
+  })
+
+  it('has one version: package.json, the OpenAPI document and a CHANGELOG.md entry', () => {
+    expect((buildOpenApiDocument() as { info: { version: string } }).info.version).toBe(pkg.version)
+    expect(JSON.parse(read('openapi.json')).info.version).toBe(pkg.version)
+    expect(read('CHANGELOG.md')).toContain(`## [${pkg.version}]`)
+  })
+
+  it('names in docs/configuration.md every environment variable the code reads', () => {
+    const documented = read('docs/configuration.md')
+    const read_ = new Set<string>()
+    for (const file of codeFiles)
+      for (const match of readFileSync(file, 'utf8').matchAll(/\benv(?:\.|\[['"])([A-Z][A-Z0-9_]+)/g))
+        read_.add(match[1]!)
+    expect(read_.size).toBeGreaterThan(20)
+    expect([...read_].filter((name) => !documented.includes(`\`${name}\``)).sort()).toEqual([])
+  })
+})
