@@ -17,6 +17,9 @@ import { removeLocalServerState, writeLocalServerState } from './local/state.ts'
 import { ensureTable } from './local/table.ts'
 
 const port = Number(process.env.PORT ?? 3000)
+// A person watching a terminal reads one short line per request (lib/platform/log.ts HumanLogger);
+// a pipe or a file gets the JSON lines Lambda writes. LOG_FORMAT=json or human chooses either way.
+process.env.LOG_FORMAT ??= process.stdout.isTTY ? 'human' : 'json'
 const tableName = process.env.TABLE_NAME ?? 'einvoicing-local'
 /** `--bundles` builds them as cdk synth does; `--bundles=cdk.out` takes those a `cdk synth` wrote. */
 const bundlesArg = process.argv.find((a) => a === '--bundles' || a.startsWith('--bundles='))

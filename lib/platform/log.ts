@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { Logger } from '@aws-lambda-powertools/logger'
 
 /**
@@ -32,10 +33,45 @@ export function redactingReplacer(key: string, value: unknown): unknown {
   return value
 }
 
-/** An identifier that is safe to log: enough to tell keys apart, never enough to use one. */
-export function mask(value: string): string {
-  if (value.length <= 4) return '****'
-  return `${value.slice(0, 4)}****`
+/**
+ * A credential as a log line or the CLI names it: `kind:<first 4>:<SHA-256 prefix>`. The first four
+ * characters are what a person recognises; the hash prefix tells apart keys that share them (every
+ * development key starts `dev-`, every test key `ak_t`). Never enough to use one: a key id of 8
+ * characters or fewer shows none of them.
+ */
+export function fingerprint(value: string, kind = 'key'): string {
+  const hash = createHash('sha256').update(value).digest('hex').slice(0, 12)
+  return `${kind}:${value.length > 8 ? value.slice(0, 4) : ''}:${hash}`
+}
+
+/** The attributes every JSON line has, left out of a human line (they are its start, or noise). */
+const LINE_ATTRIBUTES = new Set([
+  'level',
+  'message',
+  'timestamp',
+  'service',
+  'sampling_rate',
+  'xray_trace_id',
+])
+
+/**
+ * The local server's lines when it writes to a terminal (LOG_FORMAT=human, set by
+ * scripts/local-server.ts): `12:00:01 200 GET /api/v1/... 12ms key:dev-:9f2c... live` for a request,
+ * `12:00:01 WARN message {...}` for anything else, through the same redaction. Lambda and every
+ * pipe keep the JSON lines. Powertools prints through printLog, the one place a line is written.
+ */
+class HumanLogger extends Logger {
+  protected override printLog(logLevel: number, log: Parameters<Logger['printLog']>[1]): void {
+    log.prepareForPrint()
+    const { level, message, timestamp, ...rest } = log.getAttributes() as Record<string, unknown>
+    const time = String(timestamp ?? new Date().toISOString()).slice(11, 19)
+    const extra = Object.fromEntries(Object.entries(rest).filter(([key]) => !LINE_ATTRIBUTES.has(key)))
+    const line =
+      message === 'request'
+        ? `${time} ${extra.status} ${extra.route} ${extra.durationMs}ms ${extra.caller} ${extra.mode}`
+        : `${time} ${level} ${message}${Object.keys(extra).length ? ` ${JSON.stringify(extra, redactingReplacer)}` : ''}`
+    ;(logLevel >= 16 ? process.stderr : process.stdout).write(`${line}\n`)
+  }
 }
 
 let instance: Logger | undefined
@@ -46,7 +82,7 @@ let instance: Logger | undefined
  * test or a script has set it. In Lambda the environment is set before any import, so nothing changes.
  */
 function current(): Logger {
-  instance ??= new Logger({
+  instance ??= new (process.env.LOG_FORMAT === 'human' ? HumanLogger : Logger)({
     serviceName: process.env.SERVICE_NAME ?? 'einvoicing-api',
     logLevel: (process.env.LOG_LEVEL as 'INFO' | undefined) ?? 'INFO',
     jsonReplacerFn: redactingReplacer,

@@ -20,7 +20,7 @@ import {
   auditSwitchClient,
 } from '#lib/platform/audit/credentials.ts'
 import { cliActor } from '#lib/platform/audit/trail.ts'
-import { mask } from '#lib/platform/log.ts'
+import { fingerprint } from '#lib/platform/log.ts'
 import { type Mode, parseMode } from '#lib/platform/mode.ts'
 import type { Role } from '#lib/service/routes.ts'
 import type { Command } from './command.ts'
@@ -151,7 +151,7 @@ export const commands: Command[] = [
       const key = required(v, 'key', 'client revoke --key API_KEY')
       await revokeApiClient(key)
       await auditApiClient('CREDENTIAL_REVOKED', cliActor(), key)
-      console.log(`Revoked ${mask(key)}`)
+      console.log(`Revoked ${fingerprint(key)}`)
     },
   ),
   simple(
@@ -177,7 +177,9 @@ export const commands: Command[] = [
       const url = v.clear ? undefined : required(v, 'url', 'client set-webhook --key API_KEY --url URL')
       await setWebhook(key, url)
       await auditApiClient('WEBHOOK_SET', cliActor(), key, url ? { webhook: url } : { webhook: 'removed' })
-      console.log(url ? `Webhook of ${mask(key)} set to ${url}` : `Webhook of ${mask(key)} removed`)
+      console.log(
+        url ? `Webhook of ${fingerprint(key)} set to ${url}` : `Webhook of ${fingerprint(key)} removed`,
+      )
     },
   ),
   simple(
@@ -195,7 +197,7 @@ export const commands: Command[] = [
       }
       await setValidationMode(key, mode)
       await auditApiClient('VALIDATION_MODE_SET', cliActor(), key, { mode })
-      console.log(`Validation mode of ${mask(key)} set to ${mode}`)
+      console.log(`Validation mode of ${fingerprint(key)} set to ${mode}`)
     },
   ),
   simple(
@@ -266,12 +268,12 @@ export const commands: Command[] = [
       const token = required(v, 'token', 'token revoke --token TOKEN')
       await revokeBearer(token)
       await auditBearerRevoked(cliActor(), token)
-      console.log(`Revoked ${mask(token)}`)
+      console.log(`Revoked ${fingerprint(token, 'token')}`)
     },
   ),
   simple(
     'credentials list',
-    'list credentials of one kind, secrets masked',
+    'list credentials of one kind, secrets left out and API keys as fingerprints',
     { kind: { type: 'string' } },
     'credentials list: list credentials with secrets and tokens left out, each with its mode (live or test).\n\nOptions:\n  --kind KIND   business, api-client, switch-client, switch, merchant or notify-admin (required)',
     async (v) => {
@@ -279,7 +281,7 @@ export const commands: Command[] = [
       const rows = await listCredentials(kind)
       for (const row of rows) {
         // API keys are identifiers but also half a credential: only their start is shown.
-        if (typeof row.apiKey === 'string') row.apiKey = mask(row.apiKey)
+        if (typeof row.apiKey === 'string') row.apiKey = fingerprint(row.apiKey)
         // Every credential has a mode; the record holds it only when it is test (CONTRACT 15).
         if (kind !== 'business') row.mode = parseMode(row.mode) ?? 'live'
         console.log(JSON.stringify(row))

@@ -1,6 +1,6 @@
 import { setRateLimit } from '#lib/platform/auth/credentials.ts'
 import { DEFAULT_RATE_LIMIT, MAX_QUOTA, MAX_WINDOW_SECONDS } from '#lib/platform/auth/rate-limit.ts'
-import { mask } from '#lib/platform/log.ts'
+import { fingerprint } from '#lib/platform/log.ts'
 import type { Command } from './command.ts'
 import { optional, required } from './require.ts'
 
@@ -42,9 +42,9 @@ function credentialOf(values: Record<string, unknown>, help: string) {
     console.error(`Name exactly one credential.\n\n${help}`)
     process.exit(2)
   }
-  if (key) return { credential: { apiKey: key }, label: `API key ${mask(key)}` }
+  if (key) return { credential: { apiKey: key }, label: `API key ${fingerprint(key)}` }
   if (switchClientId) return { credential: { switchClientId }, label: `switch client ${switchClientId}` }
-  return { credential: { token: token! }, label: `token ${mask(token!)}` }
+  return { credential: { token: token! }, label: `token ${fingerprint(token!, 'token')}` }
 }
 
 function wholeNumber(value: string, name: string, max: number, help: string): number {

@@ -1,4 +1,5 @@
 import type { Role } from '#lib/platform/http/route.ts'
+import { fingerprint } from '#lib/platform/log.ts'
 import type { Mode } from '#lib/platform/mode.ts'
 import type { RateState } from './rate-limit.ts'
 
@@ -57,3 +58,40 @@ export type Caller =
   | SwitchCaller
   | MerchantCaller
   | AdminCaller
+
+/**
+ * Who a log line says called (issue 34: one integrator found in the logs): an API key's or an admin
+ * key's fingerprint, the switch client's and the merchant's own ids (identifiers, not secrets), or
+ * `anonymous`. `keyId` is what a refused request presented, before any caller was established.
+ */
+export function callerLabel(scheme: Caller['scheme'], keyId: string | undefined): string {
+  if (!keyId) return 'anonymous'
+  switch (scheme) {
+    case 'api-signature':
+      return fingerprint(keyId, 'key')
+    case 'admin-bearer':
+      return fingerprint(keyId, 'admin')
+    case 'switch-signature':
+      return `switch:${keyId}`
+    case 'merchant-bearer':
+      return `merchant:${keyId}`
+    default:
+      return 'anonymous'
+  }
+}
+
+/** The established caller's label (callerLabel). */
+export function labelOf(caller: Caller): string {
+  switch (caller.scheme) {
+    case 'api-signature':
+      return callerLabel(caller.scheme, caller.apiKeyId)
+    case 'admin-bearer':
+      return callerLabel(caller.scheme, caller.adminKeyId)
+    case 'switch-signature':
+      return callerLabel(caller.scheme, caller.switchClientId)
+    case 'merchant-bearer':
+      return callerLabel(caller.scheme, caller.merchantId)
+    default:
+      return 'anonymous'
+  }
+}

@@ -9,7 +9,7 @@ import { writeIf } from '#lib/platform/db/write.ts'
 import { checkDestination } from '#lib/platform/net/destination.ts'
 import { queryAll } from '#lib/platform/db/query.ts'
 import { Conflict, NotFound } from '#lib/platform/errors.ts'
-import { logger, mask } from '#lib/platform/log.ts'
+import { logger, fingerprint } from '#lib/platform/log.ts'
 import type { Mode } from '#lib/platform/mode.ts'
 import type { Role } from '#lib/platform/http/route.ts'
 import { type BearerKind, type BearerToken, hashToken } from './bearer.ts'
@@ -108,7 +108,7 @@ export async function usableSecrets(
       if (!(error instanceof DecryptionFailed)) throw error
       logger.error('stored HMAC secret could not be decrypted', {
         record: owner.record,
-        id: mask(owner.id),
+        id: fingerprint(owner.id),
         secretId: entry.id,
         reason: error.message,
       })

@@ -1,5 +1,6 @@
 import { type DomainError, statusOf } from '#lib/platform/errors.ts'
-import { logger, mask } from '#lib/platform/log.ts'
+import { logger } from '#lib/platform/log.ts'
+import { type Caller, callerLabel } from './caller.ts'
 import type { AuthRequest } from './authenticate.ts'
 
 /**
@@ -33,24 +34,26 @@ export const REFUSAL_REASONS = [
 export type RefusalReason = (typeof REFUSAL_REASONS)[number]
 
 /**
- * Logs a refusal with its reason code and the masked key id, and hands the error back to be thrown,
+ * Logs a refusal with its reason code and who presented it (callerLabel), and hands the error back to be thrown,
  * carrying the reason.
- * Never the secret, the signature or the token: the key id is masked (`dev-****`), and for bearer
- * schemes it is the id the token stands for, once known, never the token itself.
+ * Never the secret, the signature or the token: an API key as its fingerprint, and for bearer
+ * schemes the id the token stands for, once known, never the token itself.
  */
 export function refused<E extends DomainError>(
   request: Pick<AuthRequest, 'route'>,
   reason: RefusalReason,
   error: E,
   keyId?: string,
-): E & { reason: RefusalReason } {
+): E & { reason: RefusalReason; caller: string } {
+  const caller = callerLabel(request.route.auth as Caller['scheme'], keyId)
   logger.warn('request refused', {
     reason,
     status: statusOf(error),
     scheme: request.route.auth,
     route: `${request.route.method} ${request.route.path}`,
-    ...(keyId ? { keyId: mask(keyId) } : {}),
+    caller,
   })
-  // Carried on the error too, so the Refusals metric (lib/platform/http/observability.ts) counts by it.
-  return Object.assign(error, { reason })
+  // Carried on the error too, so the Refusals metric (lib/platform/http/observability.ts) counts by
+  // it, and the request line (lib/platform/http/factory.ts) names who was refused.
+  return Object.assign(error, { reason, caller })
 }

@@ -5,11 +5,11 @@ import httpHeaderNormalizer from '@middy/http-header-normalizer'
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda'
 import type * as z from 'zod'
 import type { Verifier } from '#lib/platform/auth/authenticate.ts'
-import type { Caller } from '#lib/platform/auth/caller.ts'
+import { type Caller, labelOf } from '#lib/platform/auth/caller.ts'
 import { RateLimited, rateLimitHeaders } from '#lib/platform/auth/rate-limit.ts'
 import { isUnavailable } from '#lib/platform/db/errors.ts'
 import { logger } from '#lib/platform/log.ts'
-import { inRequestScope, setRequestMode } from '#lib/platform/mode.ts'
+import { currentMode, inRequestScope, setRequestMode } from '#lib/platform/mode.ts'
 import { type AuthScheme, type ReplyKind, type Route, routeKey } from '#lib/platform/http/route.ts'
 import { collapseRepeatedContentType } from './content-type.ts'
 import { type Endpoint, forVersion, routesOf } from './endpoint.ts'
@@ -283,11 +283,24 @@ function toErrorResponse(request: MiddyRequest): APIGatewayProxyStructuredResult
   return errorResponse(shape, generic, state.reply)
 }
 
+/**
+ * One line per request: route, status, latency, mode and who called (lib/platform/auth/caller.ts
+ * labelOf: a key's fingerprint, the switch client's or the merchant's id), so that one integrator's
+ * requests can be found in the logs; a refused one names what it presented.
+ */
 function logCompletion(request: MiddyRequest) {
-  const { reply, route } = request.context.api
+  const { reply, route, caller } = request.context.api
+  const refusedAs = (request.error as { caller?: unknown } | null | undefined)?.caller
   logger.info('request', {
     route: route ? `${route.method} ${route.path}` : request.event.routeKey,
     status: request.response?.statusCode,
+    caller:
+      caller && caller.scheme !== 'none'
+        ? labelOf(caller)
+        : typeof refusedAs === 'string'
+          ? refusedAs
+          : 'anonymous',
+    mode: currentMode(),
     requestId: reply.requestId,
     traceId: reply.traceId,
     durationMs: Math.round(performance.now() - reply.startedAt),

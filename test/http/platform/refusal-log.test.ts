@@ -75,15 +75,20 @@ describe('a refused request', () => {
         return send(`${api.url}${target}`, { headers: signAreaA(DEV.clients.si, { method: 'GET', target }) })
       },
     ],
-  ] as const)('in Area A is logged with reason %s and the masked key', async (reason, status, run) => {
-    let reply: any
-    const lines = await refusalsDuring(async () => {
-      reply = await run()
-    })
-    expect(reply.status).toBe(status)
-    expect(lines.at(-1)).toMatchObject({ level: 'WARN', reason, status })
-    if (reason !== 'missing_credentials') expect(lines.at(-1)!.keyId).toMatch(/^[^*]{4}\*{4}$/)
-  })
+  ] as const)(
+    'in Area A is logged with reason %s and the key as its fingerprint',
+    async (reason, status, run) => {
+      let reply: any
+      const lines = await refusalsDuring(async () => {
+        reply = await run()
+      })
+      expect(reply.status).toBe(status)
+      expect(lines.at(-1)).toMatchObject({ level: 'WARN', reason, status })
+      if (reason !== 'missing_credentials')
+        expect(lines.at(-1)!.caller).toMatch(/^key:[^:]{0,4}:[0-9a-f]{12}$/)
+      else expect(lines.at(-1)!.caller).toBe('anonymous')
+    },
+  )
 
   it.each([
     ['missing_credentials', () => areaB({ authorization: `Bearer ${DEV.switch.token}` })],
@@ -104,13 +109,17 @@ describe('a refused request', () => {
     expect(lines.at(-1)).toMatchObject({ reason, status: 401, scheme: 'switch-signature' })
   })
 
-  it('in Areas C and D is logged with its reason, the merchant id masked', async () => {
+  it('in Areas C and D is logged with its reason and the merchant the token stands for', async () => {
     const mismatch = await refusalsDuring(() =>
       send(`${api.url}/api/v1/merchant/transactions`, {
         headers: { authorization: `Bearer ${DEV.merchants[0].token}`, 'x-merchant-id': 'MRC0002' },
       }),
     )
-    expect(mismatch.at(-1)).toMatchObject({ reason: 'merchant_mismatch', status: 403, keyId: 'MRC0****' })
+    expect(mismatch.at(-1)).toMatchObject({
+      reason: 'merchant_mismatch',
+      status: 403,
+      caller: `merchant:${DEV.merchants[0].merchantId}`,
+    })
     const unknown = await refusalsDuring(() =>
       send(`${api.url}/notification/email`, { headers: { authorization: 'Bearer not-a-key' } }),
     )
@@ -133,5 +142,55 @@ describe('a refused request', () => {
       .map((l) => JSON.parse(l).reason)
     expect(reasons.length).toBeGreaterThan(10)
     for (const reason of reasons) expect(REFUSAL_REASONS).toContain(reason)
+  })
+})
+
+describe('the request line', () => {
+  /** The request lines logged while `run` ran. */
+  async function requestLines(run: () => Promise<unknown>): Promise<Record<string, unknown>[]> {
+    const from = output.written.length
+    await run()
+    return output.written
+      .slice(from)
+      .join('')
+      .split('\n')
+      .filter((l) => l.includes('"message":"request"'))
+      .map((l) => JSON.parse(l))
+  }
+
+  it('names the caller of every area, with route, status, latency and mode; two dev keys apart', async () => {
+    const si = await requestLines(() => areaA(signedA(DEV.clients.si)))
+    const app = await requestLines(() => areaA(signedA(DEV.clients.app)))
+    expect(si.at(-1)).toMatchObject({
+      route: `GET ${A_PATH}`,
+      status: 200,
+      mode: 'live',
+      durationMs: expect.any(Number),
+      caller: expect.stringMatching(/^key:dev-:[0-9a-f]{12}$/),
+    })
+    // Both development keys start dev-: the fingerprint still tells them apart.
+    expect(app.at(-1)!.caller).toMatch(/^key:dev-:[0-9a-f]{12}$/)
+    expect(app.at(-1)!.caller).not.toBe(si.at(-1)!.caller)
+
+    const b = await requestLines(() => areaB(signedB()))
+    expect(b.at(-1)).toMatchObject({ route: `POST ${B_PATH}`, caller: `switch:${DEV.switch.clientId}` })
+    const c = await requestLines(() =>
+      send(`${api.url}/api/v1/merchant/transactions`, {
+        headers: {
+          authorization: `Bearer ${DEV.merchants[0].token}`,
+          'x-merchant-id': DEV.merchants[0].merchantId,
+        },
+      }),
+    )
+    expect(c.at(-1)).toMatchObject({ status: 200, caller: `merchant:${DEV.merchants[0].merchantId}` })
+    const d = await requestLines(() =>
+      send(`${api.url}/notification/email`, {
+        headers: { authorization: `Bearer ${DEV.notifyAdmin.token}` },
+      }),
+    )
+    expect(d.at(-1)!.caller).toMatch(/^admin:dev-:[0-9a-f]{12}$/)
+    // A refused request names what it presented.
+    const refusedLine = await requestLines(() => areaA(signedA({ ...DEV.clients.si, secret: 'wrong' })))
+    expect(refusedLine.at(-1)).toMatchObject({ status: 401, caller: si.at(-1)!.caller })
   })
 })

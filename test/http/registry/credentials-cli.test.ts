@@ -91,9 +91,15 @@ describe('credentials CLI', () => {
       .split('\n')
       .filter((line) => line.startsWith('{'))
       .map((line) => JSON.parse(line))
-    // The development keys' test twins (test-si-key...) and the live ones (dev-si-key...), masked.
-    expect(rows.filter((r) => r.apiKey === 'test****').map((r) => r.mode)).toEqual(['test', 'test', 'test'])
-    expect(new Set(rows.filter((r) => r.apiKey === 'dev-****').map((r) => r.mode))).toEqual(new Set(['live']))
+    // The development keys' test twins (test-si-key...) and the live ones (dev-si-key...), as
+    // fingerprints: never the key, yet each one apart.
+    const twins = rows.filter((r) => r.apiKey.startsWith('key:test:'))
+    expect(twins.map((r) => r.mode)).toEqual(['test', 'test', 'test'])
+    expect(new Set(twins.map((r) => r.apiKey)).size).toBe(3)
+    expect(new Set(rows.filter((r) => r.apiKey.startsWith('key:dev-:')).map((r) => r.mode))).toEqual(
+      new Set(['live']),
+    )
+    expect(rows.map((r) => r.apiKey).join()).not.toContain('dev-si-key')
     expect(rows.every((r) => r.mode === 'live' || r.mode === 'test')).toBe(true)
     const switches = await cli('credentials', 'list', '--kind', 'switch')
     expect(switches).toContain('"mode":"test"')
