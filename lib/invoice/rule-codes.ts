@@ -327,6 +327,20 @@ export const REQUEST_CODES = {
     lenient: false,
     status: 503,
   },
+  BATCH_RESULT_TOO_LARGE: {
+    meaning:
+      "A batch item's result is too large to keep with the batch: the item failed and nothing of its invoice was written; send that invoice on its own",
+    example: '(body)',
+    lenient: false,
+    status: 413,
+  },
+  BATCH_ITEM_RETRIES_EXHAUSTED: {
+    meaning:
+      'A batch item met a fault on our side on each of its attempts and failed: submit that invoice again',
+    example: '(body)',
+    lenient: false,
+    status: 503,
+  },
   // Validation codes of the request schemas outside the invoice body (zod's issue codes, passed on).
   invalid_type: {
     meaning: 'A field is missing or has the wrong JSON type',
