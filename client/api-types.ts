@@ -2500,6 +2500,10 @@ export interface components {
          *     - `NG-BR-02` (400): A billing reference is not to an earlier document, e.g. at `billing_reference/0/issue_date`
          *     - `NG-BR-03` (400): A signed credit or debit note does not name, in billing_reference, an invoice signed by the same business, e.g. at `billing_reference/0/irn`
          *     - `NG-BR-04` (400): A credit note's payable_amount is more than what remains of the original's payable amount after its earlier credit notes, e.g. at `legal_monetary_total/payable_amount`
+         *     - `NG-BR-05` (400): A signed credit note's original (billing_reference) is itself a credit note, e.g. at `billing_reference/0/irn`
+         *     - `NG-BR-06` (400): A signed credit note's buyer TIN is not its original's buyer TIN, e.g. at `accounting_customer_party/tin`
+         *     - `NG-BR-07` (400): payable_amount is negative (a credit note states the amount it credits as a positive figure), e.g. at `legal_monetary_total/payable_amount`
+         *     - `NG-BR-08` (400): A tax percent is negative, e.g. at `tax_total/0/tax_subtotal/0/tax_category/percent`
          *     - `NG-CO-01` (400, a warning in lenient mode): A line's line_extension_amount is not invoiced_quantity x price_amount / base_quantity, e.g. at `invoice_line/0/line_extension_amount`
          *     - `NG-CO-10` (400, a warning in lenient mode): legal_monetary_total.line_extension_amount is not the sum of the lines, e.g. at `legal_monetary_total/line_extension_amount`
          *     - `NG-CO-13` (400, a warning in lenient mode): tax_exclusive_amount is not line_extension_amount - allowances + charges, e.g. at `legal_monetary_total/tax_exclusive_amount`
@@ -2525,6 +2529,8 @@ export interface components {
          *     - `malformed_path` (400): A path segment's percent-encoding does not decode to UTF-8 (encode each byte as %XX), e.g. at `path`
          *     - `WEBHOOK_DOWN` (503): Transmit found a party's system down: the invoice stays SIGNED, retry later, e.g. at `parties/supplier/webhook`
          *     - `DELIVERY_FAILED` (503): Transmit could not deliver the invoice to the buyer's system: it stays SIGNED, retry later, e.g. at `parties/buyer/delivery`
+         *     - `BATCH_RESULT_TOO_LARGE` (413): A batch item's result is too large to keep with the batch: the item failed and nothing of its invoice was written; send that invoice on its own, e.g. at `(body)`
+         *     - `BATCH_ITEM_RETRIES_EXHAUSTED` (503): A batch item met a fault on our side on each of its attempts and failed: submit that invoice again, e.g. at `(body)`
          *     - `invalid_type` (400): A field is missing or has the wrong JSON type, e.g. at `business_id`
          *     - `invalid_format` (400): A string does not have its form (pattern, date, id), e.g. at `invoice_number`
          *     - `invalid_value` (400): A value is not one of the allowed values, e.g. at `payment_status`
@@ -2538,7 +2544,7 @@ export interface components {
          *     - `custom` (400): A value breaks a rule of its field (the message says which), e.g. at `irn`
          * @enum {string}
          */
-        ErrorCode: "NG-SC-01" | "NG-SC-02" | "NG-SC-03" | "NG-SC-04" | "NG-FM-01" | "NG-FM-02" | "NG-FM-03" | "NG-FM-04" | "NG-DT-01" | "NG-DT-02" | "NG-DT-03" | "NG-IRN-01" | "NG-IRN-02" | "NG-IRN-03" | "NG-PT-01" | "NG-CL-01" | "NG-CL-02" | "NG-CL-03" | "NG-CL-04" | "NG-CL-05" | "NG-CL-06" | "NG-CL-07" | "NG-CL-08" | "NG-CL-09" | "NG-BR-01" | "NG-BR-02" | "NG-BR-03" | "NG-BR-04" | "NG-CO-01" | "NG-CO-10" | "NG-CO-13" | "NG-CO-14" | "NG-CO-15" | "NG-CO-16" | "NG-CO-17" | "NG-UK-01" | "NG-AU-01" | "NG-AU-02" | "NG-AU-03" | "NG-AU-04" | "NG-AU-05" | "NG-AU-06" | "NG-AU-07" | "NG-SZ-01" | "INVOICE_REFERENCE_MISMATCH" | "SERVICE_ID_NOT_OWN" | "QR_PAYLOAD_TOO_LONG" | "QR_NOT_RECOGNISED" | "too_many_matches" | "API_SECRET_SENT" | "malformed_path" | "WEBHOOK_DOWN" | "DELIVERY_FAILED" | "invalid_type" | "invalid_format" | "invalid_value" | "invalid_union" | "invalid_key" | "invalid_element" | "too_big" | "too_small" | "not_multiple_of" | "unrecognized_keys" | "custom";
+        ErrorCode: "NG-SC-01" | "NG-SC-02" | "NG-SC-03" | "NG-SC-04" | "NG-FM-01" | "NG-FM-02" | "NG-FM-03" | "NG-FM-04" | "NG-DT-01" | "NG-DT-02" | "NG-DT-03" | "NG-IRN-01" | "NG-IRN-02" | "NG-IRN-03" | "NG-PT-01" | "NG-CL-01" | "NG-CL-02" | "NG-CL-03" | "NG-CL-04" | "NG-CL-05" | "NG-CL-06" | "NG-CL-07" | "NG-CL-08" | "NG-CL-09" | "NG-BR-01" | "NG-BR-02" | "NG-BR-03" | "NG-BR-04" | "NG-BR-05" | "NG-BR-06" | "NG-BR-07" | "NG-BR-08" | "NG-CO-01" | "NG-CO-10" | "NG-CO-13" | "NG-CO-14" | "NG-CO-15" | "NG-CO-16" | "NG-CO-17" | "NG-UK-01" | "NG-AU-01" | "NG-AU-02" | "NG-AU-03" | "NG-AU-04" | "NG-AU-05" | "NG-AU-06" | "NG-AU-07" | "NG-SZ-01" | "INVOICE_REFERENCE_MISMATCH" | "SERVICE_ID_NOT_OWN" | "QR_PAYLOAD_TOO_LONG" | "QR_NOT_RECOGNISED" | "too_many_matches" | "API_SECRET_SENT" | "malformed_path" | "WEBHOOK_DOWN" | "DELIVERY_FAILED" | "BATCH_RESULT_TOO_LARGE" | "BATCH_ITEM_RETRIES_EXHAUSTED" | "invalid_type" | "invalid_format" | "invalid_value" | "invalid_union" | "invalid_key" | "invalid_element" | "too_big" | "too_small" | "not_multiple_of" | "unrecognized_keys" | "custom";
         /** @description Every invoice of a batch has its result */
         Event_batch_completed: {
             /** @description The business the event is delivered to */

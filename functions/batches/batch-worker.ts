@@ -1,8 +1,5 @@
-import { streamHandler } from '#lib/platform/async/handlers.ts'
-import { isBatchHeader } from '#lib/batches/repository.ts'
+import { queueHandler } from '#lib/platform/async/handlers.ts'
 import { processBatch } from '#lib/batches/worker.ts'
 
-/** The table's stream -> each newly submitted batch is worked through (lib/service/consumers.ts). */
-export const handler = streamHandler('batch-worker', isBatchHeader, (item) =>
-  processBatch(String(item.batchId)),
-)
+/** batch-jobs -> the batch worked through (lib/service/consumers.ts); a failed one is delivered again. */
+export const handler = queueHandler<{ batchId: string }>('batch-worker', (job) => processBatch(job.batchId))

@@ -1,6 +1,7 @@
 import { apiSignature } from '#lib/platform/auth/api-signature.ts'
 import { searchInvoices } from '#lib/service/endpoints/invoice-search.ts'
-import { CSV_CONTENT_TYPE, nextPageLink, prefersCsv } from '#lib/finance/csv.ts'
+import { nextPageLink, prefersCsv } from '#lib/finance/csv.ts'
+import { CSV_CONTENT_TYPE } from '#lib/platform/text/csv.ts'
 import { NotFound } from '#lib/platform/errors.ts'
 import { apiHandler } from '#lib/platform/http/factory.ts'
 import { parseOrThrow } from '#lib/platform/http/validation.ts'

@@ -1,6 +1,7 @@
 import { merchantBearer } from '#lib/platform/auth/merchant-bearer.ts'
 import { merchantTransactions } from '#lib/service/endpoints/merchant.ts'
-import { CSV_CONTENT_TYPE, historyCsv, nextPageLink, prefersCsv } from '#lib/finance/csv.ts'
+import { historyCsv, nextPageLink, prefersCsv } from '#lib/finance/csv.ts'
+import { CSV_CONTENT_TYPE } from '#lib/platform/text/csv.ts'
 import { apiHandler } from '#lib/platform/http/factory.ts'
 import { parseOrThrow } from '#lib/platform/http/validation.ts'
 import { HistoryCsvQuery, HistoryQuery } from '#lib/merchant-history/schemas.ts'

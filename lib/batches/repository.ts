@@ -52,7 +52,13 @@ export interface BatchItem {
   reply?: Record<string, unknown>
   message?: string
   errors?: unknown[]
+  /** Times the worker has taken the item up (lib/batches/worker.ts bounds them). */
+  attempts?: number
 }
+
+export type ItemResult =
+  | { status: 'SUCCEEDED'; httpStatus: number; reply: Record<string, unknown> }
+  | { status: 'FAILED'; httpStatus: number; message: string; errors: unknown[] }
 
 const RETENTION_SECONDS = 30 * 24 * 3600
 const expiresAt = () => Math.floor(Date.now() / 1000) + RETENTION_SECONDS
@@ -125,12 +131,7 @@ export async function readBatch(
 }
 
 /** The Update that records an item's result, only while it is PENDING (so exactly once). */
-export function itemResultUpdate(
-  item: Pick<BatchItem, 'batchId' | 'index'>,
-  result:
-    | { status: 'SUCCEEDED'; httpStatus: number; reply: Record<string, unknown> }
-    | { status: 'FAILED'; httpStatus: number; message: string; errors: unknown[] },
-) {
+export function itemResultUpdate(item: Pick<BatchItem, 'batchId' | 'index'>, result: ItemResult) {
   const fields = Object.entries(result)
   return {
     TableName: tableName(),
@@ -148,6 +149,37 @@ export function itemResultUpdate(
 /** Records an item's result on its own; false when it already had one. */
 export async function recordItemResult(...args: Parameters<typeof itemResultUpdate>): Promise<boolean> {
   return (await writeIf({ Update: itemResultUpdate(...args) })).written
+}
+
+/**
+ * What an item may hold beside its keys and names: DynamoDB's 400 KB item limit, less room for the
+ * keys, the attribute names and the small fields.
+ */
+export const ITEM_RESULT_ROOM_BYTES = 400 * 1024 - 4 * 1024
+
+/**
+ * The bytes the item would hold with `result`: its stored invoice and the result's JSON (DynamoDB
+ * counts a map's names and values, about what its JSON spells).
+ */
+export const itemBytesWith = (item: Pick<BatchItem, 'invoiceGzip'>, result: ItemResult): number =>
+  Buffer.from(item.invoiceGzip).byteLength + Buffer.byteLength(JSON.stringify(result), 'utf8')
+
+/**
+ * Takes the item up once more: its attempt count after this one, or undefined when it has its
+ * result already (another run finished it).
+ */
+export async function claimAttempt(item: Pick<BatchItem, 'batchId' | 'index'>): Promise<number | undefined> {
+  const claimed = await writeIf({
+    Update: {
+      Key: keys.batchItem(item.batchId, item.index),
+      UpdateExpression: 'ADD attempts :one',
+      ConditionExpression: '#status = :pending',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':one': 1, ':pending': 'PENDING' },
+      ReturnValues: 'UPDATED_NEW',
+    },
+  })
+  return claimed.written ? Number(claimed.attributes?.attempts) : undefined
 }
 
 /** ACCEPTED -> PROCESSING when the worker starts (only once; a retry finds it moved). */

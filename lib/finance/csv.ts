@@ -1,15 +1,13 @@
-import { stringify } from 'csv-stringify/sync'
 import { Decimal } from 'decimal.js'
 import type { TransactionRecord } from '#lib/merchant-history/service.ts'
 import { preferredMediaRange } from '#lib/platform/http/accept.ts'
+import { csvText } from '#lib/platform/text/csv.ts'
 
 /**
  * The merchant history as RFC 4180 CSV (CONTRACT section 12): a header row, one row per
- * transaction, CRLF line ends, UTF-8. Built with csv-stringify, which quotes what needs quoting and,
- * with `escape_formulas`, neutralises text cells a spreadsheet would run as a formula (OWASP "CSV
- * injection"): a cell starting with = + - @, a tab or a carriage return gets a leading `'`.
+ * transaction, by the service's one CSV writer (lib/platform/text/csv.ts), which quotes what needs
+ * quoting and neutralises cells a spreadsheet would run as a formula (OWASP "CSV injection").
  */
-export const CSV_CONTENT_TYPE = 'text/csv; charset=utf-8; header=present'
 
 /** The columns, in order: the JSON record's fields (spec C.1), named as in JSON. */
 export const CSV_COLUMNS = [
@@ -33,12 +31,7 @@ function row(record: TransactionRecord): string[] {
 
 /** One page of history as CSV text; `header: false` for the pages after the first of a file. */
 export function historyCsv(records: TransactionRecord[], { header = true } = {}): string {
-  return stringify(records.map(row), {
-    header,
-    columns: [...CSV_COLUMNS],
-    record_delimiter: 'windows',
-    escape_formulas: true,
-  })
+  return csvText(records.map(row), { columns: CSV_COLUMNS, header })
 }
 
 /** Whether the caller asked for CSV: its preferred media range is text/csv or text/*. */

@@ -2,7 +2,7 @@ import { queryAll } from '#lib/platform/db/query.ts'
 import type { TransactItem } from '#lib/platform/db/transact.ts'
 import { tableName } from '#lib/platform/db/client.ts'
 import { keys } from '#lib/platform/db/keys.ts'
-import { invalid } from '#lib/platform/errors.ts'
+import { invalid, type Problem } from '#lib/platform/errors.ts'
 import { eventPut, newEvent } from '#lib/events/event.ts'
 import { formatNaira, koboToNaira } from '#lib/platform/money.ts'
 import { amountKobo } from './amounts.ts'
@@ -39,6 +39,8 @@ export interface NoteFacts {
   typeCode: string
   issueDate: string
   amountKobo: number
+  /** The note's buyer TIN (accounting_customer_party.tin), when it names a buyer. */
+  buyerTin: string | undefined
 }
 
 const payableOf = (invoice: Record<string, unknown> | undefined) =>
@@ -62,6 +64,7 @@ export function noteFactsOf(invoice: StoredInvoice): NoteFacts | undefined {
     typeCode,
     issueDate: invoice.issue_date,
     amountKobo: payableOf(invoice as unknown as Record<string, unknown>),
+    buyerTin: invoice.accounting_customer_party?.tin,
   }
 }
 
@@ -97,10 +100,45 @@ export function shownPaymentStatus(
 
 const REFERENCE_PATH = 'billing_reference/0/irn'
 const AMOUNT_PATH = 'legal_monetary_total/payable_amount'
+const BUYER_TIN_PATH = 'accounting_customer_party/tin'
+
+/**
+ * A credit note takes back what its original charged its buyer (CONTRACT 18): so its original is an
+ * invoice, not another credit note (NG-BR-05: crediting a credit would charge the buyer again), and it
+ * names the original's buyer (NG-BR-06: a note to anyone else would cancel the original buyer's
+ * invoice without that buyer ever seeing a note).
+ */
+function creditProblems(note: NoteFacts, original: InvoiceRecord): Problem[] {
+  if (note.kind !== 'credit') return []
+  const stored = invoiceOf(original) as Partial<StoredInvoice> | undefined
+  const problems: Problem[] = []
+  const originalType = String(stored?.invoice_type_code ?? '')
+  if (CREDIT_NOTE_TYPES.has(originalType)) {
+    problems.push(
+      problem(
+        REFERENCE_PATH,
+        'NG-BR-05',
+        `Invoice ${note.originalIrn} is itself a credit note (type ${originalType}): a credit note must name in billing_reference the invoice it credits`,
+      ),
+    )
+  }
+  const originalBuyer = original.buyerTin ?? stored?.accounting_customer_party?.tin
+  if (note.buyerTin !== originalBuyer) {
+    problems.push(
+      problem(
+        BUYER_TIN_PATH,
+        'NG-BR-06',
+        `A credit note goes to its original's buyer: invoice ${note.originalIrn} was issued to ${originalBuyer ? `TIN ${originalBuyer}` : 'no buyer'}, this note names ${note.buyerTin ? `TIN ${note.buyerTin}` : 'no buyer'}`,
+      ),
+    )
+  }
+  return problems
+}
 
 /**
  * The original as it stands now (strongly consistent), or the 400 that refuses the note: NG-BR-03
- * when it is not an invoice signed by this business, NG-BR-04 when a credit note is more than remains.
+ * when it is not an invoice signed by this business, NG-BR-05 or NG-BR-06 when a credit note names a
+ * credit note or another buyer's invoice, NG-BR-04 when a credit note is more than remains.
  */
 export async function checkNote(note: NoteFacts, businessId: string) {
   const original = note.originalIrn ? await readInvoiceRecord(note.originalIrn) : undefined
@@ -118,6 +156,8 @@ export async function checkNote(note: NoteFacts, businessId: string) {
       'The invoice is invalid',
     )
   }
+  const wrongOriginal = creditProblems(note, original)
+  if (wrongOriginal.length) throw invalid(wrongOriginal, 'The invoice is invalid')
   const totals = totalsOf(original)
   if (note.kind === 'credit' && note.amountKobo > remainingKobo(totals)) throw overCredit(note, totals)
   return { original, totals }

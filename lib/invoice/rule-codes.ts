@@ -150,6 +150,26 @@ export const RULE_CODES = {
     example: 'legal_monetary_total/payable_amount',
     lenient: false,
   },
+  'NG-BR-05': {
+    meaning: "A signed credit note's original (billing_reference) is itself a credit note",
+    example: 'billing_reference/0/irn',
+    lenient: false,
+  },
+  'NG-BR-06': {
+    meaning: "A signed credit note's buyer TIN is not its original's buyer TIN",
+    example: 'accounting_customer_party/tin',
+    lenient: false,
+  },
+  'NG-BR-07': {
+    meaning: 'payable_amount is negative (a credit note states the amount it credits as a positive figure)',
+    example: 'legal_monetary_total/payable_amount',
+    lenient: false,
+  },
+  'NG-BR-08': {
+    meaning: 'A tax percent is negative',
+    example: 'tax_total/0/tax_subtotal/0/tax_category/percent',
+    lenient: false,
+  },
   'NG-CO-01': {
     meaning: "A line's line_extension_amount is not invoiced_quantity x price_amount / base_quantity",
     example: 'invoice_line/0/line_extension_amount',
@@ -304,6 +324,20 @@ export const REQUEST_CODES = {
   DELIVERY_FAILED: {
     meaning: "Transmit could not deliver the invoice to the buyer's system: it stays SIGNED, retry later",
     example: 'parties/buyer/delivery',
+    lenient: false,
+    status: 503,
+  },
+  BATCH_RESULT_TOO_LARGE: {
+    meaning:
+      "A batch item's result is too large to keep with the batch: the item failed and nothing of its invoice was written; send that invoice on its own",
+    example: '(body)',
+    lenient: false,
+    status: 413,
+  },
+  BATCH_ITEM_RETRIES_EXHAUSTED: {
+    meaning:
+      'A batch item met a fault on our side on each of its attempts and failed: submit that invoice again',
+    example: '(body)',
     lenient: false,
     status: 503,
   },

@@ -519,6 +519,39 @@ function checkArithmetic(invoice: Obj, out: Problem[]) {
   }
 }
 
+/**
+ * Amounts and rates that cannot be below zero (CONTRACT 18): the payable amount (NG-BR-07; a credit
+ * note states the positive amount it credits, which NG-BR-04 holds against its original, so a
+ * negative one would quietly un-credit it) and every tax percent (NG-BR-08). Never lenient: no
+ * arithmetic is wrong, the document says something that cannot be.
+ */
+function checkSigns(invoice: Obj, errors: Problem[]) {
+  const payable = obj(invoice.legal_monetary_total)?.payable_amount
+  if (isNum(payable) && payable < 0) {
+    errors.push(
+      problem(
+        'legal_monetary_total/payable_amount',
+        'NG-BR-07',
+        `payable_amount is ${payable}: what an invoice or note makes payable is 0 or more (a credit note states the amount it credits as a positive figure)`,
+      ),
+    )
+  }
+  list(invoice.tax_total).forEach((total, i) => {
+    list(obj(total)?.tax_subtotal).forEach((sub, j) => {
+      const s = obj(sub)
+      const at = `tax_total/${i}/tax_subtotal/${j}`
+      const percents: [string, unknown][] = [
+        [`${at}/tax_category/percent`, obj(s?.tax_category)?.percent],
+        [`${at}/tax_category_percent`, s?.tax_category_percent],
+      ]
+      for (const [path, percent] of percents) {
+        if (isNum(percent) && percent < 0)
+          errors.push(problem(path, 'NG-BR-08', `The tax percent is ${percent}: a tax rate is 0 or more`))
+      }
+    })
+  })
+}
+
 export function checkRules(input: unknown, ctx: RuleContext): RuleFindings {
   const errors: Problem[] = []
   const arithmetic: Problem[] = []
@@ -528,6 +561,7 @@ export function checkRules(input: unknown, ctx: RuleContext): RuleFindings {
   checkIrns(invoice, ctx, errors)
   checkCodes(invoice, ctx, errors, warnings)
   checkBillingReference(invoice, errors)
+  checkSigns(invoice, errors)
   checkDates(invoice, arithmetic)
   checkArithmetic(invoice, arithmetic)
   return { errors, arithmetic, warnings }

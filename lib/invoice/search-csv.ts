@@ -1,12 +1,11 @@
-import { stringify } from 'csv-stringify/sync'
 import { Decimal } from 'decimal.js'
+import { csvText } from '#lib/platform/text/csv.ts'
 import type { InvoiceSummary } from './search.ts'
 
 /**
- * A supplier search page as RFC 4180 CSV (CONTRACT 16), made as the finance CSV is (lib/finance/csv.ts):
- * csv-stringify, CRLF line ends, a header row, and `escape_formulas`, so a cell a spreadsheet would run
- * as a formula (starting with = + - @, a tab or a carriage return; a buyer name is the invoice
- * issuer's free text) gets a leading `'`. Amounts with exactly two decimals.
+ * A supplier search page as RFC 4180 CSV (CONTRACT 16), by the service's one CSV writer
+ * (lib/platform/text/csv.ts), which quotes and neutralises what a buyer name, the invoice issuer's
+ * free text, may carry. Amounts with exactly two decimals.
  */
 export const SEARCH_CSV_COLUMNS = [
   'irn',
@@ -43,10 +42,5 @@ function row(summary: InvoiceSummary): string[] {
 }
 
 export function searchCsv(summaries: InvoiceSummary[]): string {
-  return stringify(summaries.map(row), {
-    header: true,
-    columns: [...SEARCH_CSV_COLUMNS],
-    record_delimiter: 'windows',
-    escape_formulas: true,
-  })
+  return csvText(summaries.map(row), { columns: SEARCH_CSV_COLUMNS })
 }

@@ -270,17 +270,43 @@ export const consumers: readonly Consumer[] = [
       'A webhook recovery task -> one page of its window: missed events redelivered with their original ids, the next page queued',
   }),
   declare({
-    functionId: 'batch-worker',
+    functionId: 'batch-dispatch',
     domain: 'batches',
     stack: 'events',
+    // Only hands each new batch to the queue below: a shard's records wait on each other (a failing
+    // one holds every later one of its shard), so no batch's work is done here, where one business's
+    // poison batch would hold another's (CONTRACT 18). Its one failure is SQS being away.
     trigger: {
       kind: 'stream',
       events: ['INSERT'],
       prefix: BATCH_PREFIX,
       sk: 'BATCH',
-      batchSize: 1,
+      batchSize: 25,
+      // Each retry is one SendMessage; a day of them rides out a long SQS outage.
       retryAttempts: 2000,
       maxLagSeconds: 300,
+    },
+    // Reads nothing (the header is the stream record); sends the batch id to batch-jobs.
+    access: { queues: ['batch-jobs'] },
+    timeoutSeconds: 30,
+    memoryMB: 256,
+    description: 'A submitted batch -> its job queued for the batch worker',
+  }),
+  declare({
+    functionId: 'batch-worker',
+    domain: 'batches',
+    stack: 'events',
+    // One batch per message, side by side: a batch that fails is delivered again after the visibility
+    // timeout without holding any other. Its items' attempts are counted on the items
+    // (lib/batches/worker.ts), so a poison item fails within its bound, well before maxReceiveCount.
+    trigger: {
+      kind: 'queue',
+      queue: 'batch-jobs',
+      batchSize: 1,
+      visibilityTimeoutSeconds: 360,
+      // Receives a DynamoDB outage may use up (an item attempt is counted only once its item is read).
+      maxReceiveCount: 20,
+      maxConcurrency: 10,
     },
     // The batch's own items, and what the single validate and sign endpoints touch
     // (lib/service/endpoints/invoice.ts): the signing key, and invoice notes sealed.
@@ -303,7 +329,7 @@ export const consumers: readonly Consumer[] = [
     },
     timeoutSeconds: 300,
     memoryMB: 1024,
-    description: 'A submitted batch -> each invoice validated or signed exactly once, then batch.completed',
+    description: 'A queued batch -> each invoice validated or signed exactly once, then batch.completed',
   }),
   declare({
     functionId: 'history-indexer',

@@ -45,6 +45,8 @@ const EVENT_SOURCE_ACTIONS = new Set([
   'sqs:ChangeMessageVisibility',
   'sqs:DeleteMessage',
 ])
+/** What CDK's grantConsumeMessages adds beside the event source's actions. */
+const CONSUME_GRANT_EXTRAS = new Set(['sqs:GetQueueUrl', 'sqs:GetQueueAttributes'])
 const RUNTIME_SERVICES = new Set(['logs', 'xray'])
 
 export class CloudAssembly {
@@ -215,7 +217,12 @@ function translate(
   if (services.size !== 1) fail('actions of several services')
   const service = [...services][0]!
   if (RUNTIME_SERVICES.has(service)) return {}
-  const own = actions.filter((a) => !EVENT_SOURCE_ACTIONS.has(a))
+  // A queue's consume grant (its event source mapping's) comes with GetQueueUrl and
+  // GetQueueAttributes: the mapping's too, when the function does not also send to that queue.
+  const consumes = actions.includes('sqs:ReceiveMessage')
+  const own = actions.filter(
+    (a) => !EVENT_SOURCE_ACTIONS.has(a) && !(consumes && CONSUME_GRANT_EXTRAS.has(a)),
+  )
   if (own.length === 0) return {}
   const targets = list(statement.Resource).map((r) => assembly.target(template, r))
   const typeOf = (t: Target | undefined) => (t ? assembly.resourceOf(t).Type : undefined)

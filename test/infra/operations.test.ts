@@ -199,6 +199,7 @@ describe('asynchronous consumers', () => {
         'DeadLettersWebhookFanOut',
         'DeadLettersWebhookDeliver',
         'DeadLettersWebhookRecover',
+        'DeadLettersBatchDispatch',
         'DeadLettersBatchWorker',
       ].sort(),
     )

@@ -654,24 +654,28 @@ describe('Consumers (lib/service/consumers.ts on DynamoDB Streams and SQS)', () 
     expect(withDlq.length).toBe(streamMappings.length)
   })
 
-  it('feeds webhook attempts and recoveries from SQS queues with a redrive policy, reporting partial failures', () => {
+  it('feeds webhook attempts and recoveries, and batches, from SQS queues with a redrive policy, reporting partial failures', () => {
     const queues = Object.values(prod.apiTemplate.findResources('AWS::SQS::Queue'))
     const main = queues
       .filter((q) => q.Properties.RedrivePolicy)
       .map((q) => q.Properties)
       .sort((a, b) => a.VisibilityTimeout - b.VisibilityTimeout)
-    // The delivery queue, then the recovery queue (CONTRACT 21).
-    expect(main).toHaveLength(2)
+    // The delivery queue, the recovery queue (CONTRACT 21), then the batch jobs (CONTRACT 18: one
+    // message per batch, so no batch waits on another's as records of one stream shard do).
+    expect(main).toHaveLength(3)
     expect(main[0]).toMatchObject({ VisibilityTimeout: 90, RedrivePolicy: { maxReceiveCount: 20 } })
     expect(main[1]).toMatchObject({ VisibilityTimeout: 120, RedrivePolicy: { maxReceiveCount: 20 } })
+    expect(main[2]).toMatchObject({ VisibilityTimeout: 360, RedrivePolicy: { maxReceiveCount: 20 } })
     const sqsMappings = Object.values(
       prod.apiTemplate.findResources('AWS::Lambda::EventSourceMapping'),
     ).filter((m) => m.Properties.StartingPosition === undefined)
-    expect(sqsMappings).toHaveLength(2)
+    expect(sqsMappings).toHaveLength(3)
     for (const m of sqsMappings)
       expect(m.Properties.FunctionResponseTypes).toEqual(['ReportBatchItemFailures'])
-    // A storm of deliveries (or recoveries) cannot take the account's concurrency from the API (CONTRACT section 14).
-    expect(sqsMappings.map((m) => m.Properties.ScalingConfig.MaximumConcurrency).sort()).toEqual([20, 5])
+    // A storm of deliveries, recoveries or batches cannot take the account's concurrency from the API (CONTRACT section 14).
+    expect(
+      sqsMappings.map((m) => m.Properties.ScalingConfig.MaximumConcurrency).sort((a, b) => a - b),
+    ).toEqual([5, 10, 20])
   })
 
   it('alarms on any message in a dead-letter queue', () => {

@@ -8,12 +8,13 @@ import { checkAwsCall } from '#lib/platform/aws-guard.ts'
  * locally scripts/local/workers.ts installs its in-process queue, which invokes the same consumer
  * module with the same SQS event. The sender never knows which.
  */
-export type QueueName = 'webhook-deliveries' | 'webhook-recoveries'
+export type QueueName = 'webhook-deliveries' | 'webhook-recoveries' | 'batch-jobs'
 
 /** The environment variable holding each queue's URL in AWS. */
 export const QUEUE_URL_ENV: Record<QueueName, string> = {
   'webhook-deliveries': 'WEBHOOK_QUEUE_URL',
   'webhook-recoveries': 'WEBHOOK_RECOVERY_QUEUE_URL',
+  'batch-jobs': 'BATCH_QUEUE_URL',
 }
 
 /** SQS's longest message delay; longer waits are made of several hops (lib/webhooks/delivery-worker.ts). */

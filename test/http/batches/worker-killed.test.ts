@@ -29,7 +29,7 @@ describe('a batch when its worker is killed', () => {
       const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/local/run-workers.ts'], {
         env: {
           ...process.env,
-          WORKERS: 'batch-worker',
+          WORKERS: 'batch-dispatch,batch-worker',
           // One item at a time, so the kill below lands while most of the batch is still to do.
           BATCH_ITEM_CONCURRENCY: '1',
           TABLE_NAME: tableName,

@@ -22,7 +22,16 @@ const COLUMNS = [
   'amount',
 ]
 /** References a spreadsheet would run as formulas, and ones that need RFC 4180 quoting. */
-const HOSTILE = ['=1+2', '+SUM(A1:A2)', '-2+3', '@SUM(A1)', 'a,"quoted",b', 'ok-plain']
+const HOSTILE = [
+  '=1+2',
+  '+SUM(A1:A2)',
+  '-2+3',
+  '@SUM(A1)',
+  'a,"quoted",b',
+  'ok-plain',
+  "=cmd|' /C calc'!A0",
+  'say "hi", =1',
+]
 
 let api: TestApi
 let clients: DevClients
@@ -139,7 +148,16 @@ describe('GET /api/v1/merchant/transactions with Accept: text/csv', () => {
     const { rows } = await csvHistory({})
     const byReference = new Map(rows.map((r) => [r.merchantReference, r]))
     expect([...byReference.keys()]).toEqual(
-      expect.arrayContaining(["'=1+2", "'+SUM(A1:A2)", "'-2+3", "'@SUM(A1)", 'a,"quoted",b', 'ok-plain']),
+      expect.arrayContaining([
+        "'=1+2",
+        "'+SUM(A1:A2)",
+        "'-2+3",
+        "'@SUM(A1)",
+        'a,"quoted",b',
+        'ok-plain',
+        "'=cmd|' /C calc'!A0",
+        'say "hi", =1',
+      ]),
     )
     expect(byReference.get("'=1+2")).toMatchObject({ amount: '100.50', status: 'SUCCESSFUL', type: 'DEBIT' })
     for (const row of rows) expect(row.merchantReference).not.toMatch(/^[=+\-@\t\r]/)
