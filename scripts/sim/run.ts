@@ -178,7 +178,7 @@ export async function runSimulation(options: SimOptions): Promise<SimReport> {
   const server = await startServer(0, {})
   const stream = streamReader(options.endpoint, options.tableName)
   const streamConsumers: StreamConsumer[] = await localStreamConsumers()
-  const deliver = consumers.find((c) => c.trigger.kind === 'queue') as QueueConsumer
+  const deliver = consumers.find((c) => c.functionId === 'webhook-deliver') as QueueConsumer
   const deliverFn =
     await loadConsumer<(e: unknown, c: unknown) => Promise<{ batchItemFailures: unknown[] }>>(deliver)
   const sweep = consumers.find((c) => c.functionId === 'webhook-overdue-sweep')!
