@@ -130,6 +130,8 @@ const toLambda = (record: StreamRecord): DynamoDBRecord =>
 
 interface Message {
   id: number
+  /** The queue it was sent to: its consumer takes it. */
+  queue: string
   body: string
   dueAt: number
 }
@@ -178,9 +180,20 @@ export async function runSimulation(options: SimOptions): Promise<SimReport> {
   const server = await startServer(0, {})
   const stream = streamReader(options.endpoint, options.tableName)
   const streamConsumers: StreamConsumer[] = await localStreamConsumers()
-  const deliver = consumers.find((c) => c.functionId === 'webhook-deliver') as QueueConsumer
-  const deliverFn =
-    await loadConsumer<(e: unknown, c: unknown) => Promise<{ batchItemFailures: unknown[] }>>(deliver)
+  // Each queue's consumer, loaded when its first message comes (the workload's are the deliveries).
+  type QueueFn = (e: unknown, c: unknown) => Promise<{ batchItemFailures: unknown[] }>
+  const queueConsumers = new Map<string, { consumer: QueueConsumer; fn: Promise<QueueFn> }>()
+  const consumerOf = (queue: string) => {
+    let found = queueConsumers.get(queue)
+    if (!found) {
+      const consumer = consumers.find(
+        (c) => c.trigger.kind === 'queue' && c.trigger.queue === queue,
+      ) as QueueConsumer
+      found = { consumer, fn: loadConsumer<QueueFn>(consumer) }
+      queueConsumers.set(queue, found)
+    }
+    return found
+  }
   const sweep = consumers.find((c) => c.functionId === 'webhook-overdue-sweep')!
   const sweepFn = await loadConsumer<() => Promise<unknown>>(sweep)
 
@@ -188,8 +201,8 @@ export async function runSimulation(options: SimOptions): Promise<SimReport> {
   const queue: Message[] = []
   let messageIds = 0
   useLocalQueues({
-    send: async (_name, body, delaySeconds) => {
-      queue.push({ id: ++messageIds, body, dueAt: Date.now() + delaySeconds * 1000 })
+    send: async (name, body, delaySeconds) => {
+      queue.push({ id: ++messageIds, queue: name, body, dueAt: Date.now() + delaySeconds * 1000 })
     },
   })
 
@@ -242,11 +255,13 @@ export async function runSimulation(options: SimOptions): Promise<SimReport> {
         continue
       }
       let ok = false
+      const { consumer, fn } = consumerOf(message.queue)
       try {
-        const reply = await asFunction(deliver.functionId, () =>
-          deliverFn(
+        const handler = await fn
+        const reply = await asFunction(consumer.functionId, () =>
+          handler(
             { Records: [{ messageId: String(message.id), body: message.body, attributes: {} }] },
-            lambdaContext(deliver.functionId, deliver.timeoutSeconds),
+            lambdaContext(consumer.functionId, consumer.timeoutSeconds),
           ),
         )
         ok = reply.batchItemFailures.length === 0
@@ -259,7 +274,7 @@ export async function runSimulation(options: SimOptions): Promise<SimReport> {
       if (twice) faults.queueDuplicates++
       if (ok && !killed && !twice) queue.splice(queue.indexOf(message), 1)
       // Not deleted: seen again after the visibility timeout.
-      else message.dueAt = Date.now() + (killed ? deliver.trigger.visibilityTimeoutSeconds * 1000 : 1000)
+      else message.dueAt = Date.now() + (killed ? consumer.trigger.visibilityTimeoutSeconds * 1000 : 1000)
     }
   }
 
