@@ -1,6 +1,6 @@
 import { type Consumer, consumers } from '#lib/service/consumers.ts'
 import { functionsOf, type Route, routes as routeTable, UNROUTED } from '#lib/service/routes.ts'
-import { keys, NONCE_PREFIX, RATE_PREFIX, REPLAY_PREFIX, TEST_CLOCK_PREFIX } from '#lib/platform/db/keys.ts'
+import { keys, NONCE_PREFIX, RATE_PREFIX, REPLAY_PREFIX } from '#lib/platform/db/keys.ts'
 import type { AuthScheme } from '#lib/platform/http/route.ts'
 import { type Access, mergeAccess, type TableGrant } from '#lib/platform/iam/access.ts'
 
@@ -55,8 +55,6 @@ export const SCHEME_ACCESS: Record<AuthScheme, Access> = {
 export const IDEMPOTENCY_ACCESS: Access = {
   table: [
     { actions: ['PutItem', 'UpdateItem', 'DeleteItem'], keys: [prefixOf(keys.idempotency('', '', ''))] },
-    // In test mode the retention runs on the caller's test clock (lib/platform/test-clock.ts).
-    { actions: ['GetItem'], keys: [TEST_CLOCK_PREFIX] },
   ],
 }
 
