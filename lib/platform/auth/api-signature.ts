@@ -139,13 +139,9 @@ export async function verifyApiSignature(request: AuthRequest): Promise<ApiClien
       apiKey,
     )
   }
-  // The rate limit's count runs beside the replay guard's write: no round trip of its own.
-  const limit = limitOf(client.rateLimit)
-  const [firstTime, counted] = await Promise.all([
-    acceptSignatureOnce(apiKey, signatureHeader, timestamp),
-    countRequest(`A#${apiKey}`, limit.windowSeconds),
-  ])
-  if (!firstTime) {
+  // The replay guard first: a replay fails its condition and so writes nothing, and only a request
+  // that passed authentication is counted (CONTRACT 18).
+  if (!(await acceptSignatureOnce(apiKey, signatureHeader, timestamp))) {
     throw refused(
       request,
       'replay',
@@ -153,7 +149,8 @@ export async function verifyApiSignature(request: AuthRequest): Promise<ApiClien
       apiKey,
     )
   }
-  const rate = counted.admit(limit)
+  const limit = limitOf(client.rateLimit)
+  const rate = (await countRequest(`A#${apiKey}`, limit.windowSeconds)).admit(limit)
   return {
     scheme: 'api-signature',
     apiKeyId: apiKey,
