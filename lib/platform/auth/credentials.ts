@@ -224,7 +224,7 @@ export async function setWebhook(apiKey: string, url: string | undefined): Promi
 /**
  * Adds a new secret and keeps at most two (the newest two), so the old one works until the client
  * has switched. Conditional on the secrets not having changed meanwhile, so two rotations cannot
- * silently overwrite each other.
+ * silently overwrite each other, and on the credential still being active.
  *
  * With `overlapSeconds` (a self-service roll, lib/platform/keys): the secrets the record had stay valid that
  * much longer and no more (an earlier overlap that ends sooner keeps its end); 0 retires them at once.
@@ -248,11 +248,20 @@ async function rotate(
       Update: {
         Key: key,
         UpdateExpression: 'SET secrets = :new',
-        ConditionExpression: 'secrets = :old',
-        ExpressionAttributeValues: { ':new': secrets, ':old': record.secrets },
+        // Active too: a roll racing a revocation in another container fails here rather than hand
+        // out a secret for the revoked credential (CONTRACT 18).
+        ConditionExpression: 'secrets = :old AND active = :yes',
+        ExpressionAttributeValues: { ':new': secrets, ':old': record.secrets, ':yes': true },
       },
     })
-    if (!written) throw new Conflict('The secrets changed during rotation: try again')
+    if (!written) {
+      const now = await readRecord<{ active: boolean }>(key, { consistent: true })
+      if (now && !now.active)
+        throw new Conflict(
+          `This ${owner.record === 'api-client' ? 'API key' : 'switch client'} is revoked: issue a new one`,
+        )
+      throw new Conflict('The secrets changed during rotation: try again')
+    }
   } finally {
     forgetRecord(key)
   }
