@@ -885,7 +885,7 @@ export interface paths {
         put?: never;
         /**
          * Issue an API key (ADMIN)
-         * @description A new key of the caller's business with one role, in `mode` (absent: the calling key's own). The reply holds the secret this once; it is stored sealed. A live ADMIN key issues live or test keys; a test-mode ADMIN key issues test keys only (403 otherwise). The key works at once.
+         * @description A new key of the caller's business with one role, in `mode` (absent: the calling key's own). The reply holds the secret this once; it is stored sealed. A live ADMIN key issues live or test keys; a test-mode ADMIN key issues test keys only (403 otherwise). The key works at once. It takes the calling key's own rate limit, if it has one, and shares the business's quota with every other key of its mode. A business has at most 20 active keys per mode: a 21st is refused (409 `TOO_MANY_KEYS`) until one is revoked.
          */
         post: operations["api-key-issue-v1"];
         delete?: never;
@@ -906,7 +906,7 @@ export interface paths {
         post?: never;
         /**
          * Revoke a key (ADMIN)
-         * @description Requests signed with the key are refused from now on (401): at once by the container that revoked it, within the credential cache bound (60 s by default) by the others. Revoking a revoked key changes nothing. An ADMIN key may revoke itself.
+         * @description Requests signed with the key are refused from now on (401): at once by the container that revoked it, within 5 s everywhere. The key no longer counts towards the 20 active keys of its mode. A roll racing the revocation is refused (409), never answered with a secret. Revoking a revoked key changes nothing. An ADMIN key may revoke itself.
          */
         delete: operations["api-key-revoke-v1"];
         options?: never;
@@ -2526,6 +2526,7 @@ export interface components {
          *     - `QR_NOT_RECOGNISED` (400): verify-qr was sent a text that is not a QR code issued by this service, e.g. at `qr`
          *     - `too_many_matches` (400): A merchant history reference names more transactions than status and date filters apply to, e.g. at `query/reference`
          *     - `API_SECRET_SENT` (401): An Area A request carried x-api-secret: the secret is never sent, the request is signed with it, e.g. at `x-api-secret`
+         *     - `TOO_MANY_KEYS` (409): POST /api/v1/keys: the business already has 20 active API keys of that mode; revoke one it no longer uses first, e.g. at `mode`
          *     - `malformed_path` (400): A path segment's percent-encoding does not decode to UTF-8 (encode each byte as %XX), e.g. at `path`
          *     - `WEBHOOK_DOWN` (503): Transmit found a party's system down: the invoice stays SIGNED, retry later, e.g. at `parties/supplier/webhook`
          *     - `DELIVERY_FAILED` (503): Transmit could not deliver the invoice to the buyer's system: it stays SIGNED, retry later, e.g. at `parties/buyer/delivery`
@@ -2544,7 +2545,7 @@ export interface components {
          *     - `custom` (400): A value breaks a rule of its field (the message says which), e.g. at `irn`
          * @enum {string}
          */
-        ErrorCode: "NG-SC-01" | "NG-SC-02" | "NG-SC-03" | "NG-SC-04" | "NG-FM-01" | "NG-FM-02" | "NG-FM-03" | "NG-FM-04" | "NG-DT-01" | "NG-DT-02" | "NG-DT-03" | "NG-IRN-01" | "NG-IRN-02" | "NG-IRN-03" | "NG-PT-01" | "NG-CL-01" | "NG-CL-02" | "NG-CL-03" | "NG-CL-04" | "NG-CL-05" | "NG-CL-06" | "NG-CL-07" | "NG-CL-08" | "NG-CL-09" | "NG-BR-01" | "NG-BR-02" | "NG-BR-03" | "NG-BR-04" | "NG-BR-05" | "NG-BR-06" | "NG-BR-07" | "NG-BR-08" | "NG-CO-01" | "NG-CO-10" | "NG-CO-13" | "NG-CO-14" | "NG-CO-15" | "NG-CO-16" | "NG-CO-17" | "NG-UK-01" | "NG-AU-01" | "NG-AU-02" | "NG-AU-03" | "NG-AU-04" | "NG-AU-05" | "NG-AU-06" | "NG-AU-07" | "NG-SZ-01" | "INVOICE_REFERENCE_MISMATCH" | "SERVICE_ID_NOT_OWN" | "QR_PAYLOAD_TOO_LONG" | "QR_NOT_RECOGNISED" | "too_many_matches" | "API_SECRET_SENT" | "malformed_path" | "WEBHOOK_DOWN" | "DELIVERY_FAILED" | "BATCH_RESULT_TOO_LARGE" | "BATCH_ITEM_RETRIES_EXHAUSTED" | "invalid_type" | "invalid_format" | "invalid_value" | "invalid_union" | "invalid_key" | "invalid_element" | "too_big" | "too_small" | "not_multiple_of" | "unrecognized_keys" | "custom";
+        ErrorCode: "NG-SC-01" | "NG-SC-02" | "NG-SC-03" | "NG-SC-04" | "NG-FM-01" | "NG-FM-02" | "NG-FM-03" | "NG-FM-04" | "NG-DT-01" | "NG-DT-02" | "NG-DT-03" | "NG-IRN-01" | "NG-IRN-02" | "NG-IRN-03" | "NG-PT-01" | "NG-CL-01" | "NG-CL-02" | "NG-CL-03" | "NG-CL-04" | "NG-CL-05" | "NG-CL-06" | "NG-CL-07" | "NG-CL-08" | "NG-CL-09" | "NG-BR-01" | "NG-BR-02" | "NG-BR-03" | "NG-BR-04" | "NG-BR-05" | "NG-BR-06" | "NG-BR-07" | "NG-BR-08" | "NG-CO-01" | "NG-CO-10" | "NG-CO-13" | "NG-CO-14" | "NG-CO-15" | "NG-CO-16" | "NG-CO-17" | "NG-UK-01" | "NG-AU-01" | "NG-AU-02" | "NG-AU-03" | "NG-AU-04" | "NG-AU-05" | "NG-AU-06" | "NG-AU-07" | "NG-SZ-01" | "INVOICE_REFERENCE_MISMATCH" | "SERVICE_ID_NOT_OWN" | "QR_PAYLOAD_TOO_LONG" | "QR_NOT_RECOGNISED" | "too_many_matches" | "API_SECRET_SENT" | "TOO_MANY_KEYS" | "malformed_path" | "WEBHOOK_DOWN" | "DELIVERY_FAILED" | "BATCH_RESULT_TOO_LARGE" | "BATCH_ITEM_RETRIES_EXHAUSTED" | "invalid_type" | "invalid_format" | "invalid_value" | "invalid_union" | "invalid_key" | "invalid_element" | "too_big" | "too_small" | "not_multiple_of" | "unrecognized_keys" | "custom";
         /** @description Every invoice of a batch has its result */
         Event_batch_completed: {
             /** @description The business the event is delivered to */
@@ -9852,7 +9853,7 @@ export interface operations {
                     "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
-            /** @description The Idempotency-Key was used with a different body, or its first request is still in progress */
+            /** @description The business already has 20 active keys of that mode (TOO_MANY_KEYS): revoke one first */
             409: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];

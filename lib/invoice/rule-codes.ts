@@ -310,6 +310,13 @@ export const REQUEST_CODES = {
     lenient: false,
     status: 401,
   },
+  TOO_MANY_KEYS: {
+    meaning:
+      'POST /api/v1/keys: the business already has 20 active API keys of that mode; revoke one it no longer uses first',
+    example: 'mode',
+    lenient: false,
+    status: 409,
+  },
   malformed_path: {
     meaning: "A path segment's percent-encoding does not decode to UTF-8 (encode each byte as %XX)",
     example: 'path',

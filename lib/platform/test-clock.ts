@@ -43,19 +43,6 @@ export async function clockOffsetMs(owner: ClockOwner): Promise<number> {
   return offsetOf(out.Item)
 }
 
-/** The clock an authenticated caller's test-mode work follows (Area D has no test mode). */
-export function clockOwnerOf(caller: Caller): ClockOwner | undefined {
-  switch (caller.scheme) {
-    case 'api-signature':
-      return { business: caller.businessId }
-    case 'switch-signature':
-    case 'merchant-bearer':
-      return 'bank'
-    default:
-      return undefined
-  }
-}
-
 /** Moves the owner's test clock forward by `seconds`; answers the new offset. Test mode only. */
 export async function advanceClock(owner: ClockOwner, seconds: number): Promise<number> {
   if (currentMode() !== 'test') throw new Error('advanceClock outside test mode: live time is the real time')

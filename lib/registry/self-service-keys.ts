@@ -81,7 +81,15 @@ export async function issueKey(
   const mode = request.mode ?? caller.mode
   if (caller.mode === 'test' && mode === 'live')
     throw new Forbidden('A test-mode key issues test-mode keys only: ask a live ADMIN key for a live key')
-  const issued = await issueApiClient({ businessId: caller.businessId, roles: [request.role], mode })
+  // A key never issues a roomier key than itself: the new key takes the issuer's own rate limit, if
+  // an operator gave it one (CONTRACT 18; all of them share the business's quota besides).
+  const issuer = await getApiClient(caller.apiKeyId)
+  const issued = await issueApiClient({
+    businessId: caller.businessId,
+    roles: [request.role],
+    mode,
+    ...(issuer?.rateLimit ? { rateLimit: issuer.rateLimit } : {}),
+  })
   await auditApiClient(
     'CREDENTIAL_ISSUED',
     actor,
@@ -154,8 +162,8 @@ export async function rollKey(
 
 /**
  * Revokes a key: refused from now on by this container and, within the credential cache's bound
- * (CREDENTIAL_CACHE_SECONDS, lib/platform/cache/records.ts), by every other. Revoking a revoked key changes
- * nothing; a key may revoke itself.
+ * (5 s, lib/platform/cache/records.ts), by every other; it no longer counts towards the business's
+ * active keys. Revoking a revoked key changes nothing; a key may revoke itself.
  */
 export async function revokeKey(caller: ApiClientCaller, apiKey: string, actor: string): Promise<void> {
   const client = await reachableKey(caller, apiKey)

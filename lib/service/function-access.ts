@@ -1,6 +1,6 @@
 import { type Consumer, consumers } from '#lib/service/consumers.ts'
 import { functionsOf, type Route, routes as routeTable, UNROUTED } from '#lib/service/routes.ts'
-import { keys, NONCE_PREFIX, RATE_PREFIX, REPLAY_PREFIX, TEST_CLOCK_PREFIX } from '#lib/platform/db/keys.ts'
+import { keys, NONCE_PREFIX, RATE_PREFIX, REPLAY_PREFIX } from '#lib/platform/db/keys.ts'
 import type { AuthScheme } from '#lib/platform/http/route.ts'
 import { type Access, mergeAccess, type TableGrant } from '#lib/platform/iam/access.ts'
 
@@ -15,17 +15,19 @@ export const RATE_LIMIT_GRANT: TableGrant = { actions: ['UpdateItem'], keys: [RA
 
 /**
  * What each auth scheme's verifier (lib/platform/auth) does on every request, whatever the route:
- * - api-signature reads the API client record and opens its secrets, then writes the signature's
- *   replay item (api-signature.ts, replay-store.ts);
+ * - api-signature reads the API client record and its business's (for the business's rate limit),
+ *   opens the client's secrets, then writes the signature's replay item (api-signature.ts,
+ *   replay-store.ts);
  * - switch-signature reads the bearer token and the switch client record, opens the client's
  *   secrets, then spends the nonce (switch-signature.ts, bearer.ts, replay-store.ts);
  * - the bearer schemes read their token record (bearer.ts);
- * - all four count the request in the client's rate limit window (RATE_LIMIT_GRANT).
+ * - all four count the request in the client's rate limit window (RATE_LIMIT_GRANT), Area A in its
+ *   business's too.
  */
 export const SCHEME_ACCESS: Record<AuthScheme, Access> = {
   'api-signature': {
     table: [
-      { actions: ['GetItem'], keys: [prefixOf(keys.apiClient(''))] },
+      { actions: ['GetItem'], keys: [prefixOf(keys.apiClient('')), prefixOf(keys.business(''))] },
       { actions: ['PutItem'], keys: [REPLAY_PREFIX] },
       RATE_LIMIT_GRANT,
     ],
@@ -55,8 +57,6 @@ export const SCHEME_ACCESS: Record<AuthScheme, Access> = {
 export const IDEMPOTENCY_ACCESS: Access = {
   table: [
     { actions: ['PutItem', 'UpdateItem', 'DeleteItem'], keys: [prefixOf(keys.idempotency('', '', ''))] },
-    // In test mode the retention runs on the caller's test clock (lib/platform/test-clock.ts).
-    { actions: ['GetItem'], keys: [TEST_CLOCK_PREFIX] },
   ],
 }
 

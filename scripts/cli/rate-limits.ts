@@ -5,15 +5,17 @@ import type { Command } from './command.ts'
 import { optional, required } from './require.ts'
 
 /**
- * Per-client rate limits (CONTRACT section 14, lib/platform/auth/rate-limit.ts). A limit is stored on the
- * credential's own record, which every request already reads, so it costs no read of its own; other
- * containers see a change within CREDENTIAL_CACHE_SECONDS, as they see a revocation.
+ * Per-client rate limits (CONTRACT sections 14 and 18, lib/platform/auth/rate-limit.ts). A limit is
+ * stored on the credential's own record (a business's on the business record), which every request
+ * already reads through the credential cache, so it costs no read of its own; other containers see a
+ * change within CREDENTIAL_CACHE_SECONDS, as they see a revocation.
  */
 
 const which = `One of:
   --key API_KEY        an Area A API key
   --switch CLIENT_ID   an Area B switch client
-  --token TOKEN        an Area C merchant token or an Area D admin key`
+  --token TOKEN        an Area C merchant token or an Area D admin key
+  --business ID        a business: the quota all its Area A keys of one mode share, beside each key's own`
 
 const setHelp = `rate-limit set: give one client its own rate limit (the default is ${DEFAULT_RATE_LIMIT.quota} requests every ${DEFAULT_RATE_LIMIT.windowSeconds} s).
 
@@ -37,13 +39,15 @@ function credentialOf(values: Record<string, unknown>, help: string) {
   const key = optional(values, 'key')
   const switchClientId = optional(values, 'switch')
   const token = optional(values, 'token')
-  const given = [key, switchClientId, token].filter((v) => v !== undefined)
+  const businessId = optional(values, 'business')
+  const given = [key, switchClientId, token, businessId].filter((v) => v !== undefined)
   if (given.length !== 1) {
     console.error(`Name exactly one credential.\n\n${help}`)
     process.exit(2)
   }
   if (key) return { credential: { apiKey: key }, label: `API key ${fingerprint(key)}` }
   if (switchClientId) return { credential: { switchClientId }, label: `switch client ${switchClientId}` }
+  if (businessId) return { credential: { businessId }, label: `business ${businessId}` }
   return { credential: { token: token! }, label: `token ${fingerprint(token!, 'token')}` }
 }
 
@@ -60,6 +64,7 @@ const CREDENTIAL_OPTIONS = {
   key: { type: 'string' },
   switch: { type: 'string' },
   token: { type: 'string' },
+  business: { type: 'string' },
 } as const
 
 export const commands: Command[] = [

@@ -6,7 +6,14 @@ import { readCachedRecord, readFreshRecord } from '#lib/platform/cache/records.t
 import { keys } from '#lib/platform/db/keys.ts'
 import { modeOf } from './bearer.ts'
 import { type ApiClient, usableSecrets } from './credentials.ts'
-import { countRequest, limitOf } from './rate-limit.ts'
+import {
+  businessHolder,
+  businessSubject,
+  countRequest,
+  limitOf,
+  type RateLimit,
+  tightest,
+} from './rate-limit.ts'
 import { refused } from './refusal.ts'
 import { acceptSignatureOnce } from './replay-store.ts'
 import { parseZonedTimestamp, withinWindow } from './timestamps.ts'
@@ -69,6 +76,10 @@ export async function verifyApiSignature(request: AuthRequest): Promise<ApiClien
   const found = await readCachedRecord<ApiClient>(clientKey)
   if (!found) throw refused(request, 'unknown_key', unauthorized('Unknown API key: check x-api-key'), apiKey)
   let client = found.record
+  // The business's own limit (CONTRACT 18), read while the signature is checked; cached like the client.
+  const business = readCachedRecord<{ rateLimit?: RateLimit }>(keys.business(client.businessId))
+  // Awaited only once the request is authenticated: a refusal before then must not leave it unhandled.
+  business.catch(() => undefined)
   const revoked = () =>
     refused(request, 'revoked_key', unauthorized('This API key has been revoked: ask for a new one'), apiKey)
   if (!client.active) throw revoked()
@@ -139,13 +150,9 @@ export async function verifyApiSignature(request: AuthRequest): Promise<ApiClien
       apiKey,
     )
   }
-  // The rate limit's count runs beside the replay guard's write: no round trip of its own.
-  const limit = limitOf(client.rateLimit)
-  const [firstTime, counted] = await Promise.all([
-    acceptSignatureOnce(apiKey, signatureHeader, timestamp),
-    countRequest(`A#${apiKey}`, limit.windowSeconds),
-  ])
-  if (!firstTime) {
+  // The replay guard first: a replay fails its condition and so writes nothing, and only a request
+  // that passed authentication is counted (CONTRACT 18), in its key's window and its business's.
+  if (!(await acceptSignatureOnce(apiKey, signatureHeader, timestamp))) {
     throw refused(
       request,
       'replay',
@@ -153,13 +160,20 @@ export async function verifyApiSignature(request: AuthRequest): Promise<ApiClien
       apiKey,
     )
   }
-  const rate = counted.admit(limit)
+  const mode = modeOf(client)
+  const limit = limitOf(client.rateLimit)
+  const businessLimit = limitOf((await business)?.record.rateLimit)
+  const [counted, businessCounted] = await Promise.all([
+    countRequest(`A#${apiKey}`, limit.windowSeconds),
+    countRequest(businessSubject(client.businessId, mode), businessLimit.windowSeconds),
+  ])
+  const rate = tightest(counted.admit(limit), businessCounted.admit(businessLimit, businessHolder(mode)))
   return {
     scheme: 'api-signature',
     apiKeyId: apiKey,
     rate,
     businessId: client.businessId,
-    mode: modeOf(client),
+    mode,
     roles: client.roles,
     ...(client.webhookUrl ? { webhookUrl: client.webhookUrl } : {}),
     ...(client.validationMode ? { validationMode: client.validationMode } : {}),

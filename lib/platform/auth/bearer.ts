@@ -3,7 +3,7 @@ import { readCachedRecord } from '#lib/platform/cache/records.ts'
 import { readRecord } from '#lib/platform/db/items.ts'
 import { keys } from '#lib/platform/db/keys.ts'
 import type { Mode } from '#lib/platform/mode.ts'
-import { countRequest, DEFAULT_RATE_LIMIT, limitOf, type RateLimit, type RateState } from './rate-limit.ts'
+import { countRequest, limitOf, type RateLimit, type RateState } from './rate-limit.ts'
 
 /**
  * Bearer tokens (Area B's switch token, Area C's merchant token, Area D's admin key), read side.
@@ -69,14 +69,16 @@ export async function findBearer(
 /** A bearer token found, and the decision on its rate limit, to be asked once the caller is known. */
 export interface LimitedBearer {
   token: BearerToken
-  /** Admits the request under the token's limit, or throws RateLimited (429). */
+  /** Counts the request under the token's limit and admits it, or throws RateLimited (429). */
   admit(): Promise<RateState>
 }
 
 /**
- * findBearer for the schemes whose requests make no write of their own (Areas C and D): the rate
- * limit's count starts beside the token read, keyed by the token's hash (the only id known before the
- * read), in the default window. A token with a window of its own is counted again in that one.
+ * findBearer for the schemes that count requests per token (Areas C and D): the count, keyed by the
+ * token's hash, is written only by `admit`, once the token is known to be active and of its kind and
+ * the scheme's other checks passed, so a request that fails authentication writes nothing (CONTRACT
+ * 18). The token record mostly comes from the container's cache, so the count after it costs about
+ * what it did beside it.
  */
 export async function findLimitedBearer(
   header: string | undefined,
@@ -85,21 +87,14 @@ export async function findLimitedBearer(
   const raw = bearerToken(header)
   if (!raw) return undefined
   const tokenHash = hashToken(raw)
-  const subject = `${kind === 'merchant' ? 'C' : 'D'}#${tokenHash}`
-  const counting = countRequest(subject, DEFAULT_RATE_LIMIT.windowSeconds)
-  // Decided below or never (an unknown token): a failure then must not surface as unhandled.
-  counting.catch(() => undefined)
   const record = (await readCachedRecord<BearerToken>(keys.bearer(tokenHash)))?.record
   if (!record?.active || record.kind !== kind) return undefined
+  const subject = `${kind === 'merchant' ? 'C' : 'D'}#${tokenHash}`
   return {
     token: record,
     async admit() {
       const limit = limitOf(record.rateLimit)
-      const counted =
-        limit.windowSeconds === DEFAULT_RATE_LIMIT.windowSeconds
-          ? await counting
-          : await countRequest(subject, limit.windowSeconds)
-      return counted.admit(limit)
+      return (await countRequest(subject, limit.windowSeconds)).admit(limit)
     },
   }
 }

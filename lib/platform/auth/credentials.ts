@@ -6,13 +6,15 @@ import { db, tableName } from '#lib/platform/db/client.ts'
 import { readRecord, recordOf } from '#lib/platform/db/items.ts'
 import { keys } from '#lib/platform/db/keys.ts'
 import { writeIf } from '#lib/platform/db/write.ts'
+import { AGAIN, withRetries } from '#lib/platform/db/retry.ts'
+import { putCountedKey, revokeCountedKey } from './key-count.ts'
 import { checkDestination } from '#lib/platform/net/destination.ts'
 import { queryAll } from '#lib/platform/db/query.ts'
-import { Conflict, NotFound } from '#lib/platform/errors.ts'
+import { Conflict, DependencyDown, NotFound } from '#lib/platform/errors.ts'
 import { logger, fingerprint } from '#lib/platform/log.ts'
 import type { Mode } from '#lib/platform/mode.ts'
 import type { Role } from '#lib/platform/http/route.ts'
-import { type BearerKind, type BearerToken, hashToken } from './bearer.ts'
+import { type BearerKind, type BearerToken, hashToken, modeOf } from './bearer.ts'
 import type { RateLimit } from './rate-limit.ts'
 
 /**
@@ -48,6 +50,9 @@ export interface ApiClient {
   mode?: Mode
   active: boolean
   createdAt: string
+  /** In its business's count of active keys since its issue, or (`inCount`) since it was counted (key-count.ts). */
+  counted?: boolean
+  inCount?: boolean
 }
 
 export type ValidationMode = 'strict' | 'lenient'
@@ -140,6 +145,8 @@ export async function issueApiClient(input: {
   secret?: string
   webhookUrl?: string
   mode?: Mode
+  /** Its own rate limit from the start (a key issued by a key takes the issuer's, lib/registry/self-service-keys.ts). */
+  rateLimit?: RateLimit
 }): Promise<IssuedApiClient> {
   // The business record's key is read directly: its owner is lib/registry/businesses.ts, which sits
   // above authentication and may not be imported here.
@@ -155,17 +162,28 @@ export async function issueApiClient(input: {
     roles: input.roles,
     secrets: [await secretRecord(secret, { record: 'api-client', id: apiKey })],
     ...(input.webhookUrl ? { webhookUrl: input.webhookUrl } : {}),
+    ...(input.rateLimit ? { rateLimit: input.rateLimit } : {}),
     ...modeField(input.mode),
     active: true,
     createdAt: now(),
+    counted: true,
   }
-  const stored = await putNew({
-    ...keys.apiClient(apiKey),
-    ...keys.apiClientByBusiness(input.businessId, apiKey),
-    ...keys.credentialListing('api-client', apiKey),
-    ...client,
-  })
-  if (!stored) throw new Conflict('That API key already exists')
+  // With the business's count of active keys of the mode: a 409 past MAX_ACTIVE_KEYS (CONTRACT 18).
+  await putCountedKey(
+    {
+      TableName: tableName(),
+      Item: {
+        ...keys.apiClient(apiKey),
+        ...keys.apiClientByBusiness(input.businessId, apiKey),
+        ...keys.credentialListing('api-client', apiKey),
+        ...client,
+      },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+    input.businessId,
+    input.mode ?? 'live',
+    () => new Conflict('That API key already exists'),
+  )
   return { apiKey, secret, client }
 }
 
@@ -206,8 +224,35 @@ async function updateClient(
   }
 }
 
-export const revokeApiClient = (apiKey: string) =>
-  updateClient(keys.apiClient(apiKey), 'SET active = :f', { ':f': false })
+/**
+ * Revokes an API key and takes it off its business's count of active keys (key-count.ts), in one
+ * transaction on the key as read (consistently): a revocation or count between the read and the
+ * write makes it read again. Revoking a revoked key changes nothing.
+ */
+export async function revokeApiClient(apiKey: string): Promise<void> {
+  const key = keys.apiClient(apiKey)
+  try {
+    await withRetries(
+      async () => {
+        const client = await readRecord<ApiClient>(key, { consistent: true })
+        if (!client) throw new NotFound('No such credential')
+        if (!client.active) return true
+        return (await revokeCountedKey(client, modeOf(client))) ? true : AGAIN
+      },
+      {
+        attempts: 5,
+        baseMs: 20,
+        exhausted: () => {
+          throw new DependencyDown(
+            'The API key was being changed by other requests at the same moment: try again',
+          )
+        },
+      },
+    )
+  } finally {
+    forgetRecord(key)
+  }
+}
 
 /**
  * Sets (or removes) a client's webhook URL: transmit delivers invoices there with the client's bearer
@@ -224,7 +269,7 @@ export async function setWebhook(apiKey: string, url: string | undefined): Promi
 /**
  * Adds a new secret and keeps at most two (the newest two), so the old one works until the client
  * has switched. Conditional on the secrets not having changed meanwhile, so two rotations cannot
- * silently overwrite each other.
+ * silently overwrite each other, and on the credential still being active.
  *
  * With `overlapSeconds` (a self-service roll, lib/platform/keys): the secrets the record had stay valid that
  * much longer and no more (an earlier overlap that ends sooner keeps its end); 0 retires them at once.
@@ -248,11 +293,20 @@ async function rotate(
       Update: {
         Key: key,
         UpdateExpression: 'SET secrets = :new',
-        ConditionExpression: 'secrets = :old',
-        ExpressionAttributeValues: { ':new': secrets, ':old': record.secrets },
+        // Active too: a roll racing a revocation in another container fails here rather than hand
+        // out a secret for the revoked credential (CONTRACT 18).
+        ConditionExpression: 'secrets = :old AND active = :yes',
+        ExpressionAttributeValues: { ':new': secrets, ':old': record.secrets, ':yes': true },
       },
     })
-    if (!written) throw new Conflict('The secrets changed during rotation: try again')
+    if (!written) {
+      const now = await readRecord<{ active: boolean }>(key, { consistent: true })
+      if (now && !now.active)
+        throw new Conflict(
+          `This ${owner.record === 'api-client' ? 'API key' : 'switch client'} is revoked: issue a new one`,
+        )
+      throw new Conflict('The secrets changed during rotation: try again')
+    }
   } finally {
     forgetRecord(key)
   }
@@ -273,10 +327,11 @@ function overlapping(secrets: readonly ClientSecret[], overlapSeconds: number, n
 
 /**
  * A client's own rate limit, or (undefined) back to the default: an API key, a switch client (by its
- * id) or a merchant or admin bearer token (by the token itself, as `token revoke` takes it).
+ * id), a merchant or admin bearer token (by the token itself, as `token revoke` takes it), or a
+ * business, whose limit all its API keys of a mode share (lib/platform/auth/rate-limit.ts).
  */
 export function setRateLimit(
-  credential: { apiKey: string } | { switchClientId: string } | { token: string },
+  credential: { apiKey: string } | { switchClientId: string } | { token: string } | { businessId: string },
   limit: RateLimit | undefined,
 ) {
   const key =
@@ -284,7 +339,9 @@ export function setRateLimit(
       ? keys.apiClient(credential.apiKey)
       : 'switchClientId' in credential
         ? keys.switchClient(credential.switchClientId)
-        : keys.bearer(hashToken(credential.token))
+        : 'businessId' in credential
+          ? keys.business(credential.businessId)
+          : keys.bearer(hashToken(credential.token))
   return limit
     ? updateClient(key, 'SET rateLimit = :l', { ':l': limit })
     : updateClient(key, 'REMOVE rateLimit', {})

@@ -6,17 +6,19 @@ import { DomainError } from '#lib/platform/errors.ts'
 /**
  * Per-client rate limits (CONTRACT section 14): a fixed window per API key, switch client, merchant
  * token and admin key, counted in DynamoDB so every container of every function shares one count.
+ * Area A keys are counted a second time in their business's window (CONTRACT 18): the keys a
+ * business issues share its quota, per mode, so issuing more keys gains no throughput.
  *
- * One UpdateItem per request (`ADD n :one`, ReturnValues UPDATED_NEW) counts it; the request is
- * admitted when the count it got is at most the quota. DynamoDB applies the ADDs one at a time, so
- * each request of a window gets a distinct count and at most `quota` are admitted, however many
- * arrive at once. The update carries no condition: the bearer schemes start it before their token
- * record (and so the client's quota) is known, and a count past the quota harms nothing.
+ * One UpdateItem per request and window (`ADD n :one`, ReturnValues UPDATED_NEW) counts it; the
+ * request is admitted when the count it got is at most the quota. DynamoDB applies the ADDs one at a
+ * time, so each request of a window gets a distinct count and at most `quota` are admitted, however
+ * many arrive at once. The update carries no condition: a count past the quota harms nothing (a
+ * request refused by one of its windows still counts in the other).
  *
- * Where it runs, so that it adds no sequential round trip to a request: beside the write the scheme
- * already makes (Area A's replay guard, Area B's nonce), and beside the token read for the bearer
- * schemes (Areas C and D), whose requests otherwise make no write at all. The verifiers in this folder
- * call it; the factory sends the result as `RateLimit-Policy` and `RateLimit` (lib/platform/http/factory.ts).
+ * When it runs: only once the request has passed authentication (after Area A's replay guard and
+ * Area B's nonce, whose failed conditions write nothing, and after the bearer token is found), so a
+ * request that fails authentication writes nothing (CONTRACT 18). The verifiers in this folder call
+ * it; the factory sends the result as `RateLimit-Policy` and `RateLimit` (lib/platform/http/factory.ts).
  */
 
 export interface RateLimit {
@@ -48,10 +50,11 @@ export interface RateState extends RateLimit {
 /** Over the quota: 429 with Retry-After, in the area's error record. */
 export class RateLimited extends DomainError {
   readonly rate: RateState
-  constructor(rate: RateState) {
+  /** `holder`: whose quota it is, as the message says it ("this client", a business's keys). */
+  constructor(rate: RateState, holder = 'this client') {
     super(
       'rate-limited',
-      `Rate limit exceeded: this client may send ${rate.quota} requests every ${rate.windowSeconds} s; retry in ${rate.resetSeconds} s`,
+      `Rate limit exceeded: ${holder} may send ${rate.quota} requests every ${rate.windowSeconds} s; retry in ${rate.resetSeconds} s`,
       { retryAfterSeconds: rate.resetSeconds },
     )
     this.rate = rate
@@ -73,13 +76,14 @@ export function limitOf(stored: Partial<RateLimit> | undefined): RateLimit {
 
 /** A request counted in its window: `admit` decides it once the client's limit is known. */
 export interface Counted {
-  admit(limit: RateLimit): RateState
+  /** Where the request stands under `limit`, or RateLimited (429) naming `holder` when over it. */
+  admit(limit: RateLimit, holder?: string): RateState
 }
 
 /**
- * Counts one request of `subject` (`A#<api key>`, `B#<switch client>`, `C#`/`D#<token hash>`) in the
- * window of `windowSeconds` it falls in. The window must be known before the count (it is part of the
- * key); the quota may come later (`admit`).
+ * Counts one request of `subject` (`A#<api key>`, `B#<switch client>`, `C#`/`D#<token hash>`, or a
+ * business's `BUSINESS#<id>#<mode>`) in the window of `windowSeconds` it falls in. The window must be
+ * known before the count (it is part of the key); the quota may come later (`admit`).
  */
 export async function countRequest(subject: string, windowSeconds: number): Promise<Counted> {
   const nowSeconds = Date.now() / 1000
@@ -97,18 +101,28 @@ export async function countRequest(subject: string, windowSeconds: number): Prom
   const count = Number(out.Attributes?.n ?? 1)
   const resetSeconds = Math.max(1, Math.ceil(windowStart + windowSeconds - nowSeconds))
   return {
-    admit(limit) {
+    admit(limit, holder) {
       const rate = {
         ...limit,
         remaining: Math.max(0, limit.quota - count),
         resetSeconds,
         windowStart,
       }
-      if (count > limit.quota) throw new RateLimited(rate)
+      if (count > limit.quota) throw new RateLimited(rate, holder)
       return rate
     },
   }
 }
+
+/** The window all of a business's Area A keys of one mode count in, beside each key's own. */
+export const businessSubject = (businessId: string, mode: string) => `BUSINESS#${businessId}#${mode}`
+
+/** Whose quota a business's window is, as a 429 says it. */
+export const businessHolder = (mode: string) => `this business's ${mode} API keys together`
+
+/** Of a request's states in its windows, the one the headers report: the one with the least left. */
+export const tightest = (first: RateState, ...others: RateState[]): RateState =>
+  others.reduce((tight, rate) => (rate.remaining < tight.remaining ? rate : tight), first)
 
 /** The `RateLimit-Policy` and `RateLimit` headers (draft-ietf-httpapi-ratelimit-headers). */
 export function rateLimitHeaders(rate: RateState): Record<string, string> {

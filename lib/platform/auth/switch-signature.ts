@@ -128,13 +128,9 @@ export async function verifySwitchSignature(request: AuthRequest): Promise<Switc
     }
     if (!fresh.active) throw noToken()
   }
-  // The rate limit's count runs beside the nonce's write: no round trip of its own.
-  const limit = limitOf(client.rateLimit)
-  const [unspent, counted] = await Promise.all([
-    spendNonce(client.clientId, nonce!, timestamp),
-    countRequest(`B#${client.clientId}`, limit.windowSeconds),
-  ])
-  if (!unspent) {
+  // The nonce is spent first: a replay fails its condition and so writes nothing, and only a request
+  // that passed authentication is counted (CONTRACT 18).
+  if (!(await spendNonce(client.clientId, nonce!, timestamp))) {
     throw refuse(
       request,
       'replay',
@@ -143,6 +139,8 @@ export async function verifySwitchSignature(request: AuthRequest): Promise<Switc
       client.clientId,
     )
   }
+  const limit = limitOf(client.rateLimit)
+  const counted = await countRequest(`B#${client.clientId}`, limit.windowSeconds)
   return {
     scheme: 'switch-signature',
     switchClientId: client.clientId,

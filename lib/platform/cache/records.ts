@@ -4,23 +4,25 @@ import { readRecord } from '#lib/platform/db/items.ts'
 
 /**
  * Records that every request reads before it can start (API clients, switch clients, bearer tokens,
- * businesses), kept per container for CREDENTIAL_CACHE_SECONDS (default 60). That is the staleness
- * bound stated in docs/operations.md: a key or token revoked in another container (or by the CLI) stops
- * working within it; a change made through lib/platform/auth/credentials.ts in this container (revoke,
- * rotate, webhook, validation mode) takes effect here at once, since those writes call forgetRecord.
+ * businesses), kept per container for CREDENTIAL_CACHE_SECONDS (default and most 5). That is the
+ * staleness bound stated in docs/operations.md and CONTRACT 18: a key or token revoked in another
+ * container (or by the CLI) stops working within 5 s everywhere; a change made through
+ * lib/platform/auth/credentials.ts in this container (revoke, rotate, webhook, validation mode) takes
+ * effect here at once, since those writes call forgetRecord.
  *
  * Only records that exist are kept: a key or token issued a moment ago works at once everywhere. A
  * verifier that finds a signature not matching a cached record reads it again before refusing
  * (readFreshRecord), so a secret rotated elsewhere works at once too; only revocation waits.
  */
 
-const DEFAULT_SECONDS = 60
+/** The revocation bound (CONTRACT 18): a larger setting is lowered to it, a smaller one kept. */
+const MAX_SECONDS = 5
 const MAX_ENTRIES = 10_000
 
 /** The bound in seconds, read on every call so tests and benches can set it per process. */
 export function credentialCacheSeconds(env: NodeJS.ProcessEnv = process.env): number {
-  const n = Number(env.CREDENTIAL_CACHE_SECONDS ?? DEFAULT_SECONDS)
-  return Number.isFinite(n) && n >= 0 ? n : DEFAULT_SECONDS
+  const n = Number(env.CREDENTIAL_CACHE_SECONDS ?? MAX_SECONDS)
+  return Number.isFinite(n) && n >= 0 ? Math.min(n, MAX_SECONDS) : MAX_SECONDS
 }
 
 type Key = { pk: string; sk: string }

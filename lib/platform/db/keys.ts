@@ -67,6 +67,16 @@ export const keys = {
     gsi1pk: `BUSINESS#${businessId}#CLIENTS`,
     gsi1sk: `APIKEY#${apiKey}`,
   }),
+  /**
+   * How many active API keys a business has in one mode (lib/platform/auth/key-count.ts): a conditional
+   * ADD in each issue's transaction. Under the API keys' prefix, so the functions that issue and
+   * revoke keys need no other grant; its sort key is never an API client's (`CLIENT`), so it is never
+   * read as a key.
+   */
+  apiKeyCount: (businessId: string, mode: string): Key => ({
+    pk: `APIKEY#~${businessId}`,
+    sk: `ACTIVE#${mode}`,
+  }),
   /** A (key, signature) pair already accepted: refused again while its timestamp is in the window. */
   replay: (apiKey: string, signatureHash: string): Key => ({
     pk: `${REPLAY_PREFIX}${apiKey}`,

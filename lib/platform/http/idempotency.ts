@@ -9,8 +9,6 @@ import { isConditionFailed } from '#lib/platform/db/errors.ts'
 import { keys } from '#lib/platform/db/keys.ts'
 import type { Route } from '#lib/platform/http/route.ts'
 import { BadRequest, Conflict } from '#lib/platform/errors.ts'
-import { currentMode } from '#lib/platform/mode.ts'
-import { clockOffsetMs, clockOwnerOf } from '#lib/platform/test-clock.ts'
 import type { ReplySealer } from './sealed-reply.ts'
 
 /**
@@ -50,11 +48,6 @@ function callerId(caller: Caller): string | undefined {
   }
 }
 
-async function testClockOffsetMs(caller: Caller): Promise<number> {
-  const owner = currentMode() === 'test' ? clockOwnerOf(caller) : undefined
-  return owner ? clockOffsetMs(owner) : 0
-}
-
 /** Claims the key, or returns the stored first reply. Undefined when the request is not idempotent-keyed. */
 export async function claimIdempotencyKey(
   route: Route,
@@ -78,9 +71,9 @@ export async function claimIdempotencyKey(
   const key = keys.idempotency(id, `${route.method} ${route.path}#${pathHash}`, header)
   const requestHash = createHash('sha256').update(rawBody).digest('hex')
   const nowMs = Date.now()
-  // Retention runs on the caller's test clock in test mode (lib/platform/test-clock.ts: one read, test mode
-  // only), so a clock advance of 24 hours expires the key; the in-progress claim stays in real time.
-  const now = Math.floor((nowMs + (await testClockOffsetMs(caller))) / 1000)
+  // Retention runs on real time in both modes (CONTRACT 18): a test clock moved years ahead must not
+  // keep the record (and its TTL) for years, nor need a read of the clock on every keyed request.
+  const now = Math.floor(nowMs / 1000)
   let existing: Record<string, unknown>
   try {
     // One conditional write decides: the key is free (never used, or used but past its expiry,

@@ -19,9 +19,11 @@ const apiKeys = /* @__PURE__ */ endpointsOf({ domain: 'api-keys', ...BUSINESS_AD
 export const keyIssue = /* @__PURE__ */ apiKeys({
   functionId: 'api-key-issue',
   routes: [{ method: 'POST', path: '/keys' }],
-  // The business must exist; the key's secret is sealed by the function that issues it.
+  // The business must exist; the key's secret is sealed by the function that issues it. The issuer's
+  // record (its rate limit) and the business's count of active keys are under APIKEY#; the count's
+  // first use lists the business's keys on gsi1 (lib/platform/auth/key-count.ts).
   access: {
-    table: [reads(['BUSINESS#']), writes(['APIKEY#', 'AUDIT#'])],
+    table: [reads(['BUSINESS#'], ['gsi1']), writes(['APIKEY#', 'AUDIT#'])],
     encrypt: ['api-client'],
   },
   // Its 201 shows the secret once: a retry's stored reply is kept sealed.
@@ -71,7 +73,7 @@ const KEY_ID = 'ak_3vGk0yJ5ZKx1mWcQd8Rr2TnYbPfLh6Ue'
 export const keyIssueDocs = (): EndpointDocs => ({
   summary: 'Issue an API key (ADMIN)',
   description:
-    "A new key of the caller's business with one role, in `mode` (absent: the calling key's own). The reply holds the secret this once; it is stored sealed. A live ADMIN key issues live or test keys; a test-mode ADMIN key issues test keys only (403 otherwise). The key works at once.",
+    "A new key of the caller's business with one role, in `mode` (absent: the calling key's own). The reply holds the secret this once; it is stored sealed. A live ADMIN key issues live or test keys; a test-mode ADMIN key issues test keys only (403 otherwise). The key works at once. It takes the calling key's own rate limit, if it has one, and shares the business's quota with every other key of its mode. A business has at most 20 active keys per mode: a 21st is refused (409 `TOO_MANY_KEYS`) until one is revoked.",
   example: { role: 'SI', mode: 'test' },
   replies: () => ({
     201: {
@@ -85,6 +87,7 @@ export const keyIssueDocs = (): EndpointDocs => ({
       }),
     },
     403: `${NOT_ADMIN}, or a test-mode key asked for a live key`,
+    409: 'The business already has 20 active keys of that mode (TOO_MANY_KEYS): revoke one first',
   }),
 })
 
@@ -126,7 +129,7 @@ export const keyRollDocs = (): EndpointDocs => ({
 export const keyRevokeDocs = (): EndpointDocs => ({
   summary: 'Revoke a key (ADMIN)',
   description:
-    'Requests signed with the key are refused from now on (401): at once by the container that revoked it, within the credential cache bound (60 s by default) by the others. Revoking a revoked key changes nothing. An ADMIN key may revoke itself.',
+    'Requests signed with the key are refused from now on (401): at once by the container that revoked it, within 5 s everywhere. The key no longer counts towards the 20 active keys of its mode. A roll racing the revocation is refused (409), never answered with a secret. Revoking a revoked key changes nothing. An ADMIN key may revoke itself.',
   replies: () => ({
     204: { description: 'Revoked', empty: true },
     403: NOT_ADMIN,

@@ -99,10 +99,10 @@ describe('Idempotency-Key', () => {
       reply = await clients.si.post<any>(PATH, body, key)
     })
     expect(reply.headers.get('idempotent-replayed')).toBe('true')
-    // Authentication reads the client, marks the signature seen (the first put) and, beside it, counts
-    // the request in the rate limit window (an update); after that the idempotency decision is
-    // exactly one conditional put, with no read of the record that won.
-    const afterAuth = operations.slice(operations.findIndex((op) => op.startsWith('Update')) + 1)
+    // Authentication reads the client, marks the signature seen (the first put), then counts the
+    // request in its key's and its business's rate limit windows (two updates); after that the
+    // idempotency decision is exactly one conditional put, with no read of the record that won.
+    const afterAuth = operations.slice(operations.findLastIndex((op) => op.startsWith('Update')) + 1)
     expect(afterAuth, operations.join(', ')).toEqual([expect.stringMatching(/^Put/)])
   })
 
