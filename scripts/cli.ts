@@ -9,6 +9,7 @@
  * stage (its table, data key and API URL from the stacks' outputs: scripts/cli/stage.ts).
  */
 import { parseArgs } from 'node:util'
+import { editDistance } from '#lib/platform/text/edit-distance.ts'
 import type { Command } from './cli/command.ts'
 import { fastCommand } from './cli/fast-path.ts'
 import { joinStringValues } from './cli/join-values.ts'
@@ -76,6 +77,18 @@ function usage(commands: Command[]): string {
   ].join('\n')
 }
 
+/** The command name nearest to what was typed (its first word or two), if any is close. */
+function nearestCommand(typed: string, commands: Command[]): string | undefined {
+  let best: { name: string; distance: number } | undefined
+  for (const { name } of commands) {
+    const words = name.split(' ').length
+    const asked = typed.split(' ').slice(0, words).join(' ')
+    const distance = editDistance(asked.slice(0, 64), name)
+    if (!best || distance < best.distance) best = { name, distance }
+  }
+  return best && best.distance <= Math.max(2, Math.floor(best.name.length / 3)) ? best.name : undefined
+}
+
 async function main(argv: string[]) {
   // Command names have one or two words ("client issue", "seed-transactions").
   const named = async () => {
@@ -88,8 +101,16 @@ async function main(argv: string[]) {
   const { commands, command } = fast ? { commands: [fast], command: fast } : await named()
   if (!command) {
     const asked = argv[0]
-    console.log(usage(commands))
-    process.exit(asked && asked !== 'help' && asked !== '--help' && asked !== '-h' ? 2 : 0)
+    if (!asked || asked === 'help' || asked === '--help' || asked === '-h') {
+      console.log(usage(commands))
+      process.exit(0)
+    }
+    // An unknown command is named, with the nearest known one, before the list.
+    const typed = argv.slice(0, 2).join(' ')
+    const nearest = nearestCommand(typed, commands)
+    console.error(`Unknown command "${typed}".${nearest ? ` Did you mean "${nearest}"?` : ''}\n`)
+    console.error(usage(commands))
+    process.exit(2)
   }
   const options = { ...GLOBAL_OPTIONS, ...command.options }
   const rest = joinStringValues(argv.slice(command.name.split(' ').length), options)

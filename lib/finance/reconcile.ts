@@ -78,7 +78,11 @@ const merchantOfPartition = (pk: unknown) => str(pk).slice('MHIST#'.length).repl
  * One strongly consistent parallel scan keeping only the items reconciliation looks at, each in its
  * mode's snapshot (by its key). Merchant profiles have no mode: every mode checks every merchant.
  */
-async function snapshot(segments: number): Promise<Record<Mode, Snapshot>> {
+async function snapshot(
+  segments: number,
+  progress?: (scanned: number) => void,
+): Promise<Record<Mode, Snapshot>> {
+  let scanned = 0
   const snapshots: Record<Mode, Snapshot> = { live: emptySnapshot(), test: emptySnapshot() }
   await Promise.all(
     Array.from({ length: segments }, async (_, segment) => {
@@ -98,6 +102,8 @@ async function snapshot(segments: number): Promise<Record<Mode, Snapshot>> {
           ':day': 'DAY#',
         },
       })) {
+        scanned += page.ScannedCount ?? 0
+        progress?.(scanned)
         for (const item of page.Items ?? []) {
           const found = snapshots[modeOfKey(str(item.pk))]
           switch (item.entity) {
@@ -353,16 +359,20 @@ export interface ReconcileOptions {
    * this long, checks again, and reports only the differences found both times.
    */
   settleMs?: number
+  /** Told the items scanned so far after each page, and when a second check is coming (the CLI's progress). */
+  progress?: { scanned(items: number): void; settling(differences: number, ms: number): void }
 }
 
 export async function reconcile({
   segments = 4,
   settleMs = 3_000,
+  progress,
 }: ReconcileOptions = {}): Promise<ReconcileReport> {
-  const first = checkModes(await snapshot(segments))
+  const first = checkModes(await snapshot(segments, progress?.scanned))
   if (first.differences.length === 0) return first
+  progress?.settling(first.differences.length, settleMs)
   await new Promise((resolve) => setTimeout(resolve, settleMs))
-  const second = checkModes(await snapshot(segments))
+  const second = checkModes(await snapshot(segments, progress?.scanned))
   const before = new Set(first.differences.map((d) => d.key))
   return { ...second, differences: second.differences.filter((d) => before.has(d.key)) }
 }

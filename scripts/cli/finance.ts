@@ -55,6 +55,22 @@ function progressBar(label: string) {
   }
 }
 
+/**
+ * Progress of a scan whose total is unknown until it ends: items so far and the rate, on stderr, at
+ * most once a second (redrawn in place on a terminal).
+ */
+export function scanProgress(label: string, started: number) {
+  let shown = 0
+  return (items: number) => {
+    const now = Date.now()
+    if (now - shown < 1000) return
+    shown = now
+    const rate = Math.round(items / Math.max(0.001, (now - started) / 1000))
+    const line = `${label} ${items.toLocaleString('en')} items (${rate.toLocaleString('en')}/s)`
+    process.stderr.write(process.stderr.isTTY ? `\r${line}` : `${line}\n`)
+  }
+}
+
 export const commands: Command[] = [
   {
     name: 'history export',
@@ -105,17 +121,28 @@ export const commands: Command[] = [
         )
         process.exit(2)
       }
-      const report = await reconcile(settle === undefined ? {} : { settleMs: Number(settle) })
+      const started = Date.now()
+      const report = await reconcile({
+        ...(settle === undefined ? {} : { settleMs: Number(settle) }),
+        progress: {
+          scanned: scanProgress('reconcile: scanned', started),
+          settling: (found, ms) =>
+            console.error(
+              `reconcile: ${found} difference(s) in the first scan; checking again in ${ms} ms (a transfer committing mid-scan is not one)`,
+            ),
+        },
+      })
       const { differences, ...counts } = report
+      // The summary first: a person reads the verdict before thousands of lines.
       console.log(
-        `Checked ${counts.accounts} accounts, ${counts.merchants} merchants, ${counts.transfers} transfers, ${counts.historyItems} history items, ${counts.days} daily totals.`,
+        `Checked ${counts.accounts} accounts, ${counts.merchants} merchants, ${counts.transfers} transfers, ${counts.historyItems} history items, ${counts.days} daily totals in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
       )
       if (differences.length === 0) {
         console.log('Reconciled: no differences.')
         return
       }
+      console.log(`${differences.length} difference${differences.length === 1 ? '' : 's'} found:`)
       for (const d of differences) console.log(`DIFFERENCE ${d.message}`)
-      console.log(`${differences.length} difference${differences.length === 1 ? '' : 's'} found.`)
       process.exitCode = 1
     },
   },

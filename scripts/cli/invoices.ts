@@ -38,6 +38,10 @@ export const commands: Command[] = [
       if (!Number.isFinite(settleSeconds) || settleSeconds < 0)
         throw new Error('--settle-seconds must be a number of seconds, 0 or more')
       const dryRun = v['dry-run'] === true
+      // Said before the wait, which is otherwise silent (15 s by default).
+      console.error(
+        `void-gaps: waiting ${settleSeconds} s so that no sign can still be writing a number, then reading the lists`,
+      )
       const found = await inMode(mode, () =>
         voidSearchGaps(businessId, { settleMs: settleSeconds * 1000, dryRun }),
       )

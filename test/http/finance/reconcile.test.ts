@@ -130,6 +130,14 @@ describe('npm run cli -- ledger reconcile', () => {
     expect(result.stdout).toContain('Reconciled: no differences.')
     expect(result.stdout).toMatch(/Checked \d+ accounts, \d+ merchants, 200 transfers, 200 history items/)
     expect(result.code).toBe(0)
+    // Progress while it scans: items so far and the rate, on stderr.
+    expect(result.stderr).toMatch(/reconcile: scanned [\d,]+ items \([\d,]+\/s\)/)
+  })
+
+  it('names a mistyped command and the one meant', async () => {
+    const result = await cli('ledger', 'reconcil')
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain('Unknown command "ledger reconcil". Did you mean "ledger reconcile"?')
   })
 
   it('fails, naming the account and the amount, after a balance is changed directly in the table', async () => {
@@ -144,6 +152,9 @@ describe('npm run cli -- ledger reconcile', () => {
     )
     const result = await cli('ledger', 'reconcile', '--settle-ms', '100')
     expect(result.code).toBe(1)
+    // The verdict before the lines: the count of differences comes right after the summary.
+    expect(result.stdout.split('\n')[1]).toMatch(/^\d+ differences? found:$/)
+    expect(result.stderr).toMatch(/difference\(s\) in the first scan; checking again in 100 ms/)
     expect(result.stdout).toMatch(
       new RegExp(
         `DIFFERENCE account ${victim}: balance [\\d.]+ but opening 100000\\.00 \\+ transactions -[\\d.]+ = [\\d.]+ \\(off by 123\\.45\\)`,
