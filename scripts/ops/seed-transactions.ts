@@ -3,6 +3,7 @@ import { BatchWriteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynam
 import { db, tableName } from '#lib/platform/db/client.ts'
 import { keys } from '#lib/platform/db/keys.ts'
 import { lagosLocalIso } from '#lib/platform/time.ts'
+import { seeded } from '../local/seeded-random.ts'
 import {
   addDayChange,
   type DayChange,
@@ -54,24 +55,12 @@ export interface SeedResult {
   counts: Record<'SUCCESSFUL' | 'FAILED' | 'REVERSED', number>
 }
 
-/** mulberry32: small, fast, good enough to vary demo data reproducibly. */
-function prng(seed: number) {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
 const DAY_MS = 24 * 60 * 60 * 1000
 
 export async function seedTransactions(options: SeedOptions): Promise<SeedResult> {
   const { merchantId, count } = options
   if (!Number.isInteger(count) || count < 1) throw new Error('count must be a positive whole number')
-  const random = prng(options.seed ?? 42)
+  const random = seeded(options.seed ?? 42)
   const failedShare = options.failedShare ?? 0.08
   const reversedShare = options.reversedShare ?? 0.02
 

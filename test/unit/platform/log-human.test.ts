@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type CapturedOutput, captureOutput } from '../../support/output.ts'
 
 // LOG_FORMAT=human is what `npm start` sets when it writes to a terminal (scripts/local-server.ts);
 // the shared logger reads it when it is first used.
@@ -6,42 +7,40 @@ process.env.LOG_LEVEL = 'INFO'
 process.env.LOG_FORMAT = 'human'
 const { fingerprint, logger } = await import('#lib/platform/log.ts')
 
-const captured: string[] = []
-const originalOut = process.stdout.write.bind(process.stdout)
-const originalErr = process.stderr.write.bind(process.stderr)
+let output: CapturedOutput
 beforeAll(() => {
-  const capture = (chunk: unknown) => {
-    captured.push(String(chunk))
-    return true
-  }
-  process.stdout.write = capture as typeof process.stdout.write
-  process.stderr.write = capture as typeof process.stderr.write
+  output = captureOutput()
 })
-afterAll(() => {
-  process.stdout.write = originalOut
-  process.stderr.write = originalErr
-})
+afterAll(() => output.restore())
+
+/** What the logger wrote while `log` ran. */
+function written(log: () => void): string {
+  const from = output.written.length
+  log()
+  return output.written.slice(from).join('')
+}
 
 describe('the human log format', () => {
   it('writes a request as one short line: time, status, route, latency, caller, mode', () => {
-    captured.length = 0
     const caller = fingerprint('dev-si-key')
-    logger.info('request', {
-      route: 'GET /api/v1/resource/states',
-      status: 200,
-      durationMs: 12,
-      caller,
-      mode: 'live',
-    })
-    expect(captured.join('')).toMatch(
+    const line = written(() =>
+      logger.info('request', {
+        route: 'GET /api/v1/resource/states',
+        status: 200,
+        durationMs: 12,
+        caller,
+        mode: 'live',
+      }),
+    )
+    expect(line).toMatch(
       new RegExp(`^\\d\\d:\\d\\d:\\d\\d 200 GET /api/v1/resource/states 12ms ${caller} live\\n$`),
     )
   })
 
   it('writes anything else with its level and its fields, redacted as the JSON lines are', () => {
-    captured.length = 0
-    logger.warn('request refused', { reason: 'unknown_key', secret: 'never-shown' })
-    const line = captured.join('')
+    const line = written(() =>
+      logger.warn('request refused', { reason: 'unknown_key', secret: 'never-shown' }),
+    )
     expect(line).toMatch(
       /^\d\d:\d\d:\d\d WARN request refused \{"reason":"unknown_key","secret":"\[REDACTED\]"\}\n$/,
     )
