@@ -89,8 +89,11 @@ const items = Array.from({ length: EVENTS }, (_, i) => {
   )
   return eventPut(event).Put.Item
 })
+const phase = performance.now()
 await putAll(items)
-await workers.drained(600_000)
+console.error(`stored ${EVENTS} events in ${((performance.now() - phase) / 1000).toFixed(1)} s; the fan-out skips them`)
+await workers.drained(1_800_000)
+console.error(`fan-out drained after ${((performance.now() - phase) / 1000).toFixed(1)} s; recovering`)
 if (received.size) throw new Error('an event reached the disabled subscription')
 const enabled = await admin.post<any>(`/api/v1/webhooks/${id}/enable`, {})
 if (enabled.body.data?.status !== 'ACTIVE') throw new Error(`enable: ${JSON.stringify(enabled.body)}`)
