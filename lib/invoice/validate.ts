@@ -1,5 +1,6 @@
 import type { Problem } from '#lib/platform/errors.ts'
 import { MAX_LISTED, type Truncated } from '#lib/platform/reply-bounds.ts'
+import { overlongText } from '#lib/platform/text/length-bound.ts'
 import { loneSurrogates } from '#lib/platform/text/well-formed.ts'
 import { withAuthorityDefaults } from './authority-rules.ts'
 import type { CodeLists } from './code-lists.ts'
@@ -16,7 +17,7 @@ import { checkRules } from './rules.ts'
 import { type ApiVersion, invoiceSchema, type RuleSet, type StoredInvoice } from './schemas.ts'
 
 /**
- * The whole validation of an invoice, pure: the text rule (no lone surrogates), schema, unknown keys, code lists, formats, IRN ownership,
+ * The whole validation of an invoice, pure: the text rules (no lone surrogates, no string over 4,096 characters), schema, unknown keys, code lists, formats, IRN ownership,
  * billing reference and arithmetic, every problem found in one pass. Nothing here reads the database,
  * so the benchmark measures exactly this function.
  */
@@ -64,7 +65,7 @@ export function validateInvoice(raw: unknown, options: ValidationOptions): Valid
   // The authority's defaults, each named in warnings (CONTRACT 17); the interface's rules take the body as sent.
   const { body: input, applied } = authority ? withAuthorityDefaults(raw) : { body: raw, applied: [] }
   // Past the reply's bound nothing more is looked for (CONTRACT 18): one over it says "and more".
-  const text = loneSurrogates(input)
+  const text = [...loneSurrogates(input), ...overlongText(input)]
   const parsed = boundedParse(invoiceSchema(options.version, ruleSet), input, MAX_LISTED + 1 - text.length)
   const ignored = unknownKeys(input, tree, MAX_LISTED)
   const warnings = [...applied, ...ignored.found]

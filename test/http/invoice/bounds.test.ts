@@ -6,7 +6,9 @@ import { type DevClients, devClients } from '../../support/clients.ts'
 /**
  * CONTRACT 18, bounded replies: at most 100 errors and 100 warnings, then `truncated` with the counts
  * left out; `details` no longer a second copy of every problem; a reply whose first version was
- * signed and kept under an Idempotency-Key always fits its record.
+ * signed and kept under an Idempotency-Key always fits its record. Bounded items: a value too long
+ * to store is a 400 naming its field, before anything is written (the route fuzz test sends one to
+ * every field of every write route).
  */
 
 let api: TestApi
@@ -77,5 +79,21 @@ describe('POST /api/{v}/app/invoice/sign', () => {
     expect(again.status).toBe(200)
     expect(again.headers.get('idempotent-replayed')).toBe('true')
     expect(again.body).toEqual(first.body)
+  })
+
+  it('refuses a 420 KB buyer name with 400 naming the field, and writes nothing', async () => {
+    const invoice = buildInvoice()
+    invoice.accounting_customer_party!.party_name = 'B'.repeat(420 * 1024)
+    const reply = await clients.app.post<any>('/api/v1/app/invoice/sign', invoice)
+    expect(reply.status).toBe(400)
+    expect(reply.body.errors).toEqual([
+      {
+        path: 'accounting_customer_party/party_name',
+        code: 'NG-SC-04',
+        message: `must be at most 4096 characters long (received ${420 * 1024})`,
+      },
+    ])
+    const after = await clients.app.get<any>(`/api/v1/app/invoice/confirm/${invoice.irn}`)
+    expect(after.status).toBe(404)
   })
 })
