@@ -81,7 +81,9 @@ function detailsOf(error: ApiError, listed: ReturnType<typeof listedOf>): string
     .map((p) => `${p.path || '(body)'}: ${p.message}`)
     .join('; ')
   const more = error.problems.length + (error.notListed.errors ?? 0) - DETAILED
-  return more > 0 ? `${text}; and ${more}${listed.truncated ? ' or more' : ''} more (see errors)` : text
+  if (more <= 0) return text
+  // Validation stops looking past the bound, so a truncated count is a floor.
+  return `${text}; and ${listed.truncated?.errors ? 'at least ' : ''}${more} more (see errors)`
 }
 
 /** `warnings` and `truncated`, each only when it has something to say. */
