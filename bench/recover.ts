@@ -91,7 +91,9 @@ const items = Array.from({ length: EVENTS }, (_, i) => {
 })
 const phase = performance.now()
 await putAll(items)
-console.error(`stored ${EVENTS} events in ${((performance.now() - phase) / 1000).toFixed(1)} s; the fan-out skips them`)
+console.error(
+  `stored ${EVENTS} events in ${((performance.now() - phase) / 1000).toFixed(1)} s; the fan-out skips them`,
+)
 await workers.drained(1_800_000)
 console.error(`fan-out drained after ${((performance.now() - phase) / 1000).toFixed(1)} s; recovering`)
 if (received.size) throw new Error('an event reached the disabled subscription')

@@ -2409,7 +2409,14 @@ export interface components {
              * @description When the invoice was signed (sign and app validate only)
              */
             signed_at?: string;
-            /** @description Unknown keys ignored, and in lenient mode the arithmetic findings */
+            /** @description Present when a list was cut at 100: the counts left out. Validation stops looking past 100 errors, so `errors` is then a lower bound. */
+            truncated?: {
+                /** @description Errors found and not listed (at least this many) */
+                errors: number;
+                /** @description Warnings found and not listed */
+                warnings: number;
+            };
+            /** @description Unknown keys ignored, and in lenient mode the arithmetic findings, at most 100 */
             warnings?: {
                 /** @description The rule code, e.g. NG-CO-10, or UNKNOWN_KEY */
                 code: string;
@@ -2440,11 +2447,18 @@ export interface components {
                 /** @description The message, for the end user */
                 public_message: string;
             };
-            /** @description Every problem found, one each */
+            /** @description Every problem found, one each, at most 100 */
             errors: components["schemas"]["Problem"][];
             /** @description What went wrong, for a person */
             message: string;
-            /** @description What was ignored or defaulted without failing the request */
+            /** @description Present when a list was cut at 100: the counts left out. Validation stops looking past 100 errors, so `errors` is then a lower bound. */
+            truncated?: {
+                /** @description Errors found and not listed (at least this many) */
+                errors: number;
+                /** @description Warnings found and not listed */
+                warnings: number;
+            };
+            /** @description What was ignored or defaulted without failing the request, at most 100 */
             warnings?: components["schemas"]["Problem"][];
         };
         BusinessParty: {
@@ -2823,9 +2837,9 @@ export interface components {
         } & components["schemas"]["FailedEnvelope"];
         /** @description Area A error record (A.9) with every problem found. */
         FirsErrorDetails: {
-            /** @description The errors as one readable string */
+            /** @description The first 10 errors as one readable string, and how many more `errors` holds */
             details: string;
-            /** @description Every problem found, one each */
+            /** @description Every problem found, one each, at most 100 */
             errors: components["schemas"]["Problem"][];
             /** @description What went wrong, for a person */
             message: string;
@@ -2836,7 +2850,14 @@ export interface components {
              * @description When the error happened
              */
             timestamp: string;
-            /** @description An invoice refused with 400: the unknown keys it ignored (NG-UK-01), at most 20; the message counts any more */
+            /** @description Present when a list was cut at 100: the counts left out. Validation stops looking past 100 errors, so `errors` is then a lower bound. */
+            truncated?: {
+                /** @description Errors found and not listed (at least this many) */
+                errors: number;
+                /** @description Warnings found and not listed */
+                warnings: number;
+            };
+            /** @description An invoice refused with 400: the unknown keys it ignored (NG-UK-01), at most 100 */
             warnings?: components["schemas"]["Problem"][];
         };
         /** @description Area A error record, with code */
@@ -2965,12 +2986,19 @@ export interface components {
         };
         /** @description Area D error record. */
         NotificationError: {
-            /** @description Every problem found in the request */
+            /** @description Every problem found in the request, at most 100 */
             errors?: components["schemas"]["Problem"][];
             /** @description What went wrong, for a person */
             message: string;
             /** @description The HTTP status code */
             status: number;
+            /** @description Present when a list was cut at 100: the counts left out. Validation stops looking past 100 errors, so `errors` is then a lower bound. */
+            truncated?: {
+                /** @description Errors found and not listed (at least this many) */
+                errors: number;
+                /** @description Warnings found and not listed */
+                warnings: number;
+            };
         };
         Party: {
             /** @description string (required: N) */
@@ -3060,7 +3088,7 @@ export interface components {
         };
         /** @description Area B and C error record. */
         ResponseCodeError: {
-            /** @description Every problem found in the request */
+            /** @description Every problem found in the request, at most 100 */
             errors?: components["schemas"]["Problem"][];
             /** @description Non-"00": 91-95 signature failures, 30 format error, ... */
             responseCode: string;
@@ -3075,6 +3103,13 @@ export interface components {
              * @description Identifies this request in the service logs
              */
             traceId: string;
+            /** @description Present when a list was cut at 100: the counts left out. Validation stops looking past 100 errors, so `errors` is then a lower bound. */
+            truncated?: {
+                /** @description Errors found and not listed (at least this many) */
+                errors: number;
+                /** @description Warnings found and not listed */
+                warnings: number;
+            };
         };
         /** @description A postal address as a party keeps it */
         StoredPostalAddress: {

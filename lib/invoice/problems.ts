@@ -205,12 +205,18 @@ const nearest = (key: string, candidates: Iterable<string>) => {
 }
 
 /**
- * Every key of the request the schema does not know, as NG-UK-01 warnings in document order. The
- * path is kept as a stack of segments and joined only for a key that is reported: this walk visits
- * every value of the body, so it must cost next to nothing per value.
+ * Every key of the request the schema does not know, as NG-UK-01 warnings in document order, the
+ * first `limit` of them; `more` counts the rest (a reply lists at most 100, lib/platform/reply-bounds.ts).
+ * The path is kept as a stack of segments and joined only for a key that is reported: this walk
+ * visits every value of the body, so it must cost next to nothing per value.
  */
-export function unknownKeys(value: unknown, tree: KeyTree): Problem[] {
+export function unknownKeys(
+  value: unknown,
+  tree: KeyTree,
+  limit: number,
+): { found: Problem[]; more: number } {
   const found: Problem[] = []
+  let more = 0
   const segments: string[] = []
   /**
    * Per level walked, the fields of the object holding the one walked (undefined through an array):
@@ -235,13 +241,15 @@ export function unknownKeys(value: unknown, tree: KeyTree): Problem[] {
     for (const key in v) {
       const child = fields.get(key)
       if (child === undefined && !fields.has(key)) {
-        found.push(
-          problem(
-            [...segments, key].join('/'),
-            'NG-UK-01',
-            `Unknown key "${key}" was ignored and not stored${hintFor(key, fields)}`,
-          ),
-        )
+        if (found.length >= limit) more++
+        else
+          found.push(
+            problem(
+              [...segments, key].join('/'),
+              'NG-UK-01',
+              `Unknown key "${key}" was ignored and not stored${hintFor(key, fields)}`,
+            ),
+          )
       } else if (child !== undefined) {
         segments.push(key)
         enclosing.push(child.kind === 'object' ? fields : undefined)
@@ -259,7 +267,7 @@ export function unknownKeys(value: unknown, tree: KeyTree): Problem[] {
     return outer?.has(key) ? `: ${key} belongs in ${owner}, beside ${segments.at(-1)}` : ''
   }
   walk(value, tree)
-  return found
+  return { found, more }
 }
 
 /**
@@ -311,20 +319,10 @@ function nestedOneLevelDown(
   return undefined
 }
 
-/** The most unknown keys a 400 lists: enough for the usual mistakes, never a reply the body can inflate. */
-const MAX_IGNORED_LISTED = 20
-
 /**
  * A refused invoice's unknown keys, listed beside its problems: an integrator who sent `invoice_date`
  * or `supplier` hears that those were ignored, which is why `issue_date` or
- * `accounting_supplier_party` is missing. At most 20; the summary counts the rest.
+ * `accounting_supplier_party` is missing. The reply lists at most 100 (lib/platform/reply-bounds.ts).
  */
-export function refusalWithIgnoredKeys(warnings: readonly Problem[]): { summary: string; listed: Problem[] } {
-  const ignored = warnings.filter((w) => w.code === 'NG-UK-01')
-  const summary = 'The invoice is invalid'
-  if (ignored.length <= MAX_IGNORED_LISTED) return { summary, listed: ignored }
-  return {
-    summary: `${summary} (${ignored.length} unknown keys were ignored; the first ${MAX_IGNORED_LISTED} are listed in warnings)`,
-    listed: ignored.slice(0, MAX_IGNORED_LISTED),
-  }
-}
+export const ignoredKeys = (warnings: readonly Problem[]): Problem[] =>
+  warnings.filter((w) => w.code === 'NG-UK-01')

@@ -10,11 +10,12 @@ import {
   TransactionRefused,
 } from '#lib/platform/db/transact.ts'
 import { BadRequest, Conflict, invalid, NotFound, type Problem, TooLarge } from '#lib/platform/errors.ts'
+import { listedProblems, type Truncated } from '#lib/platform/reply-bounds.ts'
 import type { Signature } from '#lib/platform/signing/signer.ts'
 import { canonicalInvoice, STORED_LIMIT } from './canonical.ts'
 import { loadCodeLists } from './code-lists.ts'
 import { sealedStorageOf } from './notes.ts'
-import { problem, refusalWithIgnoredKeys } from './problems.ts'
+import { ignoredKeys, problem } from './problems.ts'
 import type { InvoiceRecord } from './record.ts'
 import { advanceRecord, createRecord, type InvoiceContent, readInvoiceRecord } from './repository.ts'
 import { checkNote, type NoteFacts, noteFactsOf } from './adjustments.ts'
@@ -43,7 +44,9 @@ export interface InvoiceReply {
   payment_status: string
   irn: string
   signed_at?: string
+  /** At most 100, then `truncated` counts the rest (lib/platform/reply-bounds.ts). */
   warnings?: Problem[]
+  truncated?: Truncated
 }
 
 /** Signs an invoice's canonical bytes: lib/platform/signing/signer.ts signBytes. */
@@ -95,18 +98,20 @@ const MESSAGES: Record<InvoiceAction, string> = {
   sign: 'Invoice validated and signed successfully',
 }
 
+/** The reply's warnings, bounded before anything is written: the reply to keep is known up front. */
 function replyOf(
   action: InvoiceAction,
   invoice: StoredInvoice,
   record: Pick<InvoiceRecord, 'signedAt'>,
-  warnings: Problem[],
+  warnings: ReturnType<typeof listedProblems>,
 ): InvoiceReply {
   return {
     message: MESSAGES[action],
     payment_status: invoice.payment_status,
     irn: invoice.irn,
     ...(action === 'sign' ? { signed_at: record.signedAt } : {}),
-    ...(warnings.length ? { warnings } : {}),
+    ...(warnings.warnings.length ? { warnings: warnings.warnings } : {}),
+    ...(warnings.truncated ? { truncated: warnings.truncated } : {}),
   }
 }
 
@@ -126,7 +131,8 @@ export async function handleInvoice(
 ): Promise<InvoiceReply> {
   const { action, caller } = request
   const { businessId } = caller
-  const { invoice, warnings } = await validatedInvoice(request)
+  const { invoice, warnings: found, notListed } = await validatedInvoice(request)
+  const warnings = listedProblems([], found, notListed)
   const content = await contentOf(request, invoice)
   // A credit or debit note is bound to its original (CONTRACT 16, ./adjustments.ts), and a signed
   // invoice is listed for supplier search from its sign transaction on (./search-index.ts).
@@ -196,8 +202,13 @@ async function validatedInvoice(request: InvoiceRequest) {
   })
   // The whole body first, every problem in one 400 (CONTRACT section 9)...
   if (!result.ok || named.problems.length) {
-    const { summary, listed } = refusalWithIgnoredKeys(result.warnings)
-    throw invalid([...named.problems, ...(result.ok ? [] : result.problems)], summary, listed)
+    const ignored = ignoredKeys(result.warnings)
+    throw invalid(
+      [...named.problems, ...(result.ok ? [] : result.problems)],
+      'The invoice is invalid',
+      ignored,
+      result.notListed,
+    )
   }
   // ...and only then ownership: an invoice of another business is not one this client can see.
   if (result.invoice.business_id !== caller.businessId) {
@@ -205,7 +216,7 @@ async function validatedInvoice(request: InvoiceRequest) {
       `Business ${result.invoice.business_id} was not found for this API client: business_id must be your own business's id`,
     )
   }
-  return { invoice: result.invoice, warnings: result.warnings }
+  return { invoice: result.invoice, warnings: result.warnings, notListed: result.notListed }
 }
 
 /** What the request writes: the canonical content, stored (notes sealed) and, for a sign, signed. */

@@ -1,4 +1,6 @@
 import type { Problem } from '#lib/platform/errors.ts'
+import { MAX_LISTED, type Truncated } from '#lib/platform/reply-bounds.ts'
+import { overlongText } from '#lib/platform/text/length-bound.ts'
 import { loneSurrogates } from '#lib/platform/text/well-formed.ts'
 import { withAuthorityDefaults } from './authority-rules.ts'
 import type { CodeLists } from './code-lists.ts'
@@ -10,11 +12,12 @@ import {
   problemsFromIssues,
   unknownKeys,
 } from './problems.ts'
+import { boundedParse } from './bounded-parse.ts'
 import { checkRules } from './rules.ts'
 import { type ApiVersion, invoiceSchema, type RuleSet, type StoredInvoice } from './schemas.ts'
 
 /**
- * The whole validation of an invoice, pure: the text rule (no lone surrogates), schema, unknown keys, code lists, formats, IRN ownership,
+ * The whole validation of an invoice, pure: the text rules (no lone surrogates, no string over 4,096 characters), schema, unknown keys, code lists, formats, IRN ownership,
  * billing reference and arithmetic, every problem found in one pass. Nothing here reads the database,
  * so the benchmark measures exactly this function.
  */
@@ -33,9 +36,14 @@ export interface ValidationOptions {
   rules?: RuleSet
 }
 
+/**
+ * `notListed`: problems found past the reply's bound and not kept (lib/platform/reply-bounds.ts).
+ * Once more than 100 errors are found the validation stops looking, so `problems` then holds a few
+ * more than 100 and the rest were never counted.
+ */
 export type ValidationResult =
-  | { ok: true; invoice: StoredInvoice; warnings: Problem[] }
-  | { ok: false; problems: Problem[]; warnings: Problem[] }
+  | { ok: true; invoice: StoredInvoice; warnings: Problem[]; notListed: Partial<Truncated> }
+  | { ok: false; problems: Problem[]; warnings: Problem[]; notListed: Partial<Truncated> }
 
 const keyTrees: Partial<Record<ApiVersion, KeyTree>> = {}
 
@@ -56,16 +64,19 @@ export function validateInvoice(raw: unknown, options: ValidationOptions): Valid
   const tree = prepareValidation(options.version)
   // The authority's defaults, each named in warnings (CONTRACT 17); the interface's rules take the body as sent.
   const { body: input, applied } = authority ? withAuthorityDefaults(raw) : { body: raw, applied: [] }
-  const parsed = invoiceSchema(options.version, ruleSet).safeParse(input)
-  const warnings = [...applied, ...unknownKeys(input, tree)]
+  // Past the reply's bound nothing more is looked for (CONTRACT 18): one over it says "and more".
+  const text = [...loneSurrogates(input), ...overlongText(input)]
+  const parsed = boundedParse(invoiceSchema(options.version, ruleSet), input, MAX_LISTED + 1 - text.length)
+  const ignored = unknownKeys(input, tree, MAX_LISTED)
+  const warnings = [...applied, ...ignored.found]
+  const notListed = { warnings: ignored.more }
+  const schemaProblems = hintMisspellings(problemsFromIssues(parsed.issues, input), input, tree)
+  if (parsed.stopped || text.length > MAX_LISTED) {
+    return { ok: false, problems: [...text, ...schemaProblems], warnings, notListed }
+  }
   const rules = checkRules(input, { lists: options.lists, serviceId: options.serviceId, rules: ruleSet })
   const lenient = (options.mode ?? (authority ? 'lenient' : 'strict')) === 'lenient'
-  const problems = [
-    ...loneSurrogates(input),
-    ...(parsed.success ? [] : hintMisspellings(problemsFromIssues(parsed.error.issues, input), input, tree)),
-    ...rules.errors,
-    ...(lenient ? [] : rules.arithmetic),
-  ]
+  const problems = [...text, ...schemaProblems, ...rules.errors, ...(lenient ? [] : rules.arithmetic)]
   warnings.push(...rules.warnings)
   if (lenient) warnings.push(...rules.arithmetic)
   if (lenient && !options.mode && rules.arithmetic.length) {
@@ -77,6 +88,6 @@ export function validateInvoice(raw: unknown, options: ValidationOptions): Valid
       ),
     )
   }
-  if (problems.length || !parsed.success) return { ok: false, problems, warnings }
-  return { ok: true, invoice: parsed.data, warnings }
+  if (problems.length || parsed.data === undefined) return { ok: false, problems, warnings, notListed }
+  return { ok: true, invoice: parsed.data, warnings, notListed }
 }

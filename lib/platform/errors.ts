@@ -1,3 +1,5 @@
+import { MAX_LISTED } from './reply-bounds.ts'
+
 /**
  * Domain errors: what went wrong, in the domain's terms. Services throw these and know nothing of
  * HTTP; the handler factory maps each kind to its status (`statusOf`, below) and the route area's
@@ -46,6 +48,11 @@ export interface DomainErrorOptions {
    */
   warnings?: Problem[]
   /**
+   * Problems found but not carried (validation stops collecting past the reply's bound,
+   * lib/platform/reply-bounds.ts): the reply's `truncated` counts them with the ones it leaves out.
+   */
+  notListed?: { errors?: number; warnings?: number }
+  /**
    * The response code the bank's and merchants' records carry (Areas B and C, ISO 8583 style, e.g.
    * "51" insufficient funds, "91" bad signature): part of the domain's language with the switch.
    */
@@ -59,6 +66,7 @@ export class DomainError extends Error {
   readonly kind: ErrorKind
   readonly problems: Problem[]
   readonly warnings: Problem[]
+  readonly notListed: { errors?: number; warnings?: number }
   readonly responseCode: string | undefined
   readonly retryAfterSeconds: number | undefined
 
@@ -68,6 +76,7 @@ export class DomainError extends Error {
     this.kind = kind
     this.problems = options.problems ?? []
     this.warnings = options.warnings ?? []
+    this.notListed = options.notListed ?? {}
     this.responseCode = options.responseCode
     this.retryAfterSeconds = options.retryAfterSeconds
   }
@@ -118,12 +127,20 @@ export class DependencyDown extends DomainError {
 /** The HTTP status a domain error is sent with. */
 export const statusOf = (error: DomainError): number => STATUS[error.kind]
 
-/** Validation failures: one problem per issue found, reported together. */
+/**
+ * Validation failures: one problem per issue found, reported together. Past the reply's bound
+ * (lib/platform/reply-bounds.ts) the count is not exact: the validation stopped looking.
+ */
 export function invalid(
   problems: Problem[],
   summary = 'The request is invalid',
   warnings: Problem[] = [],
+  notListed: DomainErrorOptions['notListed'] = {},
 ): BadRequest {
   const count = problems.length
-  return new BadRequest(`${summary}: ${count} problem${count === 1 ? '' : 's'} found`, { problems, warnings })
+  const found =
+    count > MAX_LISTED
+      ? `more than ${MAX_LISTED} problems found; the first ${MAX_LISTED} are listed`
+      : `${count} problem${count === 1 ? '' : 's'} found`
+  return new BadRequest(`${summary}: ${found}`, { problems, warnings, notListed })
 }

@@ -52,11 +52,15 @@ export const SCHEME_ACCESS: Record<AuthScheme, Access> = {
 
 /**
  * The idempotency layer (lib/platform/http/idempotency.ts) of a route that takes an Idempotency-Key: one
- * conditional put claims the key, an update stores the reply, a delete releases a failed attempt.
+ * conditional put claims the key, an update stores the reply, a delete releases a failed attempt; a
+ * reply too large for one item is put in parts beside it and got back on a retry.
  */
 export const IDEMPOTENCY_ACCESS: Access = {
   table: [
-    { actions: ['PutItem', 'UpdateItem', 'DeleteItem'], keys: [prefixOf(keys.idempotency('', '', ''))] },
+    {
+      actions: ['PutItem', 'UpdateItem', 'DeleteItem', 'GetItem'],
+      keys: [prefixOf(keys.idempotency('', '', ''))],
+    },
   ],
 }
 

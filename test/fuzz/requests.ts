@@ -594,6 +594,58 @@ export function overLongVariants(route: Route, sample: Sample): OverLongVariant[
   return variants
 }
 
+// Oversized fields and replies (CONTRACT 18) -----------------------------------------------------
+
+/**
+ * Just over the text bound (lib/platform/text/length-bound.ts), for every field; and over DynamoDB's
+ * 400 KB item alone (the 420 KB buyer name of issue 32), for one field of each route.
+ */
+export const OVERSIZED_TEXT = ['x'.repeat(4097), 'x'.repeat(420 * 1024)] as const
+
+/** The sample's target: its path parameters and query, as sent. */
+export function sampleTarget(route: Route, sample: Sample): string {
+  const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) =>
+    encodeURIComponent(sample.params?.[name] ?? 'x'),
+  )
+  const query = new URLSearchParams(sample.query ?? {}).toString()
+  return query ? `${path}?${query}` : path
+}
+
+/** Every string leaf of a body, as its path segments: the fields a write route stores. */
+export function stringLeaves(value: unknown, path: string[] = []): string[][] {
+  if (typeof value === 'string') return [path]
+  if (Array.isArray(value)) return value.flatMap((v, i) => stringLeaves(v, [...path, String(i)]))
+  if (typeof value === 'object' && value !== null)
+    return Object.entries(value).flatMap(([k, v]) => stringLeaves(v, [...path, k]))
+  return []
+}
+
+/** The body with the string at `path` replaced by `text`. */
+export function withText(body: unknown, path: string[], text: string): unknown {
+  const copy = structuredClone(body) as Record<string, unknown>
+  let parent: Record<string, unknown> = copy
+  for (const segment of path.slice(0, -1)) parent = parent[segment] as Record<string, unknown>
+  parent[path.at(-1)!] = text
+  return copy
+}
+
+/**
+ * A body that asks for an unbounded reply: every array of the sample 20,000 empty entries long and
+ * 20,000 unknown keys beside its fields (the 20,000-line invoice of issue 32, and its warnings).
+ */
+export function oversizedReplyBody(body: unknown): unknown {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return body
+  const out: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(body))
+    out[key] = Array.isArray(value) ? Array.from({ length: 20_000 }, () => ({})) : value
+  for (let i = 0; i < 20_000; i++) out[`unknown_${i}`] = i
+  return out
+}
+
+/** The problems an error reply lists, whatever its area's record. */
+export const listedErrors = (body: any): { path: string; code: string }[] =>
+  body?.errors ?? body?.error?.errors ?? []
+
 // Signing and sending --------------------------------------------------------------------------
 
 let lastMs = 0

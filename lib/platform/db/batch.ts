@@ -1,5 +1,6 @@
 import { BatchGetCommand, BatchWriteCommand } from '@aws-sdk/lib-dynamodb'
 import { db, tableName } from './client.ts'
+import { assertWriteFits } from './write.ts'
 import type { Key } from './keys.ts'
 
 /**
@@ -35,6 +36,7 @@ export const itemAt = <T>(found: Map<string, Record<string, unknown>>, key: Key)
 
 /** Puts every item, 25 to a BatchWriteItem (its most), the batches side by side. */
 export async function putAll(items: Record<string, unknown>[]): Promise<void> {
+  for (const Item of items) assertWriteFits({ Put: { Item } })
   const chunks: Record<string, unknown>[][] = []
   for (let i = 0; i < items.length; i += 25) chunks.push(items.slice(i, i + 25))
   await Promise.all(

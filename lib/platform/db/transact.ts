@@ -1,5 +1,6 @@
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb'
 import { db } from './client.ts'
+import { assertWriteFits } from './write.ts'
 
 /** One action of a TransactWriteItems (every element names its own operation and table). */
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number]
@@ -67,6 +68,8 @@ export async function transact<I extends NamedItems>(items: I): Promise<Transact
       actions.push(action)
     })
   }
+  // Every item sized first: one over DynamoDB's limit is a 400 before any of them is written.
+  for (const action of actions) assertWriteFits(action)
   try {
     await db().send(new TransactWriteCommand({ TransactItems: actions }))
     return { ok: true }

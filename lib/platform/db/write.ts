@@ -1,6 +1,7 @@
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import { db, tableName } from './client.ts'
 import { isConditionFailed } from './errors.ts'
+import { assertItemFits } from './item-size.ts'
 import type { TransactItem } from './transact.ts'
 
 /** A transaction item's action, whose table is the service's unless it says otherwise. */
@@ -22,6 +23,7 @@ export type Written = { written: true; attributes: Record<string, unknown> | und
  * so callers write no try/catch around it. Every other error is thrown.
  */
 export async function writeIf(write: Write): Promise<Written> {
+  assertWriteFits(write)
   try {
     const out =
       'Put' in write
@@ -39,3 +41,19 @@ export async function writeIf(write: Write): Promise<Written> {
     throw error
   }
 }
+
+/**
+ * A write's item (a Put) or the values it sets (an Update) within DynamoDB's item limit, sized
+ * before anything is written (./item-size.ts); the record is named by its sort key's first word.
+ */
+export function assertWriteFits(write: Write | TransactItem): void {
+  if ('Put' in write && write.Put) assertItemFits(write.Put.Item, recordName(write.Put.Item))
+  else if ('Update' in write && write.Update) {
+    assertItemFits(write.Update.ExpressionAttributeValues, recordName(write.Update.Key))
+  }
+}
+
+const recordName = (key: Record<string, unknown> | undefined) =>
+  String(key?.pk ?? 'record')
+    .split('#')[0]!
+    .toLowerCase() || 'record'

@@ -9,6 +9,8 @@ export interface ApiErrorOptions {
   problems?: Problem[]
   /** Shown beside the problems (Area A's records): what was ignored without failing the request. */
   warnings?: Problem[]
+  /** Found but not carried: counted in the reply's `truncated` (lib/platform/reply-bounds.ts). */
+  notListed?: { errors?: number; warnings?: number }
   responseCode?: string
   headers?: Record<string, string>
   cause?: unknown
@@ -18,6 +20,7 @@ export class ApiError extends Error {
   readonly status: number
   readonly problems: Problem[]
   readonly warnings: Problem[]
+  readonly notListed: { errors?: number; warnings?: number }
   readonly responseCode: string | undefined
   readonly headers: Record<string, string>
 
@@ -27,6 +30,7 @@ export class ApiError extends Error {
     this.status = status
     this.problems = options.problems ?? []
     this.warnings = options.warnings ?? []
+    this.notListed = options.notListed ?? {}
     this.responseCode = options.responseCode
     this.headers = options.headers ?? {}
   }
@@ -39,6 +43,7 @@ export function toApiError(error: unknown): ApiError | undefined {
     return new ApiError(statusOf(error), error.message, {
       problems: error.problems,
       warnings: error.warnings,
+      notListed: error.notListed,
       ...(error.responseCode === undefined ? {} : { responseCode: error.responseCode }),
       ...(error.retryAfterSeconds === undefined
         ? {}

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import type { AttributeValue } from '@aws-sdk/client-dynamodb'
-import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import { unmarshall } from '@aws-sdk/util-dynamodb'
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda'
 import type { Caller } from '#lib/platform/auth/caller.ts'
@@ -29,6 +29,8 @@ const IN_PROGRESS = 'IN_PROGRESS'
 
 export interface IdempotencyClaim {
   key: { pk: string; sk: string }
+  /** The record's expiry (s), which the parts of a large reply share. */
+  expiresAt: number
   /** Seals the reply before it is stored: the route's reply carries a secret (Route.sealedReply). */
   sealer?: ReplySealer
 }
@@ -97,7 +99,7 @@ export async function claimIdempotencyKey(
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
     )
-    return { claim: { key, ...(sealer ? { sealer } : {}) } }
+    return { claim: { key, expiresAt: now + RETENTION_SECONDS, ...(sealer ? { sealer } : {}) } }
   } catch (error) {
     if (!isConditionFailed(error)) throw error
     existing = heldBy(error)
@@ -111,7 +113,7 @@ export async function claimIdempotencyKey(
       retryAfterSeconds: Math.max(1, Math.ceil((untilMs - nowMs) / 1000)),
     })
   }
-  const stored = existing.response as APIGatewayProxyStructuredResultV2
+  const stored = await storedResponse(key, existing)
   let response = stored
   if (existing.sealed) {
     if (!sealer) throw new Error(`${route.method} ${route.path} stored a sealed reply but has no sealer`)
@@ -133,6 +135,36 @@ function heldBy(error: unknown): Record<string, unknown> {
   return unmarshall(item)
 }
 
+/**
+ * A stored reply's body is kept in the record up to this many bytes, and beyond it in parts of this
+ * size beside the record (CONTRACT 18: stored by reference). A reply of any size can then be kept,
+ * so a request whose write committed never answers 500 because its reply did not fit DynamoDB's
+ * 400 KB item; the claim's own attributes and the headers take the rest of the record's room.
+ */
+const PART_BYTES = 300_000
+
+/** Where a large reply's part `i` is kept: a space, which no Idempotency-Key holds, ends the key. */
+const partKey = (key: { pk: string; sk: string }, i: number) => ({ pk: key.pk, sk: `${key.sk} part ${i}` })
+
+/** The stored reply, its body put together again from its parts when it was kept in parts. */
+async function storedResponse(
+  key: { pk: string; sk: string },
+  record: Record<string, unknown>,
+): Promise<APIGatewayProxyStructuredResultV2> {
+  const response = record.response as APIGatewayProxyStructuredResultV2
+  const parts = typeof record.parts === 'number' ? record.parts : 0
+  if (!parts) return response
+  const bodies = await Promise.all(
+    Array.from({ length: parts }, async (_, i) => {
+      const out = await db().send(
+        new GetCommand({ TableName: tableName(), Key: partKey(key, i), ConsistentRead: true }),
+      )
+      return Buffer.from(out.Item?.body as Uint8Array)
+    }),
+  )
+  return { ...response, body: Buffer.concat(bodies).toString('utf8') }
+}
+
 export async function completeIdempotencyKey(
   claim: IdempotencyClaim,
   response: APIGatewayProxyStructuredResultV2,
@@ -140,16 +172,37 @@ export async function completeIdempotencyKey(
   const status = response.statusCode ?? 200
   if (status >= 200 && status < 300) {
     // A reply carrying a secret is stored sealed, never in plain text (CONTRACT section 14).
-    const stored = claim.sealer
-      ? { ...response, body: await claim.sealer.seal(String(response.body ?? ''), claim.key) }
-      : response
+    const body = claim.sealer
+      ? await claim.sealer.seal(String(response.body ?? ''), claim.key)
+      : String(response.body ?? '')
+    const bytes = Buffer.from(body, 'utf8')
+    const parts = bytes.length > PART_BYTES ? Math.ceil(bytes.length / PART_BYTES) : 0
+    // The parts first: the record says DONE only once every part of its reply is there.
+    for (let i = 0; i < parts; i++) {
+      await db().send(
+        new PutCommand({
+          TableName: tableName(),
+          Item: {
+            ...partKey(claim.key, i),
+            body: bytes.subarray(i * PART_BYTES, (i + 1) * PART_BYTES),
+            expiresAt: claim.expiresAt,
+          },
+        }),
+      )
+    }
+    const stored = { ...response, body: parts ? '' : body }
     await db().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: claim.key,
-        UpdateExpression: 'SET #state = :done, #response = :response, sealed = :sealed',
+        UpdateExpression: 'SET #state = :done, #response = :response, sealed = :sealed, parts = :parts',
         ExpressionAttributeNames: { '#state': 'state', '#response': 'response' },
-        ExpressionAttributeValues: { ':done': 'DONE', ':response': stored, ':sealed': Boolean(claim.sealer) },
+        ExpressionAttributeValues: {
+          ':done': 'DONE',
+          ':response': stored,
+          ':sealed': Boolean(claim.sealer),
+          ':parts': parts,
+        },
       }),
     )
   } else {

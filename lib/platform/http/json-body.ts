@@ -11,6 +11,7 @@
  * factory's mapping of them into replies is unchanged.
  */
 
+import { noteShortParse } from '#lib/platform/text/length-bound.ts'
 import { noteCleanParse } from '#lib/platform/text/well-formed.ts'
 
 /** application/json, or a +json type, with or without parameters (middy's pattern). */
@@ -41,8 +42,8 @@ function guardedReviver(key: string, value: unknown) {
 
 /**
  * The parsed body; throws a 422-coded error for malformed JSON or a forbidden key. A body whose text
- * cannot hold a lone surrogate is noted as such, so validation need not walk it for one
- * (lib/platform/text/well-formed.ts).
+ * cannot hold a lone surrogate, or a string over the length bound, is noted as such, so validation
+ * need not walk it for one (lib/platform/text/well-formed.ts, lib/platform/text/length-bound.ts).
  */
 export function parseJsonBody(text: string): unknown {
   let value: unknown
@@ -53,6 +54,7 @@ export function parseJsonBody(text: string): unknown {
     throw new BodyError(422, 'Invalid or malformed JSON was provided')
   }
   noteCleanParse(text, value)
+  noteShortParse(text, value)
   return value
 }
 

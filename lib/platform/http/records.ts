@@ -1,4 +1,5 @@
 import * as z from 'zod'
+import { Truncated } from '#lib/platform/http/truncated.ts'
 import type { ReplyShape } from '#lib/platform/http/replies.ts'
 
 /**
@@ -21,16 +22,18 @@ export const FirsErrorDetails = z
   .object({
     timestamp: z.iso.datetime({ offset: true }).meta({ description: 'When the error happened' }),
     message: z.string().meta({ description: 'What went wrong, for a person' }),
-    details: z.string().meta({ description: 'The errors as one readable string' }),
+    details: z
+      .string()
+      .meta({ description: 'The first 10 errors as one readable string, and how many more `errors` holds' }),
     status: z
       .string()
       .regex(/^\d{3} [A-Z0-9_]+$/)
       .meta({ description: '"<code> <NAME>", e.g. 400 BAD_REQUEST' }),
-    errors: z.array(Problem).meta({ description: 'Every problem found, one each' }),
-    warnings: z.array(Problem).max(20).optional().meta({
-      description:
-        'An invoice refused with 400: the unknown keys it ignored (NG-UK-01), at most 20; the message counts any more',
+    errors: z.array(Problem).max(100).meta({ description: 'Every problem found, one each, at most 100' }),
+    warnings: z.array(Problem).max(100).optional().meta({
+      description: 'An invoice refused with 400: the unknown keys it ignored (NG-UK-01), at most 100',
     }),
+    truncated: Truncated().optional(),
   })
   .meta({ description: 'Area A error record (A.9) with every problem found.' })
 
@@ -81,7 +84,12 @@ export const ResponseCodeError = z
     responseMessage: z.string().meta({ description: 'What went wrong, for a person' }),
     responseStatus: z.literal('FAILED'),
     traceId,
-    errors: z.array(Problem).optional().meta({ description: 'Every problem found in the request' }),
+    errors: z
+      .array(Problem)
+      .max(100)
+      .optional()
+      .meta({ description: 'Every problem found in the request, at most 100' }),
+    truncated: Truncated().optional(),
     timestamp: z.string().meta({ description: 'Time of the reply (Area C: Lagos local time)' }),
   })
   .meta({ description: 'Area B and C error record.' })
@@ -109,7 +117,12 @@ export const NotificationError = z
   .object({
     status: z.int().meta({ description: 'The HTTP status code' }),
     message: z.string().meta({ description: 'What went wrong, for a person' }),
-    errors: z.array(Problem).optional().meta({ description: 'Every problem found in the request' }),
+    errors: z
+      .array(Problem)
+      .max(100)
+      .optional()
+      .meta({ description: 'Every problem found in the request, at most 100' }),
+    truncated: Truncated().optional(),
   })
   .meta({ description: 'Area D error record.' })
 
@@ -135,10 +148,11 @@ export const AuthorityError = z
       details: z.string().meta({ description: 'The errors as one readable string' }),
       public_message: z.string().meta({ description: 'The message, for the end user' }),
     }),
-    errors: z.array(Problem).meta({ description: 'Every problem found, one each' }),
-    warnings: z.array(Problem).max(20).optional().meta({
-      description: 'What was ignored or defaulted without failing the request',
+    errors: z.array(Problem).max(100).meta({ description: 'Every problem found, one each, at most 100' }),
+    warnings: z.array(Problem).max(100).optional().meta({
+      description: 'What was ignored or defaulted without failing the request, at most 100',
     }),
+    truncated: Truncated().optional(),
   })
   .meta({ description: "The authority's error record, on its paths (CONTRACT 17)." })
 

@@ -1,5 +1,6 @@
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda'
 import type { Profile, ReplyKind, Route } from '#lib/platform/http/route.ts'
+import { listedProblems } from '#lib/platform/reply-bounds.ts'
 import { lagosDateTime } from '#lib/platform/time.ts'
 import type { ApiError } from './errors.ts'
 import { statusLine } from './status.ts'
@@ -60,17 +61,47 @@ export const unroutedShape = (kind: ReplyKind): ReplyShape => ({
 
 const execTime = (ctx: ReplyContext) => `${Math.max(0, Math.round(performance.now() - ctx.startedAt))}ms`
 
+/** The problems `details` spells out: it reads the first few, `errors` holds them all. */
+const DETAILED = 10
+
+/**
+ * The error's problem lists within the reply bounds (CONTRACT 18): at most 100 errors and 100
+ * warnings, and `truncated` with the counts left out.
+ */
+const listedOf = (error: ApiError) => listedProblems(error.problems, error.warnings, error.notListed)
+
+/**
+ * `details`, A.9's readable string: the first ten problems, then how many more `errors` lists (it
+ * used to repeat every problem, doubling a reply that lists thousands).
+ */
+function detailsOf(error: ApiError, listed: ReturnType<typeof listedOf>): string {
+  if (!listed.errors.length) return error.message
+  const text = listed.errors
+    .slice(0, DETAILED)
+    .map((p) => `${p.path || '(body)'}: ${p.message}`)
+    .join('; ')
+  const more = error.problems.length + (error.notListed.errors ?? 0) - DETAILED
+  if (more <= 0) return text
+  // Validation stops looking past the bound, so a truncated count is a floor.
+  return `${text}; and ${listed.truncated?.errors ? 'at least ' : ''}${more} more (see errors)`
+}
+
+/** `warnings` and `truncated`, each only when it has something to say. */
+const extrasOf = (listed: ReturnType<typeof listedOf>) => ({
+  ...(listed.warnings.length ? { warnings: listed.warnings } : {}),
+  ...(listed.truncated ? { truncated: listed.truncated } : {}),
+})
+
 /** The FirsErrorDetails record (A.9) with the contract's `errors` list. */
 export function firsErrorDetails(error: ApiError) {
+  const listed = listedOf(error)
   return {
     timestamp: new Date().toISOString(),
     message: error.message,
-    details: error.problems.length
-      ? error.problems.map((p) => `${p.path || '(body)'}: ${p.message}`).join('; ')
-      : error.message,
+    details: detailsOf(error, listed),
     status: statusLine(error.status),
-    errors: error.problems,
-    ...(error.warnings.length ? { warnings: error.warnings } : {}),
+    errors: listed.errors,
+    ...extrasOf(listed),
   }
 }
 
@@ -143,6 +174,7 @@ function successBody(kind: ReplyKind, reply: Reply, ctx: ReplyContext, status: n
  */
 function authorityErrorBody(error: ApiError, ctx: ReplyContext, handler: string | undefined) {
   const details = firsErrorDetails(error)
+  const listed = listedOf(error)
   return {
     code: error.status,
     message: error.message,
@@ -153,9 +185,16 @@ function authorityErrorBody(error: ApiError, ctx: ReplyContext, handler: string 
       details: details.details,
       public_message: error.message,
     },
-    errors: error.problems,
-    ...(error.warnings.length ? { warnings: error.warnings } : {}),
+    errors: listed.errors,
+    ...extrasOf(listed),
   }
+}
+
+/** Areas B, C and D list `errors` only when there are some, bounded as Area A's are. */
+function problemsOf(error: ApiError) {
+  if (!error.problems.length) return {}
+  const listed = listedOf(error)
+  return { errors: listed.errors, ...(listed.truncated ? { truncated: listed.truncated } : {}) }
 }
 
 function errorBody(kind: ReplyKind, error: ApiError, ctx: ReplyContext): unknown {
@@ -177,14 +216,14 @@ function errorBody(kind: ReplyKind, error: ApiError, ctx: ReplyContext): unknown
         responseMessage: error.message,
         responseStatus: 'FAILED',
         traceId: ctx.traceId,
-        ...(error.problems.length ? { errors: error.problems } : {}),
+        ...problemsOf(error),
         timestamp: kind === 'merchant' ? lagosDateTime() : new Date().toISOString(),
       }
     case 'notification':
       return {
         status: error.status,
         message: error.message,
-        ...(error.problems.length ? { errors: error.problems } : {}),
+        ...problemsOf(error),
       }
   }
 }

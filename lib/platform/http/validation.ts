@@ -1,5 +1,6 @@
 import type * as z from 'zod'
 import { type DomainError, invalid, type Problem } from '#lib/platform/errors.ts'
+import { overlongText } from '#lib/platform/text/length-bound.ts'
 import { loneSurrogates } from '#lib/platform/text/well-formed.ts'
 
 /** `invoice_line/3/price/price_amount`: the contract's JSON-pointer-like path of an issue. */
@@ -19,7 +20,7 @@ export function problemsFromZod(error: z.ZodError, prefix?: string): Problem[] {
 
 /**
  * Parses a value with a schema, or throws a 400 listing every problem found (lone surrogates in any
- * string included). `where` prefixes the
+ * string, and strings over the length bound, included). `where` prefixes the
  * paths of query and path parameters so a person can tell `size` in the query from a body field.
  */
 export function parseOrThrow<S extends z.ZodType>(
@@ -29,8 +30,9 @@ export function parseOrThrow<S extends z.ZodType>(
   toError: (problems: Problem[], summary: string) => DomainError = invalid,
 ): z.output<S> {
   const result = schema.safeParse(value)
-  // The shared text rule (CONTRACT 9) holds for every string, whatever the schema says of it.
-  const text = loneSurrogates(value, where === 'body' ? '' : where)
+  // The shared text rules (CONTRACT 9 and 18) hold for every string, whatever the schema says of it.
+  const prefix = where === 'body' ? '' : where
+  const text = [...loneSurrogates(value, prefix), ...overlongText(value, prefix)]
   if (result.success && text.length === 0) return result.data
   const summary =
     where === 'body'

@@ -7,6 +7,7 @@ import {
   SEARCH_LIST_PREFIX,
 } from '#lib/platform/db/keys.ts'
 import { type EndpointDocs, endpointsOf, lazy, perVersion } from '#lib/platform/http/endpoint.ts'
+import { Truncated } from '#lib/platform/http/truncated.ts'
 import { PAYMENT_STATUSES } from '#lib/invoice/record.ts'
 import { invoiceSchema } from '#lib/invoice/schemas.ts'
 import { APP, INVALID_BODY, Irn, IsoDateTime, NOT_YOURS, reads, SI, Warning, writes } from './common.ts'
@@ -104,9 +105,10 @@ const AccessPointProviderResponse = /* @__PURE__ */ lazy(() =>
       signed_at: IsoDateTime().optional().meta({
         description: 'When the invoice was signed (sign and app validate only)',
       }),
-      warnings: z.array(Warning()).optional().meta({
-        description: 'Unknown keys ignored, and in lenient mode the arithmetic findings',
+      warnings: z.array(Warning()).max(100).optional().meta({
+        description: 'Unknown keys ignored, and in lenient mode the arithmetic findings, at most 100',
       }),
+      truncated: Truncated().optional(),
     })
     .meta({ id: 'AccessPointProviderResponse' }),
 )

@@ -8,12 +8,18 @@ import {
   credentials,
   type FuzzContext,
   type FuzzRequest,
+  listedErrors,
   mustBeRefused,
+  OVERSIZED_TEXT,
   overLongVariants,
+  oversizedReplyBody,
   type RawReply,
   requestFor,
   SAMPLES,
+  sampleTarget,
   sendRaw,
+  stringLeaves,
+  withText,
 } from '../../fuzz/requests.ts'
 import { FUZZ_PRODUCT, snapshot } from '../../fuzz/state.ts'
 import { startApi, type TestApi } from '../../support/api.ts'
@@ -111,6 +117,8 @@ function expectAreaRecord(
     errors: expect.any(Array),
     // An invoice refused with 400 also lists the unknown keys it ignored (CONTRACT 17).
     ...(failed && 'warnings' in (body.error ?? body) ? { warnings: expect.any(Array) } : {}),
+    // A list cut at 100 counts what it left out (CONTRACT 18).
+    ...(failed && 'truncated' in (body.error ?? body) ? { truncated: expect.any(Object) } : {}),
   }
   // Area A's records carry `code`, the status (CONTRACT 17); the authority's paths fail in its record.
   const code = shape.withCode ? { code: reply.status } : {}
@@ -127,6 +135,7 @@ function expectAreaRecord(
       },
       errors: expect.any(Array),
       ...('warnings' in body ? { warnings: expect.any(Array) } : {}),
+      ...('truncated' in body ? { truncated: expect.any(Object) } : {}),
     })
   }
   switch (kind) {
@@ -306,6 +315,44 @@ describe('the route fuzz test', () => {
         if (reply.status < 400) allRefused = false
       }
       if (allRefused)
+        expect((await snapshot()) === before, 'a refused request changed the stored state').toBe(true)
+      state = await snapshot()
+    },
+    120_000,
+  )
+
+  // Oversized fields and replies (CONTRACT 18): every string field of every write route's sample, one
+  // at a time, just over the 4,096-character bound (one of them 420 KB, over DynamoDB's item alone),
+  // is a 400 naming that field; and a body asking for an unbounded reply (20,000 entries in each
+  // array, 20,000 unknown keys) gets one under 1 MiB listing at most 100 problems of each kind.
+  const writeRoutes = firstVersion.filter((route) => route.writes && route.method !== 'GET')
+  it.each(writeRoutes.map((route) => [`${route.method} ${route.path}`, route] as const))(
+    '%s: oversized fields are 400 naming the field, oversized replies are bounded, never a 5xx',
+    async (_, route) => {
+      const sample = SAMPLES[route.functionId]!(ctx)
+      const target = sampleTarget(route, sample)
+      const send = (body: unknown) => {
+        const text = body === undefined ? '' : JSON.stringify(body)
+        const base = { method: route.method, target, body: text, auth: 'valid' as const }
+        return exchange(route, { ...base, headers: credentials(route, base) }, false, false)
+      }
+      const before = await snapshot()
+      // A route whose path carries its body (the authority's transmit) stores nothing of a body.
+      const fields = route.bodyFromPath ? [] : stringLeaves(sample.body)
+      for (const [i, path] of fields.entries()) {
+        const reply = await send(withText(sample.body, path, OVERSIZED_TEXT[i === 0 ? 1 : 0]))
+        const context = `${route.method} ${route.path} with ${path.join('/')} oversized -> ${reply.status} ${reply.text.slice(0, 300)}`
+        expect(reply.status, context).toBe(400)
+        expect(listedErrors(JSON.parse(reply.text)), context).toContainEqual(
+          expect.objectContaining({ path: path.join('/'), code: 'NG-SC-04' }),
+        )
+      }
+      const reply = await send(oversizedReplyBody(sample.body))
+      expect(reply.text.length).toBeLessThan(1024 * 1024)
+      const body = reply.text ? JSON.parse(reply.text) : {}
+      expect(listedErrors(body).length).toBeLessThanOrEqual(100)
+      expect((body.warnings ?? body.error?.warnings ?? []).length).toBeLessThanOrEqual(100)
+      if (reply.status >= 400)
         expect((await snapshot()) === before, 'a refused request changed the stored state').toBe(true)
       state = await snapshot()
     },
