@@ -57,6 +57,9 @@ export function bundleAliases(): Record<string, string> {
     // The DynamoDB client's endpoint-discovery cache (discovery is never turned on) uses five methods of
     // mnemonist's LRU cache; a Map does them (-5 KB; shims/mnemonist-lru-cache.mjs).
     'mnemonist/lru-cache': fileURLToPath(new URL('./shims/mnemonist-lru-cache.mjs', import.meta.url)),
+    // The SDK clients' SHA-256 without its pure-JavaScript fallback for a Node without crypto (-3.5 KB;
+    // shims/checksum.mjs).
+    '@smithy/core/checksum': fileURLToPath(new URL('./shims/checksum.mjs', import.meta.url)),
   }
   return aliases
 }
