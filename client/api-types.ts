@@ -1103,7 +1103,7 @@ export interface paths {
         };
         /**
          * The public keys that verify invoice signatures (JWKS)
-         * @description Ed25519 keys (RFC 8037); kid is the RFC 7638 thumbprint. Every key that has signed stays listed. Public, so anyone holding a signed invoice can verify it.
+         * @description Ed25519 keys (RFC 8037); kid is the RFC 7638 thumbprint. The current key of the mode asked for is listed from the deployment's start, and every key that has signed stays listed. Live and test mode have keys of their own: `?mode=test` lists the keys of test-mode (sandbox) invoices, whose canonical JSON carries `"mode": "test"`. Public, so anyone holding a signed invoice can verify it.
          */
         get: operations["resource-public-keys-v1"];
         put?: never;
@@ -1205,7 +1205,7 @@ export interface paths {
         put?: never;
         /**
          * Verify a QR code
-         * @description Decrypts a QR text made by this service and replies its IRN, when it was made, whether its certificate belongs to the IRN's business, and the invoice's status, so a buyer can check a printed invoice.
+         * @description Decrypts a QR text made by this service and replies its IRN, when it was made, whether its certificate belongs to the IRN's business, and the invoice's status, so a buyer can check a printed invoice. Live and test mode have authority keys of their own: the QR text opens with the key of the caller's mode only (a test-mode QR code is not recognised by a live key, nor the reverse), and `mode` says which.
          */
         post: operations["resource-verify-qr-v1"];
         delete?: never;
@@ -2557,6 +2557,11 @@ export interface components {
             };
             /** @description `evt_` + a time-ordered id; also the `webhook-id` header of every attempt */
             id: string;
+            /**
+             * @description Present, `test`, on an event of test mode (sandbox): it reports no real invoice (CONTRACT 18)
+             * @constant
+             */
+            mode?: "test";
             /** @constant */
             type: "batch.completed";
         };
@@ -2592,6 +2597,11 @@ export interface components {
             };
             /** @description `evt_` + a time-ordered id; also the `webhook-id` header of every attempt */
             id: string;
+            /**
+             * @description Present, `test`, on an event of test mode (sandbox): it reports no real invoice (CONTRACT 18)
+             * @constant
+             */
+            mode?: "test";
             /** @constant */
             type: "invoice.credited";
         };
@@ -2623,6 +2633,11 @@ export interface components {
             };
             /** @description `evt_` + a time-ordered id; also the `webhook-id` header of every attempt */
             id: string;
+            /**
+             * @description Present, `test`, on an event of test mode (sandbox): it reports no real invoice (CONTRACT 18)
+             * @constant
+             */
+            mode?: "test";
             /** @constant */
             type: "invoice.payment_status_changed";
         };
@@ -2658,6 +2673,11 @@ export interface components {
             };
             /** @description `evt_` + a time-ordered id; also the `webhook-id` header of every attempt */
             id: string;
+            /**
+             * @description Present, `test`, on an event of test mode (sandbox): it reports no real invoice (CONTRACT 18)
+             * @constant
+             */
+            mode?: "test";
             /** @constant */
             type: "invoice.receipt_confirmed";
         };
@@ -2689,6 +2709,11 @@ export interface components {
             };
             /** @description `evt_` + a time-ordered id; also the `webhook-id` header of every attempt */
             id: string;
+            /**
+             * @description Present, `test`, on an event of test mode (sandbox): it reports no real invoice (CONTRACT 18)
+             * @constant
+             */
+            mode?: "test";
             /** @constant */
             type: "invoice.received";
         };
@@ -2723,6 +2748,11 @@ export interface components {
             };
             /** @description `evt_` + a time-ordered id; also the `webhook-id` header of every attempt */
             id: string;
+            /**
+             * @description Present, `test`, on an event of test mode (sandbox): it reports no real invoice (CONTRACT 18)
+             * @constant
+             */
+            mode?: "test";
             /** @constant */
             type: "invoice.signed";
         };
@@ -2752,6 +2782,11 @@ export interface components {
             };
             /** @description `evt_` + a time-ordered id; also the `webhook-id` header of every attempt */
             id: string;
+            /**
+             * @description Present, `test`, on an event of test mode (sandbox): it reports no real invoice (CONTRACT 18)
+             * @constant
+             */
+            mode?: "test";
             /** @constant */
             type: "invoice.transmitted";
         };
@@ -2786,6 +2821,11 @@ export interface components {
             };
             /** @description `evt_` + a time-ordered id; also the `webhook-id` header of every attempt */
             id: string;
+            /**
+             * @description Present, `test`, on an event of test mode (sandbox): it reports no real invoice (CONTRACT 18)
+             * @constant
+             */
+            mode?: "test";
             /** @constant */
             type: "invoice.validated";
         };
@@ -10955,7 +10995,9 @@ export interface operations {
     };
     "resource-public-keys-v1": {
         parameters: {
-            query?: never;
+            query?: {
+                mode?: "live" | "test";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -10969,6 +11011,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Jwks"];
+                };
+            };
+            /** @description mode is neither `live` nor `test` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
                 };
             };
             /** @description The request carries a body larger than 1 MiB (refused before anything else, as on every route) */
@@ -11434,6 +11485,11 @@ export interface operations {
                              * @description The same time, ISO 8601
                              */
                             issued_at: string;
+                            /**
+                             * @description The mode the QR code was made in: `test` for a sandbox QR code, which is no tax document
+                             * @enum {string}
+                             */
+                            mode: "live" | "test";
                             /**
                              * @description The invoice's lifecycle status
                              * @enum {string}

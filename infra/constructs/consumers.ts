@@ -11,7 +11,7 @@ import type { QueueName } from '#lib/platform/async/queue.ts'
 import type { Access } from '#lib/platform/iam/access.ts'
 import type { Consumer } from '#lib/service/consumers.ts'
 import { accessOfConsumer } from '#lib/service/function-access.ts'
-import type { ServiceSecret } from '#lib/service/routes.ts'
+import type { ModeSecret } from '#lib/service/routes.ts'
 import { constructId } from '../stacks/service.ts'
 import { houseFunction } from './api-function.ts'
 import { QueueTrigger, StreamTrigger, scheduleTrigger } from './consumer-triggers.ts'
@@ -22,7 +22,7 @@ export interface ConsumersProps {
   consumers: readonly Consumer[]
   table: ITableV2
   dataKey?: IKey
-  secrets?: Partial<Record<ServiceSecret, ISecret>>
+  secrets?: Partial<Record<ModeSecret, ISecret>>
   stage: string
   serviceName: string
   serviceVersion: string

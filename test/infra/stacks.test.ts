@@ -420,8 +420,13 @@ describe('service key secrets', () => {
       .Environment.Variables
   }
 
-  it('creates the signing and QR authority secrets in the data stack, retained in prod', () => {
-    prod.dataTemplate.resourceCountIs('AWS::SecretsManager::Secret', 2)
+  it('creates the signing and QR authority secrets of each mode in the data stack, retained in prod', () => {
+    // Live and test (CONTRACT 18): a test-mode artefact is made with keys of its own.
+    prod.dataTemplate.resourceCountIs('AWS::SecretsManager::Secret', 4)
+    for (const name of ['signing-key', 'qr-authority-key', 'test-signing-key', 'test-qr-authority-key'])
+      prod.dataTemplate.hasResourceProperties('AWS::SecretsManager::Secret', {
+        Name: `einvoicing/prod/${name}`,
+      })
     prod.dataTemplate.hasResource('AWS::SecretsManager::Secret', { DeletionPolicy: 'Retain' })
     dev.dataTemplate.hasResource('AWS::SecretsManager::Secret', { DeletionPolicy: 'Delete' })
   })
@@ -451,6 +456,9 @@ describe('service key secrets', () => {
       expect(Boolean(env.QR_KEY_SECRET_ARN), functionId).toBe(
         Boolean(users.get(functionId)?.has('qr-authority-key')),
       )
+      // Each key's test twin goes with it: a function serves both modes.
+      expect(Boolean(env.TEST_SIGNING_KEY_SECRET_ARN), functionId).toBe(Boolean(env.SIGNING_KEY_SECRET_ARN))
+      expect(Boolean(env.TEST_QR_KEY_SECRET_ARN), functionId).toBe(Boolean(env.QR_KEY_SECRET_ARN))
     }
   })
 })
