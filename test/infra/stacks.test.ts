@@ -183,6 +183,10 @@ describe('one stack per area (CONTRACT section 13)', () => {
 })
 
 describe('the stage', () => {
+  it('refuses the stage name local, which would allow plain-http loopback webhooks in AWS', () => {
+    expect(() => synth('local')).toThrow(/stage "local" cannot be deployed: it is the local server's stage/)
+  })
+
   it('deploys one function per functionId of the route table, plus the unrouted catch-all and the consumers', () => {
     prod.apiTemplate.resourceCountIs('AWS::Lambda::Function', functionIds.length + 1 + consumers.length)
     expect([...prod.stage.functions.keys()].sort()).toEqual([...functionIds, UNROUTED.functionId].sort())
