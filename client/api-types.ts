@@ -1385,7 +1385,7 @@ export interface paths {
         put?: never;
         /**
          * Advance the business's test clock (test mode, ADMIN)
-         * @description Moves the business's test-mode time forward by `seconds` (1 to 2,592,000, 30 days, per call; it never goes back). Webhook retries and their final failure and Idempotency-Key expiry follow it: deliveries whose next attempt is now due are attempted at once, and a jump past the whole retry schedule runs it out within seconds, ending FAILED. Live keys get 403.
+         * @description Moves the business's test-mode time forward by `seconds` (1 to 2,592,000, 30 days, per call, and at most 315,360,000, 10 years, in all; it never goes back). Webhook retries and their final failure and Idempotency-Key expiry follow it: deliveries whose next attempt is now due are attempted at once, and a jump past the whole retry schedule runs it out within seconds, ending FAILED. Live keys get 403.
          */
         post: operations["test-clock-advance-v1"];
         delete?: never;
@@ -1445,7 +1445,7 @@ export interface paths {
         put?: never;
         /**
          * Advance the sandbox bank's test clock (test mode)
-         * @description Moves the test-mode time of the sandbox's bank forward by `seconds` (1 to 2,592,000 per call; it never goes back): test transfers and reversals are stamped with it, so the Lagos day a test transfer counts in (GET /api/v1/merchant/statement) and its completedAt follow it. One clock for every test switch client and merchant; a business's clock (POST /api/v1/test/clock/advance) is another. A live switch credential gets 403.
+         * @description Moves the test-mode time of the sandbox's bank forward by `seconds` (1 to 2,592,000 per call, at most 10 years in all; it never goes back): test transfers and reversals are stamped with it, so the Lagos day a test transfer counts in (GET /api/v1/merchant/statement) and its completedAt follow it. One clock for every test switch client and merchant; a business's clock (POST /api/v1/test/clock/advance) is another. A live switch credential gets 403.
          */
         post: operations["test-bank-clock-advance-v1"];
         delete?: never;
@@ -2519,6 +2519,7 @@ export interface components {
          *     - `INVOICE_REFERENCE_MISMATCH` (400): validate-irn's invoice_reference is not the IRN's first segment (its invoice reference), e.g. at `invoice_reference`
          *     - `SERVICE_ID_NOT_OWN` (400): generate-irn's or generate-qr-code's service_id is not the caller's business's service id, e.g. at `service_id`
          *     - `QR_PAYLOAD_TOO_LONG` (400): The QR payload (IRN, timestamp, certificate) is longer than one RSA-2048 block, e.g. at `certificate`
+         *     - `TEST_CLOCK_LIMIT` (400): A test clock advance would take the clock more than 10 years ahead of the real time in all, e.g. at `seconds`
          *     - `QR_NOT_RECOGNISED` (400): verify-qr was sent a text that is not a QR code issued by this service, e.g. at `qr`
          *     - `too_many_matches` (400): A merchant history reference names more transactions than status and date filters apply to, e.g. at `query/reference`
          *     - `API_SECRET_SENT` (401): An Area A request carried x-api-secret: the secret is never sent, the request is signed with it, e.g. at `x-api-secret`
@@ -2538,7 +2539,7 @@ export interface components {
          *     - `custom` (400): A value breaks a rule of its field (the message says which), e.g. at `irn`
          * @enum {string}
          */
-        ErrorCode: "NG-SC-01" | "NG-SC-02" | "NG-SC-03" | "NG-SC-04" | "NG-FM-01" | "NG-FM-02" | "NG-FM-03" | "NG-FM-04" | "NG-DT-01" | "NG-DT-02" | "NG-DT-03" | "NG-IRN-01" | "NG-IRN-02" | "NG-IRN-03" | "NG-PT-01" | "NG-CL-01" | "NG-CL-02" | "NG-CL-03" | "NG-CL-04" | "NG-CL-05" | "NG-CL-06" | "NG-CL-07" | "NG-CL-08" | "NG-CL-09" | "NG-BR-01" | "NG-BR-02" | "NG-BR-03" | "NG-BR-04" | "NG-CO-01" | "NG-CO-10" | "NG-CO-13" | "NG-CO-14" | "NG-CO-15" | "NG-CO-16" | "NG-CO-17" | "NG-UK-01" | "NG-AU-01" | "NG-AU-02" | "NG-AU-03" | "NG-AU-04" | "NG-AU-05" | "NG-AU-06" | "NG-AU-07" | "NG-SZ-01" | "INVOICE_REFERENCE_MISMATCH" | "SERVICE_ID_NOT_OWN" | "QR_PAYLOAD_TOO_LONG" | "QR_NOT_RECOGNISED" | "too_many_matches" | "API_SECRET_SENT" | "malformed_path" | "WEBHOOK_DOWN" | "DELIVERY_FAILED" | "invalid_type" | "invalid_format" | "invalid_value" | "invalid_union" | "invalid_key" | "invalid_element" | "too_big" | "too_small" | "not_multiple_of" | "unrecognized_keys" | "custom";
+        ErrorCode: "NG-SC-01" | "NG-SC-02" | "NG-SC-03" | "NG-SC-04" | "NG-FM-01" | "NG-FM-02" | "NG-FM-03" | "NG-FM-04" | "NG-DT-01" | "NG-DT-02" | "NG-DT-03" | "NG-IRN-01" | "NG-IRN-02" | "NG-IRN-03" | "NG-PT-01" | "NG-CL-01" | "NG-CL-02" | "NG-CL-03" | "NG-CL-04" | "NG-CL-05" | "NG-CL-06" | "NG-CL-07" | "NG-CL-08" | "NG-CL-09" | "NG-BR-01" | "NG-BR-02" | "NG-BR-03" | "NG-BR-04" | "NG-CO-01" | "NG-CO-10" | "NG-CO-13" | "NG-CO-14" | "NG-CO-15" | "NG-CO-16" | "NG-CO-17" | "NG-UK-01" | "NG-AU-01" | "NG-AU-02" | "NG-AU-03" | "NG-AU-04" | "NG-AU-05" | "NG-AU-06" | "NG-AU-07" | "NG-SZ-01" | "INVOICE_REFERENCE_MISMATCH" | "SERVICE_ID_NOT_OWN" | "QR_PAYLOAD_TOO_LONG" | "TEST_CLOCK_LIMIT" | "QR_NOT_RECOGNISED" | "too_many_matches" | "API_SECRET_SENT" | "malformed_path" | "WEBHOOK_DOWN" | "DELIVERY_FAILED" | "invalid_type" | "invalid_format" | "invalid_value" | "invalid_union" | "invalid_key" | "invalid_element" | "too_big" | "too_small" | "not_multiple_of" | "unrecognized_keys" | "custom";
         /** @description Every invoice of a batch has its result */
         Event_batch_completed: {
             /** @description The business the event is delivered to */
@@ -12865,7 +12866,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description seconds is not a whole number from 1 to 2,592,000 */
+            /** @description seconds is not a whole number from 1 to 2,592,000, or would take the clock more than 10 years ahead in all (TEST_CLOCK_LIMIT) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13275,7 +13276,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description seconds is not a whole number from 1 to 2,592,000 (code 30) */
+            /** @description seconds is not a whole number from 1 to 2,592,000 (code 30), or would take the clock more than 10 years ahead in all (TEST_CLOCK_LIMIT) */
             400: {
                 headers: {
                     [name: string]: unknown;
