@@ -672,18 +672,20 @@ describe('Consumers (lib/service/consumers.ts on DynamoDB Streams and SQS)', () 
       .filter((q) => q.Properties.RedrivePolicy)
       .map((q) => q.Properties)
       .sort((a, b) => a.VisibilityTimeout - b.VisibilityTimeout)
-    // The delivery queue, then the recovery queue (CONTRACT 21).
-    expect(main).toHaveLength(2)
-    expect(main[0]).toMatchObject({ VisibilityTimeout: 90, RedrivePolicy: { maxReceiveCount: 20 } })
-    expect(main[1]).toMatchObject({ VisibilityTimeout: 120, RedrivePolicy: { maxReceiveCount: 20 } })
+    // The live and the test delivery queues (CONTRACT 18), then the recovery queue (CONTRACT 21).
+    expect(main).toHaveLength(3)
+    for (const delivery of main.slice(0, 2))
+      expect(delivery).toMatchObject({ VisibilityTimeout: 90, RedrivePolicy: { maxReceiveCount: 20 } })
+    expect(main[2]).toMatchObject({ VisibilityTimeout: 120, RedrivePolicy: { maxReceiveCount: 20 } })
     const sqsMappings = Object.values(
       prod.apiTemplate.findResources('AWS::Lambda::EventSourceMapping'),
     ).filter((m) => m.Properties.StartingPosition === undefined)
-    expect(sqsMappings).toHaveLength(2)
+    expect(sqsMappings).toHaveLength(3)
     for (const m of sqsMappings)
       expect(m.Properties.FunctionResponseTypes).toEqual(['ReportBatchItemFailures'])
-    // A storm of deliveries (or recoveries) cannot take the account's concurrency from the API (CONTRACT section 14).
-    expect(sqsMappings.map((m) => m.Properties.ScalingConfig.MaximumConcurrency).sort()).toEqual([20, 5])
+    // A storm of deliveries (or recoveries) cannot take the account's concurrency from the API
+    // (CONTRACT section 14), and sandbox deliveries have a share of their own (CONTRACT 18).
+    expect(sqsMappings.map((m) => m.Properties.ScalingConfig.MaximumConcurrency).sort()).toEqual([20, 5, 5])
   })
 
   it('alarms on any message in a dead-letter queue', () => {

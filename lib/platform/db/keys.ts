@@ -386,9 +386,13 @@ export const keys = {
   }),
   /**
    * One of the concurrent-delivery slots of a destination host (lib/webhooks/host-slots.ts): at most
-   * that many deliveries to one host are in flight, whichever businesses they are for.
+   * that many deliveries to one host are in flight, whichever businesses they are for. Each mode has
+   * slots of its own (`WHHOST#T~<host>` in test): a sandbox burst holds no live slot (CONTRACT 18).
    */
-  webhookHostSlot: (host: string, slot: number): Key => ({ pk: `WHHOST#${host}`, sk: `SLOT#${slot}` }),
+  webhookHostSlot: (host: string, slot: number): Key => ({
+    pk: `WHHOST#${scoped(host)}`,
+    sk: `SLOT#${slot}`,
+  }),
   /**
    * One event's delivery to one subscription: created once (attribute_not_exists) by the fan-out,
    * so an event reaches a subscription through one delivery however often the stream repeats it.
