@@ -1103,7 +1103,7 @@ export interface paths {
         };
         /**
          * The public keys that verify invoice signatures (JWKS)
-         * @description Ed25519 keys (RFC 8037); kid is the RFC 7638 thumbprint. Every key that has signed stays listed. Public, so anyone holding a signed invoice can verify it.
+         * @description Ed25519 keys (RFC 8037); kid is the RFC 7638 thumbprint. The current key of the mode asked for is listed from the deployment's start, and every key that has signed stays listed. Live and test mode have keys of their own: `?mode=test` lists the keys of test-mode (sandbox) invoices, whose canonical JSON carries `"mode": "test"`. Public, so anyone holding a signed invoice can verify it.
          */
         get: operations["resource-public-keys-v1"];
         put?: never;
@@ -1205,7 +1205,7 @@ export interface paths {
         put?: never;
         /**
          * Verify a QR code
-         * @description Decrypts a QR text made by this service and replies its IRN, when it was made, whether its certificate belongs to the IRN's business, and the invoice's status, so a buyer can check a printed invoice.
+         * @description Decrypts a QR text made by this service and replies its IRN, when it was made, whether its certificate belongs to the IRN's business, and the invoice's status, so a buyer can check a printed invoice. Live and test mode have authority keys of their own: the QR text opens with the key of the caller's mode only (a test-mode QR code is not recognised by a live key, nor the reverse), and `mode` says which.
          */
         post: operations["resource-verify-qr-v1"];
         delete?: never;
@@ -1385,7 +1385,7 @@ export interface paths {
         put?: never;
         /**
          * Advance the business's test clock (test mode, ADMIN)
-         * @description Moves the business's test-mode time forward by `seconds` (1 to 2,592,000, 30 days, per call; it never goes back). Webhook retries and their final failure and Idempotency-Key expiry follow it: deliveries whose next attempt is now due are attempted at once, and a jump past the whole retry schedule runs it out within seconds, ending FAILED. Live keys get 403.
+         * @description Moves the business's test-mode time forward by `seconds` (1 to 2,592,000, 30 days, per call, and at most 315,360,000, 10 years, in all; it never goes back). Webhook retries and their final failure and Idempotency-Key expiry follow it: deliveries whose next attempt is now due are attempted at once, and a jump past the whole retry schedule runs it out within seconds, ending FAILED. Live keys get 403.
          */
         post: operations["test-clock-advance-v1"];
         delete?: never;
@@ -1445,7 +1445,7 @@ export interface paths {
         put?: never;
         /**
          * Advance the sandbox bank's test clock (test mode)
-         * @description Moves the test-mode time of the sandbox's bank forward by `seconds` (1 to 2,592,000 per call; it never goes back): test transfers and reversals are stamped with it, so the Lagos day a test transfer counts in (GET /api/v1/merchant/statement) and its completedAt follow it. One clock for every test switch client and merchant; a business's clock (POST /api/v1/test/clock/advance) is another. A live switch credential gets 403.
+         * @description Moves the test-mode time of the sandbox's bank forward by `seconds` (1 to 2,592,000 per call, at most 10 years in all; it never goes back): test transfers and reversals are stamped with it, so the Lagos day a test transfer counts in (GET /api/v1/merchant/statement) and its completedAt follow it. One clock for every test switch client and merchant; a business's clock (POST /api/v1/test/clock/advance) is another. A live switch credential gets 403.
          */
         post: operations["test-bank-clock-advance-v1"];
         delete?: never;
@@ -2537,6 +2537,7 @@ export interface components {
          *     - `INVOICE_REFERENCE_MISMATCH` (400): validate-irn's invoice_reference is not the IRN's first segment (its invoice reference), e.g. at `invoice_reference`
          *     - `SERVICE_ID_NOT_OWN` (400): generate-irn's or generate-qr-code's service_id is not the caller's business's service id, e.g. at `service_id`
          *     - `QR_PAYLOAD_TOO_LONG` (400): The QR payload (IRN, timestamp, certificate) is longer than one RSA-2048 block, e.g. at `certificate`
+         *     - `TEST_CLOCK_LIMIT` (400): A test clock advance would take the clock more than 10 years ahead of the real time in all, e.g. at `seconds`
          *     - `QR_NOT_RECOGNISED` (400): verify-qr was sent a text that is not a QR code issued by this service, e.g. at `qr`
          *     - `too_many_matches` (400): A merchant history reference names more transactions than status and date filters apply to, e.g. at `query/reference`
          *     - `API_SECRET_SENT` (401): An Area A request carried x-api-secret: the secret is never sent, the request is signed with it, e.g. at `x-api-secret`
@@ -2559,7 +2560,7 @@ export interface components {
          *     - `custom` (400): A value breaks a rule of its field (the message says which), e.g. at `irn`
          * @enum {string}
          */
-        ErrorCode: "NG-SC-01" | "NG-SC-02" | "NG-SC-03" | "NG-SC-04" | "NG-FM-01" | "NG-FM-02" | "NG-FM-03" | "NG-FM-04" | "NG-DT-01" | "NG-DT-02" | "NG-DT-03" | "NG-IRN-01" | "NG-IRN-02" | "NG-IRN-03" | "NG-PT-01" | "NG-CL-01" | "NG-CL-02" | "NG-CL-03" | "NG-CL-04" | "NG-CL-05" | "NG-CL-06" | "NG-CL-07" | "NG-CL-08" | "NG-CL-09" | "NG-BR-01" | "NG-BR-02" | "NG-BR-03" | "NG-BR-04" | "NG-BR-05" | "NG-BR-06" | "NG-BR-07" | "NG-BR-08" | "NG-CO-01" | "NG-CO-10" | "NG-CO-13" | "NG-CO-14" | "NG-CO-15" | "NG-CO-16" | "NG-CO-17" | "NG-UK-01" | "NG-AU-01" | "NG-AU-02" | "NG-AU-03" | "NG-AU-04" | "NG-AU-05" | "NG-AU-06" | "NG-AU-07" | "NG-SZ-01" | "INVOICE_REFERENCE_MISMATCH" | "SERVICE_ID_NOT_OWN" | "QR_PAYLOAD_TOO_LONG" | "QR_NOT_RECOGNISED" | "too_many_matches" | "API_SECRET_SENT" | "TOO_MANY_KEYS" | "malformed_path" | "WEBHOOK_DOWN" | "DELIVERY_FAILED" | "BATCH_RESULT_TOO_LARGE" | "BATCH_ITEM_RETRIES_EXHAUSTED" | "invalid_type" | "invalid_format" | "invalid_value" | "invalid_union" | "invalid_key" | "invalid_element" | "too_big" | "too_small" | "not_multiple_of" | "unrecognized_keys" | "custom";
+        ErrorCode: "NG-SC-01" | "NG-SC-02" | "NG-SC-03" | "NG-SC-04" | "NG-FM-01" | "NG-FM-02" | "NG-FM-03" | "NG-FM-04" | "NG-DT-01" | "NG-DT-02" | "NG-DT-03" | "NG-IRN-01" | "NG-IRN-02" | "NG-IRN-03" | "NG-PT-01" | "NG-CL-01" | "NG-CL-02" | "NG-CL-03" | "NG-CL-04" | "NG-CL-05" | "NG-CL-06" | "NG-CL-07" | "NG-CL-08" | "NG-CL-09" | "NG-BR-01" | "NG-BR-02" | "NG-BR-03" | "NG-BR-04" | "NG-BR-05" | "NG-BR-06" | "NG-BR-07" | "NG-BR-08" | "NG-CO-01" | "NG-CO-10" | "NG-CO-13" | "NG-CO-14" | "NG-CO-15" | "NG-CO-16" | "NG-CO-17" | "NG-UK-01" | "NG-AU-01" | "NG-AU-02" | "NG-AU-03" | "NG-AU-04" | "NG-AU-05" | "NG-AU-06" | "NG-AU-07" | "NG-SZ-01" | "INVOICE_REFERENCE_MISMATCH" | "SERVICE_ID_NOT_OWN" | "QR_PAYLOAD_TOO_LONG" | "TEST_CLOCK_LIMIT" | "QR_NOT_RECOGNISED" | "too_many_matches" | "API_SECRET_SENT" | "TOO_MANY_KEYS" | "malformed_path" | "WEBHOOK_DOWN" | "DELIVERY_FAILED" | "BATCH_RESULT_TOO_LARGE" | "BATCH_ITEM_RETRIES_EXHAUSTED" | "invalid_type" | "invalid_format" | "invalid_value" | "invalid_union" | "invalid_key" | "invalid_element" | "too_big" | "too_small" | "not_multiple_of" | "unrecognized_keys" | "custom";
         /** @description Every invoice of a batch has its result */
         Event_batch_completed: {
             /** @description The business the event is delivered to */
@@ -2578,6 +2579,11 @@ export interface components {
             };
             /** @description `evt_` + a time-ordered id; also the `webhook-id` header of every attempt */
             id: string;
+            /**
+             * @description Present, `test`, on an event of test mode (sandbox): it reports no real invoice (CONTRACT 18)
+             * @constant
+             */
+            mode?: "test";
             /** @constant */
             type: "batch.completed";
         };
@@ -2613,6 +2619,11 @@ export interface components {
             };
             /** @description `evt_` + a time-ordered id; also the `webhook-id` header of every attempt */
             id: string;
+            /**
+             * @description Present, `test`, on an event of test mode (sandbox): it reports no real invoice (CONTRACT 18)
+             * @constant
+             */
+            mode?: "test";
             /** @constant */
             type: "invoice.credited";
         };
@@ -2644,6 +2655,11 @@ export interface components {
             };
             /** @description `evt_` + a time-ordered id; also the `webhook-id` header of every attempt */
             id: string;
+            /**
+             * @description Present, `test`, on an event of test mode (sandbox): it reports no real invoice (CONTRACT 18)
+             * @constant
+             */
+            mode?: "test";
             /** @constant */
             type: "invoice.payment_status_changed";
         };
@@ -2679,6 +2695,11 @@ export interface components {
             };
             /** @description `evt_` + a time-ordered id; also the `webhook-id` header of every attempt */
             id: string;
+            /**
+             * @description Present, `test`, on an event of test mode (sandbox): it reports no real invoice (CONTRACT 18)
+             * @constant
+             */
+            mode?: "test";
             /** @constant */
             type: "invoice.receipt_confirmed";
         };
@@ -2710,6 +2731,11 @@ export interface components {
             };
             /** @description `evt_` + a time-ordered id; also the `webhook-id` header of every attempt */
             id: string;
+            /**
+             * @description Present, `test`, on an event of test mode (sandbox): it reports no real invoice (CONTRACT 18)
+             * @constant
+             */
+            mode?: "test";
             /** @constant */
             type: "invoice.received";
         };
@@ -2744,6 +2770,11 @@ export interface components {
             };
             /** @description `evt_` + a time-ordered id; also the `webhook-id` header of every attempt */
             id: string;
+            /**
+             * @description Present, `test`, on an event of test mode (sandbox): it reports no real invoice (CONTRACT 18)
+             * @constant
+             */
+            mode?: "test";
             /** @constant */
             type: "invoice.signed";
         };
@@ -2773,6 +2804,11 @@ export interface components {
             };
             /** @description `evt_` + a time-ordered id; also the `webhook-id` header of every attempt */
             id: string;
+            /**
+             * @description Present, `test`, on an event of test mode (sandbox): it reports no real invoice (CONTRACT 18)
+             * @constant
+             */
+            mode?: "test";
             /** @constant */
             type: "invoice.transmitted";
         };
@@ -2807,6 +2843,11 @@ export interface components {
             };
             /** @description `evt_` + a time-ordered id; also the `webhook-id` header of every attempt */
             id: string;
+            /**
+             * @description Present, `test`, on an event of test mode (sandbox): it reports no real invoice (CONTRACT 18)
+             * @constant
+             */
+            mode?: "test";
             /** @constant */
             type: "invoice.validated";
         };
@@ -10997,7 +11038,9 @@ export interface operations {
     };
     "resource-public-keys-v1": {
         parameters: {
-            query?: never;
+            query?: {
+                mode?: "live" | "test";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -11011,6 +11054,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Jwks"];
+                };
+            };
+            /** @description mode is neither `live` nor `test` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
                 };
             };
             /** @description The request carries a body larger than 1 MiB (refused before anything else, as on every route) */
@@ -11476,6 +11528,11 @@ export interface operations {
                              * @description The same time, ISO 8601
                              */
                             issued_at: string;
+                            /**
+                             * @description The mode the QR code was made in: `test` for a sandbox QR code, which is no tax document
+                             * @enum {string}
+                             */
+                            mode: "live" | "test";
                             /**
                              * @description The invoice's lifecycle status
                              * @enum {string}
@@ -12851,7 +12908,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description seconds is not a whole number from 1 to 2,592,000 */
+            /** @description seconds is not a whole number from 1 to 2,592,000, or would take the clock more than 10 years ahead in all (TEST_CLOCK_LIMIT) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13261,7 +13318,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description seconds is not a whole number from 1 to 2,592,000 (code 30) */
+            /** @description seconds is not a whole number from 1 to 2,592,000 (code 30), or would take the clock more than 10 years ahead in all (TEST_CLOCK_LIMIT) */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -9,6 +9,7 @@ import { AREA_STACKS, type AreaStackName, stackOf, stackTitle } from './stacks/a
 import { DataStack } from './stacks/data-stack.ts'
 import { EdgeStack } from './stacks/edge-stack.ts'
 import { packageVersion } from './stacks/service.ts'
+import { LOCAL_STAGE } from '#lib/platform/net/destination.ts'
 
 /** Every asynchronous consumer of a stage by functionId (lib/service/consumers.ts). */
 export const CONSUMER_FUNCTIONS: readonly string[] = consumers.map((c) => c.functionId)
@@ -47,11 +48,25 @@ export interface Stage {
 }
 
 /**
+ * `local` is the local server's stage (npm start), and what the code takes for one: there a webhook
+ * may be plain http to the loopback (lib/platform/net/destination.ts). A deployed stage of that name
+ * would allow it in AWS, so no stage of that name is built (CONTRACT 18).
+ */
+function refuseLocalStage(stage: string): void {
+  if (stage === LOCAL_STAGE) {
+    throw new Error(
+      `stage "${LOCAL_STAGE}" cannot be deployed: it is the local server's stage, whose webhooks may be plain http to the loopback. Choose another name (-c stage=dev, test, prod, ...)`,
+    )
+  }
+}
+
+/**
  * A stage: the data stack, the edge stack, then one stack per area (infra/stacks/areas.ts).
  * References flow one way, Data -> Edge -> areas and Data -> areas, so `cdk deploy --all` deploys
  * them in that order and no stack waits on one deployed after it (docs/operations.md).
  */
 export function buildStage(app: App, props: StageProps): Stage {
+  refuseLocalStage(props.stage)
   const prefix = props.prefix ?? `Einvoicing-${props.stage}`
   const table = props.routes ?? routeTable
   const consumerIds = props.consumers ?? CONSUMER_FUNCTIONS

@@ -17,7 +17,7 @@ import { builtinAliases } from './builtin-shims.ts'
 import { acknowledge } from './nag.ts'
 import { grantAccess } from './grants.ts'
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager'
-import { type Route, routes as routeTable, type ServiceSecret } from '#lib/service/routes.ts'
+import { type ModeSecret, type Route, routes as routeTable } from '#lib/service/routes.ts'
 
 /** The repository root: handler modules in the route table are relative to it. */
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url))
@@ -155,7 +155,7 @@ export interface ApiFunctionProps {
    */
   routes: readonly Route[]
   /** The service's key secrets; the function is granted read on those its Access names. */
-  secrets?: Partial<Record<ServiceSecret, ISecret>>
+  secrets?: Partial<Record<ModeSecret, ISecret>>
   table: ITableV2
   /** The field-encryption key: decrypt and encrypt are granted only where this function needs them. */
   dataKey?: IKey

@@ -11,7 +11,7 @@ import type { QueueName } from '#lib/platform/async/queue.ts'
 import type { Access } from '#lib/platform/iam/access.ts'
 import type { Consumer } from '#lib/service/consumers.ts'
 import { accessOfConsumer } from '#lib/service/function-access.ts'
-import type { ServiceSecret } from '#lib/service/routes.ts'
+import type { ModeSecret } from '#lib/service/routes.ts'
 import { constructId } from '../stacks/service.ts'
 import { houseFunction } from './api-function.ts'
 import { QueueTrigger, StreamTrigger, scheduleTrigger } from './consumer-triggers.ts'
@@ -22,7 +22,7 @@ export interface ConsumersProps {
   consumers: readonly Consumer[]
   table: ITableV2
   dataKey?: IKey
-  secrets?: Partial<Record<ServiceSecret, ISecret>>
+  secrets?: Partial<Record<ModeSecret, ISecret>>
   stage: string
   serviceName: string
   serviceVersion: string
@@ -65,6 +65,13 @@ export class Consumers extends Construct {
       ...props.consumers.filter((c) => c.trigger.kind !== 'queue'),
     ]
     for (const c of ordered) this.consumer(c, props)
+    // The queues each consumer sends to, once every queue exists (a queue consumer may send to
+    // another's queue: the live webhook consumer to the test one's).
+    for (const c of props.consumers) {
+      for (const queueName of accessOfConsumer(c).queues ?? []) {
+        grantQueue(this.functions.get(c.functionId)!, queueName, this.queueFor(c.functionId, queueName))
+      }
+    }
     // API functions that send to a queue made here, which did not exist when they were built.
     for (const [functionId, api] of props.apiFunctions) {
       for (const queueName of api.access?.queues ?? []) {
@@ -96,8 +103,8 @@ export class Consumers extends Construct {
       environment: sendsFrom ? { SES_FROM_ADDRESS: sendsFrom } : {},
     }).function
     this.functions.set(c.functionId, fn)
-    // Its role: the Access the local runs hold it to. The queues it sends to are granted below, once
-    // its own (if it reads one) exists.
+    // Its role: the Access the local runs hold it to. The queues it sends to are granted once every
+    // queue exists (the constructor).
     grantAccess(
       fn,
       c.functionId,
@@ -136,9 +143,6 @@ export class Consumers extends Construct {
         comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
         treatMissingData: TreatMissingData.NOT_BREACHING,
       })
-    }
-    for (const queueName of access.queues ?? []) {
-      grantQueue(fn, queueName, this.queueFor(c.functionId, queueName))
     }
     if (trigger.kind === 'stream')
       new StreamTrigger(scope, 'Stream', { ...made, trigger, table: props.table })

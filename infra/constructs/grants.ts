@@ -7,7 +7,8 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager'
 import type { IQueue } from 'aws-cdk-lib/aws-sqs'
 import { QUEUE_URL_ENV, type QueueName } from '#lib/platform/async/queue.ts'
 import type { Access, TableGrant } from '#lib/platform/iam/access.ts'
-import { SECRET_ENV, type ServiceSecret } from '#lib/service/routes.ts'
+import { type ModeSecret, SECRET_ENV, secretOfMode } from '#lib/service/routes.ts'
+import { MODES } from '#lib/platform/mode.ts'
 
 /**
  * A function's IAM policy, generated from its Access (lib/platform/iam/access.ts), the same Access every local
@@ -22,7 +23,7 @@ export interface GrantTargets {
   table: ITableV2
   /** The field-encryption key: every function is told it (none falls back to a local key). */
   dataKey?: IKey
-  secrets?: Partial<Record<ServiceSecret, ISecret>>
+  secrets?: Partial<Record<ModeSecret, ISecret>>
   /** The queues the function may send to, when they are built before it (else grantQueue later). */
   queues?: Partial<Record<QueueName, IQueue>>
   /** SES identities (address and domain) to send from; without them `email` grants nothing. */
@@ -91,11 +92,15 @@ export function grantAccess(
     // again where a keyring has more than one KMS key.
     kms('DataKeyEncrypt', ['kms:GenerateDataKey', 'kms:Encrypt'], access.encrypt)
   }
+  // A function that uses a key serves both modes, so it reads both modes' secrets.
   for (const name of access.secrets ?? []) {
-    const secret = targets.secrets?.[name]
-    if (!secret) throw new Error(`${functionId} needs the ${name} secret, but none was passed to it`)
-    secret.grantRead(fn)
-    fn.addEnvironment(SECRET_ENV[name], secret.secretArn)
+    for (const mode of MODES) {
+      const id = secretOfMode(name, mode)
+      const secret = targets.secrets?.[id]
+      if (!secret) throw new Error(`${functionId} needs the ${id} secret, but none was passed to it`)
+      secret.grantRead(fn)
+      fn.addEnvironment(SECRET_ENV[id], secret.secretArn)
+    }
   }
   for (const name of access.queues ?? []) {
     const queue = targets.queues?.[name]

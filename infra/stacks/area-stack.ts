@@ -14,7 +14,7 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager'
 import type { ITopic } from 'aws-cdk-lib/aws-sns'
 import type { Construct } from 'constructs'
 import type { Consumer } from '#lib/service/consumers.ts'
-import { functionsOf, type Route, type ServiceSecret } from '#lib/service/routes.ts'
+import { functionsOf, type ModeSecret, type Route } from '#lib/service/routes.ts'
 import { AlarmsNotify } from '../constructs/alarms.ts'
 import { ApiFunction } from '../constructs/api-function.ts'
 import { Consumers } from '../constructs/consumers.ts'
@@ -35,7 +35,7 @@ export interface AreaStackProps extends StackProps, ServiceInfo {
   /** From DataStack: CDK turns each reference into an export/import pair it manages itself. */
   table: ITableV2
   dataKey?: IKey
-  secrets?: Partial<Record<ServiceSecret, ISecret>>
+  secrets?: Partial<Record<ModeSecret, ISecret>>
   alarmTopic: ITopic
   protect?: boolean
   /** A verified SES identity for the consumers that e-mail (outcome notifications); without it they only log. */

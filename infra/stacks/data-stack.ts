@@ -11,7 +11,7 @@ import { Key } from 'aws-cdk-lib/aws-kms'
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager'
 import type { Construct } from 'constructs'
 import { tableDefinition } from '#lib/platform/db/table.ts'
-import type { ServiceSecret } from '#lib/service/routes.ts'
+import type { ModeSecret } from '#lib/service/routes.ts'
 import { AlarmsNotify, AlarmTopic } from '../constructs/alarms.ts'
 import { acknowledge } from '../constructs/nag.ts'
 
@@ -48,7 +48,7 @@ export class DataStack extends Stack {
    * The service's private keys. The stack creates the secrets empty (CloudFormation cannot make an
    * Ed25519 or RSA key); `npm run cli -- keys provision` fills them once after the first deploy.
    */
-  readonly secrets: Record<ServiceSecret, Secret>
+  readonly secrets: Record<ModeSecret, Secret>
   /** The stage's alarm topic: every alarm of the stage notifies it. */
   readonly alarmTopic: AlarmTopic['topic']
 
@@ -97,6 +97,7 @@ export class DataStack extends Stack {
       )
       return created
     }
+    // Each key twice (CONTRACT 18): test-mode invoices and QR codes are made with keys of their own.
     this.secrets = {
       'signing-key': secret(
         'SigningKey',
@@ -107,6 +108,16 @@ export class DataStack extends Stack {
         'QrAuthorityKey',
         'qr-authority-key',
         'RSA-2048 private key (PKCS#8 PEM) of the QR authority',
+      ),
+      'test-signing-key': secret(
+        'TestSigningKey',
+        'test-signing-key',
+        'Ed25519 private key (PKCS#8 PEM) that stamps test-mode (sandbox) invoices',
+      ),
+      'test-qr-authority-key': secret(
+        'TestQrAuthorityKey',
+        'test-qr-authority-key',
+        'RSA-2048 private key (PKCS#8 PEM) of the test-mode (sandbox) QR codes',
       ),
     }
 

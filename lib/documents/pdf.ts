@@ -25,7 +25,12 @@ export interface PdfInput {
   qrText: string
   /** ISO time the invoice was signed: the document's dates. */
   signedAt: string
+  /** A test-mode (sandbox) invoice: every page says it is no tax invoice (CONTRACT 18). */
+  test?: boolean
 }
+
+/** What every page of a test-mode invoice prints, above its content (CONTRACT 18). */
+export const TEST_BANNER = 'TEST - NOT A TAX INVOICE'
 
 export const PDF_CONTENT_TYPE = 'application/pdf'
 
@@ -83,6 +88,7 @@ class Layout {
   constructor(
     private readonly doc: PdfDocument,
     private readonly footer: string,
+    private readonly banner?: string,
   ) {
     this.page = this.newPage()
     this.y = PAGE.height - MARGIN
@@ -91,6 +97,16 @@ class Layout {
   private newPage(): PdfPage {
     const page = this.doc.addPage()
     page.text(this.fit(this.footer, PAGE.width - 2 * MARGIN, 7), MARGIN, MARGIN / 2, { size: 7, gray: GREY })
+    if (this.banner) {
+      // In the top margin, centred, bold: above everything a page lays out.
+      const size = 10
+      const width = widthOf(winAnsiBytes(this.banner), size, 'Helvetica-Bold')
+      page.text(winAnsiBytes(this.banner), (PAGE.width - width) / 2, PAGE.height - MARGIN / 2 - size / 2, {
+        size,
+        font: 'Helvetica-Bold',
+        gray: DARK,
+      })
+    }
     return page
   }
 
@@ -152,7 +168,7 @@ function partyLines(party: Json): string[] {
   ].filter((line) => line.trim() !== '' && line !== 'TIN ')
 }
 
-export function invoicePdf({ irn, invoice, qrText, signedAt }: PdfInput): Uint8Array {
+export function invoicePdf({ irn, invoice, qrText, signedAt, test }: PdfInput): Uint8Array {
   const type = typeCodeOf(text(invoice.invoice_type_code))
   const doc = new PdfDocument({
     title: `${type.name} ${irn}`,
@@ -161,7 +177,7 @@ export function invoicePdf({ irn, invoice, qrText, signedAt }: PdfInput): Uint8A
     date: new Date(signedAt),
   })
   const currency = text(invoice.document_currency_code)
-  const w = new Layout(doc, `IRN ${irn} - signed ${signedAt}`)
+  const w = new Layout(doc, `IRN ${irn} - signed ${signedAt}`, test ? TEST_BANNER : undefined)
 
   // The QR, top right, on the first page.
   const { side, bits } = qrRaster(qrText)

@@ -1,5 +1,6 @@
 import type { ApiClientCaller } from '#lib/platform/auth/caller.ts'
 import { invoiceOf } from '#lib/invoice/canonical.ts'
+import { currentMode } from '#lib/platform/mode.ts'
 import { pullableRecord } from '#lib/lifecycle/queries.ts'
 import { invoiceQrText } from './invoice-qr.ts'
 import { invoicePdf } from './pdf.ts'
@@ -17,5 +18,7 @@ export async function invoicePdfFor(caller: ApiClientCaller, irn: string): Promi
     invoice: invoiceOf(record) ?? {},
     qrText,
     signedAt: record.signedAt ?? record.createdAt,
+    // The record is read in the caller's mode, so the mode of the work is the invoice's.
+    test: currentMode() === 'test',
   })
 }

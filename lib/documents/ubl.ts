@@ -149,8 +149,11 @@ function line(value: Json, index: number, mapping: TypeCodeMapping, currency: st
   ])
 }
 
-/** The UBL 2.1 XML of a stored (or pulled) invoice. */
-export function ublOf(invoice: Json): string {
+/** The note a test-mode (sandbox) invoice's UBL carries before its own (CONTRACT 18). */
+export const TEST_NOTE = 'TEST - NOT A TAX INVOICE: made in test mode (sandbox), signed with a test key'
+
+/** The UBL 2.1 XML of a stored (or pulled) invoice; `test`: a test-mode invoice, which says so. */
+export function ublOf(invoice: Json, { test = false }: { test?: boolean } = {}): string {
   const mapping = typeCodeOf(String(invoice.invoice_type_code ?? ''))
   const credit = mapping.document === 'CreditNote'
   const currency = str(invoice.document_currency_code) ?? 'NGN'
@@ -171,6 +174,7 @@ export function ublOf(invoice: Json): string {
     listID: 'UNCL1001',
     name: str(invoice.invoice_type_code),
   })
+  const testNote = test ? cbc('Note', TEST_NOTE) : ''
   const children = [
     cbc('UBLVersionID', '2.1'),
     cbc('ProfileID', invoice.invoice_kind),
@@ -179,9 +183,11 @@ export function ublOf(invoice: Json): string {
     cbc('IssueTime', invoice.issue_time),
     credit ? '' : cbc('DueDate', invoice.due_date),
     credit ? '' : typeCode,
+    credit ? '' : testNote,
     credit ? '' : cbc('Note', invoice.note),
     cbc('TaxPointDate', invoice.tax_point_date),
     credit ? typeCode : '',
+    credit ? testNote : '',
     credit ? cbc('Note', invoice.note) : '',
     cbc('DocumentCurrencyCode', invoice.document_currency_code),
     cbc('TaxCurrencyCode', invoice.tax_currency_code),

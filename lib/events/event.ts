@@ -4,6 +4,7 @@ import { queryAll } from '#lib/platform/db/query.ts'
 import { recordOf } from '#lib/platform/db/items.ts'
 import { EVENT_PREFIX, keys } from '#lib/platform/db/keys.ts'
 import { TTL_ATTRIBUTE } from '#lib/platform/db/table.ts'
+import { currentMode } from '#lib/platform/mode.ts'
 import type { EventData, EventType } from './schemas.ts'
 
 /**
@@ -21,6 +22,8 @@ export interface IntegrationEvent {
   type: EventType
   created_at: string
   business_id: string
+  /** `test` on every event of test mode, so no receiver takes a sandbox event for a real one; absent when live. */
+  mode?: 'test'
   data: Record<string, unknown>
 }
 
@@ -43,7 +46,10 @@ export function newEvent<T extends EventType>(
   data: EventData<T>,
   at: string,
 ): IntegrationEvent {
-  return { id: newEventId(new Date(at)), type, created_at: at, business_id: businessId, data }
+  const id = newEventId(new Date(at))
+  // CONTRACT 18: a test-mode event says so in its payload; a live payload is as it always was.
+  const mode = currentMode() === 'test' ? { mode: 'test' as const } : {}
+  return { id, type, created_at: at, business_id: businessId, ...mode, data }
 }
 
 /** CONTRACT 21: an event can be listed, fetched and recovered for at least this long. */
@@ -79,8 +85,8 @@ export const isEventItem = (item: Record<string, unknown>): item is EventItem & 
 
 /** The event payload of a stored event item (keys and bookkeeping stripped). */
 export function eventOf(item: Record<string, unknown>): IntegrationEvent {
-  const { id, type, created_at, business_id, data } = recordOf<EventItem>(item)
-  return { id, type, created_at, business_id, data }
+  const { id, type, created_at, business_id, mode, data } = recordOf<EventItem>(item)
+  return { id, type, created_at, business_id, ...(mode === 'test' ? { mode } : {}), data }
 }
 
 /** Every event of one business, oldest first (operations and tests). */

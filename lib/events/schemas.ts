@@ -80,7 +80,10 @@ const EVENT_SUMMARIES: Record<EventType, string> = {
   'batch.completed': 'Every invoice of a batch has its result',
 }
 
-/** The whole payload of one event type: `{id, type, created_at, business_id, data}`, as delivered. */
+/**
+ * The whole payload of one event type: `{id, type, created_at, business_id, data}`, as delivered,
+ * with `mode: "test"` before `data` for an event of test mode (a live event has no `mode`).
+ */
 function eventSchema<T extends EventType>(type: T) {
   const id = `Event_${type.replace('.', '_')}`
   return z
@@ -89,6 +92,12 @@ function eventSchema<T extends EventType>(type: T) {
       type: z.literal(type),
       created_at: time,
       business_id: z.string().describe('The business the event is delivered to'),
+      mode: z
+        .literal('test')
+        .optional()
+        .describe(
+          'Present, `test`, on an event of test mode (sandbox): it reports no real invoice (CONTRACT 18)',
+        ),
       data: EVENT_DATA[type],
     })
     .meta({ id, description: EVENT_SUMMARIES[type] })

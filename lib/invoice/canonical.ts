@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { constants, gunzipSync, gzipSync } from 'node:zlib'
 import canonicalize from 'canonicalize'
+import { currentMode } from '#lib/platform/mode.ts'
 import type { InvoiceRecord } from './record.ts'
 import type { StoredInvoice } from './schemas.ts'
 
@@ -95,6 +96,15 @@ export function canonicalJson(value: unknown): string {
     return json
   }
 }
+
+/**
+ * The invoice as it is stored, hashed and signed: a test-mode invoice carries `"mode": "test"`
+ * (CONTRACT 18), so its canonical JSON says what it is to anyone holding it; a live invoice is as it
+ * always was (no `mode` member), so live hashes and signatures do not change. No request can set
+ * `mode` itself: it is no field of the invoice schemas, and unknown keys are dropped.
+ */
+export const withModeMark = (invoice: StoredInvoice): StoredInvoice =>
+  currentMode() === 'test' ? ({ ...invoice, mode: 'test' } as StoredInvoice) : invoice
 
 /**
  * The canonical form of a validated invoice, member by member. The hash and the byte length are

@@ -293,6 +293,11 @@ export const REQUEST_CODES = {
     example: 'certificate',
     lenient: false,
   },
+  TEST_CLOCK_LIMIT: {
+    meaning: 'A test clock advance would take the clock more than 10 years ahead of the real time in all',
+    example: 'seconds',
+    lenient: false,
+  },
   QR_NOT_RECOGNISED: {
     meaning: 'verify-qr was sent a text that is not a QR code issued by this service',
     example: 'qr',

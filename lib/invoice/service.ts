@@ -12,7 +12,7 @@ import {
 import { BadRequest, Conflict, invalid, NotFound, type Problem, TooLarge } from '#lib/platform/errors.ts'
 import { listedProblems, type Truncated } from '#lib/platform/reply-bounds.ts'
 import type { Signature } from '#lib/platform/signing/signer.ts'
-import { canonicalInvoice, STORED_LIMIT } from './canonical.ts'
+import { canonicalInvoice, STORED_LIMIT, withModeMark } from './canonical.ts'
 import { loadCodeLists } from './code-lists.ts'
 import { sealedStorageOf } from './notes.ts'
 import { ignoredKeys, problem } from './problems.ts'
@@ -220,7 +220,8 @@ async function validatedInvoice(request: InvoiceRequest) {
 }
 
 /** What the request writes: the canonical content, stored (notes sealed) and, for a sign, signed. */
-async function contentOf(request: InvoiceRequest, invoice: StoredInvoice): Promise<InvoiceContent> {
+async function contentOf(request: InvoiceRequest, validated: StoredInvoice): Promise<InvoiceContent> {
+  const invoice = withModeMark(validated)
   const canonical = canonicalInvoice(invoice)
   // Notes sealed now, so the stored copy is made (and gzipped) once.
   const storage = await sealedStorageOf(invoice.irn, invoice, canonical)

@@ -4,7 +4,8 @@ import { refused } from '#lib/platform/auth/refusal.ts'
 import type { Route } from '#lib/platform/http/route.ts'
 import { db, tableName } from '#lib/platform/db/client.ts'
 import { keys } from '#lib/platform/db/keys.ts'
-import { Forbidden } from '#lib/platform/errors.ts'
+import { isConditionFailed } from '#lib/platform/db/errors.ts'
+import { Forbidden, invalid } from '#lib/platform/errors.ts'
 import { currentMode } from '#lib/platform/mode.ts'
 
 /**
@@ -26,6 +27,14 @@ export type ClockOwner = { business: string } | 'bank'
 /** The most one advance may move a clock: a month, so a typo cannot throw a sandbox a century ahead. */
 export const MAX_ADVANCE_SECONDS = 30 * 24 * 60 * 60
 
+/**
+ * The most a clock may move in all (CONTRACT 18): 10 years of 365 days. Far enough for any schedule
+ * the service keeps (retries, expiries, statements), and far from where dates stop being what they
+ * say (past year 9999 ISO strings garble, past 8.64e15 ms a Date is invalid and every test transfer
+ * would fail for good).
+ */
+export const MAX_TOTAL_OFFSET_SECONDS = 10 * 365 * 24 * 60 * 60
+
 const ownerId = (owner: ClockOwner) => (owner === 'bank' ? 'BANK' : `BUSINESS#${owner.business}`)
 
 /** The clock item's key (for callers that read it in a batch with their own items). */
@@ -43,23 +52,45 @@ export async function clockOffsetMs(owner: ClockOwner): Promise<number> {
   return offsetOf(out.Item)
 }
 
-/** Moves the owner's test clock forward by `seconds`; answers the new offset. Test mode only. */
+/**
+ * Moves the owner's test clock forward by `seconds`; answers the new offset. Test mode only. An
+ * advance that would take the clock past MAX_TOTAL_OFFSET_SECONDS in all is refused (400
+ * TEST_CLOCK_LIMIT) and moves nothing: the bound is the update's condition, so concurrent advances
+ * cannot pass it together.
+ */
 export async function advanceClock(owner: ClockOwner, seconds: number): Promise<number> {
   if (currentMode() !== 'test') throw new Error('advanceClock outside test mode: live time is the real time')
-  const out = await db().send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: clockKey(owner),
-      UpdateExpression: 'SET updatedAt = :at, entity = :entity ADD offsetMs :ms',
-      ExpressionAttributeValues: {
-        ':at': new Date().toISOString(),
-        ':entity': 'TEST_CLOCK',
-        ':ms': seconds * 1000,
-      },
-      ReturnValues: 'UPDATED_NEW',
-    }),
-  )
-  return offsetOf(out.Attributes)
+  try {
+    const out = await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: clockKey(owner),
+        UpdateExpression: 'SET updatedAt = :at, entity = :entity ADD offsetMs :ms',
+        ConditionExpression: 'attribute_not_exists(offsetMs) OR offsetMs <= :room',
+        ExpressionAttributeValues: {
+          ':at': new Date().toISOString(),
+          ':entity': 'TEST_CLOCK',
+          ':ms': seconds * 1000,
+          ':room': (MAX_TOTAL_OFFSET_SECONDS - seconds) * 1000,
+        },
+        ReturnValues: 'UPDATED_NEW',
+      }),
+    )
+    return offsetOf(out.Attributes)
+  } catch (error) {
+    if (!isConditionFailed(error)) throw error
+    const ahead = Math.floor((await clockOffsetMs(owner)) / 1000)
+    throw invalid(
+      [
+        {
+          path: 'seconds',
+          code: 'TEST_CLOCK_LIMIT',
+          message: `A test clock moves at most ${MAX_TOTAL_OFFSET_SECONDS} s (10 years) in all; this one is ${ahead} s ahead, so it can move at most ${Math.max(0, MAX_TOTAL_OFFSET_SECONDS - ahead)} s more. Its business (or the sandbox bank) keeps its test data: use dates within that range`,
+        },
+      ],
+      'The test clock cannot move that far',
+    )
+  }
 }
 
 /**

@@ -5,15 +5,20 @@ import { readOrCreateSealedPemFile } from '#lib/platform/crypto/sealed-file.ts'
 import { keysDir, pemFromSecretText, readPemSecret } from '#lib/platform/keys/pem-store.ts'
 import { DependencyDown } from '#lib/platform/errors.ts'
 import { logger } from '#lib/platform/log.ts'
+import { SECRET_ENV, secretOfMode } from '#lib/platform/iam/access.ts'
+import { currentMode, type Mode } from '#lib/platform/mode.ts'
 
 /**
- * The service's RSA-2048 "authority" key pair for QR codes (CONTRACT section 5). One per deployment;
- * the private key never leaves the service.
+ * The service's RSA-2048 "authority" key pairs for QR codes (CONTRACT sections 5 and 18). One per
+ * deployment and mode: a test-mode QR code is encrypted for the test key, so the live key never
+ * reads it, nor the reverse. The private keys never leave the service.
  *
- * - In AWS (env QR_KEY_SECRET_ARN set): the PEM private key (PKCS#8 or PKCS#1; or JSON
- *   `{"privateKey": "<PEM>"}`) is read from Secrets Manager once per container.
- * - Locally: a PEM file `qr-authority-rsa2048.pem` under env KEYS_DIR (default `<project>/.local/keys`,
- *   gitignored), generated on first use (atomically: see lib/platform/keys/pem-store.ts).
+ * - In AWS (env QR_KEY_SECRET_ARN, and TEST_QR_KEY_SECRET_ARN for test): the PEM private key
+ *   (PKCS#8 or PKCS#1; or JSON `{"privateKey": "<PEM>"}`) is read from Secrets Manager once per
+ *   container.
+ * - Locally: a PEM file `qr-authority-rsa2048.pem` (test: `qr-authority-rsa2048-test.pem`) under env
+ *   KEYS_DIR (default `<project>/.local/keys`, gitignored), generated on first use (atomically: see
+ *   lib/platform/keys/pem-store.ts).
  */
 export interface AuthorityKey {
   publicKey: KeyObject
@@ -26,6 +31,8 @@ export interface AuthorityKey {
 }
 
 export const AUTHORITY_KEY_FILE = 'qr-authority-rsa2048.pem'
+export const TEST_AUTHORITY_KEY_FILE = 'qr-authority-rsa2048-test.pem'
+const KEY_FILES: Record<Mode, string> = { live: AUTHORITY_KEY_FILE, test: TEST_AUTHORITY_KEY_FILE }
 const MODULUS_BITS = 2048
 
 /** A fresh PKCS#8 PEM RSA-2048 private key: what the deployment's secret must hold. */
@@ -54,9 +61,9 @@ function fromPem(pem: string, source: AuthorityKey['source'], location: string):
   return { publicKey, privateKey, keyId, source, location }
 }
 
-/** The key file in `dir`, created atomically if absent (exported for the race test). */
-export async function keyFromFile(dir: string): Promise<AuthorityKey> {
-  const { pem, file } = await readOrCreateSealedPemFile(dir, AUTHORITY_KEY_FILE, newAuthorityKeyPem)
+/** The mode's key file in `dir`, created atomically if absent (exported for the race test). */
+export async function keyFromFile(dir: string, mode: Mode = 'live'): Promise<AuthorityKey> {
+  const { pem, file } = await readOrCreateSealedPemFile(dir, KEY_FILES[mode], newAuthorityKeyPem)
   return fromPem(pem, 'file', file)
 }
 
@@ -76,37 +83,39 @@ async function fromSecretsManager(secretArn: string): Promise<AuthorityKey> {
   }
 }
 
-let loading: Promise<AuthorityKey> | undefined
+const loaded = new Map<Mode, Promise<AuthorityKey>>()
 
-/** The key, loaded once per container (a failed load is retried on the next call). */
-export function authorityKey(): Promise<AuthorityKey> {
+/**
+ * The key of `mode` (by default the mode of the work running now), loaded once per container (a
+ * failed load is retried on the next call).
+ */
+export function authorityKey(mode: Mode = currentMode()): Promise<AuthorityKey> {
   // At every use: locally one process serves every function (see lib/platform/signing/key-source.ts).
   try {
     checkAwsCall({ service: 'secretsmanager', action: 'GetSecretValue', secret: 'qr-authority-key' })
   } catch (error) {
     return Promise.reject(error)
   }
+  let loading = loaded.get(mode)
   if (!loading) {
-    const secretArn = process.env.QR_KEY_SECRET_ARN
+    const env = SECRET_ENV[secretOfMode('qr-authority-key', mode)]
+    const secretArn = process.env[env]
     loading = secretArn
       ? fromSecretsManager(secretArn)
       : process.env.AWS_LAMBDA_FUNCTION_NAME
         ? // A deployed function never makes up its own key: QR codes would not decrypt in other containers.
-          Promise.reject(
-            new Error('QR_KEY_SECRET_ARN is not set: a deployed function never generates its own QR key'),
-          )
-        : keyFromFile(keysDir())
-    loading.catch(() => {
-      loading = undefined
-    })
+          Promise.reject(new Error(`${env} is not set: a deployed function never generates its own QR key`))
+        : keyFromFile(keysDir(), mode)
+    loaded.set(mode, loading)
+    loading.catch(() => loaded.delete(mode))
   }
   return loading
 }
 
 /** For request paths: a key that cannot be loaded is a dependency down (503), never a 500. */
-export async function requireAuthorityKey(): Promise<AuthorityKey> {
+export async function requireAuthorityKey(mode: Mode = currentMode()): Promise<AuthorityKey> {
   try {
-    return await authorityKey()
+    return await authorityKey(mode)
   } catch (error) {
     logger.error('QR authority key unavailable', { error })
     throw new DependencyDown(

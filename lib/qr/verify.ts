@@ -4,6 +4,7 @@ import { getBusiness } from '#lib/registry/businesses.ts'
 import { invalid, NotFound } from '#lib/platform/errors.ts'
 import { parseIrn } from '#lib/irn/format.ts'
 import { readInvoiceRecord } from '#lib/invoice/repository.ts'
+import { currentMode } from '#lib/platform/mode.ts'
 import { requireAuthorityKey } from './authority-key.ts'
 import { decryptQrText, parsePlaintext } from './cipher.ts'
 import type { VerifyQrRequest } from './schemas.ts'
@@ -19,7 +20,9 @@ const sameText = (a: string, b: string) => {
 
 /**
  * verify-qr: decrypts a QR text and reports the IRN, when the QR was made, whether its certificate is
- * the IRN's business's, and the invoice's status. The certificate itself is never echoed.
+ * the IRN's business's, the invoice's status and the mode. The certificate itself is never echoed.
+ * Only the key of the caller's mode is tried (CONTRACT 18): a test-mode QR code is not one a live
+ * caller recognises, and the reverse.
  */
 export async function verifyQr(_caller: ApiClientCaller, body: VerifyQrRequest) {
   const key = await requireAuthorityKey()
@@ -47,5 +50,6 @@ export async function verifyQr(_caller: ApiClientCaller, body: VerifyQrRequest) 
     issued_at: new Date(payload.timestamp * 1000).toISOString(),
     certificate_valid: business !== undefined && sameText(payload.certificate, business.certificate),
     status: record.status,
+    mode: currentMode(),
   }
 }

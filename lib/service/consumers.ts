@@ -131,6 +131,9 @@ export type QueueConsumer = Consumer & { trigger: QueueTrigger }
 
 const declare = (c: ConsumerDeclaration): Consumer => ({ ...c, handler: handlerOf(c) })
 
+/** Where webhook work of either mode may be queued (lib/webhooks/delivery-worker.ts deliveryQueue). */
+const DELIVERY_QUEUES: QueueName[] = ['webhook-deliveries', 'webhook-test-deliveries']
+
 export const consumers: readonly Consumer[] = [
   declare({
     functionId: 'outbox-sender',
@@ -170,46 +173,55 @@ export const consumers: readonly Consumer[] = [
       maxLagSeconds: 300,
     },
     // Reads a page of the event's business's subscriptions; writes one delivery record per
-    // subscription of the page; queues the next page (lib/webhooks/delivery-worker.ts fanOut).
+    // subscription of the page; queues the next page (lib/webhooks/delivery-worker.ts fanOut), on
+    // the queue of the event's mode.
     access: {
       table: [reads(['WEBHOOKS#', EVENT_PREFIX]), writes(['WHDELIVERY#'])],
-      queues: ['webhook-deliveries'],
+      queues: DELIVERY_QUEUES,
     },
     timeoutSeconds: 60,
     memoryMB: 1024,
     description:
       'Integration events -> one delivery per subscription of the first page, first attempts queued, the next page queued',
   }),
-  declare({
-    functionId: 'webhook-deliver',
-    domain: 'webhooks',
-    stack: 'events',
-    trigger: {
-      kind: 'queue',
-      queue: 'webhook-deliveries',
-      batchSize: 10,
-      visibilityTimeoutSeconds: 90,
-      maxReceiveCount: 20,
-      // At most 20 x 10 attempts in flight: the rest of the account's concurrency stays the API's.
-      maxConcurrency: 20,
-    },
-    // The delivery and its subscription's state; a failure notice for the admin list (OUTBOX#); the
-    // destination host's concurrency slots (WHHOST#); further pages of a fan-out (WEBHOOKS#, WHDELIVERY#);
-    // in test mode, the business's test clock (TESTCLOCK#, lib/platform/test-clock.ts).
-    access: {
-      table: [
-        writes(['WEBHOOKS#', 'WHDELIVERY#', 'WHHOST#', OUTBOX_PREFIX]),
-        reads([EVENT_PREFIX, TEST_CLOCK_PREFIX]),
-      ],
-      decrypt: ['webhook-subscription'],
-      queues: ['webhook-deliveries'],
-    },
-    // Ten attempts of 5 s at most, in parallel, plus their writes.
-    timeoutSeconds: 30,
-    memoryMB: 1024,
-    description:
-      'One signed webhook attempt per message (at most 10 in flight per destination host), or one more page of a fan-out; retries queued with a delay',
-  }),
+  ...(['live', 'test'] as const).map((mode) =>
+    declare({
+      functionId: mode === 'live' ? 'webhook-deliver' : 'webhook-deliver-test',
+      domain: 'webhooks',
+      stack: 'events',
+      trigger: {
+        kind: 'queue',
+        queue: mode === 'live' ? 'webhook-deliveries' : 'webhook-test-deliveries',
+        batchSize: 10,
+        visibilityTimeoutSeconds: 90,
+        maxReceiveCount: 20,
+        // Live: at most 20 x 10 attempts in flight, the rest of the account's concurrency stays the
+        // API's. Test mode has a queue and a smaller share of its own (CONTRACT 18): a sandbox burst
+        // waits in its own queue and never in front of a live delivery.
+        maxConcurrency: mode === 'live' ? 20 : 5,
+      },
+      // The delivery and its subscription's state; a failure notice for the admin list (OUTBOX#); the
+      // destination host's concurrency slots (WHHOST#, each mode its own); further pages of a fan-out
+      // (WEBHOOKS#, WHDELIVERY#); in test mode, the business's test clock (TESTCLOCK#,
+      // lib/platform/test-clock.ts). Its retries go to its own queue; the live consumer may also send
+      // to the test queue, for a test message queued on the live one before the queues were split.
+      access: {
+        table: [
+          writes(['WEBHOOKS#', 'WHDELIVERY#', 'WHHOST#', OUTBOX_PREFIX]),
+          reads([EVENT_PREFIX, TEST_CLOCK_PREFIX]),
+        ],
+        decrypt: ['webhook-subscription'],
+        queues: mode === 'live' ? DELIVERY_QUEUES : ['webhook-test-deliveries'],
+      },
+      // Ten attempts of 5 s at most, in parallel, plus their writes.
+      timeoutSeconds: 30,
+      memoryMB: 1024,
+      description:
+        mode === 'live'
+          ? 'One signed webhook attempt per message (at most 10 in flight per destination host), or one more page of a fan-out; retries queued with a delay'
+          : 'Test mode (sandbox): one signed webhook attempt per message, or one more page of a fan-out, on a queue and concurrency share of their own',
+    }),
+  ),
   declare({
     functionId: 'webhook-overdue-sweep',
     domain: 'webhooks',
@@ -233,7 +245,7 @@ export const consumers: readonly Consumer[] = [
     // Reads the PENDING deliveries by due time (gsi2) and queues their attempts; writes nothing.
     access: {
       table: [{ actions: ['Query'], keys: ['WHDELIVERY#'], indexes: ['gsi2'] }],
-      queues: ['webhook-deliveries'],
+      queues: DELIVERY_QUEUES,
     },
     timeoutSeconds: 60,
     memoryMB: 512,
@@ -261,7 +273,7 @@ export const consumers: readonly Consumer[] = [
         writes(['WEBHOOKS#', 'WHDELIVERY#']),
         reads([EVENT_PREFIX, 'EVENTS#', 'WHDELIVERY#'], ['gsi1']),
       ],
-      queues: ['webhook-deliveries', 'webhook-recoveries'],
+      queues: [...DELIVERY_QUEUES, 'webhook-recoveries'],
     },
     // A page of 100 events: 100 deliveries made or read, and their messages.
     timeoutSeconds: 60,

@@ -16,9 +16,10 @@ export type {
   ReplyKind,
   Role,
   Route,
+  ModeSecret,
   ServiceSecret,
 } from '#lib/platform/http/route.ts'
-export { routeKey, SECRET_ENV } from '#lib/platform/http/route.ts'
+export { routeKey, SECRET_ENV, secretOfMode } from '#lib/platform/http/route.ts'
 
 /** Area A routes of two-version endpoints come first (v1, then v2), then the rest, in declaration order. */
 const order = (route: Route): number => {

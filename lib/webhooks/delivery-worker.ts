@@ -1,4 +1,4 @@
-import { sendMessage } from '#lib/platform/async/queue.ts'
+import { type QueueName, sendMessage } from '#lib/platform/async/queue.ts'
 import { tableName } from '#lib/platform/db/client.ts'
 import { transact } from '#lib/platform/db/transact.ts'
 import type { IntegrationEvent } from '#lib/events/event.ts'
@@ -49,7 +49,15 @@ import {
  * transaction (so the notice is sent once).
  */
 export const DELIVERY_TIMEOUT_MS = 5000
-const QUEUE = 'webhook-deliveries'
+
+/**
+ * The queue of the work's mode (CONTRACT 18): test-mode attempts and fan-out pages have a queue and a
+ * consumer of their own (webhook-deliver-test, with its own concurrency share, lib/service/consumers.ts),
+ * so a sandbox burst never waits in front of live deliveries; their host slots are their own too
+ * (lib/webhooks/host-slots.ts).
+ */
+const deliveryQueue = (): QueueName =>
+  currentMode() === 'test' ? 'webhook-test-deliveries' : 'webhook-deliveries'
 
 export interface AttemptMessage {
   subscriptionId: string
@@ -76,7 +84,7 @@ export const attemptMessage = (
 
 /** Queues an attempt message now, or after `delaySeconds` (SQS hops of at most 15 minutes). */
 export const queueAttempt = (message: AttemptMessage, delaySeconds = 0) =>
-  sendMessage(QUEUE, message, delaySeconds)
+  sendMessage(deliveryQueue(), message, delaySeconds)
 
 /** The next page of an event's fan-out: the subscriptions after `after` (a subscription's sort key). */
 export interface FanOutMessage {
@@ -119,7 +127,7 @@ export async function fanOut(event: IntegrationEvent, after?: string): Promise<n
   }
   // After this page's deliveries: a retry of this page (idempotent) then queues the next page once.
   if (page.next)
-    await sendMessage(QUEUE, { kind: 'fan-out', event, after: page.next } satisfies FanOutMessage)
+    await sendMessage(deliveryQueue(), { kind: 'fan-out', event, after: page.next } satisfies FanOutMessage)
   return subscriptions.length
 }
 
@@ -301,14 +309,14 @@ export async function attempt(message: AttemptMessage, realNow = Date.now()): Pr
   const due = Date.parse(d.nextAttemptAt)
   if (due - now > 250) {
     // Not due yet: SQS delays at most 15 minutes, so longer waits are several hops.
-    await sendMessage(QUEUE, message, (due - now) / 1000)
+    await sendMessage(deliveryQueue(), message, (due - now) / 1000)
     return 'waiting'
   }
   if (d.claimedUntil !== undefined && d.claimedUntil > realNow) {
     // Another run holds this attempt. If it records the attempt, this message is stale when it comes
     // back; if it died (or DynamoDB failed under it), the claim lapses and this message makes the
     // attempt. Dropping the message here would lose the delivery.
-    await sendMessage(QUEUE, message, (d.claimedUntil - realNow) / 1000)
+    await sendMessage(deliveryQueue(), message, (d.claimedUntil - realNow) / 1000)
     return 'waiting'
   }
   const subscription = await getSubscription(d.businessId, d.subscriptionId)
@@ -318,7 +326,7 @@ export async function attempt(message: AttemptMessage, realNow = Date.now()): Pr
   // message, a little later) and its count does not move.
   const lease = await takeHostSlot(hostOf(subscription.url), realNow)
   if (!lease) {
-    await sendMessage(QUEUE, message, HOST_BUSY_DELAY_S * (1 + Math.random()))
+    await sendMessage(deliveryQueue(), message, HOST_BUSY_DELAY_S * (1 + Math.random()))
     return 'waiting'
   }
   let result: { ok: boolean; entry: AttemptLog }
@@ -349,7 +357,7 @@ export async function attempt(message: AttemptMessage, realNow = Date.now()): Pr
   // (lib/webhooks/overdue-sweep.ts) queues the attempt again. A record lost to another worker queues nothing: that worker queues.
   const nextAttemptAt = new Date(Date.now() + wait).toISOString()
   if (await recordOutcome(d, { status: 'PENDING', entry, nextAttemptAt }))
-    await sendMessage(QUEUE, attemptMessage(d, d.attempts + 1), wait / 1000)
+    await sendMessage(deliveryQueue(), attemptMessage(d, d.attempts + 1), wait / 1000)
   return 'retrying'
 }
 
@@ -384,7 +392,7 @@ async function retryInTestTime(
   const message = attemptMessage(d, d.attempts + 1)
   const nextAttemptAt = new Date(next).toISOString()
   if (await recordOutcome(d, { status: 'PENDING', entry, nextAttemptAt }))
-    await sendMessage(QUEUE, message, Math.max(0, delayMs) / 1000)
+    await sendMessage(deliveryQueue(), message, Math.max(0, delayMs) / 1000)
   return 'retrying'
 }
 

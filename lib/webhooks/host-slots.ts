@@ -6,13 +6,14 @@ import { keys } from '#lib/platform/db/keys.ts'
 import { TTL_ATTRIBUTE } from '#lib/platform/db/table.ts'
 
 /**
- * At most MAX_PER_HOST deliveries in flight to one destination host (CONTRACT section 14), whoever's
- * subscriptions they are for, however many delivery functions run: a host a tenant names is not
+ * At most MAX_PER_HOST deliveries of each mode in flight to one destination host (CONTRACT sections 14
+ * and 18), whoever's subscriptions they are for, however many delivery functions run: a host a tenant names is not
  * flooded by the service, and one slow host cannot take all of the delivery function's concurrency.
  *
  * Each host has MAX_PER_HOST slot items (`WHHOST#<host>`, `SLOT#0..9`). Taking a slot is one query of
  * the host's slots (one read unit: the items are tiny) and a conditional write on a free one (free =
- * never taken, or its lease has run out). A lease outlives one attempt (5 s and its writes) but is
+ * never taken, or its lease has run out). Test mode's slots are other items (lib/platform/db/keys.ts), so
+ * a sandbox burst to a host never holds a live delivery back. A lease outlives one attempt (5 s and its writes) but is
  * released as soon as the attempt is over; a worker that dies holding one frees it when it expires,
  * so a crash never shrinks a host's allowance for long. When every slot is held the attempt is not
  * made and its message comes back a little later (lib/webhooks/delivery-worker.ts): nothing is lost and the

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { QUEUE_URL_ENV, type QueueName } from '#lib/platform/async/queue.ts'
 import type { Access, EncryptionRecord, TableAction, TableGrant } from '#lib/platform/iam/access.ts'
 import { ENCRYPTION_RECORDS, mergeAccess, TABLE_ACTIONS } from '#lib/platform/iam/access.ts'
-import { SECRET_ENV, type ServiceSecret } from '#lib/service/routes.ts'
+import { type ModeSecret, SECRET_ENV, type ServiceSecret } from '#lib/service/routes.ts'
 
 /**
  * Each function's grants as a `cdk synth` wrote them, read back from its cloud assembly (`cdk.out`)
@@ -281,12 +281,14 @@ function translate(
       }
       if (condition) fail('a condition on a secret')
       const names = targets.map((t) => {
-        const name = (Object.keys(SECRET_ENV) as ServiceSecret[]).find((n) =>
+        const name = (Object.keys(SECRET_ENV) as ModeSecret[]).find((n) =>
           sameTarget(fromEnv(SECRET_ENV[n]), t),
         )
-        return name ?? fail('a secret the function is not told of (no SECRET_ENV variable names it)')
+        if (!name) return fail('a secret the function is not told of (no SECRET_ENV variable names it)')
+        // Each key's test twin is granted with it (infra/constructs/grants.ts): one ServiceSecret.
+        return name.replace(/^test-/, '') as ServiceSecret
       })
-      return { secrets: names }
+      return { secrets: [...new Set(names)] }
     }
     case 'sqs': {
       if (own.some((a) => !['sqs:SendMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl'].includes(a))) {

@@ -5,6 +5,7 @@ import type { ReferenceListName } from '#lib/reference/lists.ts'
 import { seedDevelopmentCredentials } from './dev-credentials.ts'
 import { seedLedger } from './ledger-seed.ts'
 import { seedTaxpayers } from './taxpayers.ts'
+import { publishSigningKeys } from '#lib/platform/signing/publish-keys.ts'
 
 const dataDir = new URL('../../data/reference/', import.meta.url)
 
@@ -24,7 +25,16 @@ export async function seedReferenceLists(): Promise<void> {
   await Promise.all((Object.keys(bundledLists) as ReferenceListName[]).map((name) => loadBundledList(name)))
 }
 
-/** Everything a fresh local table needs: the reference lists, the development credentials, taxpayers, accounts and merchants. */
+/**
+ * Everything a fresh local table needs: the reference lists, the development credentials, taxpayers,
+ * accounts and merchants, and both modes' signing keys in the JWKS.
+ */
 export async function seedLocal(): Promise<void> {
-  await Promise.all([seedReferenceLists(), seedDevelopmentCredentials(), seedTaxpayers(), seedLedger()])
+  await Promise.all([
+    seedReferenceLists(),
+    seedDevelopmentCredentials(),
+    seedTaxpayers(),
+    seedLedger(),
+    publishSigningKeys(),
+  ])
 }

@@ -63,7 +63,10 @@ describe('grants read back from a cloud assembly', () => {
     })
     expect(read.get('si-get-invoice')?.decrypt).toEqual(expect.arrayContaining(['api-client', 'invoice']))
     expect(read.get('app-invoice-sign')?.secrets).toEqual(['signing-key'])
-    expect(read.get('webhook-delivery-redeliver')?.queues).toEqual(['webhook-deliveries'])
+    expect(read.get('webhook-delivery-redeliver')?.queues).toEqual([
+      'webhook-deliveries',
+      'webhook-test-deliveries',
+    ])
     expect(read.get('outbox-sender')?.email).toBe(true)
   })
 

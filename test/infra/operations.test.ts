@@ -198,6 +198,7 @@ describe('asynchronous consumers', () => {
         'DeadLettersHistoryIndexer',
         'DeadLettersWebhookFanOut',
         'DeadLettersWebhookDeliver',
+        'DeadLettersWebhookDeliverTest',
         'DeadLettersWebhookRecover',
         'DeadLettersBatchDispatch',
         'DeadLettersBatchWorker',

@@ -183,6 +183,10 @@ describe('one stack per area (CONTRACT section 13)', () => {
 })
 
 describe('the stage', () => {
+  it('refuses the stage name local, which would allow plain-http loopback webhooks in AWS', () => {
+    expect(() => synth('local')).toThrow(/stage "local" cannot be deployed: it is the local server's stage/)
+  })
+
   it('deploys one function per functionId of the route table, plus the unrouted catch-all and the consumers', () => {
     prod.apiTemplate.resourceCountIs('AWS::Lambda::Function', functionIds.length + 1 + consumers.length)
     expect([...prod.stage.functions.keys()].sort()).toEqual([...functionIds, UNROUTED.functionId].sort())
@@ -420,8 +424,13 @@ describe('service key secrets', () => {
       .Environment.Variables
   }
 
-  it('creates the signing and QR authority secrets in the data stack, retained in prod', () => {
-    prod.dataTemplate.resourceCountIs('AWS::SecretsManager::Secret', 2)
+  it('creates the signing and QR authority secrets of each mode in the data stack, retained in prod', () => {
+    // Live and test (CONTRACT 18): a test-mode artefact is made with keys of its own.
+    prod.dataTemplate.resourceCountIs('AWS::SecretsManager::Secret', 4)
+    for (const name of ['signing-key', 'qr-authority-key', 'test-signing-key', 'test-qr-authority-key'])
+      prod.dataTemplate.hasResourceProperties('AWS::SecretsManager::Secret', {
+        Name: `einvoicing/prod/${name}`,
+      })
     prod.dataTemplate.hasResource('AWS::SecretsManager::Secret', { DeletionPolicy: 'Retain' })
     dev.dataTemplate.hasResource('AWS::SecretsManager::Secret', { DeletionPolicy: 'Delete' })
   })
@@ -451,6 +460,9 @@ describe('service key secrets', () => {
       expect(Boolean(env.QR_KEY_SECRET_ARN), functionId).toBe(
         Boolean(users.get(functionId)?.has('qr-authority-key')),
       )
+      // Each key's test twin goes with it: a function serves both modes.
+      expect(Boolean(env.TEST_SIGNING_KEY_SECRET_ARN), functionId).toBe(Boolean(env.SIGNING_KEY_SECRET_ARN))
+      expect(Boolean(env.TEST_QR_KEY_SECRET_ARN), functionId).toBe(Boolean(env.QR_KEY_SECRET_ARN))
     }
   })
 })
@@ -660,22 +672,25 @@ describe('Consumers (lib/service/consumers.ts on DynamoDB Streams and SQS)', () 
       .filter((q) => q.Properties.RedrivePolicy)
       .map((q) => q.Properties)
       .sort((a, b) => a.VisibilityTimeout - b.VisibilityTimeout)
-    // The delivery queue, the recovery queue (CONTRACT 21), then the batch jobs (CONTRACT 18: one
-    // message per batch, so no batch waits on another's as records of one stream shard do).
-    expect(main).toHaveLength(3)
-    expect(main[0]).toMatchObject({ VisibilityTimeout: 90, RedrivePolicy: { maxReceiveCount: 20 } })
-    expect(main[1]).toMatchObject({ VisibilityTimeout: 120, RedrivePolicy: { maxReceiveCount: 20 } })
-    expect(main[2]).toMatchObject({ VisibilityTimeout: 360, RedrivePolicy: { maxReceiveCount: 20 } })
+    // The live and the test delivery queues (CONTRACT 18), the recovery queue (CONTRACT 21), then the
+    // batch jobs (CONTRACT 18: one message per batch, so no batch waits on another's as records of
+    // one stream shard do).
+    expect(main).toHaveLength(4)
+    for (const delivery of main.slice(0, 2))
+      expect(delivery).toMatchObject({ VisibilityTimeout: 90, RedrivePolicy: { maxReceiveCount: 20 } })
+    expect(main[2]).toMatchObject({ VisibilityTimeout: 120, RedrivePolicy: { maxReceiveCount: 20 } })
+    expect(main[3]).toMatchObject({ VisibilityTimeout: 360, RedrivePolicy: { maxReceiveCount: 20 } })
     const sqsMappings = Object.values(
       prod.apiTemplate.findResources('AWS::Lambda::EventSourceMapping'),
     ).filter((m) => m.Properties.StartingPosition === undefined)
     expect(sqsMappings).toHaveLength(3)
     for (const m of sqsMappings)
       expect(m.Properties.FunctionResponseTypes).toEqual(['ReportBatchItemFailures'])
-    // A storm of deliveries, recoveries or batches cannot take the account's concurrency from the API (CONTRACT section 14).
+    // A storm of deliveries, recoveries or batches cannot take the account's concurrency from the API
+    // (CONTRACT section 14), and sandbox deliveries have a share of their own (CONTRACT 18).
     expect(
       sqsMappings.map((m) => m.Properties.ScalingConfig.MaximumConcurrency).sort((a, b) => a - b),
-    ).toEqual([5, 10, 20])
+    ).toEqual([5, 5, 10, 20])
   })
 
   it('alarms on any message in a dead-letter queue', () => {

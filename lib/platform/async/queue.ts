@@ -8,11 +8,12 @@ import { checkAwsCall } from '#lib/platform/aws-guard.ts'
  * locally scripts/local/workers.ts installs its in-process queue, which invokes the same consumer
  * module with the same SQS event. The sender never knows which.
  */
-export type QueueName = 'webhook-deliveries' | 'webhook-recoveries' | 'batch-jobs'
+export type QueueName = 'webhook-deliveries' | 'webhook-test-deliveries' | 'webhook-recoveries' | 'batch-jobs'
 
 /** The environment variable holding each queue's URL in AWS. */
 export const QUEUE_URL_ENV: Record<QueueName, string> = {
   'webhook-deliveries': 'WEBHOOK_QUEUE_URL',
+  'webhook-test-deliveries': 'WEBHOOK_TEST_QUEUE_URL',
   'webhook-recoveries': 'WEBHOOK_RECOVERY_QUEUE_URL',
   'batch-jobs': 'BATCH_QUEUE_URL',
 }

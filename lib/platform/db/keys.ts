@@ -1,4 +1,4 @@
-import { scoped } from '#lib/platform/mode.ts'
+import { currentMode, scoped, TEST_MARK } from '#lib/platform/mode.ts'
 
 /**
  * Every key string in the table is composed here and nowhere else, so the access patterns of the
@@ -231,12 +231,13 @@ export const keys = {
   }),
 
   /**
-   * Every public key that has signed invoices (the JWKS), one item per key id, in one partition so
-   * GET /resource/public-keys is a single Query. Keys are added, never removed: old signatures stay
+   * Every public key that signs invoices (the JWKS), one item per key id, in one partition per mode
+   * so GET /resource/public-keys is a single Query: live keys under `SIGNING_KEYS` (as before the
+   * sandbox), test keys under `SIGNING_KEYS#T~`. Keys are added, never removed: old signatures stay
    * verifiable after a rotation.
    */
-  signingKeys: () => 'SIGNING_KEYS',
-  signingKey: (kid: string): Key => ({ pk: 'SIGNING_KEYS', sk: `KID#${kid}` }),
+  signingKeys: () => (currentMode() === 'test' ? `SIGNING_KEYS#${TEST_MARK}` : 'SIGNING_KEYS'),
+  signingKey: (kid: string): Key => ({ pk: keys.signingKeys(), sk: `KID#${kid}` }),
 
   /** The health check's round trip reads this key (it need not exist). */
   healthProbe: (): Key => ({ pk: 'HEALTH', sk: 'PROBE' }),
@@ -403,9 +404,13 @@ export const keys = {
   }),
   /**
    * One of the concurrent-delivery slots of a destination host (lib/webhooks/host-slots.ts): at most
-   * that many deliveries to one host are in flight, whichever businesses they are for.
+   * that many deliveries to one host are in flight, whichever businesses they are for. Each mode has
+   * slots of its own (`WHHOST#T~<host>` in test): a sandbox burst holds no live slot (CONTRACT 18).
    */
-  webhookHostSlot: (host: string, slot: number): Key => ({ pk: `WHHOST#${host}`, sk: `SLOT#${slot}` }),
+  webhookHostSlot: (host: string, slot: number): Key => ({
+    pk: `WHHOST#${scoped(host)}`,
+    sk: `SLOT#${slot}`,
+  }),
   /**
    * One event's delivery to one subscription: created once (attribute_not_exists) by the fan-out,
    * so an event reaches a subscription through one delivery however often the stream repeats it.

@@ -1,4 +1,4 @@
-import type { Access, ServiceSecret } from '#lib/platform/iam/access.ts'
+import type { Access } from '#lib/platform/iam/access.ts'
 
 /**
  * The words a route is described in: what an endpoint declaration (./endpoint.ts) says about where it
@@ -39,13 +39,8 @@ export type ReplyKind = 'envelope' | 'record' | 'bank' | 'merchant' | 'notificat
  */
 export type Profile = 'seed' | 'authority'
 
-export type { ServiceSecret } from '#lib/platform/iam/access.ts'
-
-/** The environment variable through which a function learns each secret's ARN. */
-export const SECRET_ENV: Record<ServiceSecret, string> = {
-  'signing-key': 'SIGNING_KEY_SECRET_ARN',
-  'qr-authority-key': 'QR_KEY_SECRET_ARN',
-}
+export type { ModeSecret, ServiceSecret } from '#lib/platform/iam/access.ts'
+export { SECRET_ENV, secretOfMode } from '#lib/platform/iam/access.ts'
 
 /**
  * The deployment unit an endpoint belongs to: one CloudFormation stack each (infra/stacks), so no

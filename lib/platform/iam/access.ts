@@ -1,5 +1,6 @@
 import type { QueueName } from '#lib/platform/async/queue.ts'
 import type { IndexName } from '#lib/platform/db/table.ts'
+import type { Mode } from '#lib/platform/mode.ts'
 
 /**
  * What a function may do in AWS, in one shape: the IAM policy of its role is generated from it
@@ -23,6 +24,23 @@ import type { IndexName } from '#lib/platform/db/table.ts'
 
 /** The service's own private keys: the invoice signing key (Ed25519) and the QR authority key (RSA). */
 export type ServiceSecret = 'signing-key' | 'qr-authority-key'
+
+/**
+ * Each service key exists once per mode (CONTRACT 18): test-mode artefacts are signed and encrypted
+ * with keys of their own. A function granted a ServiceSecret reads both modes' secrets, since it
+ * serves both modes.
+ */
+export type ModeSecret = ServiceSecret | `test-${ServiceSecret}`
+export const secretOfMode = (name: ServiceSecret, mode: Mode): ModeSecret =>
+  mode === 'test' ? `test-${name}` : name
+
+/** The environment variable through which a function learns each secret's ARN. */
+export const SECRET_ENV: Record<ModeSecret, string> = {
+  'signing-key': 'SIGNING_KEY_SECRET_ARN',
+  'qr-authority-key': 'QR_KEY_SECRET_ARN',
+  'test-signing-key': 'TEST_SIGNING_KEY_SECRET_ARN',
+  'test-qr-authority-key': 'TEST_QR_KEY_SECRET_ARN',
+}
 
 export type TableAction =
   | 'GetItem'

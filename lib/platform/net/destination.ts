@@ -36,7 +36,9 @@ export interface Destination {
   localDev: boolean
 }
 
-const stageOf = (stage?: string) => stage ?? process.env.STAGE ?? 'local'
+/** The local server's stage: no deployed stage has this name (infra/stage.ts refuses it). */
+export const LOCAL_STAGE = 'local'
+const stageOf = (stage?: string) => stage ?? process.env.STAGE ?? LOCAL_STAGE
 
 /** The URL's form, without DNS: scheme, host form, literal addresses. Throws DestinationRefused. */
 export function destinationOf(text: string, stage?: string): Destination {
@@ -46,7 +48,7 @@ export function destinationOf(text: string, stage?: string): Destination {
   } catch {
     throw new DestinationRefused(`url is not a URL: "${text.slice(0, 200)}"`)
   }
-  const local = stageOf(stage) === 'local'
+  const local = stageOf(stage) === LOCAL_STAGE
   const host = url.hostname.replace(/^\[|\]$/g, '')
   const localDev = local && url.protocol === 'http:' && LOCAL_DEV_HOSTS.has(url.hostname)
   if (url.protocol !== 'https:' && !localDev) {

@@ -3,15 +3,21 @@ import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager'
 import { checkAwsCall } from '#lib/platform/aws-guard.ts'
 import { readOrCreateSealedPemFile } from '#lib/platform/crypto/sealed-file.ts'
 import { keysDir, readPemSecret } from '#lib/platform/keys/pem-store.ts'
+import { currentMode, type Mode } from '#lib/platform/mode.ts'
+import { SECRET_ENV, secretOfMode } from '#lib/platform/iam/access.ts'
 import { type PublicJwk, publicJwkOf } from './jwk.ts'
 
 /**
- * The service's Ed25519 invoice-signing key (CONTRACT section 5), from one of two places:
+ * The service's Ed25519 invoice-signing keys (CONTRACT sections 5 and 18), one per mode: test-mode
+ * invoices are signed with a key of their own, so no test signature verifies against a live key.
+ * Each from one of two places:
  *
- * - In AWS (env SIGNING_KEY_SECRET_ARN set): a PKCS#8 PEM private key (or JSON `{"privateKey": "<PEM>"}`)
- *   read from Secrets Manager once per container. Only the functions that sign are given the secret.
- * - Locally: `invoice-signing-ed25519.pem` under env KEYS_DIR (default `<project>/.local/keys`,
- *   gitignored), generated on first use (atomically: see lib/platform/keys/pem-store.ts).
+ * - In AWS (env SIGNING_KEY_SECRET_ARN, and TEST_SIGNING_KEY_SECRET_ARN for test): a PKCS#8 PEM
+ *   private key (or JSON `{"privateKey": "<PEM>"}`) read from Secrets Manager once per container.
+ *   Only the functions that sign are given the secrets.
+ * - Locally: `invoice-signing-ed25519.pem` (test: `invoice-signing-ed25519-test.pem`) under env
+ *   KEYS_DIR (default `<project>/.local/keys`, gitignored), generated on first use (atomically: see
+ *   lib/platform/keys/pem-store.ts).
  *
  * Inside Lambda without the secret it refuses to start rather than sign with a throwaway key.
  */
@@ -25,6 +31,10 @@ export interface SigningKey {
 }
 
 export const SIGNING_KEY_FILE = 'invoice-signing-ed25519.pem'
+export const TEST_SIGNING_KEY_FILE = 'invoice-signing-ed25519-test.pem'
+const KEY_FILES: Record<Mode, string> = { live: SIGNING_KEY_FILE, test: TEST_SIGNING_KEY_FILE }
+/** The environment variable holding each mode's secret ARN. */
+const secretEnv = (mode: Mode) => SECRET_ENV[secretOfMode('signing-key', mode)]
 
 type Env = Record<string, string | undefined>
 
@@ -41,8 +51,8 @@ export function signingKeyFromPem(pem: string, source: SigningKey['source'], loc
 export const newSigningKeyPem = (): string =>
   generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString()
 
-async function fromFile(env: Env): Promise<SigningKey> {
-  const { pem, file } = await readOrCreateSealedPemFile(keysDir(env), SIGNING_KEY_FILE, newSigningKeyPem)
+async function fromFile(env: Env, mode: Mode): Promise<SigningKey> {
+  const { pem, file } = await readOrCreateSealedPemFile(keysDir(env), KEY_FILES[mode], newSigningKeyPem)
   return signingKeyFromPem(pem, 'file', file)
 }
 
@@ -51,11 +61,11 @@ async function fromSecretsManager(secretArn: string, client: SecretsManagerClien
   return signingKeyFromPem(pem, 'secrets-manager', secretArn)
 }
 
-/** Where the key comes from in this environment, without loading it. */
-export function keySourceKind(env: Env = process.env): SigningKey['source'] {
-  if (env.SIGNING_KEY_SECRET_ARN) return 'secrets-manager'
+/** Where the mode's key comes from in this environment, without loading it. */
+function keySourceKind(env: Env, mode: Mode): SigningKey['source'] {
+  if (env[secretEnv(mode)]) return 'secrets-manager'
   if (env.AWS_LAMBDA_FUNCTION_NAME) {
-    throw new Error('SIGNING_KEY_SECRET_ARN is not set: a deployed function never signs with a generated key')
+    throw new Error(`${secretEnv(mode)} is not set: a deployed function never signs with a generated key`)
   }
   return 'file'
 }
@@ -67,6 +77,7 @@ export function keySourceKind(env: Env = process.env): SigningKey['source'] {
 export function createKeySource(
   env: Env = process.env,
   client?: SecretsManagerClient,
+  mode: Mode = 'live',
 ): () => Promise<SigningKey> {
   let loading: Promise<SigningKey> | undefined
   return () => {
@@ -79,10 +90,10 @@ export function createKeySource(
     }
     if (!loading) {
       loading = (async () => {
-        if (keySourceKind(env) === 'file') return fromFile(env)
+        if (keySourceKind(env, mode) === 'file') return fromFile(env, mode)
         const sm = client ?? new SecretsManagerClient({})
         try {
-          return await fromSecretsManager(env.SIGNING_KEY_SECRET_ARN!, sm)
+          return await fromSecretsManager(env[secretEnv(mode)]!, sm)
         } finally {
           if (!client) sm.destroy()
         }
@@ -95,5 +106,10 @@ export function createKeySource(
   }
 }
 
-/** The container's key. */
-export const signingKey = createKeySource()
+const sources: Record<Mode, () => Promise<SigningKey>> = {
+  live: createKeySource(process.env, undefined, 'live'),
+  test: createKeySource(process.env, undefined, 'test'),
+}
+
+/** The container's key of `mode` (by default the mode of the work running now). */
+export const signingKey = (mode: Mode = currentMode()): Promise<SigningKey> => sources[mode]()

@@ -54,7 +54,7 @@ export const generateQrCodeDocs = (): EndpointDocs => ({
 export const verifyQrDocs = (): EndpointDocs => ({
   summary: 'Verify a QR code',
   description:
-    "Decrypts a QR text made by this service and replies its IRN, when it was made, whether its certificate belongs to the IRN's business, and the invoice's status, so a buyer can check a printed invoice.",
+    "Decrypts a QR text made by this service and replies its IRN, when it was made, whether its certificate belongs to the IRN's business, and the invoice's status, so a buyer can check a printed invoice. Live and test mode have authority keys of their own: the QR text opens with the key of the caller's mode only (a test-mode QR code is not recognised by a live key, nor the reverse), and `mode` says which.",
   example: { qr: 'bXlRckNvZGVUZXh0' },
   replies: () => ({
     200: {
@@ -68,6 +68,10 @@ export const verifyQrDocs = (): EndpointDocs => ({
           .meta({ description: "Whether the certificate is the IRN's business's" }),
         status: z.enum(['GENERATED', 'VALIDATED', 'SIGNED', 'TRANSMITTED']).meta({
           description: "The invoice's lifecycle status",
+        }),
+        mode: z.enum(['live', 'test']).meta({
+          description:
+            'The mode the QR code was made in: `test` for a sandbox QR code, which is no tax document',
         }),
       }),
     },

@@ -49,6 +49,20 @@ export const referenceLists = /* @__PURE__ */ Object.fromEntries(
  * The JWKS: public by design. It lists every key that has signed invoices, which the signer records
  * in one partition: that partition is all of the table it may read.
  */
+/**
+ * The JWKS is public, so no credential says which mode's keys the caller wants: `?mode=test` asks
+ * for the sandbox's keys (CONTRACT 18), anything else is live.
+ */
+const PublicKeysQuery = z.object({
+  mode: z
+    .enum(['live', 'test'], { error: 'mode must be "live" or "test" (or absent, for live)' })
+    .default('live')
+    .meta({
+      description:
+        'Which keys: `live` (default) verifies live invoices, `test` verifies invoices signed with a sandbox (test-mode) key. A test-mode signature never verifies with a live key, nor the reverse.',
+    }),
+})
+
 export const publicKeys = /* @__PURE__ */ endpoint({
   functionId: 'resource-public-keys',
   domain: 'reference',
@@ -59,8 +73,9 @@ export const publicKeys = /* @__PURE__ */ endpoint({
   reply: 'record',
   versions: ['v1'],
   routes: [{ method: 'GET', path: '/resource/public-keys' }],
+  // The live partition's name is the prefix of the test one's (lib/platform/db/keys.ts): one grant reads both.
   access: { table: [{ actions: ['Query'], keys: [keys.signingKeys()] }] },
-  request: {},
+  request: { query: PublicKeysQuery },
 })
 
 const text = (description: string) => z.string().meta({ description })
@@ -121,7 +136,7 @@ export const referenceListDocs = (list: ReferenceListName): EndpointDocs => ({
 export const publicKeysDocs = (): EndpointDocs => ({
   summary: 'The public keys that verify invoice signatures (JWKS)',
   description:
-    'Ed25519 keys (RFC 8037); kid is the RFC 7638 thumbprint. Every key that has signed stays listed. Public, so anyone holding a signed invoice can verify it.',
+    'Ed25519 keys (RFC 8037); kid is the RFC 7638 thumbprint. The current key of the mode asked for is listed from the deployment\'s start, and every key that has signed stays listed. Live and test mode have keys of their own: `?mode=test` lists the keys of test-mode (sandbox) invoices, whose canonical JSON carries `"mode": "test"`. Public, so anyone holding a signed invoice can verify it.',
   replies: () => ({
     200: {
       description: 'The JSON Web Key Set',
@@ -140,6 +155,7 @@ export const publicKeysDocs = (): EndpointDocs => ({
         })
         .meta({ id: 'Jwks' }),
     },
+    400: 'mode is neither `live` nor `test`',
     413: 'The request carries a body larger than 1 MiB (refused before anything else, as on every route)',
   }),
 })

@@ -13,10 +13,10 @@ export const clockAdvance = /* @__PURE__ */ sandbox({
   functionId: 'test-clock-advance',
   routes: [{ method: 'POST', path: '/test/clock/advance' }],
   // Moves the clock item; then queues the business's deliveries now due in test time: reads its
-  // subscriptions and each one's PENDING listing (gsi1), and sends to the delivery queue.
+  // subscriptions and each one's PENDING listing (gsi1), and sends to test mode's delivery queue.
   access: {
     table: [writes([TEST_CLOCK_PREFIX]), reads(['WEBHOOKS#', 'WHDELIVERY#'], ['gsi1'])],
-    queues: ['webhook-deliveries'],
+    queues: ['webhook-test-deliveries'],
   },
   request: { body: AdvanceClockRequest },
 })
@@ -56,7 +56,7 @@ const LIVE_KEY = 'The key is a live one: the test clock exists in test mode only
 export const clockAdvanceDocs = (): EndpointDocs => ({
   summary: "Advance the business's test clock (test mode, ADMIN)",
   description:
-    "Moves the business's test-mode time forward by `seconds` (1 to 2,592,000, 30 days, per call; it never goes back). Webhook retries and their final failure and Idempotency-Key expiry follow it: deliveries whose next attempt is now due are attempted at once, and a jump past the whole retry schedule runs it out within seconds, ending FAILED. Live keys get 403.",
+    "Moves the business's test-mode time forward by `seconds` (1 to 2,592,000, 30 days, per call, and at most 315,360,000, 10 years, in all; it never goes back). Webhook retries and their final failure and Idempotency-Key expiry follow it: deliveries whose next attempt is now due are attempted at once, and a jump past the whole retry schedule runs it out within seconds, ending FAILED. Live keys get 403.",
   example: { seconds: 90_000 },
   replies: () => ({
     200: {
@@ -65,7 +65,7 @@ export const clockAdvanceDocs = (): EndpointDocs => ({
         due_deliveries_queued: z.int().meta({ description: 'Webhook deliveries now due, queued at once' }),
       }),
     },
-    400: 'seconds is not a whole number from 1 to 2,592,000',
+    400: 'seconds is not a whole number from 1 to 2,592,000, or would take the clock more than 10 years ahead in all (TEST_CLOCK_LIMIT)',
     403: `The API key lacks the ADMIN role, or: ${LIVE_KEY}`,
   }),
 })
@@ -83,14 +83,14 @@ export const clockReadDocs = (): EndpointDocs => ({
 export const bankClockAdvanceDocs = (): EndpointDocs => ({
   summary: "Advance the sandbox bank's test clock (test mode)",
   description:
-    "Moves the test-mode time of the sandbox's bank forward by `seconds` (1 to 2,592,000 per call; it never goes back): test transfers and reversals are stamped with it, so the Lagos day a test transfer counts in (GET /api/v1/merchant/statement) and its completedAt follow it. One clock for every test switch client and merchant; a business's clock (POST /api/v1/test/clock/advance) is another. A live switch credential gets 403.",
+    "Moves the test-mode time of the sandbox's bank forward by `seconds` (1 to 2,592,000 per call, at most 10 years in all; it never goes back): test transfers and reversals are stamped with it, so the Lagos day a test transfer counts in (GET /api/v1/merchant/statement) and its completedAt follow it. One clock for every test switch client and merchant; a business's clock (POST /api/v1/test/clock/advance) is another. A live switch credential gets 403.",
   example: { seconds: 86_400 },
   replies: () => ({
     200: {
       description: 'The new test time of the bank',
       data: Clock(),
     },
-    400: 'seconds is not a whole number from 1 to 2,592,000 (code 30)',
+    400: 'seconds is not a whole number from 1 to 2,592,000 (code 30), or would take the clock more than 10 years ahead in all (TEST_CLOCK_LIMIT)',
     403: 'The switch credential is a live one: the test clock exists in test mode only',
   }),
 })

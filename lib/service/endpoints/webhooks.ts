@@ -45,7 +45,11 @@ export const deliveriesList = /* @__PURE__ */ webhooks({
 export const deliveryRedeliver = /* @__PURE__ */ webhooks({
   functionId: 'webhook-delivery-redeliver',
   routes: [{ method: 'POST', path: '/webhooks/{id}/deliveries/{eventId}/redeliver' }],
-  access: { table: [writes(['WEBHOOKS#', 'WHDELIVERY#', 'AUDIT#'])], queues: ['webhook-deliveries'] },
+  // The attempt goes to the delivery queue of the caller's mode (lib/webhooks/delivery-worker.ts).
+  access: {
+    table: [writes(['WEBHOOKS#', 'WHDELIVERY#', 'AUDIT#'])],
+    queues: ['webhook-deliveries', 'webhook-test-deliveries'],
+  },
   request: { params: DeliveryPath },
 })
 

@@ -150,6 +150,7 @@ describe('GET /api/{v}/invoices/{irn}/pdf', () => {
       issued_at: new Date(signedSecond).toISOString(),
       certificate_valid: true,
       status: 'SIGNED',
+      mode: 'live',
     })
   })
 

@@ -157,6 +157,7 @@ describe('POST /api/v1/resource/verify-qr', () => {
           issued_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.000Z$/),
           certificate_valid: true,
           status: 'GENERATED',
+          mode: 'live',
         },
         `QR code of IRN ${irn} verified: the certificate belongs to the issuing business`,
       ),

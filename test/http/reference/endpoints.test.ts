@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildInvoice } from '../../fixtures/invoices/build.ts'
 import { REFERENCE_LISTS } from '#lib/service/routes.ts'
 import { startApi, type TestApi } from '../../support/api.ts'
 import { type DevClients, devClients } from '../../support/clients.ts'
@@ -89,11 +88,8 @@ describe('reference content', () => {
 })
 
 describe('GET /api/v1/resource/public-keys', () => {
-  // The JWKS lists the keys that have signed: the first sign creates the service's key.
-  beforeAll(async () => {
-    expect((await clients.app.post('/api/v1/app/invoice/sign', buildInvoice())).status).toBe(200)
-  })
-
+  // The seed publishes each mode's key: the JWKS lists it before anything is signed
+  // (test/http/sandbox/test-artefacts.test.ts holds both modes to it).
   it('publishes the Ed25519 verification keys as a JWKS, without credentials', async () => {
     const reply = await clients.anonymous.get<any>('/api/v1/resource/public-keys')
     expect(reply.status).toBe(200)
