@@ -683,7 +683,7 @@ describe('Consumers (lib/service/consumers.ts on DynamoDB Streams and SQS)', () 
     const sqsMappings = Object.values(
       prod.apiTemplate.findResources('AWS::Lambda::EventSourceMapping'),
     ).filter((m) => m.Properties.StartingPosition === undefined)
-    expect(sqsMappings).toHaveLength(3)
+    expect(sqsMappings).toHaveLength(4)
     for (const m of sqsMappings)
       expect(m.Properties.FunctionResponseTypes).toEqual(['ReportBatchItemFailures'])
     // A storm of deliveries, recoveries or batches cannot take the account's concurrency from the API
