@@ -35,6 +35,16 @@ export async function seedLocal(): Promise<void> {
     seedDevelopmentCredentials(),
     seedTaxpayers(),
     seedLedger(),
-    publishSigningKeys(),
+    publishedKeys(),
   ])
+}
+
+/**
+ * The signing keys in the JWKS, when they can be read. A key that cannot be (KEYS_DIR unusable) does
+ * not stop the server: the sign path and the health check report it, as they would in AWS.
+ */
+async function publishedKeys(): Promise<void> {
+  await publishSigningKeys().catch((error: unknown) => {
+    console.error(`Signing keys not published in the JWKS: ${(error as Error).message}`)
+  })
 }
