@@ -1,4 +1,4 @@
-import { signAreaB } from '#lib/platform/auth/sign-request.ts'
+import { signAreaB } from '#client/signing.ts'
 import { guardedRequest, outcomeOf } from '#lib/platform/net/request.ts'
 import type { PartyWebhook } from './parties.ts'
 

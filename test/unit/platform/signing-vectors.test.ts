@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { areaBCanonical, hmac, sha256Hex } from '#lib/platform/auth/canonical.ts'
-import { signAreaB } from '#client/signing.ts'
+import { areaACanonical, areaBCanonical, hmac, sha256Hex } from '#lib/platform/auth/canonical.ts'
+import { signAreaA, signAreaB } from '#client/signing.ts'
 
 interface Vector {
   id: string
@@ -9,7 +9,7 @@ interface Vector {
   method: string
   path: string
   timestamp: string
-  nonce: string
+  nonce?: string
   body: string
   bodyHex: string
   bodyHash: string
@@ -18,21 +18,39 @@ interface Vector {
   signatureHex: string
 }
 
-// The worked Area B examples the switch operator published with the contract.
-const vectors: Vector[] = JSON.parse(
-  readFileSync(new URL('../../fixtures/signing-vectors.json', import.meta.url), 'utf8'),
-)
+// The published known-answer vectors (docs/signing-vectors.json): Area A made for this project, Area B
+// the worked examples the switch operator published with the contract, copied unchanged.
+const { areaA, areaB } = JSON.parse(
+  readFileSync(new URL('../../../docs/signing-vectors.json', import.meta.url), 'utf8'),
+) as { areaA: Vector[]; areaB: Vector[] }
 
-describe('Area B signing vectors', () => {
-  it('has the three published vectors', () => {
-    expect(vectors.map((v) => v.id)).toEqual([
+describe('signing vectors (docs/signing-vectors.json)', () => {
+  it('has the Area A vectors and the three published Area B vectors', () => {
+    expect(areaA.map((v) => v.id)).toEqual([
+      'A01-post-compact-body',
+      'A02-get-empty-body-fraction',
+      'A03-get-query-offset',
+      'A04-post-utf8-pretty-body',
+    ])
+    expect(areaB.map((v) => v.id)).toEqual([
       'B01-post-transfer-compact',
       'B03-get-empty-body',
       'B06-get-with-query',
     ])
   })
 
-  it.each(vectors)('$id: body hash, canonical string and signature match byte for byte', (v) => {
+  it.each(areaA)('$id: body hash, canonical string and signature match byte for byte', (v) => {
+    const body = Buffer.from(v.bodyHex, 'hex')
+    expect(body.toString('utf8')).toBe(v.body)
+    expect(sha256Hex(body)).toBe(v.bodyHash)
+    const canonical = areaACanonical({ method: v.method, target: v.path, timestamp: v.timestamp, body })
+    expect(canonical).toBe(v.canonical)
+    const mac = hmac(v.secret, canonical)
+    expect(mac.toString('hex')).toBe(v.signatureHex)
+    expect(mac.toString('base64')).toBe(v.signature)
+  })
+
+  it.each(areaB)('$id: body hash, canonical string and signature match byte for byte', (v) => {
     const body = Buffer.from(v.bodyHex, 'hex')
     expect(body.toString('utf8')).toBe(v.body)
     expect(sha256Hex(body)).toBe(v.bodyHash)
@@ -40,7 +58,7 @@ describe('Area B signing vectors', () => {
       method: v.method,
       target: v.path,
       timestamp: v.timestamp,
-      nonce: v.nonce,
+      nonce: v.nonce!,
       body,
     })
     expect(canonical).toBe(v.canonical)
@@ -49,10 +67,22 @@ describe('Area B signing vectors', () => {
     expect(mac.toString('base64')).toBe(v.signature)
   })
 
-  it.each(vectors)('$id: the signing client produces the published headers', (v) => {
+  it.each(areaA)('$id: the signing client produces the published headers', (v) => {
+    const headers = signAreaA(
+      { apiKey: 'any-key', secret: v.secret },
+      { method: v.method, target: v.path, body: v.body, timestamp: v.timestamp },
+    )
+    expect(headers).toEqual({
+      'x-api-key': 'any-key',
+      'x-api-timestamp': v.timestamp,
+      'x-api-signature': v.signature,
+    })
+  })
+
+  it.each(areaB)('$id: the signing client produces the published headers', (v) => {
     const headers = signAreaB(
       { token: 'any-token', secret: v.secret },
-      { method: v.method, target: v.path, body: v.body, timestamp: v.timestamp, nonce: v.nonce },
+      { method: v.method, target: v.path, body: v.body, timestamp: v.timestamp, nonce: v.nonce! },
     )
     expect(headers).toEqual({
       authorization: 'Bearer any-token',
