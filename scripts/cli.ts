@@ -9,11 +9,11 @@
  * stage (its table, data key and API URL from the stacks' outputs: scripts/cli/stage.ts).
  */
 import { parseArgs } from 'node:util'
-import { editDistance } from '#lib/platform/text/edit-distance.ts'
 import type { Command } from './cli/command.ts'
 import { fastCommand } from './cli/fast-path.ts'
 import { joinStringValues } from './cli/join-values.ts'
 import { checkFieldsPrinted, selectFields } from './cli/output.ts'
+import { unknownCommandMessage, unknownOptionMessage } from './cli/suggest.ts'
 import { applyTarget, chooseTarget, describeTarget } from './cli/target.ts'
 
 const GLOBAL_OPTIONS = {
@@ -77,18 +77,6 @@ function usage(commands: Command[]): string {
   ].join('\n')
 }
 
-/** The command name nearest to what was typed (its first word or two), if any is close. */
-function nearestCommand(typed: string, commands: Command[]): string | undefined {
-  let best: { name: string; distance: number } | undefined
-  for (const { name } of commands) {
-    const words = name.split(' ').length
-    const asked = typed.split(' ').slice(0, words).join(' ')
-    const distance = editDistance(asked.slice(0, 64), name)
-    if (!best || distance < best.distance) best = { name, distance }
-  }
-  return best && best.distance <= Math.max(2, Math.floor(best.name.length / 3)) ? best.name : undefined
-}
-
 async function main(argv: string[]) {
   // Command names have one or two words ("client issue", "seed-transactions").
   const named = async () => {
@@ -105,10 +93,13 @@ async function main(argv: string[]) {
       console.log(usage(commands))
       process.exit(0)
     }
-    // An unknown command is named, with the nearest known one, before the list.
-    const typed = argv.slice(0, 2).join(' ')
-    const nearest = nearestCommand(typed, commands)
-    console.error(`Unknown command "${typed}".${nearest ? ` Did you mean "${nearest}"?` : ''}\n`)
+    // An unknown command or subcommand is named, with the nearest known one, before the list.
+    console.error(
+      `${unknownCommandMessage(
+        argv,
+        commands.map((c) => c.name),
+      )}\n`,
+    )
     console.error(usage(commands))
     process.exit(2)
   }
@@ -122,7 +113,8 @@ async function main(argv: string[]) {
       strict: true,
     }))
   } catch (error) {
-    console.error(`${(error as Error).message}\n\n${command.help}`)
+    const message = (error as Error).message
+    console.error(`${unknownOptionMessage(message, Object.keys(options)) ?? message}\n\n${command.help}`)
     process.exit(2)
   }
   if (values.help) {

@@ -114,16 +114,24 @@ async function voidGap(businessId: string, space: string, seq: number): Promise<
 
 export async function voidSearchGaps(
   businessId: string,
-  options: { settleMs: number; dryRun?: boolean },
+  options: {
+    settleMs: number
+    dryRun?: boolean
+    /** How the settle wait is spent (the CLI counts it down); a plain timer by default. */
+    wait?: (ms: number) => Promise<void>
+    /** Told before each list is read (the CLI's progress). */
+    onSpace?: (space: string) => void
+  },
 ): Promise<SpaceGaps[]> {
   const spaces = await spacesOf(businessId)
   const counters = new Map(
     await Promise.all(spaces.map(async (s) => [s, await counterOf(businessId, s)] as const)),
   )
   // Any sign that took a number at or below these has committed or died by the end of the wait.
-  await new Promise((resolve) => setTimeout(resolve, options.settleMs))
+  await (options.wait ?? ((ms) => new Promise<void>((resolve) => setTimeout(resolve, ms))))(options.settleMs)
   const found: SpaceGaps[] = []
   for (const space of spaces) {
+    options.onSpace?.(space)
     const counter = counters.get(space) ?? 0
     const taken = await numbersIn(businessId, space)
     const gaps: number[] = []

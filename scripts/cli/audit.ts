@@ -10,12 +10,13 @@ export function formatEvent(event: AuditEvent): string {
 }
 
 function print(events: AuditEvent[], what: string, json: boolean) {
+  // The count first: a person reads how many before the lines themselves.
+  console.log(`${events.length} event${events.length === 1 ? '' : 's'} for ${what}`)
   if (json) {
     for (const event of events) console.log(JSON.stringify(event))
   } else {
     for (const event of events) console.log(formatEvent(event))
   }
-  console.log(`${events.length} event${events.length === 1 ? '' : 's'} for ${what}`)
   // Nothing recorded is almost always a mistyped id: say so, and fail like grep finding nothing.
   if (!events.length) {
     console.error(`No events are recorded for ${what}: check the id (an IRN ends in its issue date).`)

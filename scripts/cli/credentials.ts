@@ -1,3 +1,4 @@
+import * as z from 'zod'
 import {
   issueApiClient,
   issueMerchantToken,
@@ -12,6 +13,10 @@ import {
   setWebhook,
 } from '#lib/platform/auth/credentials.ts'
 import { createBusiness } from '#lib/registry/businesses.ts'
+import { Irn } from '#lib/irn/schemas.ts'
+import { getMerchant } from '#lib/ledger/repository.ts'
+import { TransferRequest } from '#lib/ledger/schemas.ts'
+import { EmailRequest } from '#lib/notifications/schemas.ts'
 import {
   auditApiClient,
   auditBearer,
@@ -25,7 +30,7 @@ import { type Mode, parseMode } from '#lib/platform/mode.ts'
 import type { Role } from '#lib/service/routes.ts'
 import type { Command } from './command.ts'
 import { note, printResult } from './output.ts'
-import { modeOption, ONCE, optional, required, requiredTin } from './require.ts'
+import { checkedBy, modeOption, ONCE, optional, required, requiredTin } from './require.ts'
 
 const ROLES: Role[] = ['SI', 'APP', 'ADMIN']
 
@@ -77,7 +82,8 @@ const merchantIssueHelp = `merchant issue: a bearer token for GET /api/v1/mercha
 equal to this merchant.
 
 Options:
-  --merchant ID        the merchant id (required), e.g. MRC0003
+  --merchant ID        the merchant id (required), e.g. MRC0003: a merchant already added with
+                       npm run cli -- merchant add (an unknown one is refused)
 ${MODE_HELP}`
 
 const simple = (
@@ -106,11 +112,32 @@ export const commands: Command[] = [
     },
     businessCreateHelp,
     async (v) => {
+      const serviceId = optional(v, 'service-id')
+      const email = optional(v, 'email')
       const business = await createBusiness({
         name: required(v, 'name', businessCreateHelp),
         tin: requiredTin(v, businessCreateHelp),
-        serviceId: optional(v, 'service-id'),
-        email: optional(v, 'email'),
+        // The authority's 8 characters, which must fit the IRNs the API accepts (its Irn schema).
+        serviceId:
+          serviceId &&
+          checkedBy(
+            z
+              .string()
+              .length(8)
+              .refine((id) => Irn.safeParse(`INV1-${id}-20260101`).success),
+            serviceId,
+            '--service-id must be 8 letters or digits, as the authority assigns it',
+            businessCreateHelp,
+          ),
+        // The e-mail check of the API's notification addresses.
+        email:
+          email &&
+          checkedBy(
+            EmailRequest.shape.email.element,
+            email,
+            '--email must be an e-mail address, e.g. ops@example.com',
+            businessCreateHelp,
+          ),
       })
       await auditBusinessCreated(cliActor(), business.businessId)
       printResult({
@@ -238,10 +265,21 @@ export const commands: Command[] = [
     merchantIssueHelp,
     async (v) => {
       const mode = modeOption(v, merchantIssueHelp)
-      const issued = await issueMerchantToken({
-        merchantId: required(v, 'merchant', merchantIssueHelp),
-        mode,
-      })
+      const merchantId = checkedBy(
+        TransferRequest.shape.merchantId,
+        required(v, 'merchant', merchantIssueHelp),
+        '--merchant must be a merchant id of 1 to 32 letters, digits, "_" or "-"',
+        merchantIssueHelp,
+      )
+      // A token for a merchant transfers cannot pay would read an empty history forever: refused,
+      // saying how to add it (merchants are one list for both modes).
+      if (!(await getMerchant(merchantId))) {
+        console.error(
+          `No merchant ${merchantId} is registered: add it first with\n  npm run cli -- merchant add --id ${merchantId} --name "Its name"\nthen issue its token.`,
+        )
+        process.exit(2)
+      }
+      const issued = await issueMerchantToken({ merchantId, mode })
       await auditBearer('CREDENTIAL_ISSUED', cliActor(), 'merchant', issued.merchantId, testOnly(mode))
       printResult({ merchant_id: issued.merchantId, bearer_token: issued.token, mode })
       note(ONCE)
@@ -279,6 +317,8 @@ export const commands: Command[] = [
     async (v) => {
       const kind = required(v, 'kind', 'credentials list --kind KIND')
       const rows = await listCredentials(kind)
+      // The count first, then one JSON line per credential.
+      console.log(`${rows.length} ${kind} credential${rows.length === 1 ? '' : 's'}`)
       for (const row of rows) {
         // API keys are identifiers but also half a credential: only their start is shown.
         if (typeof row.apiKey === 'string') row.apiKey = fingerprint(row.apiKey)
@@ -286,7 +326,6 @@ export const commands: Command[] = [
         if (kind !== 'business') row.mode = parseMode(row.mode) ?? 'live'
         console.log(JSON.stringify(row))
       }
-      console.log(`${rows.length} ${kind} credential${rows.length === 1 ? '' : 's'}`)
     },
   ),
 ]

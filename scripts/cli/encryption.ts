@@ -3,7 +3,10 @@ import { rotateLocalKey } from '../ops/rotate-local-key.ts'
 import { keysDir } from '#lib/platform/keys/pem-store.ts'
 import { AUTHORITY_KEY_FILE } from '#lib/qr/authority-key.ts'
 import { SIGNING_KEY_FILE } from '#lib/platform/signing/key-source.ts'
+import { DescribeTableCommand } from '@aws-sdk/client-dynamodb'
+import { db, tableName } from '#lib/platform/db/client.ts'
 import type { Command } from './command.ts'
+import { progress } from './progress.ts'
 
 /** The private-key files kept under KEYS_DIR locally, sealed under the data key. */
 const KEY_FILES = [SIGNING_KEY_FILE, AUTHORITY_KEY_FILE]
@@ -37,7 +40,39 @@ to read older copies (backups, table exports). Refused when DATA_KEY_ARN is set:
 
 Example: npm run cli -- encryption rotate-local-key`
 
-const printReport = (report: MigrationReport) => {
+/**
+ * The table's item count, as DescribeTable gives it (AWS refreshes it about every six hours: an
+ * estimate for the time left), or none when it cannot be read.
+ */
+async function itemEstimate(): Promise<number | undefined> {
+  try {
+    return (await db().send(new DescribeTableCommand({ TableName: tableName() }))).Table?.ItemCount
+  } catch {
+    return undefined
+  }
+}
+
+/** The pass's progress on stderr: items scanned, rate and time left against the table's item count. */
+async function scanProgress(label: string) {
+  const shown = progress(`${label}: scanned`, { total: await itemEstimate() })
+  let last = 0
+  return {
+    scanned: (items: number) => {
+      last = items
+      shown.update(items)
+    },
+    end: () => shown.end(last),
+  }
+}
+
+/** The summary first (what was done, in how long), then the counts of each kind. */
+const printReport = (report: MigrationReport, started: number) => {
+  const all = Object.values(report)
+  const sum = (key: keyof (typeof all)[number]) => all.reduce((n, c) => n + c[key], 0)
+  const changed = sum('changedMeanwhile')
+  console.log(
+    `Encrypted ${sum('encrypted')} of ${sum('scanned')} protected values (${sum('alreadyEncrypted')} already encrypted${changed ? `, ${changed} changed meanwhile: run again` : ''}) in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
+  )
   for (const [kind, c] of Object.entries(report)) {
     console.log(
       `${kind.padEnd(14)} scanned ${c.scanned}, encrypted ${c.encrypted}, already encrypted ${c.alreadyEncrypted}` +
@@ -54,9 +89,12 @@ export const commands: Command[] = [
     options: { json: { type: 'boolean' } },
     async run(v) {
       const keyFiles = process.env.DATA_KEY_ARN ? undefined : { dir: keysDir(), names: KEY_FILES }
-      const report = await transformAll(encryptPlaintext, keyFiles)
+      const started = Date.now()
+      const scan = await scanProgress('encryption migrate')
+      const report = await transformAll(encryptPlaintext, keyFiles, scan.scanned)
+      scan.end()
       if (v.json) console.log(JSON.stringify(report))
-      else printReport(report)
+      else printReport(report, started)
     },
   },
   {
@@ -65,15 +103,19 @@ export const commands: Command[] = [
     help: rotateHelp,
     options: { json: { type: 'boolean' } },
     async run(v) {
-      const result = await rotateLocalKey(KEY_FILES)
+      const started = Date.now()
+      const scan = await scanProgress('encryption rotate-local-key')
+      const result = await rotateLocalKey(KEY_FILES, process.env, scan.scanned)
+      scan.end()
       if (v.json) console.log(JSON.stringify(result))
       else {
-        printReport(result.report)
+        // The verdict first, then the counts.
         console.log(
           result.completed
             ? `The new key is current; the old one is kept as ${result.retiredFile} (decrypt only).`
             : 'Some items changed during the pass: the key was not switched. Run the command again.',
         )
+        printReport(result.report, started)
       }
       if (!result.completed) process.exitCode = 1
     },

@@ -4,12 +4,13 @@ import { exportHistory } from '#lib/finance/export.ts'
 import { reconcile } from '#lib/finance/reconcile.ts'
 import { HistoryCsvQuery } from '#lib/merchant-history/schemas.ts'
 import type { Command } from './command.ts'
+import { progress } from './progress.ts'
 import { optional, required } from './require.ts'
 
 /** Finance commands (CONTRACT section 12): the history as a CSV file, and the ledger's reconciliation. */
 
 const exportHelp = `history export: write a merchant's history for a period to a CSV file (RFC 4180, as the API's
-Accept: text/csv pages), with a progress bar on stderr.
+Accept: text/csv pages), with its progress on stderr (rows, rate, time left).
 
 Options:
   --merchant ID     merchant id (required), e.g. MRC0001
@@ -33,48 +34,10 @@ Options:
 
 Example: npm run cli -- ledger reconcile`
 
-/** A one-line bar redrawn in place on a terminal; plain lines every 10% when stderr is a file. */
-function progressBar(label: string) {
-  let lastTenth = -1
-  return (done: number, total: number) => {
-    const share = total === 0 ? 1 : done / total
-    if (process.stderr.isTTY) {
-      const width = 30
-      const filled = Math.round(share * width)
-      process.stderr.write(
-        `\r${label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done.toLocaleString('en')}/${total.toLocaleString('en')}`,
-      )
-      if (done >= total) process.stderr.write('\n')
-      return
-    }
-    const tenth = Math.floor(share * 10)
-    if (tenth !== lastTenth) {
-      lastTenth = tenth
-      process.stderr.write(`${label} ${Math.round(share * 100)}% (${done}/${total})\n`)
-    }
-  }
-}
-
-/**
- * Progress of a scan whose total is unknown until it ends: items so far and the rate, on stderr, at
- * most once a second (redrawn in place on a terminal).
- */
-export function scanProgress(label: string, started: number) {
-  let shown = 0
-  return (items: number) => {
-    const now = Date.now()
-    if (now - shown < 1000) return
-    shown = now
-    const rate = Math.round(items / Math.max(0.001, (now - started) / 1000))
-    const line = `${label} ${items.toLocaleString('en')} items (${rate.toLocaleString('en')}/s)`
-    process.stderr.write(process.stderr.isTTY ? `\r${line}` : `${line}\n`)
-  }
-}
-
 export const commands: Command[] = [
   {
     name: 'history export',
-    summary: "write a merchant's history for a period to a CSV file, with a progress bar",
+    summary: "write a merchant's history for a period to a CSV file, with its progress",
     help: exportHelp,
     options: {
       merchant: { type: 'string' },
@@ -97,12 +60,11 @@ export const commands: Command[] = [
         process.exit(2)
       }
       const file = createWriteStream(path, { encoding: 'utf8' })
-      const { rows, pages } = await exportHistory(
-        merchantId,
-        filters,
-        file,
-        progressBar(`exporting ${merchantId}`),
+      const shown = progress(`history export: ${merchantId}`, { unit: 'rows' })
+      const { rows, pages } = await exportHistory(merchantId, filters, file, (done, total) =>
+        shown.update(done, total),
       )
+      shown.end(rows)
       file.end()
       await finished(file)
       console.log(JSON.stringify({ merchantId, file: path, rows, pages }, null, 2))
@@ -122,10 +84,11 @@ export const commands: Command[] = [
         process.exit(2)
       }
       const started = Date.now()
+      const scan = progress('reconcile: scanned')
       const report = await reconcile({
         ...(settle === undefined ? {} : { settleMs: Number(settle) }),
         progress: {
-          scanned: scanProgress('reconcile: scanned', started),
+          scanned: (items) => scan.update(items),
           settling: (found, ms) =>
             console.error(
               `reconcile: ${found} difference(s) in the first scan; checking again in ${ms} ms (a transfer committing mid-scan is not one)`,

@@ -1,6 +1,7 @@
 import { voidSearchGaps } from '#lib/invoice/search-gaps.ts'
 import { inMode } from '#lib/platform/mode.ts'
 import type { Command } from './command.ts'
+import { countdown } from './progress.ts'
 import { modeOption, required } from './require.ts'
 
 /** A sign function lives at most its timeout (10 s, infra/constructs/api-function.ts): wait longer. */
@@ -38,22 +39,28 @@ export const commands: Command[] = [
       if (!Number.isFinite(settleSeconds) || settleSeconds < 0)
         throw new Error('--settle-seconds must be a number of seconds, 0 or more')
       const dryRun = v['dry-run'] === true
-      // Said before the wait, which is otherwise silent (15 s by default).
+      // Said before the wait, which is otherwise silent (15 s by default), and counted down.
       console.error(
         `void-gaps: waiting ${settleSeconds} s so that no sign can still be writing a number, then reading the lists`,
       )
       const found = await inMode(mode, () =>
-        voidSearchGaps(businessId, { settleMs: settleSeconds * 1000, dryRun }),
+        voidSearchGaps(businessId, {
+          settleMs: settleSeconds * 1000,
+          dryRun,
+          wait: (ms) => countdown('void-gaps: waiting', ms),
+          onSpace: (space) => console.error(`void-gaps: reading the ${space} list`),
+        }),
       )
-      for (const { space, counter, gaps } of found)
-        console.log(
-          `${space}: ${gaps.length} of ${counter} numbers ${dryRun ? 'are gaps' : 'voided'}: ${gaps.join(', ')}`,
-        )
+      // The summary first, then each list's gaps.
       console.log(
         found.length
           ? `${found.reduce((sum, s) => sum + s.gaps.length, 0)} gap(s) ${dryRun ? 'found' : 'voided'} in ${mode} mode`
           : `No gaps in ${mode} mode: every number of business ${businessId} holds an invoice`,
       )
+      for (const { space, counter, gaps } of found)
+        console.log(
+          `${space}: ${gaps.length} of ${counter} numbers ${dryRun ? 'are gaps' : 'voided'}: ${gaps.join(', ')}`,
+        )
     },
   },
 ]

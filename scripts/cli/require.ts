@@ -1,5 +1,7 @@
+import type * as z from 'zod'
 import { type Mode, parseMode } from '#lib/platform/mode.ts'
-import { TIN_FORMS, TIN_PATTERN } from '#lib/taxpayer/tin.ts'
+import { VerifyTinRequest } from '#lib/taxpayer/schemas.ts'
+import { TIN_FORMS } from '#lib/taxpayer/tin.ts'
 
 /** Option helpers shared by the CLI command modules. */
 export function required(values: Record<string, unknown>, name: string, help: string): string {
@@ -17,11 +19,22 @@ export function required(values: Record<string, unknown>, name: string, help: st
  */
 export function requiredTin(values: Record<string, unknown>, help: string): string {
   const tin = required(values, 'tin', help)
-  if (!TIN_PATTERN.test(tin)) {
-    console.error(`--tin must be a TIN of the form ${TIN_FORMS} (got ${tin}).\n\n${help}`)
+  // The API's own schema (verify-tin's), so the CLI accepts exactly the forms the API does.
+  return checkedBy(VerifyTinRequest.shape.tin, tin, `--tin must be a TIN of the form ${TIN_FORMS}`, help)
+}
+
+/**
+ * An option's value checked with the schema the API checks the same field with (lib/), so the CLI
+ * never stores what the API would refuse; a refusal says what was wanted and what was given, and
+ * stops with the usage (exit 2).
+ */
+export function checkedBy<T>(schema: z.ZodType<T>, value: string, wanted: string, help: string): T {
+  const result = schema.safeParse(value)
+  if (!result.success) {
+    console.error(`${wanted} (got ${value}).\n\n${help}`)
     process.exit(2)
   }
-  return tin
+  return result.data
 }
 
 export const optional = (values: Record<string, unknown>, name: string): string | undefined =>

@@ -1,10 +1,12 @@
 import { addMerchant, getAccount, openAccount } from '#lib/ledger/repository.ts'
+import { TransferRequest } from '#lib/ledger/schemas.ts'
 import { formatNaira, toKobo } from '#lib/platform/money.ts'
 import { rankHistoryReferences } from '../ops/rank-history-references.ts'
 import { seedTransactions } from '../ops/seed-transactions.ts'
 import type { Command } from './command.ts'
+import { progress } from './progress.ts'
 import { printResult } from './output.ts'
-import { optional, required } from './require.ts'
+import { checkedBy, optional, required } from './require.ts'
 
 /** Ledger and merchant-history commands: accounts, merchants and demo history (Areas B and C). */
 
@@ -104,7 +106,7 @@ export const commands: Command[] = [
       if (!count) fail('--count is required.', seedHelp)
       const days = wholeNumber(v, 'days', 90, seedHelp)
       const started = Date.now()
-      let shown = 0
+      const shown = progress(`seed-transactions: ${merchantId}`, { total: count, unit: 'transactions' })
       const result = await seedTransactions({
         merchantId,
         count,
@@ -114,13 +116,9 @@ export const commands: Command[] = [
         failedShare: share(v, 'failed-share', 0.08, seedHelp),
         reversedShare: share(v, 'reversed-share', 0.02, seedHelp),
         seed: wholeNumber(v, 'seed', 42, seedHelp),
-        onProgress: (written, total) => {
-          if (written - shown >= 10_000 || written === total) {
-            shown = written
-            process.stderr.write(`  ${written} / ${total}\n`)
-          }
-        },
+        onProgress: (written, total) => shown.update(written, total),
       })
+      shown.end(result.written)
       const seconds = ((Date.now() - started) / 1000).toFixed(1)
       printResult({
         merchantId,
@@ -138,12 +136,12 @@ export const commands: Command[] = [
     options: { merchant: { type: 'string' } },
     async run(v) {
       const merchantId = optional(v, 'merchant')
+      const shown = progress('history rank-references:', { unit: 'references' })
       const report = await rankHistoryReferences({
         ...(merchantId ? { merchantId } : {}),
-        onProgress: (r) => {
-          if (r.references % 1000 === 0) process.stderr.write(`  ${r.references} references\n`)
-        },
+        onProgress: (r, total) => shown.update(r.references, total),
       })
+      shown.end(report.references)
       printResult({ referencesRanked: report.references, itemsRanked: report.items })
     },
   },
@@ -193,9 +191,13 @@ export const commands: Command[] = [
     help: merchantAddHelp,
     options: { id: { type: 'string' }, name: { type: 'string' } },
     async run(v) {
-      const merchantId = required(v, 'id', merchantAddHelp)
-      if (!/^[A-Za-z0-9_-]{1,32}$/.test(merchantId))
-        fail('--id must be 1 to 32 letters, digits, "_" or "-".', merchantAddHelp)
+      // The API's merchantId check (a transfer's), so every merchant added can be paid.
+      const merchantId = checkedBy(
+        TransferRequest.shape.merchantId,
+        required(v, 'id', merchantAddHelp),
+        '--id must be 1 to 32 letters, digits, "_" or "-"',
+        merchantAddHelp,
+      )
       const { merchant, created } = await addMerchant({
         merchantId,
         name: required(v, 'name', merchantAddHelp),

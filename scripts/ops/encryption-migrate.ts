@@ -134,7 +134,10 @@ async function transformed(
 export async function transformAll(
   transform: Transform,
   keyFiles: { dir: string; names: string[] } | undefined,
+  /** Told the table items scanned so far after each page (the CLI's progress). */
+  onScanned?: (items: number) => void,
 ): Promise<MigrationReport> {
+  let scannedItems = 0
   const report: MigrationReport = {
     apiClients: emptyCounts(),
     switchClients: emptyCounts(),
@@ -142,6 +145,7 @@ export async function transformAll(
     keyFiles: emptyCounts(),
   }
   for await (const page of scanPages({ ConsistentRead: true })) {
+    scannedItems += page.ScannedCount ?? page.Items?.length ?? 0
     for (const item of page.Items ?? []) {
       const found = protectedAttribute(item)
       if (!found) continue
@@ -169,6 +173,7 @@ export async function transformAll(
         counts.changedMeanwhile++
       }
     }
+    onScanned?.(scannedItems)
   }
 
   for (const name of keyFiles?.names ?? []) {

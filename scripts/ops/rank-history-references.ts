@@ -37,7 +37,7 @@ interface Unranked {
 const CHUNK = 99
 
 export async function rankHistoryReferences(
-  options: { merchantId?: string; onProgress?: (report: RankReport) => void } = {},
+  options: { merchantId?: string; onProgress?: (report: RankReport, references: number) => void } = {},
 ): Promise<RankReport> {
   const byReference = new Map<string, Unranked[]>()
   for await (const page of scanPages({
@@ -66,7 +66,7 @@ export async function rankHistoryReferences(
       report.items += Math.min(CHUNK, items.length - i)
     }
     report.references++
-    options.onProgress?.(report)
+    options.onProgress?.(report, byReference.size)
   }
   return report
 }

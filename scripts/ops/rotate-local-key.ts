@@ -36,6 +36,7 @@ export interface RotationResult {
 export async function rotateLocalKey(
   keyFileNames: string[],
   env: Env = process.env,
+  onScanned?: (items: number) => void,
 ): Promise<RotationResult> {
   if (env.DATA_KEY_ARN) {
     throw new Error(
@@ -46,7 +47,11 @@ export async function rotateLocalKey(
   const from = await keyringFor(env)
   const { pem: nextText } = await readOrCreatePemFile(dir, NEXT_KEY_FILE, newLocalKeyText)
   const to = localKeyring(localKeyOf(nextText))
-  const report = await transformAll(reencryptUnder(from, to), { dir: keysDir(env), names: keyFileNames })
+  const report = await transformAll(
+    reencryptUnder(from, to),
+    { dir: keysDir(env), names: keyFileNames },
+    onScanned,
+  )
   const changedMeanwhile = Object.values(report).some((counts) => counts.changedMeanwhile > 0)
   if (changedMeanwhile) return { report, completed: false }
   const retiredFile = `${RETIRED_KEY_PREFIX}${new Date().toISOString().replace(/[:.]/g, '-')}`

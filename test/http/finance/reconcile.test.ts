@@ -86,7 +86,7 @@ describe('npm run cli -- history export', () => {
     const file = join(dir, 'export.csv')
     const result = await cli('history', 'export', '--merchant', MERCHANT, '--out', file)
     expect(result.code).toBe(0)
-    expect(result.stderr).toMatch(/exporting MRC-RECON 100% \(200\/200\)/)
+    expect(result.stderr).toMatch(/history export: MRC-RECON 200 of 200 rows \([\d,]+\/s, 0 s left\)/)
     const rows = parse(await readFile(file, 'utf8'), { columns: true }) as Record<string, string>[]
     const json = await wholeHistory(merchant)
     expect(rows.map((r) => [r.providerReference, r.status, r.amount])).toEqual(

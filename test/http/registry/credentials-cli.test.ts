@@ -73,6 +73,8 @@ describe('credentials CLI', () => {
     expect(balance.status).not.toBe(401)
     expect(balance.headers.get('x-environment')).toBe('test')
 
+    // A merchant is added before its token is issued (merchant issue refuses an unknown one).
+    await cli('merchant', 'add', '--id', 'MRC0003', '--name', 'Corner Shop')
     const merchant = json(await cli('merchant', 'issue', '--merchant', 'MRC0003', '--mode', 'test'))
     expect(merchant).toMatchObject({ bearer_token: expect.stringMatching(/^mt_test_/), mode: 'test' })
     const areaC = new ApiClient(api.url, {
