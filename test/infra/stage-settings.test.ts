@@ -93,7 +93,9 @@ describe('stage settings, validated', () => {
   })
 
   it('refuses the -c flags the settings file replaced, naming the setting to set instead', () => {
-    const app = new App({ context: { stage: 'prod', alarmEmail: 'oncall@example.com' } })
+    const app = new App({
+      context: { stage: 'prod', alarmEmail: 'oncall@example.com', 'aws:cdk:bundling-stacks': [] },
+    })
     expect(() => stageFromContext(app)).toThrow(
       /-c alarmEmail: no longer read\. A stage's settings are in infra\/stages\/prod\.json: set "alarmEmails" there/,
     )
