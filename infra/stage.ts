@@ -1,9 +1,11 @@
-import type { App, Stack } from 'aws-cdk-lib'
-import type { ThrottleSettings } from 'aws-cdk-lib/aws-apigatewayv2'
+import { type App, RemovalPolicy, type Stack } from 'aws-cdk-lib'
 import type { IFunction } from 'aws-cdk-lib/aws-lambda'
+import type { RetentionDays } from 'aws-cdk-lib/aws-logs'
 import { consumers } from '#lib/service/consumers.ts'
 import { functionsOf, type Route, routes as routeTable, UNROUTED } from '#lib/service/routes.ts'
 import type { ApiFunction } from './constructs/api-function.ts'
+import { loadStageSettings, type StageSettings } from './settings.ts'
+import { ApiStageStack } from './stacks/api-stage-stack.ts'
 import { AreaStack } from './stacks/area-stack.ts'
 import { AREA_STACKS, type AreaStackName, stackOf, stackTitle } from './stacks/areas.ts'
 import { DataStack } from './stacks/data-stack.ts'
@@ -16,12 +18,11 @@ export const CONSUMER_FUNCTIONS: readonly string[] = consumers.map((c) => c.func
 
 export interface StageProps {
   stage: string
-  protect?: boolean
-  alarmEmails?: readonly string[]
-  domainName?: string
-  certificateArn?: string
-  sesFromAddress?: string
-  throttle?: ThrottleSettings
+  /**
+   * The stage's settings; its committed file `infra/stages/<stage>.json` (infra/settings.ts) unless a
+   * test passes others. Never from the command line: a deploy with no flags keeps them.
+   */
+  settings?: StageSettings
   serviceName?: string
   serviceVersion?: string
   /** The route table to deploy; lib/service/routes.ts unless a test passes another. */
@@ -35,10 +36,14 @@ export interface StageProps {
 /** The stacks of one stage, and each function wherever it lives. */
 export interface Stage {
   data: DataStack
-  /** `<prefix>-Api`: the HTTP API, stage, catch-all, API alarms, dashboard, ApiUrl. */
+  /** `<prefix>-Api`: the HTTP API, catch-all, custom domain, API alarms, dashboard. */
   edge: EdgeStack
   /** `<prefix>-<Area>`, only the areas that have something to deploy. */
   areas: Map<AreaStackName, AreaStack>
+  /** `<prefix>-ApiStage`: the `$default` stage (throttles, access logs, domain mapping), ApiUrl. */
+  apiStage: ApiStageStack
+  /** The settings it was built with. */
+  settings: StageSettings
   /** Every API function by functionId, the catch-all included. */
   functions: Map<string, ApiFunction>
   /** Every consumer function by functionId. */
@@ -61,8 +66,9 @@ function refuseLocalStage(stage: string): void {
 }
 
 /**
- * A stage: the data stack, the edge stack, then one stack per area (infra/stacks/areas.ts).
- * References flow one way, Data -> Edge -> areas and Data -> areas, so `cdk deploy --all` deploys
+ * A stage: the data stack, the edge stack, one stack per area (infra/stacks/areas.ts), then the API's
+ * stage. References flow one way, Data -> Edge -> areas, Data -> areas and Edge -> ApiStage (which
+ * also waits for every area: its route throttles name their routes), so `cdk deploy --all` deploys
  * them in that order and no stack waits on one deployed after it (docs/operations.md).
  */
 export function buildStage(app: App, props: StageProps): Stage {
@@ -76,22 +82,25 @@ export function buildStage(app: App, props: StageProps): Stage {
     serviceName: props.serviceName ?? 'einvoicing-api',
     serviceVersion: props.serviceVersion ?? packageVersion(),
   }
+  const settings = props.settings ?? loadStageSettings(props.stage)
+  const logs = {
+    logRetention: settings.retention.logDays as RetentionDays,
+    logRemovalPolicy: settings.retention.keepOnDelete ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+  }
   const data = new DataStack(app, `${prefix}-Data`, {
     stage: props.stage,
-    protect: props.protect,
-    alarmEmails: props.alarmEmails,
+    settings,
     description: `E-invoicing table (${props.stage})`,
   })
   const edge = new EdgeStack(app, `${prefix}-Api`, {
     ...service,
+    ...logs,
     stage: props.stage,
-    protect: props.protect,
     table: data.table,
     dataKey: data.dataKey,
     alarmTopic: data.alarmTopic,
-    domainName: props.domainName,
-    certificateArn: props.certificateArn,
-    throttle: props.throttle,
+    domain: settings.domain ?? undefined,
+    clientLimits: settings.clientLimits,
     observedFunctions: [...functionsOf(table).keys(), ...consumerIds],
     description: `E-invoicing HTTP API, catch-all, API alarms and dashboard (${props.stage})`,
   })
@@ -113,13 +122,35 @@ export function buildStage(app: App, props: StageProps): Stage {
       dataKey: data.dataKey,
       secrets: data.secrets,
       alarmTopic: data.alarmTopic,
-      protect: props.protect,
-      sesFromAddress: props.sesFromAddress,
+      ...logs,
+      clientLimits: settings.clientLimits,
+      ses: settings.ses,
       description: `E-invoicing ${area}: functions, routes, consumers and their alarms (${props.stage})`,
     })
     areas.set(area, stack)
     for (const [id, fn] of stack.functions) functions.set(id, fn)
     for (const [id, fn] of stack.consumerFunctions) consumerFunctions.set(id, fn)
   }
-  return { data, edge, areas, functions, consumerFunctions, stacks: [data, edge, ...areas.values()] }
+  const apiStage = new ApiStageStack(app, `${prefix}-ApiStage`, {
+    ...logs,
+    stage: props.stage,
+    api: edge.api,
+    routes: table,
+    throttles: settings.throttles,
+    domain: edge.domain,
+    description: `E-invoicing API stage: throttles, access logs, domain mapping, ApiUrl (${props.stage})`,
+  })
+  // Its RouteSettings name the areas' routes, which API Gateway wants to exist first.
+  for (const area of areas.values())
+    apiStage.addStackDependency(area, 'its RouteSettings name the routes of this stack')
+  return {
+    data,
+    edge,
+    areas,
+    apiStage,
+    settings,
+    functions,
+    consumerFunctions,
+    stacks: [data, edge, ...areas.values(), apiStage],
+  }
 }

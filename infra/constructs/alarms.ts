@@ -9,7 +9,7 @@ import { acknowledge } from './nag.ts'
 
 export interface AlarmTopicProps {
   stage: string
-  /** Who is paged: each address gets a subscription to confirm (context `alarmEmail`, comma-separated). */
+  /** Who is paged: each address gets a subscription to confirm (the stage settings' `alarmEmails`). */
   emails?: readonly string[]
 }
 

@@ -8,7 +8,7 @@ import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam'
 import type { IKey } from 'aws-cdk-lib/aws-kms'
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda'
 import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs'
-import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs'
+import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs'
 import { Construct } from 'constructs'
 import type { BuildOptions, Loader } from 'esbuild'
 import type { Access } from '#lib/platform/iam/access.ts'
@@ -164,6 +164,10 @@ export interface ApiFunctionProps {
   serviceVersion: string
   /** DESTROY for throwaway stages; production keeps its logs when the stack goes. */
   logRemovalPolicy: RemovalPolicy
+  /** How long its log group keeps events (the stage's `retention.logDays`). */
+  logRetention: RetentionDays
+  /** The stage's default per-client rate limit (`clientLimits`), read by the authenticating code. */
+  clientLimits: { quota: number; windowSeconds: number }
 }
 
 /** p99 function duration that pages: well under the 10 s timeout, far over a healthy request. */
@@ -179,6 +183,7 @@ export interface HouseFunctionProps {
   serviceName: string
   serviceVersion: string
   logRemovalPolicy: RemovalPolicy
+  logRetention: RetentionDays
   memorySize?: number
   timeout?: Duration
   /** Added to the environment every function gets. */
@@ -217,7 +222,7 @@ export function houseFunction(
   // Created explicitly (rather than by Lambda on first log line) so retention is set and the group
   // is removed with the stack where that is wanted.
   const logGroup = new LogGroup(scope, 'Logs', {
-    retention: RetentionDays.ONE_MONTH,
+    retention: props.logRetention,
     removalPolicy: props.logRemovalPolicy,
   })
   // A role of its own instead of AWSLambdaBasicExecutionRole (logs:* on every log group): it may
@@ -284,7 +289,16 @@ export class ApiFunction extends Construct {
     super(scope, id)
 
     const files = [...new Set(props.routes.flatMap((r) => r.files ?? []))]
-    const made = houseFunction(this, { ...props, name: props.functionId, files })
+    const made = houseFunction(this, {
+      ...props,
+      name: props.functionId,
+      files,
+      // The limit of a client that has none of its own (lib/platform/auth/rate-limit.ts).
+      environment: {
+        DEFAULT_RATE_QUOTA: String(props.clientLimits.quota),
+        DEFAULT_RATE_WINDOW_SECONDS: String(props.clientLimits.windowSeconds),
+      },
+    })
     this.function = made.function
     this.logGroup = made.logGroup
 

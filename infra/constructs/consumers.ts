@@ -1,4 +1,5 @@
 import { Duration, type RemovalPolicy, Stack } from 'aws-cdk-lib'
+import type { RetentionDays } from 'aws-cdk-lib/aws-logs'
 import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch'
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb'
 import type { IKey } from 'aws-cdk-lib/aws-kms'
@@ -27,8 +28,9 @@ export interface ConsumersProps {
   serviceName: string
   serviceVersion: string
   logRemovalPolicy: RemovalPolicy
-  /** A verified SES identity to send from; without it a consumer that e-mails only logs (no SES grant). */
-  sesFromAddress?: string
+  logRetention: RetentionDays
+  /** The stage's SES identity (its settings' `ses`); without it a consumer that e-mails only logs (no SES grant). */
+  ses?: { fromAddress: string; identity: string } | null
   /** The API functions of the stack by functionId, for the queue senders among them (their Access names the queue). */
   apiFunctions: ReadonlyMap<string, { function: IFunction; access?: Access }>
 }
@@ -93,14 +95,14 @@ export class Consumers extends Construct {
       : new Construct(this, constructId(c.functionId))
     const access = accessOfConsumer(c)
     // The stage's SES identity, to a consumer that e-mails: without one it only logs (no SES grant).
-    const sendsFrom = access.email ? props.sesFromAddress : undefined
+    const sendsFrom = access.email ? (props.ses ?? undefined) : undefined
     const fn = houseFunction(scope, {
       ...props,
       name: c.functionId,
       handler: c.handler,
       memorySize: c.memoryMB,
       timeout: Duration.seconds(c.timeoutSeconds),
-      environment: sendsFrom ? { SES_FROM_ADDRESS: sendsFrom } : {},
+      environment: sendsFrom ? { SES_FROM_ADDRESS: sendsFrom.fromAddress } : {},
     }).function
     this.functions.set(c.functionId, fn)
     // Its role: the Access the local runs hold it to. The queues it sends to are granted once every
@@ -113,7 +115,7 @@ export class Consumers extends Construct {
         table: props.table,
         dataKey: props.dataKey,
         secrets: props.secrets,
-        ...(sendsFrom ? { emailIdentities: [sendsFrom, sendsFrom.split('@').pop()!] } : {}),
+        ...(sendsFrom ? { emailIdentities: [...new Set([sendsFrom.fromAddress, sendsFrom.identity])] } : {}),
       },
     )
     const trigger = c.trigger

@@ -1,4 +1,4 @@
-import { Aspects, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib'
+import { Aspects, type RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib'
 import {
   HttpMethod,
   HttpRoute,
@@ -9,6 +9,7 @@ import {
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations'
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb'
 import type { IKey } from 'aws-cdk-lib/aws-kms'
+import type { RetentionDays } from 'aws-cdk-lib/aws-logs'
 import type { IFunction } from 'aws-cdk-lib/aws-lambda'
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager'
 import type { ITopic } from 'aws-cdk-lib/aws-sns'
@@ -20,7 +21,6 @@ import { ApiFunction } from '../constructs/api-function.ts'
 import { Consumers } from '../constructs/consumers.ts'
 import { acknowledge } from '../constructs/nag.ts'
 import type { AreaStackName } from './areas.ts'
-import { isProtectedStage } from './data-stack.ts'
 import { constructId, NO_AUTHORIZER_REASON, type ServiceInfo } from './service.ts'
 
 export interface AreaStackProps extends StackProps, ServiceInfo {
@@ -37,9 +37,12 @@ export interface AreaStackProps extends StackProps, ServiceInfo {
   dataKey?: IKey
   secrets?: Partial<Record<ModeSecret, ISecret>>
   alarmTopic: ITopic
-  protect?: boolean
+  /** From the stage's settings (infra/stages/<stage>.json). */
+  logRetention: RetentionDays
+  logRemovalPolicy: RemovalPolicy
+  clientLimits: { quota: number; windowSeconds: number }
   /** A verified SES identity for the consumers that e-mail (outcome notifications); without it they only log. */
-  sesFromAddress?: string
+  ses?: { fromAddress: string; identity: string } | null
 }
 
 /**
@@ -69,9 +72,9 @@ export class AreaStack extends Stack {
       stage: props.stage,
       serviceName: props.serviceName,
       serviceVersion: props.serviceVersion,
-      logRemovalPolicy: isProtectedStage(props.stage, props.protect)
-        ? RemovalPolicy.RETAIN
-        : RemovalPolicy.DESTROY,
+      logRetention: props.logRetention,
+      logRemovalPolicy: props.logRemovalPolicy,
+      clientLimits: props.clientLimits,
     }
 
     for (const [functionId, served] of functionsOf(props.routes)) {
@@ -105,7 +108,7 @@ export class AreaStack extends Stack {
       this.consumers = new Consumers(this, 'Consumers', {
         ...common,
         consumers: props.consumers,
-        sesFromAddress: props.sesFromAddress,
+        ses: props.ses,
         apiFunctions: this.functions,
       })
       for (const [functionId, fn] of this.consumers.functions) this.consumerFunctions.set(functionId, fn)

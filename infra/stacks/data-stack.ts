@@ -14,18 +14,12 @@ import { tableDefinition } from '#lib/platform/db/table.ts'
 import type { ModeSecret } from '#lib/service/routes.ts'
 import { AlarmsNotify, AlarmTopic } from '../constructs/alarms.ts'
 import { acknowledge } from '../constructs/nag.ts'
-
-/** Stages whose data must survive a `cdk destroy` or a mistaken replacement. */
-export function isProtectedStage(stage: string, protect?: boolean): boolean {
-  return protect ?? stage === 'prod'
-}
+import type { StageSettings } from '../settings.ts'
 
 export interface DataStackProps extends StackProps {
   stage: string
-  /** Deletion protection and RETAIN; defaults to true for `prod` only. */
-  protect?: boolean
-  /** Addresses subscribed to the stage's alarm topic (context `alarmEmail`). */
-  alarmEmails?: readonly string[]
+  /** The stage's settings (infra/stages/<stage>.json): alarm e-mails, retention, deletion protection. */
+  settings: Pick<StageSettings, 'alarmEmails' | 'retention' | 'deletionProtection'>
 }
 
 /** The data stack's output names: the CLI's `--stage` reads them (scripts/cli/stage.ts). */
@@ -53,15 +47,16 @@ export class DataStack extends Stack {
   readonly alarmTopic: AlarmTopic['topic']
 
   constructor(scope: Construct, id: string, props: DataStackProps) {
-    super(scope, id, props)
-    const protect = isProtectedStage(props.stage, props.protect)
+    // Deletion protection: the table refuses DeleteTable, and this stack refuses `cdk destroy`.
+    super(scope, id, { ...props, terminationProtection: props.settings.deletionProtection })
+    const { retention, deletionProtection } = props.settings
     const stringKey = (name: string) => ({ name, type: AttributeType.STRING })
-    const keyRemoval = protect ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY
+    const keep = retention.keepOnDelete ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY
     this.dataKey = new Key(this, 'DataKey', {
       description: `E-invoicing field encryption: client secrets and invoice notes (${props.stage})`,
       alias: `alias/einvoicing-${props.stage}-data`,
       enableKeyRotation: true,
-      removalPolicy: keyRemoval,
+      removalPolicy: keep,
     })
 
     this.table = new TableV2(this, 'Table', {
@@ -75,7 +70,7 @@ export class DataStack extends Stack {
       })),
       timeToLiveAttribute: tableDefinition.ttlAttribute,
       billing: Billing.onDemand(),
-      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: retention.pointInTimeRecovery },
       // AWS-managed on purpose. Not the data key: every function using the table would get
       // kms:Decrypt on it through its table grant, and so could open every client secret. And a
       // table CMK (TableEncryptionV2.customerManagedKey) needs a region-specific stack, which these
@@ -83,13 +78,13 @@ export class DataStack extends Stack {
       encryption: TableEncryptionV2.awsManagedKey(),
       // What the asynchronous consumers read (lib/service/consumers.ts), the same view local tables have.
       dynamoStream: StreamViewType[tableDefinition.streamViewType],
-      deletionProtection: protect,
-      removalPolicy: protect ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+      deletionProtection,
+      removalPolicy: keep,
     })
 
     const secret = (id: string, name: string, description: string) => {
       const created = new Secret(this, id, { secretName: `einvoicing/${props.stage}/${name}`, description })
-      created.applyRemovalPolicy(protect ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY)
+      created.applyRemovalPolicy(keep)
       acknowledge(
         created,
         'AwsSolutions-SMG4',
@@ -121,7 +116,10 @@ export class DataStack extends Stack {
       ),
     }
 
-    this.alarmTopic = new AlarmTopic(this, 'Alarms', { stage: props.stage, emails: props.alarmEmails }).topic
+    this.alarmTopic = new AlarmTopic(this, 'Alarms', {
+      stage: props.stage,
+      emails: props.settings.alarmEmails,
+    }).topic
     Aspects.of(this).add(new AlarmsNotify(this.alarmTopic))
 
     const output = (name: string, value: string, description: string) =>

@@ -1,13 +1,5 @@
-import { Aspects, CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib'
-import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway'
-import {
-  DomainName,
-  HttpApi,
-  type HttpStage,
-  LogGroupLogDestination,
-  PayloadFormatVersion,
-  type ThrottleSettings,
-} from 'aws-cdk-lib/aws-apigatewayv2'
+import { Aspects, CfnOutput, Duration, type RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib'
+import { DomainName, HttpApi, PayloadFormatVersion } from 'aws-cdk-lib/aws-apigatewayv2'
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations'
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager'
 import {
@@ -20,7 +12,7 @@ import {
 import { type ITableV2, Operation } from 'aws-cdk-lib/aws-dynamodb'
 import type { IKey } from 'aws-cdk-lib/aws-kms'
 import { Function as LambdaFunction, type IFunction } from 'aws-cdk-lib/aws-lambda'
-import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs'
+import type { RetentionDays } from 'aws-cdk-lib/aws-logs'
 import type { ITopic } from 'aws-cdk-lib/aws-sns'
 import type { Construct } from 'constructs'
 import { UNROUTED } from '#lib/service/routes.ts'
@@ -28,7 +20,6 @@ import { AlarmsNotify } from '../constructs/alarms.ts'
 import { ApiFunction, physicalFunctionName } from '../constructs/api-function.ts'
 import { ServiceDashboard } from '../constructs/dashboard.ts'
 import { acknowledge } from '../constructs/nag.ts'
-import { isProtectedStage } from './data-stack.ts'
 import { constructId, NO_AUTHORIZER_REASON, type ServiceInfo } from './service.ts'
 
 export interface EdgeStackProps extends StackProps, ServiceInfo {
@@ -36,13 +27,12 @@ export interface EdgeStackProps extends StackProps, ServiceInfo {
   table: ITableV2
   /** Every function is told the data key (DATA_KEY_ARN); the catch-all is granted nothing on it. */
   dataKey?: IKey
-  /** Same meaning as DataStack's: production-like stages keep their log groups. */
-  protect?: boolean
-  /** Default stage throttling; 100 requests/s, burst 200 unless given. */
-  throttle?: ThrottleSettings
-  /** Optional custom domain: both must be given (the certificate must be in the stack's region). */
-  domainName?: string
-  certificateArn?: string
+  /** The stage's settings (infra/stages/<stage>.json): what the catch-all's log group keeps, and how long. */
+  logRetention: RetentionDays
+  logRemovalPolicy: RemovalPolicy
+  clientLimits: { quota: number; windowSeconds: number }
+  /** The stage's custom domain (the certificate must be in the stack's region); its mapping is the stage stack's. */
+  domain?: { name: string; certificateArn: string }
   /** The stage's alarm topic (DataStack's): every alarm notifies it. */
   alarmTopic: ITopic
   /**
@@ -54,30 +44,23 @@ export interface EdgeStackProps extends StackProps, ServiceInfo {
 }
 
 /**
- * The stage's front door: the HTTP API and its `$default` stage (throttling, access logs), the
- * catch-all function that answers every request no route matches, the API-level alarms, the
- * dashboard, and the ApiUrl output. The area stacks (area-stack.ts) add their routes to this API.
+ * The stage's front door: the HTTP API, the catch-all function that answers every request no route
+ * matches, the custom domain, the API-level alarms and the dashboard. The area stacks (area-stack.ts)
+ * add their routes to this API; the `$default` stage, with its throttles, access logs and ApiUrl, is
+ * the stage stack's (api-stage-stack.ts), deployed after them.
  */
 export class EdgeStack extends Stack {
   readonly api: HttpApi
-  readonly stage: HttpStage
+  readonly domain?: DomainName
   /** The 404/405 catch-all on `$default`. */
   readonly unrouted: ApiFunction
   readonly alarmTopic: ITopic
-  /** JSON access logs of the $default stage. */
-  readonly accessLogs: LogGroup
 
   constructor(scope: Construct, id: string, props: EdgeStackProps) {
     super(scope, id, props)
-    if (Boolean(props.domainName) !== Boolean(props.certificateArn)) {
-      throw new Error('domainName and certificateArn must be given together')
-    }
     this.alarmTopic = props.alarmTopic
     // Every alarm of this stack, including those other constructs add later, notifies the topic.
     Aspects.of(this).add(new AlarmsNotify(this.alarmTopic))
-    const logRemovalPolicy = isProtectedStage(props.stage, props.protect)
-      ? RemovalPolicy.RETAIN
-      : RemovalPolicy.DESTROY
 
     // The catch-all answers 404/405 in the caller's area record; it authenticates nobody and writes nothing.
     this.unrouted = new ApiFunction(this, constructId(UNROUTED.functionId), {
@@ -86,7 +69,9 @@ export class EdgeStack extends Stack {
       stage: props.stage,
       serviceName: props.serviceName,
       serviceVersion: props.serviceVersion,
-      logRemovalPolicy,
+      logRetention: props.logRetention,
+      logRemovalPolicy: props.logRemovalPolicy,
+      clientLimits: props.clientLimits,
       functionId: UNROUTED.functionId,
       handler: UNROUTED.handler,
       // No routes: it keeps the whole route table, and reads and writes nothing.
@@ -101,34 +86,17 @@ export class EdgeStack extends Stack {
         this.unrouted.function,
         { payloadFormatVersion: PayloadFormatVersion.VERSION_2_0 },
       ),
-      // HttpApi's own default stage takes no throttling settings: the stage is declared below instead.
+      // The stage is the stage stack's: its route throttles need the area stacks' routes to exist.
       createDefaultStage: false,
     })
     acknowledge(this.api, 'AwsSolutions-APIG4', NO_AUTHORIZER_REASON)
 
-    const domain =
-      props.domainName && props.certificateArn
-        ? new DomainName(this, 'DomainName', {
-            domainName: props.domainName,
-            certificate: Certificate.fromCertificateArn(this, 'Certificate', props.certificateArn),
-          })
-        : undefined
-
-    this.accessLogs = new LogGroup(this, 'AccessLogs', {
-      retention: RetentionDays.ONE_MONTH,
-      removalPolicy: logRemovalPolicy,
-    })
-    this.stage = this.api.addStage('DefaultStage', {
-      stageName: '$default',
-      // Also what makes the routes the area stacks add go live: any change to the API redeploys it.
-      autoDeploy: true,
-      accessLogSettings: {
-        destination: new LogGroupLogDestination(this.accessLogs),
-        format: ACCESS_LOG_FORMAT,
-      },
-      throttle: { rateLimit: 100, burstLimit: 200, ...props.throttle },
-      ...(domain ? { domainMapping: { domainName: domain } } : {}),
-    })
+    this.domain = props.domain
+      ? new DomainName(this, 'DomainName', {
+          domainName: props.domain.name,
+          certificate: Certificate.fromCertificateArn(this, 'Certificate', props.domain.certificateArn),
+        })
+      : undefined
 
     this.apiAlarms(props.table)
     // The area stacks' functions, by their fixed names (no reference into those stacks).
@@ -151,14 +119,10 @@ export class EdgeStack extends Stack {
       table: props.table,
     })
 
-    new CfnOutput(this, 'ApiUrl', {
-      description: 'base_url, merchant_base_url and notification_base_url',
-      value: this.stage.url,
-    })
-    if (domain) {
+    if (this.domain) {
       new CfnOutput(this, 'CustomDomainTarget', {
-        description: `Point ${props.domainName} (CNAME or alias) at this name`,
-        value: domain.regionalDomainName,
+        description: `Point ${props.domain!.name} (CNAME or alias) at this name`,
+        value: this.domain.regionalDomainName,
       })
     }
   }
@@ -221,27 +185,3 @@ const SERVED_OPERATIONS = [
   Operation.TRANSACT_WRITE_ITEMS,
   Operation.GET_RECORDS,
 ]
-
-/**
- * The access log line of each request (JSON): API Gateway's ids, route, status, latency and any
- * integration error. The caller's key id is not among API Gateway's variables (no authorizer): the
- * function's own request log line carries it (masked) under the same requestId.
- */
-const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
-  JSON.stringify({
-    requestId: '$context.requestId',
-    extendedRequestId: '$context.extendedRequestId',
-    ip: '$context.identity.sourceIp',
-    requestTime: '$context.requestTime',
-    routeKey: '$context.routeKey',
-    method: '$context.httpMethod',
-    path: '$context.path',
-    status: '$context.status',
-    responseLength: '$context.responseLength',
-    latencyMs: '$context.responseLatency',
-    integrationLatencyMs: '$context.integrationLatency',
-    integrationStatus: '$context.integrationStatus',
-    integrationError: '$context.integrationErrorMessage',
-    error: '$context.error.message',
-  }),
-)

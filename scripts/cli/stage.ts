@@ -3,7 +3,7 @@ import { AREA_STACKS, stackTitle } from '../../infra/stacks/areas.ts'
 
 /**
  * `--stage <name>`: the CLI works against a deployed stage, taking what it needs from the stacks'
- * outputs (infra/stacks/data-stack.ts DATA_OUTPUTS, the API stack's ApiUrl, the area stacks'
+ * outputs (infra/stacks/data-stack.ts DATA_OUTPUTS, the API stage stack's ApiUrl, the area stacks'
  * DeadLetters*; infra/stage.ts names them) instead
  * of --table/--endpoint. Uses the caller's AWS profile and region.
  */
@@ -11,6 +11,8 @@ import { AREA_STACKS, stackTitle } from '../../infra/stacks/areas.ts'
 export const stackNames = (stage: string) => ({
   data: `Einvoicing-${stage}-Data`,
   api: `Einvoicing-${stage}-Api`,
+  /** The `$default` stage and the ApiUrl output (the `-Api` stack's before stage settings, issue 34). */
+  apiStage: `Einvoicing-${stage}-ApiStage`,
   /** One per area (infra/stacks/areas.ts): their outputs name the consumers' dead-letter queues. */
   areas: AREA_STACKS.map((area) => `Einvoicing-${stage}-${stackTitle(area)}`),
 })
@@ -37,7 +39,7 @@ export async function stackOutputs(
 
 /**
  * Sets the environment the commands read (as the CDK stack sets it for the functions): TABLE_NAME and
- * DATA_KEY_ARN from the data stack, API_URL from the API stack, and no DynamoDB Local endpoint.
+ * DATA_KEY_ARN from the data stack, API_URL from the API stage stack, and no DynamoDB Local endpoint.
  */
 export async function useStage(stage: string, client = new CloudFormationClient({})): Promise<void> {
   const names = stackNames(stage)
@@ -50,7 +52,8 @@ export async function useStage(stage: string, client = new CloudFormationClient(
   delete process.env.DYNAMODB_ENDPOINT
   process.env.AWS_REGION ??= await client.config.region()
   process.env.STAGE = stage
-  const api = await stackOutputs(names.api, client).catch(() => [])
-  const url = api.find((o) => o.key === 'ApiUrl')?.value
+  const urlOf = async (stack: string) =>
+    (await stackOutputs(stack, client).catch(() => [])).find((o) => o.key === 'ApiUrl')?.value
+  const url = (await urlOf(names.apiStage)) ?? (await urlOf(names.api))
   if (url) process.env.API_URL = url
 }

@@ -10,6 +10,7 @@ import {
   grantsFromCloudAssembly,
   grantsFromTemplates,
 } from '../../scripts/local/cloud-grants.ts'
+import { loadStageSettings } from '../../infra/settings.ts'
 import { buildStage } from '../../infra/stage.ts'
 
 /**
@@ -43,7 +44,14 @@ const expected = accessOfFunctions()
 
 beforeAll(() => {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] }, outdir })
-  buildStage(app, { stage: 'dev', prefix: 'Grants-dev', sesFromAddress: 'notices@example.com' })
+  buildStage(app, {
+    stage: 'dev',
+    prefix: 'Grants-dev',
+    settings: {
+      ...loadStageSettings('dev'),
+      ses: { fromAddress: 'notices@example.com', identity: 'example.com' },
+    },
+  })
   app.synth()
 }, 120_000)
 

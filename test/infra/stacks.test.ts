@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url'
 import { App, RemovalPolicy, Stack } from 'aws-cdk-lib'
 import { consumers } from '#lib/service/consumers.ts'
 import { Match, Template } from 'aws-cdk-lib/assertions'
+import { RetentionDays } from 'aws-cdk-lib/aws-logs'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { tableDefinition } from '#lib/platform/db/table.ts'
 import { functionsOf, type Route, routeKey, routes, UNROUTED } from '#lib/service/routes.ts'
@@ -11,6 +12,7 @@ import { accessOfFunctions } from '#lib/service/function-access.ts'
 import { physicalFunctionName } from '../../infra/constructs/api-function.ts'
 import { Consumers } from '../../infra/constructs/consumers.ts'
 import { AREA_STACKS, stackOf, stackTitle } from '../../infra/stacks/areas.ts'
+import { loadStageSettings } from '../../infra/settings.ts'
 import { buildStage, CONSUMER_FUNCTIONS } from '../../infra/stage.ts'
 import { logicalIdOf, type SynthesizedStage as Synthesized, synthStage } from './stage-templates.ts'
 
@@ -119,7 +121,7 @@ describe('one stack per area (CONTRACT section 13)', () => {
       [...prod.templates].map(([name, t]) => [name, Object.keys(t.toJSON().Resources).length]),
     )
     expect(Object.keys(counts).sort()).toEqual(
-      ['Data', 'Api', ...AREA_STACKS.map(stackTitle)].map((s) => `Einvoicing-prod-${s}`).sort(),
+      ['Data', 'Api', ...AREA_STACKS.map(stackTitle), 'ApiStage'].map((s) => `Einvoicing-prod-${s}`).sort(),
     )
     for (const [name, count] of Object.entries(counts)) expect(count, name).toBeLessThanOrEqual(300)
   })
@@ -149,7 +151,7 @@ describe('one stack per area (CONTRACT section 13)', () => {
     expect(Stack.of(prod.stage.functions.get(UNROUTED.functionId)!)).toBe(prod.stage.edge)
   })
 
-  it('lets references flow one way: the edge imports only from the data stack, the areas from data and edge', () => {
+  it('lets references flow one way: the edge imports only from the data stack, the areas from data and edge, the stage from the edge', () => {
     const importsOf = (name: string) =>
       [...JSON.stringify(prod.templates.get(name)!.toJSON()).matchAll(/"Fn::ImportValue":"([^:"]+):/g)].map(
         (m) => m[1],
@@ -160,6 +162,11 @@ describe('one stack per area (CONTRACT section 13)', () => {
       expect(from, area).toEqual(new Set(['Einvoicing-prod-Data', 'Einvoicing-prod-Api']))
     }
     expect(prod.stage.edge.dependencies.map((s) => s.stackName)).toEqual(['Einvoicing-prod-Data'])
+    // The API's stage: the API's id from the edge, and deployed after every area (its route throttles).
+    expect(new Set(importsOf('Einvoicing-prod-ApiStage'))).toEqual(new Set(['Einvoicing-prod-Api']))
+    expect(prod.stage.apiStage.dependencies.map((s) => s.stackName).sort()).toEqual(
+      ['Api', ...AREA_STACKS.map(stackTitle)].map((s) => `Einvoicing-prod-${s}`).sort(),
+    )
   })
 
   it('names every function einvoicing-<stage>-<functionId>, which the edge dashboard reads', () => {
@@ -242,11 +249,15 @@ describe('the stage', () => {
     expect(targetFunction('$default')).toBe(functionOf(UNROUTED.functionId))
   })
 
-  it('throttles the $default stage', () => {
+  it("throttles the $default stage's catch-all as its settings say", () => {
+    const { unrouted } = loadStageSettings('prod').throttles
     prod.apiTemplate.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
       StageName: '$default',
       AutoDeploy: true,
-      DefaultRouteSettings: { ThrottlingRateLimit: 100, ThrottlingBurstLimit: 200 },
+      DefaultRouteSettings: {
+        ThrottlingRateLimit: unrouted.rateLimit,
+        ThrottlingBurstLimit: unrouted.burstLimit,
+      },
     })
   })
 
@@ -255,7 +266,7 @@ describe('the stage', () => {
     expect(JSON.stringify(outputs.ApiUrl?.Value)).toMatch(/https:\/\/.*execute-api/)
   })
 
-  it('creates a custom domain and its mapping only when domainName and certificateArn are given', () => {
+  it("creates a custom domain and its mapping only when the stage's settings give one", () => {
     prod.apiTemplate.resourceCountIs('AWS::ApiGatewayV2::DomainName', 0)
     prod.apiTemplate.resourceCountIs('AWS::ApiGatewayV2::ApiMapping', 0)
 
@@ -266,21 +277,15 @@ describe('the stage', () => {
       prefix: 'Domain',
       routes: routes.slice(0, 1),
       consumers: [],
-      domainName: 'api.example.com',
-      certificateArn,
+      settings: { ...loadStageSettings('dev'), domain: { name: 'api.example.com', certificateArn } },
     })
-    const template = Template.fromStack(stage.edge)
-    template.hasResourceProperties('AWS::ApiGatewayV2::DomainName', {
+    Template.fromStack(stage.edge).hasResourceProperties('AWS::ApiGatewayV2::DomainName', {
       DomainName: 'api.example.com',
       DomainNameConfigurations: [Match.objectLike({ CertificateArn: certificateArn })],
     })
-    template.hasResourceProperties('AWS::ApiGatewayV2::ApiMapping', { Stage: Match.anyValue() })
-    expect(() =>
-      buildStage(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), {
-        stage: 'dev',
-        domainName: 'x.example.com',
-      }),
-    ).toThrow(/together/)
+    Template.fromStack(stage.apiStage).hasResourceProperties('AWS::ApiGatewayV2::ApiMapping', {
+      Stage: Match.anyValue(),
+    })
   })
 
   it('keeps one month of logs in an explicit log group per function, and of the access logs', () => {
@@ -532,7 +537,10 @@ describe('outbox sender', () => {
       prefix: 'Ses',
       routes: [],
       consumers: ['outbox-sender'],
-      sesFromAddress: 'notify@pay.example.com',
+      settings: {
+        ...loadStageSettings('dev'),
+        ses: { fromAddress: 'notify@pay.example.com', identity: 'pay.example.com' },
+      },
     })
     const statements = ses(apiTemplate)
     expect(statements).toHaveLength(1)
@@ -727,6 +735,7 @@ describe('one declaration and one access entry per deployed function', () => {
       serviceName: 'einvoicing-api',
       serviceVersion: '0.0.0',
       logRemovalPolicy: RemovalPolicy.DESTROY,
+      logRetention: RetentionDays.ONE_MONTH,
       apiFunctions: new Map(),
     })
     expect(withoutAccess([Template.fromStack(payments)], accessOfFunctions())).toEqual(['planted'])

@@ -6,7 +6,7 @@ import { buildStage, type Stage, type StageProps } from '../../infra/stage.ts'
 /** A stage's stacks synthesized in-process, with NodejsFunction bundling skipped (seconds, not minutes). */
 export interface SynthesizedStage {
   stage: Stage
-  /** The edge and area stacks as one template, so counts and grants read as one deployment. */
+  /** The edge, area and API stage stacks as one template, so counts and grants read as one deployment. */
   apiTemplate: Template
   dataTemplate: Template
   /** Each stack's own template, by stack name. */
@@ -21,7 +21,7 @@ export function synthStage(props: StageProps): SynthesizedStage {
     stage,
     templates,
     apiTemplate: mergeTemplates(
-      [stage.edge, ...stage.areas.values()].map((s) => templates.get(s.stackName)!),
+      [stage.edge, ...stage.areas.values(), stage.apiStage].map((s) => templates.get(s.stackName)!),
     ),
     dataTemplate: templates.get(stage.data.stackName)!,
   }

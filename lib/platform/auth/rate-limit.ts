@@ -29,14 +29,27 @@ export interface RateLimit {
 }
 
 /**
- * The limit of a client that has none of its own (`npm run cli -- rate-limit set` gives one). Roomy:
- * the stage's own throttle (100 requests a second) stays the tighter bound for a single client, and
- * the per-client limit is there so that one tenant cannot take all of it.
+ * The limit of a client that has none of its own (`npm run cli -- rate-limit set` gives one), where
+ * the stage sets none: locally and in tests. A deployed stage sets its own from its settings'
+ * `clientLimits` (infra/stages/<stage>.json), as DEFAULT_RATE_QUOTA and DEFAULT_RATE_WINDOW_SECONDS.
+ * The stage's throttles sit above it (docs/capacity.md, "Stage throttles"): one client meets its own
+ * limit, in its area's error record, before the stage's.
  */
 export const DEFAULT_RATE_LIMIT: RateLimit = { quota: 6000, windowSeconds: 60 }
 
 export const MAX_QUOTA = 1_000_000
 export const MAX_WINDOW_SECONDS = 86_400
+
+const inRange = (value: number, max: number) => Number.isInteger(value) && value >= 1 && value <= max
+
+/** The stage's default limit (DEFAULT_RATE_QUOTA, DEFAULT_RATE_WINDOW_SECONDS), else DEFAULT_RATE_LIMIT. */
+export function defaultRateLimit(env: NodeJS.ProcessEnv = process.env): RateLimit {
+  const quota = Number(env.DEFAULT_RATE_QUOTA ?? DEFAULT_RATE_LIMIT.quota)
+  const windowSeconds = Number(env.DEFAULT_RATE_WINDOW_SECONDS ?? DEFAULT_RATE_LIMIT.windowSeconds)
+  return inRange(quota, MAX_QUOTA) && inRange(windowSeconds, MAX_WINDOW_SECONDS)
+    ? { quota, windowSeconds }
+    : DEFAULT_RATE_LIMIT
+}
 
 /** Where one request stands in its client's window: what the RateLimit headers say. */
 export interface RateState extends RateLimit {
@@ -61,17 +74,11 @@ export class RateLimited extends DomainError {
   }
 }
 
-/** A stored limit if it is a sane one, else the default (a record without one, or a bad value). */
+/** A stored limit if it is a sane one, else the stage's default (a record without one, or a bad value). */
 export function limitOf(stored: Partial<RateLimit> | undefined): RateLimit {
   const { quota, windowSeconds } = stored ?? {}
-  const valid =
-    Number.isInteger(quota) &&
-    Number.isInteger(windowSeconds) &&
-    quota! >= 1 &&
-    quota! <= MAX_QUOTA &&
-    windowSeconds! >= 1 &&
-    windowSeconds! <= MAX_WINDOW_SECONDS
-  return valid ? { quota: quota!, windowSeconds: windowSeconds! } : DEFAULT_RATE_LIMIT
+  const valid = inRange(quota as number, MAX_QUOTA) && inRange(windowSeconds as number, MAX_WINDOW_SECONDS)
+  return valid ? { quota: quota!, windowSeconds: windowSeconds! } : defaultRateLimit()
 }
 
 /** A request counted in its window: `admit` decides it once the client's limit is known. */

@@ -4,13 +4,14 @@ import { describe, expect, it } from 'vitest'
 import { QUEUE_URL_ENV } from '#lib/platform/async/queue.ts'
 import { SECRET_ENV } from '#lib/platform/iam/access.ts'
 import { buildOpenApiDocument } from '#lib/service/openapi/document.ts'
+import { settingPaths } from '../../../infra/settings.ts'
 
 /**
  * What a newcomer reads first agrees with the code (issue 34's "docs a newcomer can trust"): every
  * section of the contract the code and docs cite is in docs/CONTRACT.md; the README asks for the Node
  * that package.json's `engines` does; the version is one (package.json, the OpenAPI document, the
  * health check's default) and CHANGELOG.md has an entry for it; docs/configuration.md names every
- * environment variable the code reads.
+ * environment variable the code reads, and every setting of a stage's file (infra/settings.ts).
  */
 const root = resolve(import.meta.dirname, '../../..')
 const read = (path: string) => readFileSync(join(root, path), 'utf8')
@@ -66,5 +67,11 @@ describe('docs a newcomer can trust', () => {
     for (const name of [...Object.values(SECRET_ENV), ...Object.values(QUEUE_URL_ENV)]) read_.add(name)
     expect(read_.size).toBeGreaterThan(20)
     expect([...read_].filter((name) => !documented.includes(`\`${name}\``)).sort()).toEqual([])
+  })
+  it("names in docs/configuration.md every setting of a stage's settings file", () => {
+    const documented = read('docs/configuration.md')
+    const paths = settingPaths()
+    expect(paths).toContain('throttles.transfers.rateLimit')
+    expect(paths.filter((path) => !documented.includes(`\`${path}\``))).toEqual([])
   })
 })
