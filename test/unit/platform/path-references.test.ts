@@ -79,6 +79,8 @@ function checkedFiles(): string[] {
   const underFolders = FOLDERS.flatMap((folder) =>
     readdirSync(join(root, folder), { withFileTypes: true, recursive: true })
       .filter((entry) => entry.isFile() && (CODE.test(entry.name) || entry.name.endsWith('.md')))
+      // client/dist is the client package's build output (gitignored, made by `npm pack ./client`).
+      .filter((entry) => !entry.parentPath.startsWith(join(root, 'client/dist')))
       .map((entry) => join(entry.parentPath, entry.name)),
   )
   const docs = readdirSync(join(root, 'docs'))

@@ -85,6 +85,8 @@ function projectFiles(): string[] {
   const code = CODE_FOLDERS.flatMap((folder) =>
     readdirSync(join(root, folder), { withFileTypes: true, recursive: true })
       .filter((entry) => entry.isFile() && CODE.test(entry.name))
+      // client/dist is the client package's build output (gitignored, made by `npm pack ./client`).
+      .filter((entry) => !entry.parentPath.startsWith(join(root, 'client/dist')))
       .map((entry) => join(entry.parentPath, entry.name)),
   )
   const top = readdirSync(root).filter((name) => CODE.test(name))
