@@ -121,6 +121,11 @@ export class ApiClient {
     return this.request<T>('POST', target, body, headers)
   }
 
+  /** Sends a UBL 2.1 Invoice or CreditNote as the body (the invoice endpoints take XML too, CONTRACT 22). */
+  postXml<T = unknown>(target: string, xml: string, headers?: Record<string, string>) {
+    return this.request<T>('POST', target, xml, { 'content-type': 'application/xml', ...headers })
+  }
+
   private authHeaders(method: string, target: string, body: string | undefined): Record<string, string> {
     switch (this.auth.area) {
       case 'A':

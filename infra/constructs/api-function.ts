@@ -60,9 +60,22 @@ export function bundleAliases(): Record<string, string> {
     // The SDK clients' SHA-256 without its pure-JavaScript fallback for a Node without crypto (-3.5 KB;
     // shims/checksum.mjs).
     '@smithy/core/checksum': fileURLToPath(new URL('./shims/checksum.mjs', import.meta.url)),
+    // The XML path of the invoice functions, built as a chunk of its own (UBL_IN_CHUNK).
+    [UBL_IN_CHUNK.loader]: fileURLToPath(new URL('./shims/ubl-in-loader.mjs', import.meta.url)),
   }
   return aliases
 }
+
+/**
+ * The UBL in chunk (CONTRACT 22): the XML path of the functions whose routes take XML (a route's
+ * `xmlBody`), built from `entry` into `file` beside the bundle, which imports it through the loader
+ * shim on the first XML request. Out of the bundle, a JSON request never loads it (bench/cold-start.ts).
+ */
+export const UBL_IN_CHUNK = {
+  loader: '#lib/documents/ubl-in-loader.ts',
+  entry: 'lib/documents/ubl-in.ts',
+  file: 'ubl-in.mjs',
+} as const
 
 /** The esbuild settings every function is bundled with, but for the aliases (see bundling()). */
 const BUNDLING = {
@@ -145,6 +158,14 @@ export function esbuildOptionsFor(handler: string, outfile: string): BuildOption
   }
 }
 
+/** The UBL in chunk's esbuild options (UBL_IN_CHUNK), the bundles' own settings but for the entry. */
+export function ublInChunkOptions(outfile: string): BuildOptions & { metafile: true } {
+  return { ...esbuildOptionsFor(UBL_IN_CHUNK.entry, outfile), define: {} }
+}
+
+/** Whether a function's bundle needs the UBL in chunk beside it: one of its routes takes XML. */
+export const needsUblInChunk = (served: readonly Pick<Route, 'xmlBody'>[]) => served.some((r) => r.xmlBody)
+
 export interface ApiFunctionProps {
   functionId: string
   /** The module exporting `handler`, relative to the project root. */
@@ -203,12 +224,26 @@ export interface HouseFunctionProps {
 export const physicalFunctionName = (stage: string, functionId: string): string =>
   `einvoicing-${stage}-${functionId}`
 
-/** Copies each package file beside the bundle, where the function reads it at run time. */
-const copyFiles = (files: readonly string[]): BundlingOptions['commandHooks'] => ({
+/**
+ * Copies each package file beside the bundle, where the function reads it at run time, and builds
+ * the UBL in chunk there when the function takes XML (the same esbuild settings, by its CLI).
+ */
+const copyFiles = (files: readonly string[], ublIn = false): BundlingOptions['commandHooks'] => ({
   beforeBundling: () => [],
   beforeInstall: () => [],
-  afterBundling: (inputDir, outputDir) =>
-    files.map((file) => `cp "${join(inputDir, projectFile(file))}" "${outputDir}/"`),
+  afterBundling: (inputDir, outputDir) => [
+    ...files.map((file) => `cp "${join(inputDir, projectFile(file))}" "${outputDir}/"`),
+    ...(ublIn
+      ? [
+          [
+            `cd "${inputDir}" && npx esbuild "${UBL_IN_CHUNK.entry}" --bundle --platform=node --format=esm`,
+            `--minify --target=${BUNDLING.target} --main-fields=${BUNDLING.mainFields.join(',')}`,
+            `--banner:js="${BUNDLING.banner}" --outfile="${outputDir}/${UBL_IN_CHUNK.file}"`,
+            ...Object.entries(bundleAliases()).map(([name, shim]) => `--alias:${name}=${shim}`),
+          ].join(' '),
+        ]
+      : []),
+  ],
 })
 
 /**
@@ -247,9 +282,13 @@ export function houseFunction(
     timeout: props.timeout ?? Duration.seconds(10),
     tracing: Tracing.ACTIVE,
     logGroup,
-    bundling: props.files?.length
-      ? { ...bundling(props.routes), commandHooks: copyFiles(props.files) }
-      : bundling(props.routes),
+    bundling:
+      props.files?.length || needsUblInChunk(props.routes ?? [])
+        ? {
+            ...bundling(props.routes),
+            commandHooks: copyFiles(props.files ?? [], needsUblInChunk(props.routes ?? [])),
+          }
+        : bundling(props.routes),
     environment: {
       TABLE_NAME: props.table.tableName,
       STAGE: props.stage,

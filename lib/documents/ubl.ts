@@ -1,4 +1,5 @@
 import { type TypeCodeMapping, typeCodeOf } from './type-codes.ts'
+import { UBL_NS } from './ubl-namespaces.ts'
 import { decimalText, leaf, node, requiredNode, shiftLeft, XML_DECLARATION } from './xml.ts'
 
 /**
@@ -38,12 +39,7 @@ import { decimalText, leaf, node, requiredNode, shiftLeft, XML_DECLARATION } fro
 type Json = Record<string, unknown>
 type Party = Json & { postal_address?: Json }
 
-const NS = {
-  Invoice: 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2',
-  CreditNote: 'urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2',
-  cac: 'urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2',
-  cbc: 'urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2',
-}
+const NS = UBL_NS
 
 export const UBL_CONTENT_TYPE = 'application/xml; charset=utf-8'
 

@@ -266,6 +266,24 @@ export const RULE_CODES = {
     lenient: false,
     status: 413,
   },
+  'NG-XML-01': {
+    meaning:
+      'A UBL body is not well-formed XML, declares a DOCTYPE (never read), or nests deeper than 32 elements or holds more than 200,000',
+    example: '/Invoice/cac:InvoiceLine',
+    lenient: false,
+  },
+  'NG-XML-02': {
+    meaning:
+      'A UBL body is not valid against the OASIS UBL 2.1 Invoice or CreditNote schema (element order, cardinality, value or attribute)',
+    example: '/Invoice/cbc:IssueDate',
+    lenient: false,
+  },
+  'NG-XML-03': {
+    meaning:
+      "A UBL type code has no counterpart among the authority's invoice types, or its name attribute and UNCL 1001 code disagree",
+    example: '/Invoice/cbc:InvoiceTypeCode',
+    lenient: false,
+  },
 } as const satisfies Record<string, RuleCode>
 
 export type RuleCodeId = keyof typeof RULE_CODES

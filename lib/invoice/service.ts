@@ -15,6 +15,7 @@ import type { Signature } from '#lib/platform/signing/signer.ts'
 import { canonicalInvoice, STORED_LIMIT, withModeMark } from './canonical.ts'
 import { loadCodeLists } from './code-lists.ts'
 import { sealedStorageOf } from './notes.ts'
+import { invoiceModelOf, located } from './input.ts'
 import { ignoredKeys, problem } from './problems.ts'
 import type { InvoiceRecord } from './record.ts'
 import { advanceRecord, createRecord, type InvoiceContent, readInvoiceRecord } from './repository.ts'
@@ -184,14 +185,16 @@ export async function handleInvoice(
 
 /** The body validated in the request's mode, and the caller's own (every problem in one 400 first). */
 async function validatedInvoice(request: InvoiceRequest) {
-  const { version, caller, body } = request
+  const { version, caller } = request
   const mode = validationMode(request.modeHeader, caller.validationMode)
+  // JSON and UBL XML meet here as one model (./input.ts): everything below judges the model alone.
+  const model = await invoiceModelOf(request.body)
   // Parties named by `id` or `postal_address_id` are resolved first: the rules see, and the record
   // keeps, their values (CONTRACT 17, lib/parties/resolve.ts).
   const [lists, serviceId, named] = await Promise.all([
     loadCodeLists(),
     serviceIdOf(caller.businessId),
-    resolveInvoiceParties(body, caller.businessId),
+    resolveInvoiceParties(model.body, caller.businessId),
   ])
   const result = validateInvoice(named.body, {
     version,
@@ -204,9 +207,9 @@ async function validatedInvoice(request: InvoiceRequest) {
   if (!result.ok || named.problems.length) {
     const ignored = ignoredKeys(result.warnings)
     throw invalid(
-      [...named.problems, ...(result.ok ? [] : result.problems)],
+      located(model, [...named.problems, ...(result.ok ? [] : result.problems)]),
       'The invoice is invalid',
-      ignored,
+      located(model, ignored),
       result.notListed,
     )
   }
@@ -216,7 +219,7 @@ async function validatedInvoice(request: InvoiceRequest) {
       `Business ${result.invoice.business_id} was not found for this API client: business_id must be your own business's id`,
     )
   }
-  return { invoice: result.invoice, warnings: result.warnings, notListed: result.notListed }
+  return { invoice: result.invoice, warnings: located(model, result.warnings), notListed: result.notListed }
 }
 
 /** What the request writes: the canonical content, stored (notes sealed) and, for a sign, signed. */

@@ -4,7 +4,12 @@ import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
 import { consumers } from '#lib/service/consumers.ts'
 import { functionsOf, routes, UNROUTED } from '#lib/service/routes.ts'
-import { esbuildOptionsFor } from '../../infra/constructs/api-function.ts'
+import {
+  esbuildOptionsFor,
+  needsUblInChunk,
+  UBL_IN_CHUNK,
+  ublInChunkOptions,
+} from '../../infra/constructs/api-function.ts'
 
 /**
  * The Lambda bundles of every function of a stage, the API's and the consumers', built as `cdk synth`
@@ -40,6 +45,9 @@ export async function buildBundles(dir: string): Promise<BundleMap> {
       const [functionId, handler] = next
       mkdirSync(join(dir, functionId), { recursive: true })
       await build(esbuildOptionsFor(handler, bundleFile(dir, functionId)))
+      // The UBL in chunk beside the bundles of the functions that take XML, as the construct builds it.
+      if (needsUblInChunk(routes.filter((r) => r.handler === handler)))
+        await build(ublInChunkOptions(join(dir, functionId, UBL_IN_CHUNK.file)))
     }
   }
   await Promise.all([worker(), worker(), worker(), worker()])

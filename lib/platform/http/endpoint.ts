@@ -93,6 +93,12 @@ export interface EndpointRequest<B extends z.ZodType, Q extends z.ZodType, P ext
   queryValidation?: 'factory' | 'handler'
   /** The error for an invalid body, when the area's record needs more than a 400 (Area B's codes). */
   invalidBody?: (problems: Problem[], summary: string) => DomainError
+  /**
+   * The body may also be XML (`Content-Type: application/xml`, text/xml or +xml): the handler then
+   * receives it as an XmlBody (lib/platform/http/xml-body.ts), unparsed; with `bodyValidation:
+   * 'service'` only. The invoice endpoints take UBL 2.1 this way (CONTRACT 22).
+   */
+  xmlBody?: true
 }
 
 /**
@@ -194,6 +200,7 @@ export function routesOf(e: Endpoint): Route[] {
     reply: e.reply,
     profile: spec.profile ?? 'seed',
     ...(spec.bodyFromPath ? { bodyFromPath: true as const } : {}),
+    ...(e.request?.xmlBody ? { xmlBody: true as const } : {}),
     stack: e.stack,
     access: e.access,
     writes,

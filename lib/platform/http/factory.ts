@@ -22,6 +22,7 @@ import {
   releaseIdempotencyKey,
 } from './idempotency.ts'
 import { parseEventJsonBody } from './json-body.ts'
+import { XML_CONTENT_TYPE, XmlBody } from './xml-body.ts'
 import type { ReplySealer } from './sealed-reply.ts'
 import {
   errorResponse,
@@ -196,8 +197,12 @@ const authentication = (verifier: Verifier): Middleware => ({
   },
 })
 
-/** JSON bodies: an empty body is a 400 that says so, malformed JSON a 400 (not the parser's 422). */
-const jsonBody = (): Middleware => {
+/**
+ * JSON bodies: an empty body is a 400 that says so, malformed JSON a 400 (not the parser's 422). A
+ * route that takes XML too (`xmlBody`) gets an XML body as an XmlBody, its text unparsed.
+ */
+const jsonBody = (acceptsXml: boolean): Middleware => {
+  const accepted = acceptsXml ? 'application/json or application/xml' : 'application/json'
   return {
     name: 'json-body',
     before: async (request) => {
@@ -208,13 +213,22 @@ const jsonBody = (): Middleware => {
       // Nor does a route whose path carries its body (the authority's transmit sends none).
       if (request.context.api.route?.bodyFromPath && request.context.api.rawBody.length === 0) return
       collapseRepeatedContentType(request.event.headers)
+      if (acceptsXml && XML_CONTENT_TYPE.test(request.event.headers['content-type'] ?? '')) {
+        if (request.context.api.rawBody.length === 0) {
+          throw new BadRequest(
+            'The request body is empty: send a UBL 2.1 Invoice or CreditNote, or a JSON object',
+          )
+        }
+        ;(request.event as { body: unknown }).body = new XmlBody(request.context.api.rawBody.toString('utf8'))
+        return
+      }
       try {
         // middy's http-json-body-parser rules at a fraction of its cost (lib/platform/http/json-body.ts).
         parseEventJsonBody(request)
       } catch (error) {
         if ((error as { statusCode?: number }).statusCode === 415) {
           const received = request.event.headers['content-type'] ?? 'none'
-          throw new ApiError(415, `Content-Type must be application/json (received ${received})`)
+          throw new ApiError(415, `Content-Type must be ${accepted} (received ${received})`)
         }
         if (request.context.api.rawBody.length === 0) {
           throw new BadRequest(
@@ -346,7 +360,7 @@ export function apiHandler<
       httpEventNormalizer() as Middleware,
       routeResolution(declaration as Endpoint, options.resolveUnrouted),
       authentication(verifier),
-      jsonBody(),
+      jsonBody(declared.xmlBody === true),
       idempotency(options.sealedReplies),
     ])
     .handler(async (event, context) => {

@@ -82,6 +82,8 @@ export interface Route {
    * `POST /invoice/transmit/{irn}` carries in its path what the seed's body carries).
    */
   bodyFromPath?: true
+  /** The body may be XML too (the request declaration's `xmlBody`): its function ships the UBL in chunk. */
+  xmlBody?: true
   /** The stack that deploys its function. */
   stack: StackName
   /** What the function may do in AWS (its declaration's, without its auth scheme's own). */

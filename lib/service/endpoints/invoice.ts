@@ -49,7 +49,7 @@ export const siValidate = /* @__PURE__ */ invoice({
   ],
   roles: SI,
   access: storesInvoices,
-  request: { body: /* @__PURE__ */ invoiceSchema('v1'), bodyValidation: 'service' },
+  request: { body: /* @__PURE__ */ invoiceSchema('v1'), bodyValidation: 'service', xmlBody: true },
 })
 
 const signRequest = {
@@ -57,6 +57,7 @@ const signRequest = {
   // builds no v2 schema.
   body: /* @__PURE__ */ perVersion(/* @__PURE__ */ invoiceSchema('v1'), /* @__PURE__ */ invoiceSchema('v2')),
   bodyValidation: 'service' as const,
+  xmlBody: true as const,
 }
 /**
  * Signing also records the signing key's public half in the JWKS partition on its first use, and

@@ -1,0 +1,35 @@
+import { loadUblIn } from '#lib/documents/ubl-in-loader.ts'
+import { invalid, type Problem } from '#lib/platform/errors.ts'
+import { XmlBody } from '#lib/platform/http/xml-body.ts'
+
+/**
+ * Where an invoice sent as JSON and one sent as UBL 2.1 XML (CONTRACT 22) meet: both leave here as
+ * the same model, the invoice record's JSON, which the validation pipeline (./service.ts
+ * validatedInvoice) then judges with the same rules for both. A rule judging the model (EN 16931's
+ * `judgeInvoice(model)` included) goes after this function and sees no difference; its problems are
+ * placed with `locate`, which for XML turns a record path into the XPath of the element at fault.
+ *
+ * The XML path (saxes, the UBL schema model, the mapping: lib/documents/ubl-in.ts) is imported on the
+ * first XML request only, so a JSON request never loads it.
+ */
+
+export interface InvoiceModel {
+  /** The invoice record as JSON, as a JSON body sends it. */
+  body: unknown
+  /** Where a problem at a record path is reported: the path itself (JSON), the element's XPath (XML). */
+  locate: (recordPath: string) => string
+  format: 'json' | 'xml'
+}
+
+/** The request body as the invoice model, or a 400 listing every problem of the XML at its XPath. */
+export async function invoiceModelOf(body: unknown): Promise<InvoiceModel> {
+  if (!(body instanceof XmlBody)) return { body, locate: (path) => path, format: 'json' }
+  const { invoiceFromUbl } = await loadUblIn()
+  const read = invoiceFromUbl(body.text)
+  if (!read.ok) throw invalid(read.problems, 'The UBL document is invalid')
+  return { body: read.invoice, locate: read.xpathOf, format: 'xml' }
+}
+
+/** Problems at their place in the document sent (a no-op for JSON). */
+export const located = (model: InvoiceModel, problems: readonly Problem[]): Problem[] =>
+  model.format === 'json' ? [...problems] : problems.map((p) => ({ ...p, path: model.locate(p.path) }))
