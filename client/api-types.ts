@@ -2447,10 +2447,12 @@ export interface components {
                 /** @description The message, for the end user */
                 public_message: string;
             };
-            /** @description Every problem found, one each, at most 100 */
+            /** @description Every problem found, one each, at most 100; a refusal of the request as a whole is one item with an empty path and its code */
             errors: components["schemas"]["Problem"][];
             /** @description What went wrong, for a person */
             message: string;
+            /** @description A 403: the roles that may call this route; the message names them too */
+            required_roles?: ("SI" | "APP" | "ADMIN")[];
             /** @description Present when a list was cut at 100: the counts left out. Validation stops looking past 100 errors, so `errors` is then a lower bound. */
             truncated?: {
                 /** @description Errors found and not listed (at least this many) */
@@ -2485,7 +2487,40 @@ export interface components {
             issue_date: components["schemas"]["Date"];
         };
         /**
-         * @description The code of a problem in a reply's `errors` or `warnings` (docs/invoices.md, "Invoice rule codes"):
+         * @description The code of a problem in a reply's `errors` or `warnings` (docs/errors.md, what to do about each):
+         *     - `FIELD_REQUIRED` (400): A required field, query or path parameter is missing
+         *     - `FIELD_TYPE` (400): A field has the wrong JSON type
+         *     - `FIELD_FORMAT` (400): A string does not have its form (pattern, date, id, e-mail)
+         *     - `FIELD_VALUE` (400): A value is not one of the values allowed
+         *     - `FIELD_RANGE` (400): A length, count or number is outside its range (or not a multiple of its step)
+         *     - `FIELD_UNKNOWN` (400): A body has keys its endpoint does not take
+         *     - `FIELD_RULE` (400): A value breaks a rule of its field (the message says which)
+         *     - `BODY_EMPTY` (400): The request body is empty where a JSON object is expected
+         *     - `BODY_NOT_JSON` (400): The request body is not valid JSON
+         *     - `BODY_TOO_LARGE` (413): The request body is larger than 1 MiB
+         *     - `UNSUPPORTED_MEDIA_TYPE` (415): The body was sent with a Content-Type other than application/json
+         *     - `ROUTE_NOT_FOUND` (404): No endpoint has this method and path
+         *     - `METHOD_NOT_ALLOWED` (405): The path exists, but not with this method
+         *     - `MISSING_CREDENTIALS` (401): A credential header (x-api-key, x-api-signature, x-api-timestamp, or the bearer token) is missing
+         *     - `UNKNOWN_KEY` (401): The API key or bearer token is not one the service issued
+         *     - `REVOKED_KEY` (401): The API key has been revoked
+         *     - `MALFORMED_TIMESTAMP` (401): x-api-timestamp is not an ISO 8601 date-time with a zone
+         *     - `TIMESTAMP_OUT_OF_WINDOW` (401): x-api-timestamp is more than 5 minutes from the server clock
+         *     - `MALFORMED_SIGNATURE` (401): x-api-signature is not standard padded Base64 of a 32-byte HMAC-SHA256
+         *     - `SIGNATURE_MISMATCH` (401): x-api-signature does not match the request under any of the key's secrets
+         *     - `REPLAY` (401): This signed request was already received
+         *     - `ROLE_FORBIDDEN` (403): The API key's roles do not allow this route; `required_roles` lists the roles that do
+         *     - `MERCHANT_MISMATCH` (403): x-Merchant-Id names another merchant than the bearer token's
+         *     - `MODE_FORBIDDEN` (403): A route of test mode only was called with a live credential
+         *     - `INVALID_REQUEST` (400): The request is refused; the message says why
+         *     - `UNAUTHENTICATED` (401): The request is not authenticated; the message says why
+         *     - `FORBIDDEN` (403): The credential may not do this; the message names what may
+         *     - `NOT_FOUND` (404): The invoice, business, subscription, template or other record named does not exist for the caller
+         *     - `CONFLICT` (409): The request conflicts with the record's state (already done, changed meanwhile, a limit reached)
+         *     - `TOO_LARGE` (413): What the request would store or reply is too large
+         *     - `RATE_LIMITED` (429): The key (or its business) is over its rate limit
+         *     - `UNAVAILABLE` (503): A service this request depends on is unavailable or throttled
+         *     - `INTERNAL_ERROR` (500): A bug: logged with the request id
          *     - `NG-SC-01` (400): A required field is missing, e.g. at `accounting_supplier_party/email`
          *     - `NG-SC-02` (400): A field has the wrong JSON type, e.g. at `invoice_line/0/invoiced_quantity`
          *     - `NG-SC-03` (400): A value is not one of the allowed values, e.g. at `invoice_kind`
@@ -2550,20 +2585,9 @@ export interface components {
          *     - `DELIVERY_FAILED` (503): Transmit could not deliver the invoice to the buyer's system: it stays SIGNED, retry later, e.g. at `parties/buyer/delivery`
          *     - `BATCH_RESULT_TOO_LARGE` (413): A batch item's result is too large to keep with the batch: the item failed and nothing of its invoice was written; send that invoice on its own, e.g. at `(body)`
          *     - `BATCH_ITEM_RETRIES_EXHAUSTED` (503): A batch item met a fault on our side on each of its attempts and failed: submit that invoice again, e.g. at `(body)`
-         *     - `invalid_type` (400): A field is missing or has the wrong JSON type, e.g. at `business_id`
-         *     - `invalid_format` (400): A string does not have its form (pattern, date, id), e.g. at `invoice_number`
-         *     - `invalid_value` (400): A value is not one of the allowed values, e.g. at `payment_status`
-         *     - `invalid_union` (400): A value matches none of the forms allowed, e.g. at `query/status`
-         *     - `invalid_key` (400): A key of a map is not allowed, e.g. at `variables`
-         *     - `invalid_element` (400): An element of a list or map is not allowed, e.g. at `variables`
-         *     - `too_big` (400): A length, count or number is above its maximum, e.g. at `invoice_number`
-         *     - `too_small` (400): A length, count or number is below its minimum, e.g. at `invoice_number`
-         *     - `not_multiple_of` (400): A number is not a multiple of its step, e.g. at `amount`
-         *     - `unrecognized_keys` (400): A body has keys its endpoint does not take, e.g. at `(body)`
-         *     - `custom` (400): A value breaks a rule of its field (the message says which), e.g. at `irn`
          * @enum {string}
          */
-        ErrorCode: "NG-SC-01" | "NG-SC-02" | "NG-SC-03" | "NG-SC-04" | "NG-FM-01" | "NG-FM-02" | "NG-FM-03" | "NG-FM-04" | "NG-DT-01" | "NG-DT-02" | "NG-DT-03" | "NG-IRN-01" | "NG-IRN-02" | "NG-IRN-03" | "NG-PT-01" | "NG-CL-01" | "NG-CL-02" | "NG-CL-03" | "NG-CL-04" | "NG-CL-05" | "NG-CL-06" | "NG-CL-07" | "NG-CL-08" | "NG-CL-09" | "NG-BR-01" | "NG-BR-02" | "NG-BR-03" | "NG-BR-04" | "NG-BR-05" | "NG-BR-06" | "NG-BR-07" | "NG-BR-08" | "NG-CO-01" | "NG-CO-10" | "NG-CO-13" | "NG-CO-14" | "NG-CO-15" | "NG-CO-16" | "NG-CO-17" | "NG-UK-01" | "NG-AU-01" | "NG-AU-02" | "NG-AU-03" | "NG-AU-04" | "NG-AU-05" | "NG-AU-06" | "NG-AU-07" | "NG-SZ-01" | "NG-XML-01" | "NG-XML-02" | "NG-XML-03" | "INVOICE_REFERENCE_MISMATCH" | "SERVICE_ID_NOT_OWN" | "QR_PAYLOAD_TOO_LONG" | "TEST_CLOCK_LIMIT" | "QR_NOT_RECOGNISED" | "too_many_matches" | "API_SECRET_SENT" | "TOO_MANY_KEYS" | "malformed_path" | "WEBHOOK_DOWN" | "DELIVERY_FAILED" | "BATCH_RESULT_TOO_LARGE" | "BATCH_ITEM_RETRIES_EXHAUSTED" | "invalid_type" | "invalid_format" | "invalid_value" | "invalid_union" | "invalid_key" | "invalid_element" | "too_big" | "too_small" | "not_multiple_of" | "unrecognized_keys" | "custom";
+        ErrorCode: "FIELD_REQUIRED" | "FIELD_TYPE" | "FIELD_FORMAT" | "FIELD_VALUE" | "FIELD_RANGE" | "FIELD_UNKNOWN" | "FIELD_RULE" | "BODY_EMPTY" | "BODY_NOT_JSON" | "BODY_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "MISSING_CREDENTIALS" | "UNKNOWN_KEY" | "REVOKED_KEY" | "MALFORMED_TIMESTAMP" | "TIMESTAMP_OUT_OF_WINDOW" | "MALFORMED_SIGNATURE" | "SIGNATURE_MISMATCH" | "REPLAY" | "ROLE_FORBIDDEN" | "MERCHANT_MISMATCH" | "MODE_FORBIDDEN" | "INVALID_REQUEST" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "RATE_LIMITED" | "UNAVAILABLE" | "INTERNAL_ERROR" | "NG-SC-01" | "NG-SC-02" | "NG-SC-03" | "NG-SC-04" | "NG-FM-01" | "NG-FM-02" | "NG-FM-03" | "NG-FM-04" | "NG-DT-01" | "NG-DT-02" | "NG-DT-03" | "NG-IRN-01" | "NG-IRN-02" | "NG-IRN-03" | "NG-PT-01" | "NG-CL-01" | "NG-CL-02" | "NG-CL-03" | "NG-CL-04" | "NG-CL-05" | "NG-CL-06" | "NG-CL-07" | "NG-CL-08" | "NG-CL-09" | "NG-BR-01" | "NG-BR-02" | "NG-BR-03" | "NG-BR-04" | "NG-BR-05" | "NG-BR-06" | "NG-BR-07" | "NG-BR-08" | "NG-CO-01" | "NG-CO-10" | "NG-CO-13" | "NG-CO-14" | "NG-CO-15" | "NG-CO-16" | "NG-CO-17" | "NG-UK-01" | "NG-AU-01" | "NG-AU-02" | "NG-AU-03" | "NG-AU-04" | "NG-AU-05" | "NG-AU-06" | "NG-AU-07" | "NG-SZ-01" | "NG-XML-01" | "NG-XML-02" | "NG-XML-03" | "INVOICE_REFERENCE_MISMATCH" | "SERVICE_ID_NOT_OWN" | "QR_PAYLOAD_TOO_LONG" | "TEST_CLOCK_LIMIT" | "QR_NOT_RECOGNISED" | "too_many_matches" | "API_SECRET_SENT" | "TOO_MANY_KEYS" | "malformed_path" | "WEBHOOK_DOWN" | "DELIVERY_FAILED" | "BATCH_RESULT_TOO_LARGE" | "BATCH_ITEM_RETRIES_EXHAUSTED";
         /** @description Every invoice of a batch has its result */
         Event_batch_completed: {
             /** @description The business the event is delivered to */
@@ -2883,10 +2907,12 @@ export interface components {
         FirsErrorDetails: {
             /** @description The first 10 errors as one readable string, and how many more `errors` holds */
             details: string;
-            /** @description Every problem found, one each, at most 100 */
+            /** @description Every problem found, one each, at most 100; a refusal of the request as a whole is one item with an empty path and its code */
             errors: components["schemas"]["Problem"][];
             /** @description What went wrong, for a person */
             message: string;
+            /** @description A 403: the roles that may call this route; the message names them too */
+            required_roles?: ("SI" | "APP" | "ADMIN")[];
             /** @description "<code> <NAME>", e.g. 400 BAD_REQUEST */
             status: string;
             /**
@@ -3030,8 +3056,8 @@ export interface components {
         };
         /** @description Area D error record. */
         NotificationError: {
-            /** @description Every problem found in the request, at most 100 */
-            errors?: components["schemas"]["Problem"][];
+            /** @description Every problem found in the request, at most 100; a refusal of the request as a whole is one item with an empty path and its code */
+            errors: components["schemas"]["Problem"][];
             /** @description What went wrong, for a person */
             message: string;
             /** @description The HTTP status code */
@@ -3130,12 +3156,31 @@ export interface components {
             /** @description JSON-pointer-like path, e.g. invoice_line/3/price/price_amount */
             path: string;
         };
+        /**
+         * @description An Area B or C error's `responseCode` (docs/errors.md):
+         *     - `12` (409): Invalid transaction: a reversal of a declined or already reversed transfer (also 405 on an Area B or C path)
+         *     - `13` (400): amount is not a number, zero or negative, has more than 2 decimals or is too large
+         *     - `14` (404): No such account
+         *     - `25` (404): Record not found: a reversal's original transfer, or a path that does not exist
+         *     - `26` (409): The requestId was already used for a different request
+         *     - `30` (400): Format error: a field, query or the body is not of its form (`errors` lists each)
+         *     - `63` (401): Security violation: a missing or unknown bearer token (401), or x-Merchant-Id naming another merchant (403)
+         *     - `65` (429): Exceeds frequency limit: the client is over its rate limit
+         *     - `91` (401): Invalid signature: X-Signature does not match the request
+         *     - `92` (401): Timestamp expired: X-Timestamp is not UTC with Z, or more than 300 s from the server clock
+         *     - `93` (401): Duplicate nonce: this X-Nonce was already used
+         *     - `94` (401): Missing signature: X-Signature, X-Timestamp or X-Nonce is missing or empty
+         *     - `95` (401): Malformed signature: X-Signature is not padded Base64 of 32 bytes, or X-Nonce not 16-64 of [A-Za-z0-9_-]
+         *     - `96` (503): System malfunction: a dependency is down or the account too busy
+         *     - `03` (404): No active merchant has this merchantId
+         * @enum {string}
+         */
+        ResponseCode: "12" | "13" | "14" | "25" | "26" | "30" | "63" | "65" | "91" | "92" | "93" | "94" | "95" | "96" | "03";
         /** @description Area B and C error record. */
         ResponseCodeError: {
             /** @description Every problem found in the request, at most 100 */
             errors?: components["schemas"]["Problem"][];
-            /** @description Non-"00": 91-95 signature failures, 30 format error, ... */
-            responseCode: string;
+            responseCode: components["schemas"]["ResponseCode"];
             /** @description What went wrong, for a person */
             responseMessage: string;
             /** @constant */

@@ -1,11 +1,13 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
+import { renderErrorsDoc } from '#lib/service/error-catalogue.ts'
 import { renderClientTypes, renderOpenApiDocument } from '#lib/service/openapi/generate.ts'
 
 /**
- * `npm run openapi`: writes openapi.json (from the route table and the endpoint declarations) and
+ * `npm run openapi`: writes openapi.json (from the route table and the endpoint declarations),
  * client/api-types.ts (openapi-typescript's types of that document, which type the project's
- * client). Commit both. `npm run openapi:check` (in .ci/run) and a test fail when either is stale.
+ * client) and docs/errors.md (the error catalogue, lib/service/error-catalogue.ts). Commit all three.
+ * `npm run openapi:check` (in .ci/run) and tests fail when any is stale.
  */
 const outputs = [
   {
@@ -15,6 +17,10 @@ const outputs = [
   {
     file: fileURLToPath(new URL('../client/api-types.ts', import.meta.url)),
     render: () => renderClientTypes(JSON.parse(renderOpenApiDocument())),
+  },
+  {
+    file: fileURLToPath(new URL('../docs/errors.md', import.meta.url)),
+    render: () => renderErrorsDoc(),
   },
 ]
 
@@ -30,5 +36,5 @@ for (const { file, render } of outputs) {
     stale++
   }
 }
-if (check && stale === 0) console.log('openapi.json and client/api-types.ts are current')
+if (check && stale === 0) console.log('openapi.json, client/api-types.ts and docs/errors.md are current')
 process.exitCode = stale ? 1 : 0

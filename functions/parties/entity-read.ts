@@ -12,7 +12,7 @@ export const handler = apiHandler(entity, apiSignature, async ({ params, query, 
       [
         {
           path: 'query/reference',
-          code: 'invalid_type',
+          code: 'FIELD_REQUIRED',
           message: 'reference is required: your business id, TIN or service id',
         },
       ],

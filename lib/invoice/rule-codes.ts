@@ -1,7 +1,7 @@
 /**
  * The stable codes of every problem an invoice can be refused or warned for. Integrators match on
- * these, so a code is never reused for another meaning; docs/invoices.md ("Invoice rule codes") documents
- * each, and a test keeps the two in step.
+ * these, so a code is never reused for another meaning; docs/errors.md, generated from the error
+ * catalogue (lib/service/error-catalogue.ts), documents each.
  *
  * `lenient: true` marks the arithmetic rules of CONTRACT section 4: they fail in strict mode (the
  * default) and come back as warnings with `x-validation-mode: lenient`. Every other code always fails,
@@ -14,6 +14,8 @@ export interface RuleCode {
   warningOnly?: boolean
   /** The HTTP status of a reply that carries it; 400 when left out. */
   status?: number
+  /** What the client should do (docs/errors.md); left out, lib/service/error-catalogue.ts says it from the rest. */
+  action?: string
 }
 
 export const RULE_CODES = {
@@ -290,10 +292,10 @@ export type RuleCodeId = keyof typeof RULE_CODES
 
 /**
  * The codes of the service's other request problems (IRNs, QR codes, transmit, merchant history,
- * and the request schemas' validation codes), kept apart from the invoice rules so that a test of
- * invoice replies can still insist on invoice codes. Every code a reply can carry is in one of the two
- * maps, in docs/invoices.md's table and in the OpenAPI document (test/unit/invoice/error-codes.test.ts
- * collects the codes lib/ writes and checks all three).
+ * keys, batches), kept apart from the invoice rules so that a test of invoice replies can still insist
+ * on invoice codes. Both maps are part of the error catalogue (lib/service/error-catalogue.ts), which
+ * docs/errors.md and the OpenAPI document are generated from (test/unit/invoice/error-codes.test.ts
+ * collects the codes lib/ writes and checks each is catalogued).
  */
 export const REQUEST_CODES = {
   INVOICE_REFERENCE_MISMATCH: {
@@ -371,55 +373,4 @@ export const REQUEST_CODES = {
     lenient: false,
     status: 503,
   },
-  // Validation codes of the request schemas outside the invoice body (zod's issue codes, passed on).
-  invalid_type: {
-    meaning: 'A field is missing or has the wrong JSON type',
-    example: 'business_id',
-    lenient: false,
-  },
-  invalid_format: {
-    meaning: 'A string does not have its form (pattern, date, id)',
-    example: 'invoice_number',
-    lenient: false,
-  },
-  invalid_value: {
-    meaning: 'A value is not one of the allowed values',
-    example: 'payment_status',
-    lenient: false,
-  },
-  invalid_union: {
-    meaning: 'A value matches none of the forms allowed',
-    example: 'query/status',
-    lenient: false,
-  },
-  invalid_key: { meaning: 'A key of a map is not allowed', example: 'variables', lenient: false },
-  invalid_element: {
-    meaning: 'An element of a list or map is not allowed',
-    example: 'variables',
-    lenient: false,
-  },
-  too_big: {
-    meaning: 'A length, count or number is above its maximum',
-    example: 'invoice_number',
-    lenient: false,
-  },
-  too_small: {
-    meaning: 'A length, count or number is below its minimum',
-    example: 'invoice_number',
-    lenient: false,
-  },
-  not_multiple_of: { meaning: 'A number is not a multiple of its step', example: 'amount', lenient: false },
-  unrecognized_keys: {
-    meaning: 'A body has keys its endpoint does not take',
-    example: '(body)',
-    lenient: false,
-  },
-  custom: {
-    meaning: 'A value breaks a rule of its field (the message says which)',
-    example: 'irn',
-    lenient: false,
-  },
 } as const satisfies Record<string, RuleCode>
-
-/** Every code a problem in a reply can carry. */
-export const ERROR_CODES: Record<string, RuleCode> = { ...RULE_CODES, ...REQUEST_CODES }

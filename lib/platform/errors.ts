@@ -40,6 +40,13 @@ const STATUS: Record<ErrorKind, number> = {
 }
 
 export interface DomainErrorOptions {
+  /**
+   * The reply's stable code (lib/platform/error-codes.ts and the catalogue, docs/errors.md) when the
+   * error lists no problems; left out, the edge sends its status's generic code.
+   */
+  code?: string
+  /** A 403: the roles that may call the route (CONTRACT 20), sent as `required_roles`. */
+  requiredRoles?: readonly string[]
   /** Every problem found, for validation failures. */
   problems?: Problem[]
   /**
@@ -69,6 +76,8 @@ export class DomainError extends Error {
   readonly notListed: { errors?: number; warnings?: number }
   readonly responseCode: string | undefined
   readonly retryAfterSeconds: number | undefined
+  code: string | undefined
+  readonly requiredRoles: readonly string[] | undefined
 
   constructor(kind: ErrorKind, message: string, options: DomainErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause })
@@ -79,6 +88,8 @@ export class DomainError extends Error {
     this.notListed = options.notListed ?? {}
     this.responseCode = options.responseCode
     this.retryAfterSeconds = options.retryAfterSeconds
+    this.code = options.code
+    this.requiredRoles = options.requiredRoles
   }
 }
 

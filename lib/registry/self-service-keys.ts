@@ -80,7 +80,10 @@ export async function issueKey(
 ): Promise<IssuedKey> {
   const mode = request.mode ?? caller.mode
   if (caller.mode === 'test' && mode === 'live')
-    throw new Forbidden('A test-mode key issues test-mode keys only: ask a live ADMIN key for a live key')
+    throw new Forbidden('A test-mode key issues test-mode keys only: ask a live ADMIN key for a live key', {
+      code: 'MODE_FORBIDDEN',
+      requiredRoles: ['ADMIN'],
+    })
   // A key never issues a roomier key than itself: the new key takes the issuer's own rate limit, if
   // an operator gave it one (CONTRACT 18; all of them share the business's quota besides).
   const issuer = await getApiClient(caller.apiKeyId)

@@ -30,17 +30,36 @@ export function parallelClient(baseUrl: string, credentials: AreaACredentials) {
   }
 }
 
+const textOf = (message: RegExp | string) =>
+  typeof message === 'string' ? message : expect.stringMatching(message)
+
+/**
+ * A refusal of the request as a whole (no problem of a field): one item with an empty path, its code
+ * (a catalogue code: the harness checks which, test/support/contract.ts) and the message (CONTRACT 20).
+ */
+const refusalOf = (message: RegExp | string) => [
+  { path: '', code: expect.stringMatching(/^[A-Z][A-Z_]+$/), message: textOf(message) },
+]
+
 /** FirsErrorDetails (A.9 plus the contract's errors list), for whole-reply assertions. */
-export const firsError = (status: string, message: RegExp | string, errors: unknown[] = []) => ({
+export const firsError = (
+  status: string,
+  message: RegExp | string,
+  errors: unknown[] = refusalOf(message),
+) => ({
   timestamp: expect.any(String),
-  message: typeof message === 'string' ? message : expect.stringMatching(message),
+  message: textOf(message),
   details: expect.any(String),
   status,
   errors,
 })
 
 /** The failure Envelope around FirsErrorDetails. */
-export const failedEnvelope = (status: string, message: RegExp | string, errors: unknown[] = []) => ({
+export const failedEnvelope = (
+  status: string,
+  message: RegExp | string,
+  errors: unknown[] = refusalOf(message),
+) => ({
   status: 'FAILED',
   message: typeof message === 'string' ? message : expect.stringMatching(message),
   data: null,

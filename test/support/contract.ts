@@ -1,5 +1,6 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
+import { PROBLEM_CODES, RESPONSE_CODE_SET } from '#lib/service/error-catalogue.ts'
 import { buildOpenApiDocument } from '#lib/service/openapi/document.ts'
 
 /**
@@ -86,6 +87,7 @@ export function checkReply(
         `Contract: ${where} is not a route of the document, and the reply is not an area error record`,
       )
     }
+    checkErrorCodes(where, reply)
     return
   }
   const responses = found.operation.responses as Json
@@ -115,5 +117,51 @@ export function checkReply(
     throw new Error(
       `Contract: ${where}: the body does not match the document's schema: ${describe(validate.errors)}`,
     )
+  }
+  checkErrorCodes(where, reply)
+}
+
+const codesIn = (list: unknown): string[] =>
+  Array.isArray(list) ? list.map((item) => (item as { code?: unknown })?.code as string) : []
+
+/**
+ * CONTRACT 20: every error reply carries a stable code, and every code a reply carries (an error's
+ * and a warning's) is in the error catalogue (lib/service/error-catalogue.ts, docs/errors.md). Checked
+ * on every reply every test receives, so a code sent anywhere in the suite that the catalogue lacks
+ * fails the test that got it. Where the code is: `errors[].code` (Area A, inside the Envelope's
+ * `error` on Envelope routes, and Area D), `responseCode` (Areas B and C).
+ */
+export function checkErrorCodes(where: string, reply: { status: number; body: unknown }): void {
+  const { body } = reply
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return
+  const record = body as Json
+  const inner = record.error !== null && typeof record.error === 'object' ? (record.error as Json) : {}
+  const errors = record.errors ?? inner.errors
+  const problems = [...codesIn(errors), ...codesIn(record.warnings ?? inner.warnings)]
+  const unknown = problems.filter((code) => !PROBLEM_CODES.has(code))
+  if (unknown.length) {
+    throw new Error(
+      `Contract: ${where}: codes not in the error catalogue (docs/errors.md): ${unknown.join(', ')}`,
+    )
+  }
+  // An error record: Area A's (`errors`, or the Envelope's `error`), B and C's, D's (a numeric
+  // status). A 503 the route declares in its own record (the health check's DOWN) is not one.
+  const isErrorRecord =
+    'errors' in record ||
+    (record.error !== null && typeof record.error === 'object') ||
+    'responseCode' in record ||
+    typeof record.status === 'number'
+  if (reply.status < 400 || !isErrorRecord) return
+  const responseCode = record.responseCode
+  if (responseCode !== undefined) {
+    if (!RESPONSE_CODE_SET.has(responseCode)) {
+      throw new Error(
+        `Contract: ${where}: responseCode ${responseCode} is not in the error catalogue (docs/errors.md)`,
+      )
+    }
+    return
+  }
+  if (!codesIn(errors).length) {
+    throw new Error(`Contract: ${where}: an error reply without a code (errors is empty or missing)`)
   }
 }

@@ -145,7 +145,8 @@ export async function verifyApiSignature(request: AuthRequest): Promise<ApiClien
       request,
       'role_forbidden',
       new Forbidden(
-        `This API key's roles (${client.roles.join(', ')}) may not call ${route.method} ${route.path}`,
+        `${route.method} ${route.path} needs an API key with role ${route.roles.join(' or ')}; this key has ${client.roles.join(', ') || 'no role'}`,
+        { requiredRoles: route.roles },
       ),
       apiKey,
     )

@@ -54,6 +54,8 @@ export function refused<E extends DomainError>(
     caller,
   })
   // Carried on the error too, so the Refusals metric (lib/platform/http/observability.ts) counts by
-  // it, and the request line (lib/platform/http/factory.ts) names who was refused.
+  // it, and the request line (lib/platform/http/factory.ts) names who was refused. The reply's code
+  // is the reason in upper case (lib/platform/error-codes.ts: MISSING_CREDENTIALS, ROLE_FORBIDDEN...).
+  error.code ??= reason.toUpperCase()
   return Object.assign(error, { reason, caller })
 }

@@ -12,6 +12,10 @@ export interface ApiErrorOptions {
   /** Found but not carried: counted in the reply's `truncated` (lib/platform/reply-bounds.ts). */
   notListed?: { errors?: number; warnings?: number }
   responseCode?: string
+  /** The reply's code when it lists no problems (lib/platform/error-codes.ts). */
+  code?: string
+  /** A 403: the roles that may call the route. */
+  requiredRoles?: readonly string[]
   headers?: Record<string, string>
   cause?: unknown
 }
@@ -23,6 +27,8 @@ export class ApiError extends Error {
   readonly notListed: { errors?: number; warnings?: number }
   readonly responseCode: string | undefined
   readonly headers: Record<string, string>
+  readonly code: string | undefined
+  readonly requiredRoles: readonly string[] | undefined
 
   constructor(status: number, message: string, options: ApiErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause })
@@ -33,6 +39,8 @@ export class ApiError extends Error {
     this.notListed = options.notListed ?? {}
     this.responseCode = options.responseCode
     this.headers = options.headers ?? {}
+    this.code = options.code
+    this.requiredRoles = options.requiredRoles
   }
 }
 
@@ -45,6 +53,8 @@ export function toApiError(error: unknown): ApiError | undefined {
       warnings: error.warnings,
       notListed: error.notListed,
       ...(error.responseCode === undefined ? {} : { responseCode: error.responseCode }),
+      ...(error.code === undefined ? {} : { code: error.code }),
+      ...(error.requiredRoles === undefined ? {} : { requiredRoles: error.requiredRoles }),
       ...(error.retryAfterSeconds === undefined
         ? {}
         : { headers: { 'retry-after': String(error.retryAfterSeconds) } }),

@@ -182,7 +182,13 @@ const authentication = (verifier: Verifier): Middleware => ({
     const route = state.route!
     const rawBody = rawBodyOf(event)
     if (rawBody.length > MAX_BODY_BYTES) {
-      throw new ApiError(413, `The request body is larger than the limit of ${MAX_BODY_BYTES} bytes (1 MiB)`)
+      throw new ApiError(
+        413,
+        `The request body is larger than the limit of ${MAX_BODY_BYTES} bytes (1 MiB)`,
+        {
+          code: 'BODY_TOO_LARGE',
+        },
+      )
     }
     state.rawBody = rawBody
     state.caller = await verifier.verify({
@@ -228,14 +234,19 @@ const jsonBody = (acceptsXml: boolean): Middleware => {
       } catch (error) {
         if ((error as { statusCode?: number }).statusCode === 415) {
           const received = request.event.headers['content-type'] ?? 'none'
-          throw new ApiError(415, `Content-Type must be ${accepted} (received ${received})`)
+          throw new ApiError(415, `Content-Type must be ${accepted} (received ${received})`, {
+            code: 'UNSUPPORTED_MEDIA_TYPE',
+          })
         }
         if (request.context.api.rawBody.length === 0) {
           throw new BadRequest(
             'The request body is empty: send a JSON object with Content-Type: application/json',
+            { code: 'BODY_EMPTY' },
           )
         }
-        throw new BadRequest('The request body is not valid JSON: check quoting, commas and brackets')
+        throw new BadRequest('The request body is not valid JSON: check quoting, commas and brackets', {
+          code: 'BODY_NOT_JSON',
+        })
       }
     },
   }

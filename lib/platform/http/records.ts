@@ -12,10 +12,16 @@ import type { ReplyShape } from '#lib/platform/http/replies.ts'
 export const Problem = z
   .object({
     path: z.string().meta({ description: 'JSON-pointer-like path, e.g. invoice_line/3/price/price_amount' }),
-    code: z.string().meta({ description: 'A stable rule code (NG-...) or a validation code' }),
+    code: z.string().meta({ description: 'A stable code of the error catalogue (docs/errors.md)' }),
     message: z.string().meta({ description: 'What is wrong and what to do about it' }),
   })
   .meta({ description: 'One problem found in a request.' })
+
+/** A 403 of Area A: the roles that may call the route (CONTRACT 20). */
+const RequiredRoles = z
+  .array(z.enum(['SI', 'APP', 'ADMIN']))
+  .optional()
+  .meta({ description: 'A 403: the roles that may call this route; the message names them too' })
 
 /** A.9, with the contract's `errors` list. */
 export const FirsErrorDetails = z
@@ -29,7 +35,11 @@ export const FirsErrorDetails = z
       .string()
       .regex(/^\d{3} [A-Z0-9_]+$/)
       .meta({ description: '"<code> <NAME>", e.g. 400 BAD_REQUEST' }),
-    errors: z.array(Problem).max(100).meta({ description: 'Every problem found, one each, at most 100' }),
+    errors: z.array(Problem).min(1).max(100).meta({
+      description:
+        'Every problem found, one each, at most 100; a refusal of the request as a whole is one item with an empty path and its code',
+    }),
+    required_roles: RequiredRoles,
     warnings: z.array(Problem).max(100).optional().meta({
       description: 'An invoice refused with 400: the unknown keys it ignored (NG-UK-01), at most 100',
     }),
@@ -117,11 +127,10 @@ export const NotificationError = z
   .object({
     status: z.int().meta({ description: 'The HTTP status code' }),
     message: z.string().meta({ description: 'What went wrong, for a person' }),
-    errors: z
-      .array(Problem)
-      .max(100)
-      .optional()
-      .meta({ description: 'Every problem found in the request, at most 100' }),
+    errors: z.array(Problem).min(1).max(100).meta({
+      description:
+        'Every problem found in the request, at most 100; a refusal of the request as a whole is one item with an empty path and its code',
+    }),
     truncated: Truncated().optional(),
   })
   .meta({ description: 'Area D error record.' })
@@ -148,7 +157,11 @@ export const AuthorityError = z
       details: z.string().meta({ description: 'The errors as one readable string' }),
       public_message: z.string().meta({ description: 'The message, for the end user' }),
     }),
-    errors: z.array(Problem).max(100).meta({ description: 'Every problem found, one each, at most 100' }),
+    errors: z.array(Problem).min(1).max(100).meta({
+      description:
+        'Every problem found, one each, at most 100; a refusal of the request as a whole is one item with an empty path and its code',
+    }),
+    required_roles: RequiredRoles,
     warnings: z.array(Problem).max(100).optional().meta({
       description: 'What was ignored or defaulted without failing the request, at most 100',
     }),

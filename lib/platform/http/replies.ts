@@ -2,6 +2,7 @@ import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda'
 import type { Profile, ReplyKind, Route } from '#lib/platform/http/route.ts'
 import { listedProblems } from '#lib/platform/reply-bounds.ts'
 import { lagosDateTime } from '#lib/platform/time.ts'
+import type { PlatformCode } from '#lib/platform/error-codes.ts'
 import type { ApiError } from './errors.ts'
 import { statusLine } from './status.ts'
 
@@ -64,18 +65,43 @@ const execTime = (ctx: ReplyContext) => `${Math.max(0, Math.round(performance.no
 /** The problems `details` spells out: it reads the first few, `errors` holds them all. */
 const DETAILED = 10
 
+/** The code of a refusal whose place gave none: its status's generic one (lib/platform/error-codes.ts). */
+const GENERIC: Record<number, PlatformCode> = {
+  401: 'UNAUTHENTICATED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  409: 'CONFLICT',
+  413: 'TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  429: 'RATE_LIMITED',
+  503: 'UNAVAILABLE',
+}
+const codeOf = (error: ApiError): string =>
+  error.code ?? GENERIC[error.status] ?? (error.status >= 500 ? 'INTERNAL_ERROR' : 'INVALID_REQUEST')
+
+/**
+ * Every error reply carries a stable code (CONTRACT 20): the problems found, or, for a refusal of the
+ * request as a whole (auth, role, unknown record, conflict), one problem with the error's code.
+ */
+const problemsOf = (error: ApiError) =>
+  error.problems.length ? error.problems : [{ path: '', code: codeOf(error), message: error.message }]
+
 /**
  * The error's problem lists within the reply bounds (CONTRACT 18): at most 100 errors and 100
  * warnings, and `truncated` with the counts left out.
  */
-const listedOf = (error: ApiError) => listedProblems(error.problems, error.warnings, error.notListed)
+const listedOf = (error: ApiError) => listedProblems(problemsOf(error), error.warnings, error.notListed)
+
+/** A 403's roles that would be allowed (CONTRACT 20). */
+const rolesOf = (error: ApiError) => (error.requiredRoles ? { required_roles: error.requiredRoles } : {})
 
 /**
  * `details`, A.9's readable string: the first ten problems, then how many more `errors` lists (it
  * used to repeat every problem, doubling a reply that lists thousands).
  */
 function detailsOf(error: ApiError, listed: ReturnType<typeof listedOf>): string {
-  if (!listed.errors.length) return error.message
+  if (!error.problems.length) return error.message
   const text = listed.errors
     .slice(0, DETAILED)
     .map((p) => `${p.path || '(body)'}: ${p.message}`)
@@ -101,6 +127,7 @@ export function firsErrorDetails(error: ApiError) {
     details: detailsOf(error, listed),
     status: statusLine(error.status),
     errors: listed.errors,
+    ...rolesOf(error),
     ...extrasOf(listed),
   }
 }
@@ -186,13 +213,17 @@ function authorityErrorBody(error: ApiError, ctx: ReplyContext, handler: string 
       public_message: error.message,
     },
     errors: listed.errors,
+    ...rolesOf(error),
     ...extrasOf(listed),
   }
 }
 
-/** Areas B, C and D list `errors` only when there are some, bounded as Area A's are. */
-function problemsOf(error: ApiError) {
-  if (!error.problems.length) return {}
+/**
+ * Areas B and C list `errors` only when there are some (their code is `responseCode`); Area D always
+ * (`errors` carries its code); bounded as Area A's are.
+ */
+function errorsOf(error: ApiError, always = false) {
+  if (!always && !error.problems.length) return {}
   const listed = listedOf(error)
   return { errors: listed.errors, ...(listed.truncated ? { truncated: listed.truncated } : {}) }
 }
@@ -216,14 +247,14 @@ function errorBody(kind: ReplyKind, error: ApiError, ctx: ReplyContext): unknown
         responseMessage: error.message,
         responseStatus: 'FAILED',
         traceId: ctx.traceId,
-        ...problemsOf(error),
+        ...errorsOf(error),
         timestamp: kind === 'merchant' ? lagosDateTime() : new Date().toISOString(),
       }
     case 'notification':
       return {
         status: error.status,
         message: error.message,
-        ...problemsOf(error),
+        ...errorsOf(error, true),
       }
   }
 }

@@ -37,6 +37,7 @@ export function unroutedReply(
       reply,
       error: new ApiError(405, `${method} is not allowed on ${quotedPath(path)}; allowed: ${allow}`, {
         headers: { allow },
+        code: 'METHOD_NOT_ALLOWED',
       }),
     }
   }
@@ -46,6 +47,6 @@ export function unroutedReply(
   const message = `No endpoint ${method} ${quotedPath(path)}: ${hint}check the path and version against the API reference (/api/docs)`
   return {
     reply,
-    error: new ApiError(404, message),
+    error: new ApiError(404, message, { code: 'ROUTE_NOT_FOUND' }),
   }
 }

@@ -10,8 +10,9 @@ import {
 } from '#lib/platform/http/endpoint.ts'
 import { errorRecord, recordComponents, successRecord } from '#lib/platform/http/records.ts'
 import { replyShapeOf } from '#lib/platform/http/replies.ts'
+import type { ReplyKind } from '#lib/platform/http/route.ts'
 import { invoiceComponents } from '#lib/invoice/schemas.ts'
-import { ERROR_CODES } from '#lib/invoice/rule-codes.ts'
+import { CATALOGUE, type CatalogueEntry } from '#lib/service/error-catalogue.ts'
 import { type Area, type AuthScheme, type Route, routes as routeTable } from '#lib/service/routes.ts'
 import {
   commonReplies,
@@ -59,27 +60,56 @@ function convertComponents() {
   return out
 }
 
+/** One catalogue entry as a line of a schema's description. */
+const codeLine = (e: CatalogueEntry) =>
+  `- \`${e.code}\` (${e.warningOnly ? 'warning' : e.status}${e.lenient ? ', a warning in lenient mode' : ''}): ${e.meaning}${e.example ? `, e.g. at \`${e.example}\`` : ''}`
+
 /**
- * Every code a problem's `code` can hold, each with its status and meaning (lib/invoice/rule-codes.ts):
- * integrators branch on them, so the document lists them all.
+ * Every code a problem's `code` can hold, and every Area B and C `responseCode`, each with its status
+ * and meaning (the error catalogue, lib/service/error-catalogue.ts): integrators branch on them, so
+ * the document lists them all.
  */
-function errorCodeSchema(): Json {
-  const lines = Object.entries(ERROR_CODES).map(
-    ([code, rule]) =>
-      `- \`${code}\` (${rule.warningOnly ? 'warning' : (rule.status ?? 400)}${rule.lenient ? ', a warning in lenient mode' : ''}): ${rule.meaning}, e.g. at \`${rule.example}\``,
-  )
+function errorCodeSchemas(): Record<string, Json> {
+  const problems = CATALOGUE.filter((e) => e.section !== 'response')
+  const responses = CATALOGUE.filter((e) => e.section === 'response')
   return {
-    type: 'string',
-    enum: Object.keys(ERROR_CODES),
-    description: `The code of a problem in a reply's \`errors\` or \`warnings\` (docs/invoices.md, "Invoice rule codes"):\n${lines.join('\n')}`,
+    ErrorCode: {
+      type: 'string',
+      enum: problems.map((e) => e.code),
+      description: `The code of a problem in a reply's \`errors\` or \`warnings\` (docs/errors.md, what to do about each):\n${problems.map(codeLine).join('\n')}`,
+    },
+    ResponseCode: {
+      type: 'string',
+      enum: responses.filter((e) => e.status >= 400).map((e) => e.code),
+      description: `An Area B or C error's \`responseCode\` (docs/errors.md):\n${responses
+        .filter((e) => e.status >= 400)
+        .map(codeLine)
+        .join('\n')}`,
+    },
   }
 }
 
-/** The ErrorCode component, and a problem's `code` referring to it. */
+/** The ErrorCode and ResponseCode components, and a problem's `code` and an error's `responseCode` referring to them. */
 function withErrorCodes(schemas: Record<string, Json>): Record<string, Json> {
   const problem = schemas.Problem as { properties: Record<string, Json> }
   problem.properties.code = { $ref: `${COMPONENT_REF}ErrorCode` }
-  return { ...schemas, ErrorCode: errorCodeSchema() }
+  const bankError = schemas.ResponseCodeError as { properties: Record<string, Json> }
+  bankError.properties.responseCode = { $ref: `${COMPONENT_REF}ResponseCode` }
+  return { ...schemas, ...errorCodeSchemas() }
+}
+
+/**
+ * The codes any route's error reply of a status can carry (`x-error-codes`): the platform's
+ * (authentication, roles, body, routing) and, on Area B and C routes, the response codes. The codes
+ * of one endpoint's own rules (an invoice's NG-..., an IRN's) are in the ErrorCode list and the
+ * reply's description.
+ */
+function errorCodesFor(kind: ReplyKind, status: number): string[] {
+  const bankOrMerchant = kind === 'bank' || kind === 'merchant'
+  const matches = (e: CatalogueEntry) =>
+    (e.section === 'platform' || (bankOrMerchant && e.section === 'response')) &&
+    (e.status === status || (status === 500 && e.code === '96'))
+  return CATALOGUE.filter(matches).map((e) => e.code)
 }
 
 /** Rewrites `#/$defs/X` to the component X: every $def is a registered component by construction. */
@@ -330,6 +360,7 @@ function operationOf(
         description: reply,
         ...(headers ? { headers } : {}),
         content: { 'application/json': { schema: error } },
+        'x-error-codes': errorCodesFor(route.reply, status),
       }
       if (status === 429 && reply === RATE_LIMITED) {
         const name = `RateLimited_${route.reply}_${route.profile}${replyShapeOf(route).withCode ? '_code' : ''}`
@@ -341,6 +372,7 @@ function operationOf(
   responses.default = {
     description: 'An unexpected error; the message never carries internals (logged with the request id)',
     content: { 'application/json': { schema: error } },
+    'x-error-codes': errorCodesFor(route.reply, 500),
   }
 
   let requestBody: Json | undefined

@@ -91,7 +91,7 @@ describe('the health check when a dependency is down', () => {
       message: 'A service this request depends on is unavailable: retry shortly',
       details: expect.any(String),
       status: '503 SERVICE_UNAVAILABLE',
-      errors: [],
+      errors: [{ path: '', code: 'UNAVAILABLE', message: expect.any(String) }],
     })
     const irn: any = await clients.si.post('/api/v1/si/generate-irn', { invoice_number: 'DOWN002' })
     expect(irn.status).toBe(503)

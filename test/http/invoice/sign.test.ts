@@ -111,7 +111,7 @@ describe('POST /api/{v}/app/invoice/sign', () => {
       message: `IRN ${invoice.irn} is already SIGNED with different content: a signed invoice cannot change; issue a credit or debit note with a new IRN`,
       details: expect.any(String),
       status: '409 CONFLICT',
-      errors: [],
+      errors: [{ path: '', code: 'CONFLICT', message: expect.any(String) }],
     })
     expect(await readableInvoiceOf((await readInvoiceRecord(invoice.irn))!)).toEqual(invoice)
   })

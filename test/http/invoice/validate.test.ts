@@ -221,7 +221,7 @@ describe.each(VERSIONS)('POST /api/%s/app/invoice/validate', (version) => {
       message: `Business ${DEV.buyer.businessId} was not found for this API client: business_id must be your own business's id`,
       details: expect.any(String),
       status: '404 NOT_FOUND',
-      errors: [],
+      errors: [{ path: '', code: 'NOT_FOUND', message: expect.any(String) }],
     })
   })
 

@@ -86,7 +86,11 @@ describe.each(['v1', 'v2'])('POST /api/%s/si/generate-irn', (version) => {
     expect(reply.status).toBe(400)
     expect(reply.body).toEqual(
       firsError('400 BAD_REQUEST', /invalid/, [
-        { path: 'invoice_number', code: 'too_big', message: 'invoice_number must be at most 50 characters' },
+        {
+          path: 'invoice_number',
+          code: 'FIELD_RANGE',
+          message: 'invoice_number must be at most 50 characters',
+        },
       ]),
     )
   })
@@ -108,7 +112,7 @@ describe.each(['v1', 'v2'])('POST /api/%s/si/generate-irn', (version) => {
       firsError('400 BAD_REQUEST', /invalid/, [
         {
           path: 'invoice_number',
-          code: 'invalid_format',
+          code: 'FIELD_FORMAT',
           message: expect.stringContaining('only letters and digits'),
         },
       ]),
@@ -119,7 +123,7 @@ describe.each(['v1', 'v2'])('POST /api/%s/si/generate-irn', (version) => {
     const reply: any = await clients.si.post(path, request('A'))
     expect(reply.status).toBe(400)
     expect(reply.body.errors).toEqual([
-      { path: 'invoice_number', code: 'too_small', message: expect.any(String) },
+      { path: 'invoice_number', code: 'FIELD_RANGE', message: expect.any(String) },
     ])
   })
 

@@ -94,7 +94,7 @@ describe.each(['v1', 'v2'])('POST /api/%s/app/invoice/validate-irn: an IRN the b
     const reply = await validate(irn)
     expect(reply.status).toBe(400)
     expect(reply.body.errors).toEqual([
-      { path: 'irn', code: 'custom', message: expect.stringContaining(message) },
+      { path: 'irn', code: 'FIELD_RULE', message: expect.stringContaining(message) },
     ])
   })
 

@@ -209,7 +209,7 @@ describe('POST /api/v1/transactions/transfer', () => {
     expect(reply.body).toMatchObject({
       responseCode: '13',
       responseStatus: 'FAILED',
-      errors: [{ path: 'amount', code: 'custom', message: expect.stringContaining('amount') }],
+      errors: [{ path: 'amount', code: 'FIELD_RULE', message: expect.stringContaining('amount') }],
     })
     expect(await balanceOf(account)).toBe(1_000_000)
     // Nothing was recorded under the requestId: a corrected request with it goes through.

@@ -105,7 +105,7 @@ describe.each(['v1', 'v2'])('PATCH /api/%s/app/invoice/update/{irn}', (version) 
       failedEnvelope('400 BAD_REQUEST', /invalid/, [
         {
           path: 'payment_status',
-          code: 'invalid_union',
+          code: 'payment_status' in body ? 'FIELD_VALUE' : 'FIELD_REQUIRED',
           message: 'payment_status must be PENDING, PAID or REJECTED (or the codes 1, 2, 0)',
         },
       ]),
@@ -128,7 +128,7 @@ describe.each(['v1', 'v2'])('PATCH /api/%s/app/invoice/update/{irn}', (version) 
     const reply: any = await update('INV-1', { payment_status: 'PAID' })
     expect(reply.status).toBe(400)
     expect(reply.body.error.errors).toEqual([
-      { path: 'path/irn', code: 'invalid_format', message: expect.any(String) },
+      { path: 'path/irn', code: 'FIELD_FORMAT', message: expect.any(String) },
     ])
   })
 })

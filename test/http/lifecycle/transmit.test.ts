@@ -228,7 +228,7 @@ describe.each(['v1', 'v2'])('POST /api/%s/app/invoice/transmit', (version) => {
     const reply: any = await clients.app.post(path, { irn: 'not-an-irn' })
     expect(reply.status).toBe(400)
     expect(reply.body.error.errors).toEqual([
-      { path: 'irn', code: 'invalid_format', message: expect.any(String) },
+      { path: 'irn', code: 'FIELD_FORMAT', message: expect.any(String) },
     ])
     expect((await clients.app.post(path, {})).status).toBe(400)
   })

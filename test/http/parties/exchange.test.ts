@@ -96,7 +96,7 @@ describe('GET /api/v1/entity/{id}', () => {
   it('refuses an id of no accepted form with 400 naming it', async () => {
     const reply = await clients.app.get<any>(`/api/v1/entity/${'x'.repeat(65)}`)
     expect(reply.status).toBe(400)
-    expect(problemsOf(reply)).toEqual([['path/id', 'invalid_format']])
+    expect(problemsOf(reply)).toEqual([['path/id', 'FIELD_FORMAT']])
   })
 })
 
@@ -128,9 +128,9 @@ describe('GET /api/v1/entity', () => {
   it('refuses a missing or malformed reference with 400 naming it', async () => {
     const missing = await clients.app.get<any>('/api/v1/entity')
     expect(missing.status).toBe(400)
-    expect(problemsOf(missing)).toEqual([['query/reference', 'invalid_type']])
+    expect(problemsOf(missing)).toEqual([['query/reference', 'FIELD_REQUIRED']])
     const bad = await clients.app.get<any>('/api/v1/entity?reference=a%20b')
-    expect(problemsOf(bad)).toEqual([['query/reference', 'invalid_format']])
+    expect(problemsOf(bad)).toEqual([['query/reference', 'FIELD_FORMAT']])
   })
 })
 
@@ -177,7 +177,7 @@ describe('GET /api/v1/invoice/transmit/lookup/tin/{tin}', () => {
   it('refuses a TIN of no accepted form with 400 naming it', async () => {
     const reply = await clients.app.get<any>('/api/v1/invoice/transmit/lookup/tin/12-34')
     expect(reply.status).toBe(400)
-    expect(problemsOf(reply)).toEqual([['path/tin', 'invalid_format']])
+    expect(problemsOf(reply)).toEqual([['path/tin', 'FIELD_FORMAT']])
   })
 })
 
@@ -214,6 +214,6 @@ describe('GET /api/v1/invoice/transmit/lookup/party/{party_id}', () => {
   it('refuses an id of no accepted form with 400 naming it', async () => {
     const reply = await clients.app.get<any>('/api/v1/invoice/transmit/lookup/party/not%20an%20id')
     expect(reply.status).toBe(400)
-    expect(problemsOf(reply)).toEqual([['path/party_id', 'invalid_format']])
+    expect(problemsOf(reply)).toEqual([['path/party_id', 'FIELD_FORMAT']])
   })
 })

@@ -153,13 +153,15 @@ describe('POST /api/v1/invoice/party', () => {
     )
     // Neither an address nor its id; and both at once.
     const { postal_address: _, ...noAddress } = partyBody()
-    expect(problemsOf(await clients.app.post<any>(CREATE, noAddress))).toEqual([['postal_address', 'custom']])
+    expect(problemsOf(await clients.app.post<any>(CREATE, noAddress))).toEqual([
+      ['postal_address', 'FIELD_RULE'],
+    ])
     const both = await clients.app.post<any>(CREATE, partyBody({ postal_address_id: 'abc' }))
-    expect(problemsOf(both)).toEqual([['postal_address_id', 'custom']])
+    expect(problemsOf(both)).toEqual([['postal_address_id', 'FIELD_RULE']])
     // An id of no form this service issues, and an unknown one.
     const malformed = await clients.app.post<any>(CREATE, { ...noAddress, postal_address_id: 'x'.repeat(65) })
     expect(malformed.status).toBe(400)
-    expect(problemsOf(malformed)).toEqual([['postal_address_id', 'invalid_format']])
+    expect(problemsOf(malformed)).toEqual([['postal_address_id', 'FIELD_FORMAT']])
     const unknown = await clients.app.post<any>(CREATE, {
       ...noAddress,
       postal_address_id: '00000000-0000-4000-8000-000000000000',

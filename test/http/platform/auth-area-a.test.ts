@@ -20,7 +20,8 @@ function get(headers: Record<string, string>, target = PATH) {
   return send(`${api.url}${target}`, { headers })
 }
 
-function expectUnauthorized(reply: Awaited<ReturnType<typeof get>>, reason: RegExp) {
+/** A 401 in Area A's record, its reason in words and as its code (CONTRACT 20, docs/errors.md). */
+function expectUnauthorized(reply: Awaited<ReturnType<typeof get>>, reason: RegExp, code: string) {
   expect(reply.status).toBe(401)
   expect(reply.body).toEqual({
     status: 'FAILED',
@@ -32,7 +33,7 @@ function expectUnauthorized(reply: Awaited<ReturnType<typeof get>>, reason: RegE
       message: expect.stringMatching(reason),
       details: expect.any(String),
       status: '401 UNAUTHORIZED',
-      errors: [],
+      errors: [{ path: '', code, message: expect.stringMatching(reason) }],
     },
   })
 }
@@ -48,7 +49,11 @@ describe('Area A request signatures', () => {
     async (header) => {
       const headers = signAreaA(DEV.clients.si, { method: 'GET', target: PATH })
       delete headers[header]
-      expectUnauthorized(await get(headers), new RegExp(`Missing authentication header: ${header}`))
+      expectUnauthorized(
+        await get(headers),
+        new RegExp(`Missing authentication header: ${header}`),
+        'MISSING_CREDENTIALS',
+      )
     },
   )
 
@@ -74,6 +79,7 @@ describe('Area A request signatures', () => {
     expectUnauthorized(
       await get(signAreaA({ apiKey: 'nobody', secret: 'x' }, { method: 'GET', target: PATH })),
       /Unknown API key/,
+      'UNKNOWN_KEY',
     )
   })
 
@@ -82,12 +88,12 @@ describe('Area A request signatures', () => {
       { apiKey: DEV.clients.si.apiKey, secret: 'wrong-secret' },
       { method: 'GET', target: PATH },
     )
-    expectUnauthorized(await get(headers), /does not match/)
+    expectUnauthorized(await get(headers), /does not match/, 'SIGNATURE_MISMATCH')
   })
 
   it('refuses a signature made for another path or query', async () => {
     const headers = signAreaA(DEV.clients.si, { method: 'GET', target: PATH })
-    expectUnauthorized(await get(headers, `${PATH}?page=2`), /does not match/)
+    expectUnauthorized(await get(headers, `${PATH}?page=2`), /does not match/, 'SIGNATURE_MISMATCH')
   })
 
   it('covers the raw query string in the signature', async () => {
@@ -103,6 +109,7 @@ describe('Area A request signatures', () => {
     expectUnauthorized(
       await get(signAreaA(DEV.clients.si, { method: 'GET', target: PATH, timestamp })),
       /more than 5 minutes/,
+      'TIMESTAMP_OUT_OF_WINDOW',
     )
   })
 
@@ -118,13 +125,14 @@ describe('Area A request signatures', () => {
     expectUnauthorized(
       await get(signAreaA(DEV.clients.si, { method: 'GET', target: PATH, timestamp })),
       /ISO 8601/,
+      'MALFORMED_TIMESTAMP',
     )
   })
 
   it('refuses a replayed request', async () => {
     const headers = signAreaA(DEV.clients.si, { method: 'GET', target: PATH })
     expect((await get(headers)).status).toBe(200)
-    expectUnauthorized(await get(headers), /replay/)
+    expectUnauthorized(await get(headers), /replay/, 'REPLAY')
   })
 
   it('covers the exact body bytes', async () => {
@@ -149,7 +157,7 @@ describe('Area A request signatures', () => {
       'x-api-timestamp': timestamp,
       'x-api-signature': signature,
     }
-    expectUnauthorized(await get(headers), /does not match/)
+    expectUnauthorized(await get(headers), /does not match/, 'SIGNATURE_MISMATCH')
   })
 })
 
@@ -157,16 +165,29 @@ describe('Area A roles', () => {
   it('gives 403 FirsErrorDetails when an SI client calls an APP endpoint', async () => {
     const reply = await clients.si.get('/api/v1/app/invoice/confirm/INV001-94ND90NR-20261121')
     expect(reply.status).toBe(403)
+    // It names the roles that may call the route, in words and as a field, and carries its code.
+    const needs = /needs an API key with role APP or ADMIN; this key has SI/
     expect(reply.body).toMatchObject({
       status: 'FAILED',
-      error: { status: '403 FORBIDDEN', message: expect.stringContaining('SI') },
+      message: expect.stringMatching(needs),
+      error: {
+        status: '403 FORBIDDEN',
+        message: expect.stringMatching(needs),
+        required_roles: ['APP', 'ADMIN'],
+        errors: [{ path: '', code: 'ROLE_FORBIDDEN', message: expect.stringMatching(needs) }],
+      },
     })
   })
 
   it('gives 403 when an APP client calls an SI endpoint', async () => {
     const reply = await clients.app.post('/api/v2/si/generate-irn', { invoice_number: 'INV001' })
     expect(reply.status).toBe(403)
-    expect(reply.body).toMatchObject({ status: '403 FORBIDDEN' })
+    expect(reply.body).toMatchObject({
+      status: '403 FORBIDDEN',
+      message: expect.stringMatching(/needs an API key with role SI or ADMIN; this key has APP/),
+      required_roles: ['SI', 'ADMIN'],
+      errors: [{ path: '', code: 'ROLE_FORBIDDEN', message: expect.any(String) }],
+    })
   })
 
   it('lets both SI and APP clients read the reference lists', async () => {
@@ -230,7 +251,11 @@ describe('Areas C and D bearer tokens', () => {
   it('refuses the notification endpoints without the admin key', async () => {
     const reply = await clients.merchant.get('/notification/email')
     expect(reply.status).toBe(401)
-    expect(reply.body).toEqual({ status: 401, message: expect.stringContaining('admin key') })
+    expect(reply.body).toEqual({
+      status: 401,
+      message: expect.stringContaining('admin key'),
+      errors: [{ path: '', code: 'UNKNOWN_KEY', message: expect.stringContaining('admin key') }],
+    })
   })
 
   it('accepts the notification admin key', async () => {

@@ -19,25 +19,26 @@ function areaA(method: string, target: string, body: string | Buffer, contentTyp
   })
 }
 
-const firsError = (status: string, message: RegExp) => ({
+/** Area A's record of a refusal of the request as a whole: one item carrying its catalogue code (CONTRACT 20). */
+const firsError = (status: string, message: RegExp, code: string) => ({
   timestamp: expect.any(String),
   message: expect.stringMatching(message),
   details: expect.any(String),
   status,
-  errors: expect.any(Array),
+  errors: [{ path: '', code, message: expect.stringMatching(message) }],
 })
 
 describe('error records', () => {
   it('answers malformed JSON with 400 and the FirsErrorDetails record', async () => {
     const reply = await areaA('POST', '/api/v1/si/generate-irn', '{"invoice_number": ', 'application/json')
     expect(reply.status).toBe(400)
-    expect(reply.body).toEqual(firsError('400 BAD_REQUEST', /not valid JSON/))
+    expect(reply.body).toEqual(firsError('400 BAD_REQUEST', /not valid JSON/, 'BODY_NOT_JSON'))
   })
 
   it('answers an empty body with 400 that says so', async () => {
     const reply = await areaA('POST', '/api/v1/si/generate-irn', '', 'application/json')
     expect(reply.status).toBe(400)
-    expect(reply.body).toEqual(firsError('400 BAD_REQUEST', /empty/))
+    expect(reply.body).toEqual(firsError('400 BAD_REQUEST', /empty/, 'BODY_EMPTY'))
   })
 
   it('answers a body that is not JSON by content type with 415, inside the Envelope on envelope routes', async () => {
@@ -53,7 +54,11 @@ describe('error records', () => {
       message: expect.stringContaining('application/json'),
       data: null,
       execTime: expect.any(String),
-      error: firsError('415 UNSUPPORTED_MEDIA_TYPE', /Content-Type must be application\/json/),
+      error: firsError(
+        '415 UNSUPPORTED_MEDIA_TYPE',
+        /Content-Type must be application\/json/,
+        'UNSUPPORTED_MEDIA_TYPE',
+      ),
     })
   })
 
@@ -61,13 +66,15 @@ describe('error records', () => {
     const body = `{"pad":"${'x'.repeat(1024 * 1024)}"}`
     const reply = await areaA('POST', '/api/v1/si/validate', body, 'application/json')
     expect(reply.status).toBe(413)
-    expect(reply.body).toEqual(firsError('413 PAYLOAD_TOO_LARGE', /larger than the limit/))
+    expect(reply.body).toEqual(firsError('413 PAYLOAD_TOO_LARGE', /larger than the limit/, 'BODY_TOO_LARGE'))
   })
 
   it('answers an unknown route with 404 in the Area A record', async () => {
     const reply = await send(`${api.url}/api/v1/si/no-such-thing`)
     expect(reply.status).toBe(404)
-    expect(reply.body).toEqual(firsError('404 NOT_FOUND', /No endpoint GET \/api\/v1\/si\/no-such-thing/))
+    expect(reply.body).toEqual(
+      firsError('404 NOT_FOUND', /No endpoint GET \/api\/v1\/si\/no-such-thing/, 'ROUTE_NOT_FOUND'),
+    )
   })
 
   it('names the nearest served path, one only, for an unknown path under /api/ (a misspelt sign)', async () => {
@@ -77,6 +84,7 @@ describe('error records', () => {
       firsError(
         '404 NOT_FOUND',
         /^No endpoint POST \/api\/v1\/app\/invoice\/sing: the nearest served path is POST \/api\/v1\/app\/invoice\/sign; check the path/,
+        'ROUTE_NOT_FOUND',
       ),
     )
     expect(reply.body.message.match(/nearest/g)).toHaveLength(1)
@@ -103,7 +111,9 @@ describe('error records', () => {
     const reply = await send(`${api.url}/api/v1/resource/states`, { method: 'DELETE' })
     expect(reply.status).toBe(405)
     expect(reply.headers.get('allow')).toBe('GET')
-    expect(reply.body).toEqual(firsError('405 METHOD_NOT_ALLOWED', /DELETE is not allowed/))
+    expect(reply.body).toEqual(
+      firsError('405 METHOD_NOT_ALLOWED', /DELETE is not allowed/, 'METHOD_NOT_ALLOWED'),
+    )
   })
 
   it('answers unknown Area B, C and D paths in their own records', async () => {
@@ -117,7 +127,11 @@ describe('error records', () => {
       timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/),
     })
     const d = await send(`${api.url}/notification/unknown`)
-    expect(d.body).toEqual({ status: 404, message: expect.any(String) })
+    expect(d.body).toEqual({
+      status: 404,
+      message: expect.any(String),
+      errors: [{ path: '', code: 'ROUTE_NOT_FOUND', message: expect.any(String) }],
+    })
   })
 
   it('answers malformed JSON on an Area B route with 400 in the responseCode record', async () => {

@@ -179,10 +179,15 @@ describe('per-client rate limits', () => {
       )
       const body = refused.body as Record<string, unknown>
       if (area === 'A')
-        expect(body).toMatchObject({ status: 'FAILED', message, error: { status: '429 TOO_MANY_REQUESTS' } })
+        expect(body).toMatchObject({
+          status: 'FAILED',
+          message,
+          error: { status: '429 TOO_MANY_REQUESTS', errors: [{ path: '', code: 'RATE_LIMITED', message }] },
+        })
       if (area === 'B' || area === 'C')
         expect(body).toMatchObject({ responseStatus: 'FAILED', responseCode: '65', responseMessage: message })
-      if (area === 'D') expect(body).toEqual({ status: 429, message })
+      if (area === 'D')
+        expect(body).toEqual({ status: 429, message, errors: [{ path: '', code: 'RATE_LIMITED', message }] })
     }
 
     // Another client of the same business is admitted meanwhile.

@@ -39,6 +39,7 @@ const DOCS = [
   'docs/operations.md',
   'docs/capacity.md',
   'docs/hostile-input.md',
+  'docs/errors.md',
   'docs/configuration.md',
   'docs/development.md',
   'docs/adding-an-endpoint.md',

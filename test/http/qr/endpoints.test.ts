@@ -129,7 +129,7 @@ describe.each(['v1', 'v2'])('POST /api/%s/si/generate-qr-code', (version) => {
     const hyphen: any = await clients.si.post(path, qrRequest('INV-9'))
     expect(hyphen.status).toBe(400)
     expect(hyphen.body.error.errors).toEqual([
-      { path: 'invoice_number', code: 'invalid_format', message: expect.any(String) },
+      { path: 'invoice_number', code: 'FIELD_FORMAT', message: expect.any(String) },
     ])
     const service: any = await clients.si.post(
       path,
@@ -247,7 +247,7 @@ describe('POST /api/v1/resource/verify-qr', () => {
     const reply: any = await clients.si.post(path, {})
     expect(reply.status).toBe(400)
     expect(reply.body.error.errors).toEqual([
-      { path: 'qr', code: 'invalid_type', message: expect.stringContaining('qr is required') },
+      { path: 'qr', code: 'FIELD_REQUIRED', message: expect.stringContaining('qr is required') },
     ])
   })
 
