@@ -942,8 +942,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The merchant's totals for one Lagos calendar day
-         * @description Counts and amounts by current status of the transactions created that day (a reversal moves its transfer from successful to reversed on the transfer's day). One item read whatever the volume; it may trail the ledger by as much as the history does.
+         * The merchant's statement: a day's totals, or the entries of up to 31 days
+         * @description Two forms. `date` alone (JSON): the totals of one Lagos calendar day (CONTRACT 12), one item read whatever the volume: transfers created that day by status as created, and the reversals made that day (a reversal never changes an earlier day). `from` and `to` (at most 31 days; or `date` with a format): the statement of entries (CONTRACT 20): the opening balance, every entry (a credit per successful transfer, a debit of its own per reversal on the day it happened) and the closing balance, opening + entries = closing to the kobo. The format is `format=json|csv|camt053|mt940` or the Accept header (application/json, text/csv, application/xml for ISO 20022 camt.053.001.08, text/plain for SWIFT MT940); a format Accept does not allow is 406. Pages of at most 2000 entries, each balanced on its own, the next in a `Link` header (`cursor`). A past period's export never changes. It may trail the ledger by as much as the history does.
          */
         get: operations["merchant-statement-v1"];
         put?: never;
@@ -2585,9 +2585,14 @@ export interface components {
          *     - `DELIVERY_FAILED` (503): Transmit could not deliver the invoice to the buyer's system: it stays SIGNED, retry later, e.g. at `parties/buyer/delivery`
          *     - `BATCH_RESULT_TOO_LARGE` (413): A batch item's result is too large to keep with the batch: the item failed and nothing of its invoice was written; send that invoice on its own, e.g. at `(body)`
          *     - `BATCH_ITEM_RETRIES_EXHAUSTED` (503): A batch item met a fault on our side on each of its attempts and failed: submit that invoice again, e.g. at `(body)`
+         *     - `STATEMENT_PERIOD_MISSING` (400): GET /api/v1/merchant/statement: give from and to (Lagos days, YYYY-MM-DD), both, or date for one day, e.g. at `query/from`
+         *     - `STATEMENT_PERIOD_REVERSED` (400): GET /api/v1/merchant/statement: to is before from; swap them, e.g. at `query/to`
+         *     - `STATEMENT_PERIOD_TOO_LONG` (400): GET /api/v1/merchant/statement: a statement covers at most 31 days; ask for the period in parts, e.g. at `query/to`
+         *     - `STATEMENT_CURSOR_INVALID` (400): GET /api/v1/merchant/statement: the cursor is not one this statement gave; follow the previous page's Link with the same from and to, e.g. at `query/cursor`
+         *     - `STATEMENT_FORMAT_NOT_ACCEPTABLE` (406): GET /api/v1/merchant/statement: format= and Accept disagree, or Accept names no statement format; make them agree or drop one, e.g. at `header/accept`
          * @enum {string}
          */
-        ErrorCode: "FIELD_REQUIRED" | "FIELD_TYPE" | "FIELD_FORMAT" | "FIELD_VALUE" | "FIELD_RANGE" | "FIELD_UNKNOWN" | "FIELD_RULE" | "BODY_EMPTY" | "BODY_NOT_JSON" | "BODY_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "MISSING_CREDENTIALS" | "UNKNOWN_KEY" | "REVOKED_KEY" | "MALFORMED_TIMESTAMP" | "TIMESTAMP_OUT_OF_WINDOW" | "MALFORMED_SIGNATURE" | "SIGNATURE_MISMATCH" | "REPLAY" | "ROLE_FORBIDDEN" | "MERCHANT_MISMATCH" | "MODE_FORBIDDEN" | "INVALID_REQUEST" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "RATE_LIMITED" | "UNAVAILABLE" | "INTERNAL_ERROR" | "NG-SC-01" | "NG-SC-02" | "NG-SC-03" | "NG-SC-04" | "NG-FM-01" | "NG-FM-02" | "NG-FM-03" | "NG-FM-04" | "NG-DT-01" | "NG-DT-02" | "NG-DT-03" | "NG-IRN-01" | "NG-IRN-02" | "NG-IRN-03" | "NG-PT-01" | "NG-CL-01" | "NG-CL-02" | "NG-CL-03" | "NG-CL-04" | "NG-CL-05" | "NG-CL-06" | "NG-CL-07" | "NG-CL-08" | "NG-CL-09" | "NG-BR-01" | "NG-BR-02" | "NG-BR-03" | "NG-BR-04" | "NG-BR-05" | "NG-BR-06" | "NG-BR-07" | "NG-BR-08" | "NG-CO-01" | "NG-CO-10" | "NG-CO-13" | "NG-CO-14" | "NG-CO-15" | "NG-CO-16" | "NG-CO-17" | "NG-UK-01" | "NG-AU-01" | "NG-AU-02" | "NG-AU-03" | "NG-AU-04" | "NG-AU-05" | "NG-AU-06" | "NG-AU-07" | "NG-SZ-01" | "NG-XML-01" | "NG-XML-02" | "NG-XML-03" | "INVOICE_REFERENCE_MISMATCH" | "SERVICE_ID_NOT_OWN" | "QR_PAYLOAD_TOO_LONG" | "TEST_CLOCK_LIMIT" | "QR_NOT_RECOGNISED" | "too_many_matches" | "API_SECRET_SENT" | "TOO_MANY_KEYS" | "malformed_path" | "WEBHOOK_DOWN" | "DELIVERY_FAILED" | "BATCH_RESULT_TOO_LARGE" | "BATCH_ITEM_RETRIES_EXHAUSTED";
+        ErrorCode: "FIELD_REQUIRED" | "FIELD_TYPE" | "FIELD_FORMAT" | "FIELD_VALUE" | "FIELD_RANGE" | "FIELD_UNKNOWN" | "FIELD_RULE" | "BODY_EMPTY" | "BODY_NOT_JSON" | "BODY_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "MISSING_CREDENTIALS" | "UNKNOWN_KEY" | "REVOKED_KEY" | "MALFORMED_TIMESTAMP" | "TIMESTAMP_OUT_OF_WINDOW" | "MALFORMED_SIGNATURE" | "SIGNATURE_MISMATCH" | "REPLAY" | "ROLE_FORBIDDEN" | "MERCHANT_MISMATCH" | "MODE_FORBIDDEN" | "INVALID_REQUEST" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "RATE_LIMITED" | "UNAVAILABLE" | "INTERNAL_ERROR" | "NG-SC-01" | "NG-SC-02" | "NG-SC-03" | "NG-SC-04" | "NG-FM-01" | "NG-FM-02" | "NG-FM-03" | "NG-FM-04" | "NG-DT-01" | "NG-DT-02" | "NG-DT-03" | "NG-IRN-01" | "NG-IRN-02" | "NG-IRN-03" | "NG-PT-01" | "NG-CL-01" | "NG-CL-02" | "NG-CL-03" | "NG-CL-04" | "NG-CL-05" | "NG-CL-06" | "NG-CL-07" | "NG-CL-08" | "NG-CL-09" | "NG-BR-01" | "NG-BR-02" | "NG-BR-03" | "NG-BR-04" | "NG-BR-05" | "NG-BR-06" | "NG-BR-07" | "NG-BR-08" | "NG-CO-01" | "NG-CO-10" | "NG-CO-13" | "NG-CO-14" | "NG-CO-15" | "NG-CO-16" | "NG-CO-17" | "NG-UK-01" | "NG-AU-01" | "NG-AU-02" | "NG-AU-03" | "NG-AU-04" | "NG-AU-05" | "NG-AU-06" | "NG-AU-07" | "NG-SZ-01" | "NG-XML-01" | "NG-XML-02" | "NG-XML-03" | "INVOICE_REFERENCE_MISMATCH" | "SERVICE_ID_NOT_OWN" | "QR_PAYLOAD_TOO_LONG" | "TEST_CLOCK_LIMIT" | "QR_NOT_RECOGNISED" | "too_many_matches" | "API_SECRET_SENT" | "TOO_MANY_KEYS" | "malformed_path" | "WEBHOOK_DOWN" | "DELIVERY_FAILED" | "BATCH_RESULT_TOO_LARGE" | "BATCH_ITEM_RETRIES_EXHAUSTED" | "STATEMENT_PERIOD_MISSING" | "STATEMENT_PERIOD_REVERSED" | "STATEMENT_PERIOD_TOO_LONG" | "STATEMENT_CURSOR_INVALID" | "STATEMENT_FORMAT_NOT_ACCEPTABLE";
         /** @description Every invoice of a batch has its result */
         Event_batch_completed: {
             /** @description The business the event is delivered to */
@@ -10275,8 +10280,12 @@ export interface operations {
     };
     "merchant-statement-v1": {
         parameters: {
-            query: {
-                date: string;
+            query?: {
+                cursor?: string;
+                date?: string;
+                format?: "json" | "csv" | "camt053" | "mt940";
+                from?: string;
+                to?: string;
             };
             header?: never;
             path?: never;
@@ -10284,9 +10293,11 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The day's statement */
+            /** @description The day's totals (date alone), or one page of the statement of entries */
             200: {
                 headers: {
+                    /** @description The next page of the statement, when there is one */
+                    Link?: string;
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-Environment": components["headers"]["X-Environment"];
@@ -10305,7 +10316,7 @@ export interface operations {
                                 count: number;
                             };
                             merchantId: string;
-                            /** @description money that stayed with the merchant: the successful amount */
+                            /** @description the day's movement: successful minus reversed (reversals made that day) */
                             net: number;
                             reversed: {
                                 /** @description naira, 2 decimals */
@@ -10316,6 +10327,58 @@ export interface operations {
                                 /** @description naira, 2 decimals */
                                 amount: number;
                                 count: number;
+                            };
+                        } | {
+                            /** @description openingBalance + the entries, to the kobo, naira with 2 decimals */
+                            closingBalance: number;
+                            /** @constant */
+                            currency: "NGN";
+                            entries: {
+                                /** @description The payer account, as text (leading zeros kept) */
+                                accountNumber: string;
+                                /** @description Signed: a credit positive, a debit (reversal) negative, naira with 2 decimals */
+                                amount: number;
+                                /** @description The balance after this entry, naira with 2 decimals */
+                                balanceAfter: number;
+                                /** @description ISO 8601 with offset, e.g. 2026-01-23T11:00:00+01:00 */
+                                bookedAt: string;
+                                /** @enum {string} */
+                                creditDebit: "CREDIT" | "DEBIT";
+                                /** @constant */
+                                currency: "NGN";
+                                merchantReference: string;
+                                providerReference: string;
+                                /** @description The entry's number in the merchant's statement (1, 2, 3...) */
+                                seq: number;
+                                /** @enum {string} */
+                                type: "TRANSFER" | "REVERSAL";
+                                /** @description When the ledger did it, ISO 8601 with offset */
+                                valueAt: string;
+                            }[];
+                            /** @description First Lagos calendar day */
+                            from: string;
+                            merchantId: string;
+                            /** @description The balance before the first entry of this page, naira with 2 decimals */
+                            openingBalance: number;
+                            page: {
+                                last: boolean;
+                                /** @description The cursor of the next page (also in the Link header) */
+                                next: string | null;
+                                /** @description 1-based */
+                                number: number;
+                            };
+                            /** @description Last Lagos calendar day (inclusive) */
+                            to: string;
+                            totals: {
+                                count: number;
+                                credits: {
+                                    amount: number;
+                                    count: number;
+                                };
+                                debits: {
+                                    amount: number;
+                                    count: number;
+                                };
                             };
                         };
                         /** @constant */
@@ -10331,9 +10394,12 @@ export interface operations {
                          */
                         traceId: string;
                     };
+                    "application/xml": string;
+                    "text/csv": string;
+                    "text/plain": string;
                 };
             };
-            /** @description `date` is missing or is not a YYYY-MM-DD date */
+            /** @description A query parameter is invalid (STATEMENT_PERIOD_MISSING, STATEMENT_PERIOD_REVERSED, STATEMENT_PERIOD_TOO_LONG past 31 days, STATEMENT_CURSOR_INVALID): every problem is listed */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10353,6 +10419,15 @@ export interface operations {
             };
             /** @description x-Merchant-Id is not the merchant the token was issued to */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponseCodeError"];
+                };
+            };
+            /** @description format= and Accept disagree, or Accept names no statement format (STATEMENT_FORMAT_NOT_ACCEPTABLE) */
+            406: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -4,9 +4,10 @@ import { keys } from '#lib/platform/db/keys.ts'
 
 /**
  * A merchant's totals for one Lagos calendar day, as the history's write keeps them (PROTOCOL's
- * daily-totals item: ADD on `keys.historyDay`, owned by the ledger's history write). A transaction
- * counts on the day of its createdAt under its CURRENT status: a reversal moves the original's count
- * and amount from successful to reversed on the original's day. Amounts are integer kobo.
+ * daily-totals item: ADD on `keys.historyDay`, owned by the ledger's history write). A transfer
+ * counts on the day of its createdAt as successful or failed, as it was created; a reversal counts
+ * as reversed on the day it happened, and the transfer's day is left as it was (CONTRACT 20: a past
+ * day never changes). Amounts are integer kobo.
  */
 export interface DailyTotals {
   successfulCount: number

@@ -11,8 +11,8 @@ import { DAILY_TOTAL_FIELDS, type DailyTotals, dayOf, totalsOf, ZERO_TOTALS } fr
  *   a REVERSED one debited and was credited back, a FAILED one moved nothing);
  * - every merchant: exactly one history item per ledger transfer to it, with the same amount,
  *   account, status and time, and no other item, each stored under the keys (stripes) its numbers
- *   say, where pages look for it; and every day's totals item equal to that day's transfers grouped
- *   by current status (an absent item is a day of zeros).
+ *   say, where pages look for it; and every day's totals item equal to that day's transfers (created
+ *   successful or failed that day) and reversals (made that day); an absent item is a day of zeros.
  * Each mode (CONTRACT section 15) is a ledger of its own: its items are checked against each other
  * only, and a test-mode difference says so in its subject.
  * `npm run cli -- ledger reconcile` and the daily scheduled function both run `reconcile()`.
@@ -46,6 +46,8 @@ interface Transfer {
   providerReference: string
   createdAt: string
   requestId: string
+  /** A REVERSED transfer's reversal time (Lagos local). */
+  reversedAt?: string
 }
 
 /** Everything the checks read, gathered in one pass over the table. */
@@ -261,7 +263,9 @@ const TOTAL_NAMES: Record<Status, ['successfulCount' | 'failedCount' | 'reversed
 
 /**
  * Each transfer counts on the day of its history item's createdAt (the day the history's write added
- * it to), or of its own createdAt while it has no item (a missing item is reported anyway).
+ * it to), or of its own createdAt while it has no item (a missing item is reported anyway): as
+ * failed, or as successful when it was created successful (a reversed one too). A reversal counts
+ * as reversed on the day of its own reversedAt, so a past day's totals never change (CONTRACT 20).
  */
 function checkDays(
   merchantId: string,
@@ -272,12 +276,16 @@ function checkDays(
   const historyDay = new Map(history.map((item) => [str(item.providerReference), dayOf(str(item.createdAt))]))
   const expected = new Map<string, DailyTotals>()
   for (const t of transfers) {
+    const count = (day: string, status: Status) => {
+      const totals = expected.get(day) ?? { ...ZERO_TOTALS }
+      const [counted, amount] = TOTAL_NAMES[status]
+      totals[counted] += 1
+      totals[amount] += t.amountKobo
+      expected.set(day, totals)
+    }
     const day = historyDay.get(t.providerReference) ?? dayOf(t.createdAt)
-    const totals = expected.get(day) ?? { ...ZERO_TOTALS }
-    const [count, amount] = TOTAL_NAMES[t.status]
-    totals[count] += 1
-    totals[amount] += t.amountKobo
-    expected.set(day, totals)
+    count(day, t.status === 'FAILED' ? 'FAILED' : 'SUCCESSFUL')
+    if (t.status === 'REVERSED') count(dayOf(t.reversedAt ?? t.createdAt), 'REVERSED')
   }
   const stored = new Map(dayItems.map((item) => [str(item.sk).slice('DAY#'.length), totalsOf(item)]))
   const differences: Difference[] = []

@@ -1,17 +1,6 @@
 import * as z from 'zod'
 import { koboToNaira } from '#lib/platform/money.ts'
-import { parseLagosLocal } from '#lib/platform/time.ts'
 import { type DailyTotals, readDailyTotals } from './daily-totals.ts'
-
-/** `GET /api/v1/merchant/statement?date=YYYY-MM-DD` (CONTRACT section 12). */
-export const StatementQuery = z.object({
-  date: z
-    .string({ error: 'date is required: a Lagos calendar day as YYYY-MM-DD, e.g. 2026-01-15' })
-    .refine((value) => /^\d{4}-\d{2}-\d{2}$/.test(value) && parseLagosLocal(`${value}T00:00`) !== undefined, {
-      message: 'date must be a calendar day that exists, as YYYY-MM-DD, e.g. 2026-01-15',
-    }),
-})
-export type StatementQuery = z.output<typeof StatementQuery>
 
 const CountAndAmount = z.object({ count: z.int(), amount: z.number().describe('naira, 2 decimals') })
 
@@ -23,7 +12,7 @@ export const StatementRecord = z.object({
   successful: CountAndAmount,
   failed: CountAndAmount,
   reversed: CountAndAmount,
-  net: z.number().describe('money that stayed with the merchant: the successful amount'),
+  net: z.number().describe("the day's movement: successful minus reversed (reversals made that day)"),
 })
 export type Statement = z.output<typeof StatementRecord>
 
@@ -35,7 +24,7 @@ export function statementFrom(merchantId: string, date: string, totals: DailyTot
     successful: { count: totals.successfulCount, amount: koboToNaira(totals.successfulKobo) },
     failed: { count: totals.failedCount, amount: koboToNaira(totals.failedKobo) },
     reversed: { count: totals.reversedCount, amount: koboToNaira(totals.reversedKobo) },
-    net: koboToNaira(totals.successfulKobo),
+    net: koboToNaira(totals.successfulKobo - totals.reversedKobo),
   }
 }
 

@@ -373,4 +373,34 @@ export const REQUEST_CODES = {
     lenient: false,
     status: 503,
   },
+  STATEMENT_PERIOD_MISSING: {
+    meaning:
+      'GET /api/v1/merchant/statement: give from and to (Lagos days, YYYY-MM-DD), both, or date for one day',
+    example: 'query/from',
+    lenient: false,
+  },
+  STATEMENT_PERIOD_REVERSED: {
+    meaning: 'GET /api/v1/merchant/statement: to is before from; swap them',
+    example: 'query/to',
+    lenient: false,
+  },
+  STATEMENT_PERIOD_TOO_LONG: {
+    meaning:
+      'GET /api/v1/merchant/statement: a statement covers at most 31 days; ask for the period in parts',
+    example: 'query/to',
+    lenient: false,
+  },
+  STATEMENT_CURSOR_INVALID: {
+    meaning:
+      "GET /api/v1/merchant/statement: the cursor is not one this statement gave; follow the previous page's Link with the same from and to",
+    example: 'query/cursor',
+    lenient: false,
+  },
+  STATEMENT_FORMAT_NOT_ACCEPTABLE: {
+    meaning:
+      'GET /api/v1/merchant/statement: format= and Accept disagree, or Accept names no statement format; make them agree or drop one',
+    example: 'header/accept',
+    lenient: false,
+    status: 406,
+  },
 } as const satisfies Record<string, RuleCode>

@@ -7,9 +7,12 @@ import { lagosLocalIso, parseLagosLocal } from '#lib/platform/time.ts'
 import {
   addDayChange,
   allocate,
+  bookEntry,
   type DayChange,
   dayChangeOf,
   dayTotalsUpdate,
+  entriesCondition,
+  entriesSet,
   type HistoryFacts,
   type HistoryHead,
   type HistoryItem,
@@ -21,6 +24,7 @@ import {
   referenceHeadUpdate,
   reversalBlockOf,
   reversalCountAttribute,
+  type StatementEntry,
   statusStripe,
   unstripedSet,
 } from './items.ts'
@@ -37,8 +41,15 @@ import {
  *   reference counters, history items, the pointers' seqAll, the day totals), so the numbers never
  *   skip or repeat however many indexers run at once: a loser re-reads and tries again;
  * - reversals (the record's status became REVERSED): the item moves from the SUCCESSFUL to the
- *   REVERSED partition, its seqOk goes into its reversal block and the day totals move, one
+ *   REVERSED partition (the Area C list shows a transaction's current status, spec C.1), its seqOk
+ *   goes into its reversal block, and the reversal is counted on the day it happened, one
  *   transaction per batch, conditional on the item still being SUCCESSFUL.
+ *
+ * Both also append the merchant's statement (CONTRACT 20, keys.statementEntry): a credit entry per
+ * successful transfer and a debit entry of its own per reversal, numbered and carrying the running
+ * balance from the head, in the same transaction. Nothing already booked is touched, so a day's
+ * statement and its totals never change once the day is over and its entries are in (a reversal
+ * lands on its own day, not on its transfer's).
  *
  * Every step is idempotent: a pointer that already has its seqAll, or an item already REVERSED, is
  * skipped, so a stream that delivers a record twice (or two shards racing) changes nothing twice.
@@ -66,7 +77,7 @@ export interface IndexedTransfer {
 
 /** DynamoDB's most actions in one TransactWriteItems. */
 const MAX_ACTIONS = 100
-/** Reversals per transaction: an item each, their reversal blocks, the head and the day totals. */
+/** Reversals per transaction: an item and an entry each, their reversal blocks, the head and the day totals. */
 const REVERSAL_CHUNK = 30
 /** How long one batch keeps trying against other indexers before the stream gets it back. */
 const BUDGET_MS = 20_000
@@ -167,8 +178,9 @@ async function indexMerchant(merchantId: string, transfers: IndexedTransfer[]): 
 const referencesOf = (transfers: IndexedTransfer[]) => [...new Set(transfers.map((t) => t.merchantReference))]
 
 /**
- * The transfers in order, cut into runs that each fit one transaction: two actions per transfer
- * (its history item, its pointer's seqAll), one counter per merchant reference, the head, and one
+ * The transfers in order, cut into runs that each fit one transaction: up to three actions per
+ * transfer (its history item, its pointer's seqAll, its statement entry), one counter per merchant
+ * reference, the head, and one
  * day-totals update per calendar day. (Its reads, pointers and counters and the head, then stay
  * under BatchGetItem's 100 keys.)
  */
@@ -180,7 +192,7 @@ function chunksForOneTransaction(oldestFirst: IndexedTransfer[]): IndexedTransfe
   for (const t of oldestFirst) {
     const withDay = new Set(days).add(dayOf(t.createdAt))
     const withReference = new Set(references).add(t.merchantReference)
-    if (chunk.length && 2 * (chunk.length + 1) + withReference.size + 1 + withDay.size > MAX_ACTIONS) {
+    if (chunk.length && 3 * (chunk.length + 1) + withReference.size + 1 + withDay.size > MAX_ACTIONS) {
       chunks.push(chunk)
       chunk = []
       days = new Set()
@@ -227,12 +239,15 @@ function headItem(
   next: HistoryHead,
 ): TransactItem {
   const unstriped = unstripedSet(previous)
+  const entries = entriesSet(next)
+  const booked = entriesCondition(previous)
   return {
     Update: {
       TableName: tableName(),
       Key: keys.historyHead(merchantId),
-      UpdateExpression: `SET #all = :all, ok = :ok, failed = :failed, lastAtMs = :at, reversed = if_not_exists(reversed, :zero), entity = :entity, ${unstriped.set}`,
-      ConditionExpression: stored ? '#all = :previous' : 'attribute_not_exists(pk)',
+      UpdateExpression: `SET #all = :all, ok = :ok, failed = :failed, lastAtMs = :at, reversed = if_not_exists(reversed, :zero), entity = :entity, ${unstriped.set}, ${entries.set}`,
+      // No other writer numbered a transfer or booked an entry since the head was read.
+      ConditionExpression: stored ? `#all = :previous AND ${booked.condition}` : 'attribute_not_exists(pk)',
       ExpressionAttributeNames: { '#all': 'all' },
       ExpressionAttributeValues: {
         ':all': next.all,
@@ -242,7 +257,8 @@ function headItem(
         ':zero': 0,
         ':entity': 'MERCHANT_HISTORY_HEAD',
         ...unstriped.values,
-        ...(stored ? { ':previous': previous.all } : {}),
+        ...entries.values,
+        ...(stored ? { ':previous': previous.all, ...booked.values } : {}),
       },
     },
   }
@@ -325,6 +341,11 @@ async function addNew(
       },
     })
     addDayChange(days, dayOf(t.createdAt), dayChangeOf(status, t.amountKobo))
+    if (status === 'SUCCESSFUL') {
+      const booked = bookEntry(head, t.amountKobo, lagosMs(t.createdAt))
+      head = booked.next
+      items.push(entryPut(merchantId, t, 'TRANSFER', booked.next, booked.bookedMs, t.createdAt))
+    }
   }
   for (const [reference, count] of references)
     items.push({
@@ -340,12 +361,53 @@ async function addNew(
     : { head, stored: true, references: new Map([...known.references, ...references]) }
 }
 
-/** Moves the reversed transfers' items to REVERSED (those not moved yet): one transaction, or AGAIN. */
+/**
+ * A statement entry, booked at `bookedMs` with the head after it (its number and running balance),
+ * put only if absent: an entry is never rewritten.
+ */
+function entryPut(
+  merchantId: string,
+  t: IndexedTransfer,
+  kind: StatementEntry['kind'],
+  after: HistoryHead,
+  bookedMs: number,
+  valueAt: string,
+): TransactItem {
+  const bookedAt = lagosLocalIso(new Date(bookedMs))
+  const entry: StatementEntry = {
+    entity: 'MERCHANT_STATEMENT_ENTRY',
+    merchantId,
+    seq: after.entries,
+    kind,
+    amountKobo: kind === 'TRANSFER' ? t.amountKobo : -t.amountKobo,
+    balanceAfterKobo: after.balanceKobo,
+    bookedAt,
+    valueAt,
+    providerReference: t.providerReference,
+    merchantReference: t.merchantReference,
+    accountNumber: t.accountNumber,
+    productCode: t.productCode,
+    currency: 'NGN',
+  }
+  return {
+    Put: {
+      TableName: tableName(),
+      Item: { ...keys.statementEntry(merchantId, bookedAt, after.entries), ...entry },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  }
+}
+
+/**
+ * Moves the reversed transfers' items to REVERSED (those not moved yet) and books each reversal as a
+ * debit entry of its own on the day it happened: one transaction, or AGAIN.
+ */
 async function moveReversed(merchantId: string, chunk: IndexedTransfer[]): Promise<'done' | typeof AGAIN> {
   // The head (read with the pointers) says which stripe each item is in.
   const headKey = keys.historyHead(merchantId)
   const pointers = await readMany([headKey, ...chunk.map((t) => keys.providerReference(t.providerReference))])
   const head = headIn(pointers, headKey).head
+  let booked = head
   const seqs = chunk.map(
     (t) => itemAt<{ seqAll?: number }>(pointers, keys.providerReference(t.providerReference))?.seqAll,
   )
@@ -379,12 +441,21 @@ async function moveReversed(merchantId: string, chunk: IndexedTransfer[]): Promi
     })
     const block = reversalBlockOf(item.seqOk)
     perBlock.set(block, [...(perBlock.get(block) ?? []), item.seqOk])
-    addDayChange(days, dayOf(item.createdAt), {
-      successfulCount: -1,
-      successfulKobo: -item.amountKobo,
-      reversedCount: 1,
-      reversedKobo: item.amountKobo,
-    })
+    // The reversal counts on its own day; the transfer's day keeps the transfer as it was.
+    const reversedAt = t.reversedAt ?? lagosLocalIso(new Date())
+    addDayChange(days, dayOf(reversedAt), { reversedCount: 1, reversedKobo: item.amountKobo })
+    const entry = bookEntry(booked, -item.amountKobo, lagosMs(reversedAt))
+    booked = entry.next
+    items.push(
+      entryPut(
+        merchantId,
+        { ...t, amountKobo: item.amountKobo },
+        'REVERSAL',
+        entry.next,
+        entry.bookedMs,
+        reversedAt,
+      ),
+    )
   })
   if (!items.length) return 'done'
   const blocks = [...perBlock]
@@ -403,18 +474,23 @@ async function moveReversed(merchantId: string, chunk: IndexedTransfer[]): Promi
       },
     })
   }
+  const entries = entriesSet(booked)
+  const bookedBefore = entriesCondition(head)
   items.push({
     Update: {
       TableName: tableName(),
       Key: keys.historyHead(merchantId),
-      UpdateExpression: `ADD reversed :n, ${blocks.map((_, i) => `#b${i} :b${i}`).join(', ')}`,
-      ConditionExpression: 'attribute_exists(pk)',
+      UpdateExpression: `ADD reversed :n, ${blocks.map((_, i) => `#b${i} :b${i}`).join(', ')} SET ${entries.set}`,
+      // No other writer booked an entry since the head was read (the running balance follows from it).
+      ConditionExpression: `attribute_exists(pk) AND ${bookedBefore.condition}`,
       ExpressionAttributeNames: Object.fromEntries(
         blocks.map(([block], i) => [`#b${i}`, reversalCountAttribute(block)]),
       ),
       ExpressionAttributeValues: {
         ':n': blocks.reduce((sum, [, list]) => sum + list.length, 0),
         ...Object.fromEntries(blocks.map(([, list], i) => [`:b${i}`, list.length])),
+        ...entries.values,
+        ...bookedBefore.values,
       },
     },
   })

@@ -69,6 +69,12 @@ export interface HistoryHead {
   /** The createdAt (epoch ms) of the newest item: createdAt never goes backwards along seqAll. */
   lastAtMs: number
   unstriped: Unstriped
+  /** Statement entries recorded (keys.statementEntry): the last one's number. */
+  entries: number
+  /** The running balance after the last statement entry, kobo (money collected net of reversals). */
+  balanceKobo: number
+  /** The booking time (epoch ms) of the last statement entry: booking never goes backwards. */
+  entryAtMs: number
 }
 
 export const EMPTY_HEAD: HistoryHead = {
@@ -79,6 +85,9 @@ export const EMPTY_HEAD: HistoryHead = {
   reversedInBlock: {},
   lastAtMs: 0,
   unstriped: { all: 0, ok: 0, failed: 0 },
+  entries: 0,
+  balanceKobo: 0,
+  entryAtMs: 0,
 }
 
 /** The head attribute counting the reversals of one block. */
@@ -106,6 +115,9 @@ export function headOf(item: Record<string, unknown> | undefined): HistoryHead {
       ok: unstripedOr(item.unstripedOk, item.ok),
       failed: unstripedOr(item.unstripedFailed, item.failed),
     },
+    entries: n(item.entries),
+    balanceKobo: n(item.balanceKobo),
+    entryAtMs: n(item.entryAtMs),
   }
 }
 
@@ -287,12 +299,72 @@ export function referenceHeadUpdate(merchantId: string, reference: string, previ
   }
 }
 
+/**
+ * One line of the merchant's statement (CONTRACT 20): a money movement on the merchant's
+ * collections, booked once and never rewritten. A successful transfer is a credit; its reversal is a
+ * debit of its own, booked when the reversal happened (the transfer's entry stays as it was).
+ */
+export interface StatementEntry {
+  entity: 'MERCHANT_STATEMENT_ENTRY'
+  merchantId: string
+  /** 1, 2, 3... per merchant, in booking order. */
+  seq: number
+  kind: 'TRANSFER' | 'REVERSAL'
+  /** Signed kobo: positive for a credit (transfer in), negative for a debit (reversal). */
+  amountKobo: number
+  /** The balance after this entry, kobo. */
+  balanceAfterKobo: number
+  /** When it was booked: Lagos local, never before the entry booked before it. */
+  bookedAt: string
+  /** When the ledger did it (the transfer's createdAt or the reversal's reversedAt), Lagos local. */
+  valueAt: string
+  providerReference: string
+  merchantReference: string
+  accountNumber: string
+  productCode: string
+  currency: 'NGN'
+}
+
+/** The head's statement part after an entry of `amountKobo` that happened at `atMs`, and the entry's booking. */
+export function bookEntry(head: HistoryHead, amountKobo: number, atMs: number) {
+  const bookedMs = Math.max(atMs, head.entryAtMs)
+  const next: HistoryHead = {
+    ...head,
+    entries: head.entries + 1,
+    balanceKobo: head.balanceKobo + amountKobo,
+    entryAtMs: bookedMs,
+  }
+  return { next, bookedMs }
+}
+
+/** The head update's part that keeps the statement counters (SET fragment and values). */
+export function entriesSet(next: HistoryHead) {
+  return {
+    set: 'entries = :entries, balanceKobo = :balance, entryAtMs = :entryAt',
+    values: { ':entries': next.entries, ':balance': next.balanceKobo, ':entryAt': next.entryAtMs },
+  }
+}
+
+/**
+ * The condition that no other writer booked an entry since `previous` was read (a head from before
+ * statements has no `entries`, which counts as 0).
+ */
+export function entriesCondition(previous: HistoryHead) {
+  return {
+    condition:
+      previous.entries === 0
+        ? '(attribute_not_exists(entries) OR entries = :entriesBefore)'
+        : 'entries = :entriesBefore',
+    values: { ':entriesBefore': previous.entries },
+  }
+}
+
 export const reversalBlockOf = (seqOk: number) => Math.floor(seqOk / REVERSAL_BLOCK_SIZE)
 
 /**
- * Counts and kobo to ADD to one day's totals (`keys.historyDay`): a transaction counts on the Lagos
- * day of its createdAt under its current status, so a reversal adds -1/-amount to successful and
- * +1/+amount to reversed on the original's day.
+ * Counts and kobo to ADD to one day's totals (`keys.historyDay`): a transfer counts on the Lagos day
+ * of its createdAt as it was created (successful or failed), and a reversal adds +1/+amount to
+ * reversed on the day of the reversal, leaving the transfer's day as it was.
  */
 export type DayChange = Partial<
   Record<

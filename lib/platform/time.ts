@@ -33,3 +33,13 @@ export function parseLagosLocal(value: string): Date | undefined {
   }
   return new Date(utc - LAGOS_OFFSET_MS)
 }
+
+/**
+ * A Lagos local date-time (`2026-01-23T11:00:00.000`) as ISO 8601 with its offset and no fraction,
+ * `2026-01-23T11:00:00+01:00`: what the finance exports write (CONTRACT 20), so a spreadsheet or an
+ * accounting tool reads the instant without knowing our zone, and the Lagos calendar day, the day the
+ * merchant's books and statements use, is the first ten characters as it stands.
+ */
+export function lagosWithOffset(local: string): string {
+  return `${local.slice(0, 19)}+01:00`
+}

@@ -91,6 +91,10 @@ export async function seedTransactions(options: SeedOptions): Promise<SeedResult
     reversedInBlock: { ...head.reversedInBlock },
     lastAtMs,
     unstriped: head.unstriped,
+    // Seeded demo data books no statement entries (it has no ledger transfers behind it).
+    entries: head.entries,
+    balanceKobo: head.balanceKobo,
+    entryAtMs: head.entryAtMs,
   }
   // The statuses are known up front, so are the reversals per block: the head gets them with the reservation.
   const reversalsPerBlock = new Map<number, number>()
@@ -182,8 +186,11 @@ export async function seedTransactions(options: SeedOptions): Promise<SeedResult
       merchantReference: facts.merchantReference,
       all: 1,
     })
-    // The day totals count it under its current status on its Lagos day, as the indexer does.
-    addDayChange(days, createdAt.slice(0, 10), dayChangeOf(status, facts.amountKobo))
+    // The day totals count it as the indexer does: created SUCCESSFUL on its Lagos day, and a seeded
+    // reversal (reversed the same day) as reversed on that day too.
+    addDayChange(days, createdAt.slice(0, 10), dayChangeOf(facts.status, facts.amountKobo))
+    if (status === 'REVERSED')
+      addDayChange(days, createdAt.slice(0, 10), dayChangeOf(status, facts.amountKobo))
     if (options.returnItems) items.push(item)
   }
 

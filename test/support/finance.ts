@@ -32,8 +32,10 @@ type Sums = Record<'SUCCESSFUL' | 'FAILED' | 'REVERSED', { count: number; kobo: 
 
 /**
  * Asserts that GET /api/v1/merchant/statement, for every day of the merchant's history, equals the
- * sums of that day's history by current status (the history's own date filter picks the day).
- * Returns the per-day sums for further checks.
+ * sums of that day's history (the history's own date filter picks the day): successful counts every
+ * transfer created successful that day (REVERSED ones too: a reversal leaves its transfer's day as it
+ * was, CONTRACT 20), reversed the reversals, made here the same day as their transfers. Returns the
+ * per-day sums by current status for further checks.
  */
 export async function expectStatementsMatchHistory(merchant: ApiClient, merchantId: string) {
   const days = new Set((await wholeHistory(merchant)).map((t) => t.completedAt!.slice(0, 10)))
@@ -53,11 +55,15 @@ export async function expectStatementsMatchHistory(merchant: ApiClient, merchant
     const reply = await merchant.get<{ data: unknown }>(`/api/v1/merchant/statement?date=${date}`)
     expect(reply.status).toBe(200)
     const of = (status: keyof Sums) => ({ count: sums[status].count, amount: sums[status].kobo / 100 })
+    const createdOk = {
+      count: sums.SUCCESSFUL.count + sums.REVERSED.count,
+      amount: (sums.SUCCESSFUL.kobo + sums.REVERSED.kobo) / 100,
+    }
     expect(reply.body.data, date).toEqual({
       merchantId,
       date,
-      count: sums.SUCCESSFUL.count + sums.FAILED.count + sums.REVERSED.count,
-      successful: of('SUCCESSFUL'),
+      count: createdOk.count + sums.FAILED.count + sums.REVERSED.count,
+      successful: createdOk,
       failed: of('FAILED'),
       reversed: of('REVERSED'),
       net: sums.SUCCESSFUL.kobo / 100,

@@ -325,6 +325,19 @@ export const keys = {
     pk: `MHIST#${scoped(merchantId)}`,
     sk: `DAY#${date}`,
   }),
+  /**
+   * The merchant's statement (lib/finance/statement-range.ts): one entry per money movement (a
+   * successful transfer in, a reversal out), appended by the history indexer with the running
+   * balance, never rewritten. Sorted by booking time (Lagos local, which the indexer keeps
+   * non-decreasing along the entry numbers) then number, so a period is one key range.
+   */
+  statementEntry: (merchantId: string, bookedAtLocal: string, seq: number): Key => ({
+    pk: `MHIST#${scoped(merchantId)}#STMT`,
+    sk: `E#${bookedAtLocal}#${seqKey(seq)}`,
+  }),
+  statementPartition: (merchantId: string) => `MHIST#${scoped(merchantId)}#STMT`,
+  /** The sort-key bound of a booking time: every entry booked before `atLocal` sorts below it. */
+  statementBound: (atLocal: string) => `E#${atLocal}`,
 
   // ---- Area D notifications (lib/notifications) ----
   /** One template per (productCode, messageType): the pair is the key, so it is unique by construction. */

@@ -37,15 +37,37 @@ export function neutralisedCell(cell: string): string {
 }
 
 /**
+ * A cell a spreadsheet must keep as text although it is all digits: an account number such as
+ * `0123456789`, which Excel, LibreOffice and SheetJS would otherwise read as the number 123456789,
+ * losing its leading zero (CONTRACT 20). Written as the text formula `="0123456789"`, which Excel and
+ * LibreOffice (formulas evaluated on CSV import, its default) both show as the text 0123456789; a
+ * tab or a leading `'` instead is kept in the cell as a character or dropped with the zero. Only an
+ * all-digit value takes this form (nothing else can reach a formula); any other is written as usual.
+ * A tool that reads the CSV as data rather than as a sheet strips the `="` and `"` around it
+ * (docs/finance.md says so).
+ */
+export interface SpreadsheetText {
+  text: string
+}
+export const spreadsheetText = (text: string): SpreadsheetText => ({ text })
+
+export type CsvCell = string | SpreadsheetText
+
+function writtenCell(cell: CsvCell): string {
+  if (typeof cell === 'string') return neutralisedCell(cell)
+  return /^\d+$/.test(cell.text) ? `="${cell.text}"` : neutralisedCell(cell.text)
+}
+
+/**
  * Rows of text cells as CSV, with a header row of `columns` unless `header` is false (the pages
  * after a file's first). A cell holding the separator, a quote, CR or LF is quoted.
  */
 export function csvText(
-  rows: readonly (readonly string[])[],
+  rows: readonly (readonly CsvCell[])[],
   { columns, header = true }: { columns: readonly string[]; header?: boolean },
 ): string {
   return stringify(
-    rows.map((row) => row.map(neutralisedCell)),
+    rows.map((row) => row.map(writtenCell)),
     {
       header,
       columns: [...columns],

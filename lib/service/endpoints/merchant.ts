@@ -1,7 +1,8 @@
 import * as z from 'zod'
 import { type EndpointDocs, endpointsOf } from '#lib/platform/http/endpoint.ts'
 import { HISTORY_STATUSES } from '#lib/merchant-history/items.ts'
-import { StatementQuery, StatementRecord } from '#lib/finance/statement.ts'
+import { StatementRecord } from '#lib/finance/statement.ts'
+import { MAX_STATEMENT_DAYS, STATEMENT_PAGE_ENTRIES, StatementQuery } from '#lib/finance/statement-range.ts'
 import { HistoryQuery } from '#lib/merchant-history/schemas.ts'
 import { NumberedPage, reads } from './common.ts'
 
@@ -26,6 +27,7 @@ export const merchantTransactions = /* @__PURE__ */ merchantHistory({
 export const merchantStatement = /* @__PURE__ */ merchantHistory({
   functionId: 'merchant-statement',
   routes: [{ method: 'GET', path: '/api/v1/merchant/statement' }],
+  // The day totals and the statement entries (MHIST#<merchant>#STMT), both under the history's prefix.
   access: { table: [reads(['MHIST#'])] },
   request: { query: StatementQuery },
 })
@@ -68,12 +70,62 @@ export const merchantTransactionsDocs = (): EndpointDocs => ({
   }),
 })
 
+const Money = (what: string) => z.number().meta({ description: `${what}, naira with 2 decimals` })
+
+/** The JSON statement of entries (lib/finance/statement-formats.ts statementJson). */
+const StatementOfEntries = z.object({
+  merchantId: z.string(),
+  currency: z.literal('NGN'),
+  from: z.string().meta({ description: 'First Lagos calendar day' }),
+  to: z.string().meta({ description: 'Last Lagos calendar day (inclusive)' }),
+  openingBalance: Money('The balance before the first entry of this page'),
+  entries: z.array(
+    z.object({
+      seq: z.int().meta({ description: "The entry's number in the merchant's statement (1, 2, 3...)" }),
+      bookedAt: z.string().meta({ description: 'ISO 8601 with offset, e.g. 2026-01-23T11:00:00+01:00' }),
+      valueAt: z.string().meta({ description: 'When the ledger did it, ISO 8601 with offset' }),
+      type: z.enum(['TRANSFER', 'REVERSAL']),
+      creditDebit: z.enum(['CREDIT', 'DEBIT']),
+      amount: Money('Signed: a credit positive, a debit (reversal) negative'),
+      currency: z.literal('NGN'),
+      balanceAfter: Money('The balance after this entry'),
+      providerReference: z.string(),
+      merchantReference: z.string(),
+      accountNumber: z.string().meta({ description: 'The payer account, as text (leading zeros kept)' }),
+    }),
+  ),
+  closingBalance: Money('openingBalance + the entries, to the kobo'),
+  totals: z.object({
+    count: z.int(),
+    credits: z.object({ count: z.int(), amount: z.number() }),
+    debits: z.object({ count: z.int(), amount: z.number() }),
+  }),
+  page: z.object({
+    number: z.int().meta({ description: '1-based' }),
+    last: z.boolean(),
+    next: z
+      .string()
+      .nullable()
+      .meta({ description: 'The cursor of the next page (also in the Link header)' }),
+  }),
+})
+
 export const merchantStatementDocs = (): EndpointDocs => ({
-  summary: "The merchant's totals for one Lagos calendar day",
-  description:
-    "Counts and amounts by current status of the transactions created that day (a reversal moves its transfer from successful to reversed on the transfer's day). One item read whatever the volume; it may trail the ledger by as much as the history does.",
+  summary: "The merchant's statement: a day's totals, or the entries of up to 31 days",
+  description: `Two forms. \`date\` alone (JSON): the totals of one Lagos calendar day (CONTRACT 12), one item read whatever the volume: transfers created that day by status as created, and the reversals made that day (a reversal never changes an earlier day). \`from\` and \`to\` (at most ${MAX_STATEMENT_DAYS} days; or \`date\` with a format): the statement of entries (CONTRACT 20): the opening balance, every entry (a credit per successful transfer, a debit of its own per reversal on the day it happened) and the closing balance, opening + entries = closing to the kobo. The format is \`format=json|csv|camt053|mt940\` or the Accept header (application/json, text/csv, application/xml for ISO 20022 camt.053.001.08, text/plain for SWIFT MT940); a format Accept does not allow is 406. Pages of at most ${STATEMENT_PAGE_ENTRIES} entries, each balanced on its own, the next in a \`Link\` header (\`cursor\`). A past period's export never changes. It may trail the ledger by as much as the history does.`,
   replies: () => ({
-    200: { description: "The day's statement", data: StatementRecord },
-    400: '`date` is missing or is not a YYYY-MM-DD date',
+    200: {
+      description: "The day's totals (date alone), or one page of the statement of entries",
+      data: z.union([StatementRecord, StatementOfEntries]),
+      otherMedia: {
+        'text/csv':
+          'The statement as CSV: an opening balance row, one row per entry, a closing balance row; a currency column, ISO 8601 times with offset, account numbers as ="0123456789"',
+        'application/xml': 'ISO 20022 camt.053.001.08 (BankToCustomerStatementV08)',
+        'text/plain': 'SWIFT MT940',
+      },
+      headers: { Link: 'The next page of the statement, when there is one' },
+    },
+    400: 'A query parameter is invalid (STATEMENT_PERIOD_MISSING, STATEMENT_PERIOD_REVERSED, STATEMENT_PERIOD_TOO_LONG past 31 days, STATEMENT_CURSOR_INVALID): every problem is listed',
+    406: 'format= and Accept disagree, or Accept names no statement format (STATEMENT_FORMAT_NOT_ACCEPTABLE)',
   }),
 })

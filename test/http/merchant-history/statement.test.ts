@@ -33,7 +33,7 @@ describe('GET /api/v1/merchant/statement', () => {
     })
   })
 
-  it("reads the day's totals item: counts summed, amounts in naira, net = what stayed with the merchant", async () => {
+  it("reads the day's totals item: counts summed, amounts in naira, net = successful minus the day's reversals", async () => {
     await db().send(
       new PutCommand({
         TableName: tableName(),
@@ -57,7 +57,7 @@ describe('GET /api/v1/merchant/statement', () => {
       successful: { count: 3, amount: 1234.56 },
       failed: { count: 2, amount: 10 },
       reversed: { count: 1, amount: 0.99 },
-      net: 1234.56,
+      net: 1233.57,
     })
     // Another merchant's day is not this merchant's.
     const other = await clients.merchant.get<{ data: { count: number } }>(`${PATH}?date=2021-03-04`)
