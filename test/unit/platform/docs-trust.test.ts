@@ -10,8 +10,9 @@ import { settingPaths } from '../../../infra/settings.ts'
  * What a newcomer reads first agrees with the code (issue 34's "docs a newcomer can trust"): every
  * section of the contract the code and docs cite is in docs/CONTRACT.md; the README asks for the Node
  * that package.json's `engines` does; the version is one (package.json, the OpenAPI document, the
- * health check's default) and CHANGELOG.md has an entry for it; docs/configuration.md names every
- * environment variable the code reads, and every setting of a stage's file (infra/settings.ts).
+ * health check's default, the client package) and CHANGELOG.md has an entry for it;
+ * docs/configuration.md names every environment variable the code, the benchmarks and the tests read,
+ * and every setting of a stage's file (infra/settings.ts).
  */
 const root = resolve(import.meta.dirname, '../../..')
 const read = (path: string) => readFileSync(join(root, path), 'utf8')
@@ -25,6 +26,11 @@ function filesUnder(folder: string, ending: RegExp): string[] {
 
 const CODE_FOLDERS = ['lib', 'functions', 'scripts', 'infra']
 const codeFiles = CODE_FOLDERS.flatMap((folder) => filesUnder(folder, /\.ts$/))
+/** Everything that reads the environment: the service, its scripts, the client, benchmarks and tests. */
+const envReaders = [
+  ...codeFiles,
+  ...['client', 'bench', 'test'].flatMap((folder) => filesUnder(folder, /\.ts$/)),
+]
 
 describe('docs a newcomer can trust', () => {
   it('has every contract section the code, the CLI and the docs cite in docs/CONTRACT.md', () => {
@@ -51,8 +57,10 @@ describe('docs a newcomer can trust', () => {
     expect(Number(readme![1])).toBe(engines)
   })
 
-  it('has one version: package.json, the OpenAPI document and a CHANGELOG.md entry', () => {
+  it('has one version: package.json, the client package, the OpenAPI document and a CHANGELOG.md entry', () => {
     expect((buildOpenApiDocument() as { info: { version: string } }).info.version).toBe(pkg.version)
+    // The client package (client/package.json) is released with the API, at its version.
+    expect(JSON.parse(read('client/package.json')).version).toBe(pkg.version)
     expect(JSON.parse(read('openapi.json')).info.version).toBe(pkg.version)
     expect(read('CHANGELOG.md')).toContain(`## [${pkg.version}]`)
   })
@@ -60,9 +68,15 @@ describe('docs a newcomer can trust', () => {
   it('names in docs/configuration.md every environment variable the code reads', () => {
     const documented = read('docs/configuration.md')
     const read_ = new Set<string>()
-    for (const file of codeFiles)
-      for (const match of readFileSync(file, 'utf8').matchAll(/\benv(?:\.|\[['"])([A-Z][A-Z0-9_]+)/g))
-        read_.add(match[1]!)
+    for (const file of envReaders) {
+      if (file.includes('/client/dist/')) continue // the client's build output (gitignored)
+      const source = readFileSync(file, 'utf8')
+      for (const match of source.matchAll(/\benv(?:\.|\[['"])([A-Z][A-Z0-9_]+)/g)) read_.add(match[1]!)
+      // A file that reads a variable by a computed name (`process.env[OPTIONS[name]]`, the smoke
+      // test's) holds the names in a table of its own: its UPPER_SNAKE string literals.
+      if (/\bprocess\.env\[(?!['"])/.test(source))
+        for (const match of source.matchAll(/['"]([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)['"]/g)) read_.add(match[1]!)
+    }
     // And those read by name from a table: each secret's ARN, each queue's URL.
     for (const name of [...Object.values(SECRET_ENV), ...Object.values(QUEUE_URL_ENV)]) read_.add(name)
     expect(read_.size).toBeGreaterThan(20)
