@@ -279,7 +279,12 @@ const REPRESENTATIVES: Record<string, Representative> = {
 for (const [functionId, list] of functionsOf(routes)) {
   const route = list.find((r) => r.method === 'GET' && /^\/api\/v1\/resource\/[a-z-]+$/.test(r.path))
   if (!route || REPRESENTATIVES[functionId]) continue
-  REPRESENTATIVES[functionId] = { sends: `GET ${route.path}`, ...get(route.path), floor: floors.signedStatic }
+  REPRESENTATIVES[functionId] = {
+    sends: `GET ${route.path}`,
+    ...get(route.path),
+    // An unsigned list (the public keys) has no replay write to make.
+    floor: route.auth === 'none' ? floors.none : floors.signedStatic,
+  }
 }
 
 interface Measured {
