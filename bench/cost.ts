@@ -353,10 +353,12 @@ async function main() {
     `cost: ${ROUNDS} requests per function after ${WARMUP} warm-up, ${functions.size} functions, load ${load()}`,
   )
   const dynamo = await startDynamoDbLocal({ heapMb: 512 })
-  const target = await startTarget('now', HERE, dynamo.endpoint, { cost: true })
+  let target: Target | undefined
   const rows: string[] = []
   const notMeasured: string[] = []
   try {
+    // Inside the try: a target that fails to start must not leave DynamoDB Local running.
+    target = await startTarget('now', HERE, dynamo.endpoint, { cost: true })
     for (const [functionId, list] of functions) {
       if (ONLY && !functionId.includes(ONLY)) continue
       const r = REPRESENTATIVES[functionId]
@@ -395,7 +397,7 @@ async function main() {
       console.error(`  ${functionId}: done (load ${load()})`)
     }
   } finally {
-    await stopTarget(target)
+    if (target) await stopTarget(target)
     await dynamo.stop()
   }
   console.log(
