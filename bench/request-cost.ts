@@ -15,68 +15,26 @@
  * not counted (a cold container reads what it then caches). Calls per request is the median over the
  * counted requests ("steady state"); the max is shown beside it.
  */
-import { randomUUID } from 'node:crypto'
-import { type ChildProcess, spawn } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { loadavg, tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
-import { createInterface } from 'node:readline'
-import { ApiClient } from '#client/api-client.ts'
+import { loadavg } from 'node:os'
+import { resolve } from 'node:path'
 import { startDynamoDbLocal } from '../scripts/local/dynamodb-local.ts'
-import { DEV } from '../scripts/local/dev-credentials.ts'
-import { buildInvoice, newIrn } from '../test/fixtures/invoices/build.ts'
-import { type KmsStandIn, startKmsStandIn } from '../test/support/kms-stand-in.ts'
+import {
+  type BenchRequest,
+  dynamoCalls,
+  kmsTotal,
+  median,
+  quantile,
+  REQUESTS,
+  startTarget,
+  stopTarget,
+  type Target,
+} from './request-cost/harness.ts'
 
 const ROUNDS = Number(process.env.ROUNDS ?? 200)
 const WARMUP = Number(process.env.WARMUP ?? 10)
 const HERE = resolve(import.meta.dirname, '..')
 
-interface Target {
-  name: string
-  url: string
-  control: string
-  kms: KmsStandIn
-  child: ChildProcess
-  keysDir: string
-}
-
-async function startTarget(name: string, root: string, dynamoEndpoint: string): Promise<Target> {
-  const kms = await startKmsStandIn()
-  const keysDir = mkdtempSync(join(tmpdir(), 'request-cost-keys-'))
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', join(HERE, 'bench/request-cost/target.ts'), root],
-    {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'inherit'],
-      env: {
-        ...process.env,
-        TABLE_NAME: `request-cost-${name}-${randomUUID().slice(0, 8)}`,
-        DYNAMODB_ENDPOINT: dynamoEndpoint,
-        STAGE: 'local',
-        AWS_REGION: 'eu-west-1',
-        DATA_KEY_ARN: kms.keyArn,
-        AWS_ENDPOINT_URL_KMS: kms.endpoint,
-        AWS_ACCESS_KEY_ID: 'stand-in',
-        AWS_SECRET_ACCESS_KEY: 'stand-in',
-        KEYS_DIR: keysDir,
-        LOG_LEVEL: 'SILENT',
-      },
-    },
-  )
-  const line = await new Promise<string>((ok, fail) => {
-    createInterface({ input: child.stdout! }).once('line', ok)
-    child.once('exit', (code) => fail(new Error(`${name} target exited (${code}) before it was ready`)))
-  })
-  const { url, control } = JSON.parse(line) as { url: string; control: string }
-  return { name, url, control, kms, child, keysDir }
-}
-
-const dynamoCalls = async (target: Target) =>
-  (await (await fetch(target.control)).json()) as { calls: Record<string, number>; roundTrips: number }
-const kmsTotal = (target: Target) => Object.values(target.kms.calls).reduce((a, b) => a + b, 0)
-
-interface Endpoint {
+interface Endpoint extends BenchRequest {
   name: string
   /**
    * Sequential DynamoDB round trips per request the issues set (calls made side by side count once:
@@ -84,157 +42,20 @@ interface Endpoint {
    * KMS calls must be 0.
    */
   target: number
-  /** Work before the measured request (not timed, calls not counted). */
-  prepare?: (url: string) => Promise<unknown>
-  request: (url: string, prepared: unknown) => Promise<{ status: number }>
-  expect: number
 }
 
-const areaA = (url: string, which: 'si' | 'app' | 'buyer') =>
-  new ApiClient(url, { area: 'A', credentials: DEV.clients[which] })
-const switchClient = (url: string) =>
-  new ApiClient(url, { area: 'B', credentials: { token: DEV.switch.token, secret: DEV.switch.secret } })
-const id = (prefix: string) => `${prefix}-${randomUUID()}`
-const transferBody = () => ({
-  requestId: id('REQ'),
-  stan: '123456',
-  processingCode: '400000',
-  merchantId: 'MRC0001',
-  merchantReference: id('ORD'),
-  accountNumber: '0123456789',
-  amount: 1.5,
-  currency: 'NGN',
-  productCode: 'AIRTIME',
-})
-const invoiceNumber = () => `RC${randomUUID().replaceAll('-', '').slice(0, 10).toUpperCase()}`
-const irnRequest = () => ({
-  invoice_number: invoiceNumber(),
-  service_id: DEV.supplier.serviceId,
-  business_id: DEV.supplier.businessId,
-  issuance_date: '20261121',
-})
-
-/** Invoices transmitted to the buyer so far, per target (the pull's preparation). */
-const inboxed = new Map<string, number>()
-
 const ENDPOINTS: Endpoint[] = [
-  {
-    name: 'GET resource/states',
-    target: 2,
-    expect: 200,
-    request: (url) => areaA(url, 'si').get('/api/v1/resource/states'),
-  },
-  {
-    name: 'GET merchant/transactions (50)',
-    target: 2,
-    expect: 200,
-    request: (url) =>
-      new ApiClient(url, {
-        area: 'bearer',
-        token: DEV.merchants[0].token,
-        headers: { 'x-merchant-id': DEV.merchants[0].merchantId },
-      }).get('/api/v1/merchant/transactions?size=50'),
-  },
-  {
-    name: 'POST si/validate (10 lines, notes)',
-    target: 3,
-    expect: 200,
-    request: (url) => areaA(url, 'si').post('/api/v1/si/validate', buildInvoice({ irn: newIrn() })),
-  },
-  {
-    name: 'POST app/invoice/sign (10 lines, notes)',
-    target: 3,
-    expect: 200,
-    request: (url) => areaA(url, 'app').post('/api/v1/app/invoice/sign', buildInvoice({ irn: newIrn() })),
-  },
-  {
-    // The authority's path to the same endpoint (CONTRACT 17): its rules and reply shape are chosen at
-    // the edge, so it costs what the seed's sign costs.
-    name: 'POST /api/v1/invoice/sign (authority path, 10 lines)',
-    target: 3,
-    expect: 200,
-    request: (url) => areaA(url, 'app').post('/api/v1/invoice/sign', buildInvoice({ irn: newIrn() })),
-  },
-  {
-    name: 'POST si/generate-irn',
-    target: 3,
-    expect: 200,
-    request: (url) => areaA(url, 'si').post('/api/v1/si/generate-irn', irnRequest()),
-  },
-  {
-    name: 'POST si/generate-qr-code',
-    target: 3,
-    expect: 200,
-    request: (url) => areaA(url, 'si').post('/api/v1/si/generate-qr-code', irnRequest()),
-  },
-  {
-    // The buyer's inbox (CONTRACT 17): each round first signs and transmits one more invoice to the
-    // buyer, so every counted page is full with a next page: one Query of size + 1 = 6 items.
-    name: 'GET invoice/transmit/pull (size 5: 1 Query of 6 items)',
-    target: 2,
-    expect: 200,
-    prepare: async (url) => {
-      // The first round fills a page and its next item; each later one adds one.
-      const have = inboxed.get(url) ?? 0
-      const wanted = Math.max(have + 1, 6)
-      for (let n = have; n < wanted; n++) {
-        const irn = newIrn()
-        const signed = await areaA(url, 'app').post('/api/v1/app/invoice/sign', buildInvoice({ irn }))
-        if (signed.status !== 200) throw new Error(`pull's sign answered ${signed.status}`)
-        const sent = await areaA(url, 'app').post(`/api/v1/invoice/transmit/${irn}`, undefined)
-        if (sent.status !== 200) throw new Error(`pull's transmit answered ${sent.status}`)
-      }
-      inboxed.set(url, wanted)
-    },
-    request: async (url) => {
-      const reply = await areaA(url, 'buyer').get<{ data: { content: unknown[]; page: { more: boolean } } }>(
-        '/api/v1/invoice/transmit/pull?size=5',
-      )
-      if (reply.status !== 200) return reply
-      const { content, page } = reply.body.data
-      if (content.length !== 5 || !page.more)
-        throw new Error('the pull did not read a full page and its next item')
-      return reply
-    },
-  },
-  {
-    name: 'POST transactions/transfer',
-    target: 4,
-    expect: 200,
-    request: (url) => switchClient(url).post('/api/v1/transactions/transfer', transferBody()),
-  },
-  {
-    name: 'POST transactions/reversal',
-    target: 4,
-    expect: 200,
-    prepare: async (url) => {
-      const original = transferBody()
-      const reply = await switchClient(url).post('/api/v1/transactions/transfer', original)
-      if (reply.status !== 200) throw new Error(`reversal's transfer answered ${reply.status}`)
-      return original
-    },
-    request: (url, prepared) => {
-      const original = prepared as ReturnType<typeof transferBody>
-      return switchClient(url).post('/api/v1/transactions/reversal', {
-        requestId: id('REV'),
-        stan: '654321',
-        processingCode: '400000',
-        originalRequestId: original.requestId,
-      })
-    },
-  },
-  {
-    name: 'POST transactions/balance-enquiry',
-    target: 3,
-    expect: 200,
-    request: (url) =>
-      switchClient(url).post('/api/v1/transactions/balance-enquiry', {
-        requestId: id('BAL'),
-        stan: '000001',
-        processingCode: '310000',
-        accountNumber: '0987654321',
-      }),
-  },
+  { name: 'GET resource/states', target: 2, ...REQUESTS.states },
+  { name: 'GET merchant/transactions (50)', target: 2, ...REQUESTS.merchantTransactions },
+  { name: 'POST si/validate (10 lines, notes)', target: 3, ...REQUESTS.siValidate },
+  { name: 'POST app/invoice/sign (10 lines, notes)', target: 3, ...REQUESTS.appSign },
+  { name: 'POST /api/v1/invoice/sign (authority path, 10 lines)', target: 3, ...REQUESTS.authoritySign },
+  { name: 'POST si/generate-irn', target: 3, ...REQUESTS.generateIrn },
+  { name: 'POST si/generate-qr-code', target: 3, ...REQUESTS.generateQr },
+  { name: 'GET invoice/transmit/pull (size 5: 1 Query of 6 items)', target: 2, ...REQUESTS.pull },
+  { name: 'POST transactions/transfer', target: 4, ...REQUESTS.transfer },
+  { name: 'POST transactions/reversal', target: 4, ...REQUESTS.reversal },
+  { name: 'POST transactions/balance-enquiry', target: 3, ...REQUESTS.balance },
 ]
 
 interface Sample {
@@ -245,12 +66,6 @@ interface Sample {
   byOperation: Record<string, number>
   kms: number
 }
-
-const quantile = (values: number[], q: number) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!
-}
-const median = (values: number[]) => quantile(values, 0.5)
 
 async function measure(target: Target, endpoint: Endpoint): Promise<Sample> {
   const prepared = endpoint.prepare ? await endpoint.prepare(target.url) : undefined
@@ -346,11 +161,7 @@ async function main() {
     )
     console.log(`${within} of ${ENDPOINTS.length} within target`)
   } finally {
-    for (const t of targets) {
-      t.child.kill()
-      await t.kms.close()
-      rmSync(t.keysDir, { recursive: true, force: true })
-    }
+    for (const t of targets) await stopTarget(t)
     await dynamo.stop()
   }
 }

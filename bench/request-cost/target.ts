@@ -10,6 +10,12 @@
  *
  * The environment (TABLE_NAME, DYNAMODB_ENDPOINT, DATA_KEY_ARN, AWS_ENDPOINT_URL_KMS, KEYS_DIR...)
  * comes from the bench, so the checkout's code is used exactly as it is, with no hook of its own.
+ *
+ * With `--cost` (bench/cost.ts) it also asks every call for ReturnConsumedCapacity INDEXES and adds
+ * up the read and write units reported (table and indexes), the bytes of the items read and written,
+ * and the calls that failed (a failed write reports no units: the bench prices it from its item's
+ * size), and it counts the bytes the server logs (stdout and stderr, swallowed) and the handler
+ * durations its request lines give (`durationMs`). The counts answer the same control GET.
  */
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -17,7 +23,8 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 
 const root = process.argv[2]
-if (!root) throw new Error('usage: tsx bench/request-cost/target.ts <checkout root>')
+if (!root) throw new Error('usage: tsx bench/request-cost/target.ts <checkout root> [--cost]')
+const cost = process.argv.includes('--cost')
 const from = (path: string) => import(pathToFileURL(join(root, path)).href)
 
 const { ensureTable } = await from('scripts/local/table.ts')
@@ -42,15 +49,114 @@ db().middlewareStack.add(
   { step: 'initialize', name: 'request-cost-counter' },
 )
 
+/** What --cost adds up between two control GETs. */
+const usage = {
+  readUnits: 0,
+  writeUnits: 0,
+  /** Of the write units, those of the indexes. */
+  indexWriteUnits: 0,
+  readBytes: 0,
+  writtenBytes: 0,
+  /** The largest item written (a floor's item size). */
+  largestWritten: 0,
+  /** Items whose write failed its condition (or its transaction): bytes, priced from their size. */
+  failedWrites: [] as number[],
+  logBytes: 0,
+  logLines: 0,
+  handlerMs: [] as number[],
+}
+const WRITES = /^(Put|Update|Delete|BatchWrite|TransactWrite)/
+type Capacity = { CapacityUnits?: number; GlobalSecondaryIndexes?: Record<string, Capacity> }
+/** Items in a call's input (written) or output (read), for their sizes. */
+const writtenItems = (input: Record<string, any>): unknown[] => [
+  ...(input.Item ? [input.Item] : []),
+  ...(input.TransactItems ?? []).flatMap((t: Record<string, any>) => (t.Put ? [t.Put.Item] : [])),
+  ...Object.values((input.RequestItems ?? {}) as Record<string, unknown>).flatMap((requests) =>
+    Array.isArray(requests) ? requests.flatMap((r) => (r.PutRequest ? [r.PutRequest.Item] : [])) : [],
+  ),
+]
+const readItems = (output: Record<string, any>): unknown[] => [
+  ...(output.Item ? [output.Item] : []),
+  ...(output.Items ?? []),
+  ...(output.Responses && !Array.isArray(output.Responses)
+    ? Object.values(output.Responses as Record<string, unknown[]>).flat()
+    : (output.Responses ?? []).flatMap((r: Record<string, unknown>) => (r?.Item ? [r.Item] : []))),
+]
+if (cost) {
+  const { valueSize } = await from('lib/platform/db/item-size.ts')
+  const size = (items: unknown[]) => items.reduce((n: number, item) => n + valueSize(item), 0)
+  db().middlewareStack.add(
+    (next: (args: unknown) => Promise<{ output: Record<string, any> }>, context: { commandName?: string }) =>
+      async (args: { input: Record<string, any> }) => {
+        const write = WRITES.test(context.commandName ?? '')
+        args.input.ReturnConsumedCapacity = 'INDEXES'
+        const written = write ? size(writtenItems(args.input)) : 0
+        try {
+          const result = await next(args)
+          const reported = [result.output.ConsumedCapacity ?? []].flat() as Capacity[]
+          const units = reported.reduce((n, c) => n + (c.CapacityUnits ?? 0), 0)
+          if (write) usage.writeUnits += units
+          if (write)
+            for (const c of reported)
+              for (const index of Object.values(c.GlobalSecondaryIndexes ?? {}))
+                usage.indexWriteUnits += index.CapacityUnits ?? 0
+          else usage.readUnits += units
+          usage.writtenBytes += written
+          if (write)
+            for (const item of writtenItems(args.input))
+              usage.largestWritten = Math.max(usage.largestWritten, valueSize(item))
+          usage.readBytes += size(readItems(result.output))
+          return result
+        } catch (error) {
+          if (write) usage.failedWrites.push(Math.max(1, written))
+          throw error
+        }
+      },
+    { step: 'initialize', name: 'cost-capacity' },
+  )
+}
+
 await (await from('scripts/local/seed.ts')).seedLocal()
 const server = await (await from('scripts/local/server.ts')).startServer(0)
 
+// The ready line goes out before the logs are swallowed; then every byte the server logs is counted.
+const ready = process.stdout.write.bind(process.stdout)
+const realStderr = process.stderr.write.bind(process.stderr)
+if (cost) {
+  const counted = (chunk: unknown) => {
+    const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString('utf8')
+    usage.logBytes += Buffer.byteLength(text)
+    for (const line of text.split('\n')) {
+      if (!line) continue
+      usage.logLines++
+      // An error the server logs is shown: a bench must not price a failure as if it were a reply.
+      if (line.includes('"level":"ERROR"')) realStderr(`${line}\n`)
+      const ms = /"durationMs":(\d+(?:\.\d+)?)/.exec(line)?.[1]
+      if (ms && line.includes('"message":"request"')) usage.handlerMs.push(Number(ms))
+    }
+    return true
+  }
+  for (const stream of [process.stdout, process.stderr]) stream.write = counted as typeof stream.write
+}
+
 const control = createServer((_req, res) => {
   res.writeHead(200, { 'content-type': 'application/json' })
-  res.end(JSON.stringify({ calls: counts, roundTrips }))
+  res.end(JSON.stringify({ calls: counts, roundTrips, ...(cost ? { usage } : {}) }))
   for (const name of Object.keys(counts)) delete counts[name]
   roundTrips = 0
+  Object.assign(usage, {
+    readUnits: 0,
+    writeUnits: 0,
+    indexWriteUnits: 0,
+    readBytes: 0,
+    writtenBytes: 0,
+    largestWritten: 0,
+    failedWrites: [],
+    logBytes: 0,
+    logLines: 0,
+    handlerMs: [],
+  })
 })
 await new Promise<void>((resolve) => control.listen(0, '127.0.0.1', resolve))
 const { port } = control.address() as AddressInfo
-process.stdout.write(`${JSON.stringify({ url: server.url, control: `http://127.0.0.1:${port}` })}\n`)
+ready(`${JSON.stringify({ url: server.url, control: `http://127.0.0.1:${port}` })}\n`)

@@ -194,6 +194,9 @@ export interface ApiFunctionProps {
 /** p99 function duration that pages: well under the 10 s timeout, far over a healthy request. */
 export const P99_LATENCY_MS = 3000
 
+/** Every API function's memory (MB) unless its props say otherwise; bench/cost.ts prices duration at it. */
+export const API_FUNCTION_MEMORY_MB = 1024
+
 export interface HouseFunctionProps {
   /** The function's name within the service, for its description. */
   name: string
@@ -278,7 +281,7 @@ export function houseFunction(
     depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
     runtime: Runtime.NODEJS_22_X,
     architecture: Architecture.ARM_64,
-    memorySize: props.memorySize ?? 1024,
+    memorySize: props.memorySize ?? API_FUNCTION_MEMORY_MB,
     timeout: props.timeout ?? Duration.seconds(10),
     tracing: Tracing.ACTIVE,
     logGroup,

@@ -137,7 +137,9 @@ describe('npm run cli -- ledger reconcile', () => {
   it('names a mistyped command and the one meant', async () => {
     const result = await cli('ledger', 'reconcil')
     expect(result.code).toBe(2)
-    expect(result.stderr).toContain('Unknown command "ledger reconcil". Did you mean "ledger reconcile"?')
+    expect(result.stderr).toContain(
+      'Unknown subcommand "reconcil" of "ledger". Did you mean "ledger reconcile"?',
+    )
   })
 
   it('fails, naming the account and the amount, after a balance is changed directly in the table', async () => {

@@ -1,0 +1,105 @@
+/**
+ * What one request costs in AWS, from what bench/cost.ts measures: pure arithmetic over published
+ * list prices (test/unit/bench/pricing.test.ts).
+ *
+ * Prices: US East (N. Virginia), us-east-1, on-demand list prices of the AWS pricing pages below,
+ * as known on 2026-11-28 (DynamoDB's since its on-demand price cut of 2024-11-01); no free tier, no
+ * volume tier past the first. They were not read from the pages by this bench: check the pages
+ * before quoting a figure, and change them here.
+ */
+export const PRICES = {
+  region: 'us-east-1',
+  date: '2026-11-28',
+  /** DynamoDB on-demand (Standard table class), per write / read request unit. */
+  dynamoWriteUnit: 0.625 / 1e6,
+  dynamoReadUnit: 0.125 / 1e6,
+  /** Lambda on Arm (Graviton, as infra/constructs/api-function.ts deploys), per GB-second and per request. */
+  lambdaGbSecond: 0.0000133334,
+  lambdaRequest: 0.2 / 1e6,
+  /** API Gateway HTTP API, first 300 million a month, per request (metered per 512 KB of request). */
+  httpApiRequest: 1.0 / 1e6,
+  /** KMS, per API request (Decrypt, GenerateDataKey, Encrypt): $0.03 per 10,000. */
+  kmsRequest: 0.03 / 10_000,
+  /** CloudWatch Logs, Standard log class, ingestion per GB (2^30 bytes). */
+  logsIngestGb: 0.5,
+  sources: {
+    dynamodb: 'https://aws.amazon.com/dynamodb/pricing/on-demand/',
+    lambda: 'https://aws.amazon.com/lambda/pricing/',
+    apiGateway: 'https://aws.amazon.com/api-gateway/pricing/',
+    kms: 'https://aws.amazon.com/kms/pricing/',
+    cloudwatch: 'https://aws.amazon.com/cloudwatch/pricing/',
+  },
+} as const
+
+export type Prices = Omit<typeof PRICES, 'sources' | 'region' | 'date'>
+
+/** What one request uses. */
+export interface RequestUsage {
+  readUnits: number
+  writeUnits: number
+  /** The handler's duration; Lambda bills it rounded up to the millisecond. */
+  lambdaMs: number
+  memoryMb: number
+  /** The request body's bytes: an HTTP API request is metered per 512 KB. */
+  requestBytes: number
+  kmsRequests: number
+  logBytes: number
+}
+
+/** Dollars per request, by service, and their sum. */
+export interface Cost {
+  dynamodb: number
+  lambda: number
+  apiGateway: number
+  kms: number
+  logs: number
+  total: number
+}
+
+const HTTP_API_METER_BYTES = 512 * 1024
+
+export function requestCost(u: RequestUsage, p: Prices = PRICES): Cost {
+  const dynamodb = u.readUnits * p.dynamoReadUnit + u.writeUnits * p.dynamoWriteUnit
+  const gbSeconds = (u.memoryMb / 1024) * (Math.ceil(u.lambdaMs) / 1000)
+  const lambda = gbSeconds * p.lambdaGbSecond + p.lambdaRequest
+  const apiGateway = Math.max(1, Math.ceil(u.requestBytes / HTTP_API_METER_BYTES)) * p.httpApiRequest
+  const kms = u.kmsRequests * p.kmsRequest
+  const logs = (u.logBytes / 2 ** 30) * p.logsIngestGb
+  return { dynamodb, lambda, apiGateway, kms, logs, total: dynamodb + lambda + apiGateway + kms + logs }
+}
+
+/** Dollars per million requests. */
+export const perMillion = (dollars: number) => dollars * 1e6
+
+/**
+ * DynamoDB's published unit rules, for a call that reports no consumed capacity (a write refused by
+ * its condition): a write is 1 unit per KB (rounded up) of the item, a strongly consistent read 1 unit
+ * per 4 KB, an eventually consistent one half that, a transactional one twice; each index an item is
+ * written to costs its projected size again.
+ */
+export function writeUnits(itemBytes: number, { transactional = false, indexes = 0 } = {}): number {
+  const perCopy = Math.max(1, Math.ceil(itemBytes / 1024))
+  return perCopy * (1 + indexes) * (transactional ? 2 : 1)
+}
+
+export function readUnits(
+  bytes: number,
+  { consistent = true, transactional = false }: { consistent?: boolean; transactional?: boolean } = {},
+): number {
+  const blocks = Math.max(1, Math.ceil(bytes / 4096))
+  return transactional ? blocks * 2 : consistent ? blocks : blocks / 2
+}
+
+/**
+ * The floor of a request: what it logically needs (its reads and writes, priced the same way), one
+ * API request and one Lambda invocation with no duration, logs or KMS. A route's ratio is its measured
+ * cost over this.
+ */
+export function floorCost(floor: { readUnits: number; writeUnits: number }, p: Prices = PRICES): number {
+  return (
+    floor.readUnits * p.dynamoReadUnit +
+    floor.writeUnits * p.dynamoWriteUnit +
+    p.httpApiRequest +
+    p.lambdaRequest
+  )
+}
