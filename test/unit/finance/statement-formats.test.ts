@@ -24,7 +24,7 @@ function fullPage(): StatementPage {
     seq: 1_000_000_000 + i,
     kind: i % 2 ? 'REVERSAL' : 'TRANSFER',
     amountKobo: (i % 2 ? -1 : 1) * 99_999_999_999_999,
-    balanceAfterKobo: 99_999_999_999_999_999,
+    balanceAfterKobo: Number.MAX_SAFE_INTEGER,
     bookedAt: '2026-01-31T23:59:59.999',
     valueAt: '2026-01-31T23:59:59.999',
     providerReference: `TNX${'9'.repeat(20)}`,
