@@ -1,7 +1,8 @@
 import { Decimal } from 'decimal.js'
 import type { TransactionRecord } from '#lib/merchant-history/service.ts'
 import { preferredMediaRange } from '#lib/platform/http/accept.ts'
-import { csvText } from '#lib/platform/text/csv.ts'
+import { type CsvCell, csvText, spreadsheetText } from '#lib/platform/text/csv.ts'
+import { lagosWithOffset } from '#lib/platform/time.ts'
 
 /**
  * The merchant history as RFC 4180 CSV (CONTRACT section 12): a header row, one row per
@@ -9,7 +10,14 @@ import { csvText } from '#lib/platform/text/csv.ts'
  * quoting and neutralises cells a spreadsheet would run as a formula (OWASP "CSV injection").
  */
 
-/** The columns, in order: the JSON record's fields (spec C.1), named as in JSON. */
+/**
+ * The columns, in order: the JSON record's fields (spec C.1), named as in JSON, then the currency
+ * (CONTRACT 20: a finance export says its currency). What an accounting tool or a spreadsheet needs
+ * differs from the JSON in two cells: completedAt is ISO 8601 with its offset and no fraction
+ * (`2026-01-23T11:00:00+01:00`: the instant without knowing our zone, the Lagos day as it stands),
+ * and queriedAccount is written so a spreadsheet keeps it as text (`="0123456789"`, its leading zero
+ * kept: lib/platform/text/csv.ts spreadsheetText).
+ */
 export const CSV_COLUMNS = [
   'completedAt',
   'providerReference',
@@ -18,15 +26,24 @@ export const CSV_COLUMNS = [
   'type',
   'status',
   'amount',
-] as const satisfies readonly (keyof TransactionRecord)[]
+  'currency',
+] as const satisfies readonly (keyof TransactionRecord | 'currency')[]
 
 /** Amounts with exactly two decimals (`1500.00`), from the JSON number's exact decimal form. */
 const twoDecimals = (naira: number) => new Decimal(String(naira)).toFixed(2)
 
-function row(record: TransactionRecord): string[] {
-  return CSV_COLUMNS.map((column) =>
-    column === 'amount' ? twoDecimals(record.amount) : (record[column] ?? '').toString(),
-  )
+function row(record: TransactionRecord): CsvCell[] {
+  return [
+    record.completedAt ? lagosWithOffset(record.completedAt) : '',
+    record.providerReference,
+    record.merchantReference,
+    spreadsheetText(record.queriedAccount),
+    record.type,
+    record.status,
+    twoDecimals(record.amount),
+    // Area C's transactions are all in naira (spec C.1).
+    'NGN',
+  ]
 }
 
 /** One page of history as CSV text; `header: false` for the pages after the first of a file. */

@@ -327,11 +327,7 @@ export function statementMt940(page: StatementPage): string {
     `:20:S${yymmdd(page.from)}${yymmdd(page.to)}`,
     `:25:${swift(page.merchantId).slice(0, 35)}`,
     `:28C:1/${page.page}`,
-    mtBalance(
-      page.page === 1 ? '60F' : '60M',
-      page.openingKobo,
-      page.page === 1 ? page.from : (page.entries[0]?.bookedAt.slice(0, 10) ?? page.from),
-    ),
+    mtBalance(page.page === 1 ? '60F' : '60M', page.openingKobo, openingDay(page)),
   ]
   for (const e of page.entries) {
     const mark = e.kind === 'REVERSAL' ? 'RC' : e.amountKobo < 0 ? 'D' : 'C'
@@ -340,12 +336,6 @@ export function statementMt940(page: StatementPage): string {
       `:86:${swift(`${e.kind} ${e.providerReference} REF ${e.merchantReference} ACCT ${e.accountNumber}`).slice(0, 65)}`,
     )
   }
-  lines.push(
-    mtBalance(
-      page.last ? '62F' : '62M',
-      page.closingKobo,
-      page.last ? page.to : (page.entries.at(-1)?.bookedAt.slice(0, 10) ?? page.to),
-    ),
-  )
+  lines.push(mtBalance(page.last ? '62F' : '62M', page.closingKobo, closingDay(page)))
   return `${lines.join('\r\n')}\r\n-\r\n`
 }

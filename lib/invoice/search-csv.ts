@@ -1,5 +1,6 @@
 import { Decimal } from 'decimal.js'
 import { csvText } from '#lib/platform/text/csv.ts'
+import { lagosLocalIso, lagosWithOffset } from '#lib/platform/time.ts'
 import type { InvoiceSummary } from './search.ts'
 
 /**
@@ -37,8 +38,18 @@ function row(summary: InvoiceSummary): string[] {
     twoDecimals(summary.adjustments.debited),
     twoDecimals(summary.adjustments.remaining),
     summary.payment_status,
-    summary.signed_at,
+    signedAtCell(summary.signed_at),
   ]
+}
+
+/**
+ * signed_at as every finance CSV writes a time (CONTRACT 20): ISO 8601 in Lagos time with its offset
+ * and no fraction, `2026-01-23T11:00:00+01:00`, so its first ten characters are the Lagos day the
+ * issue date is in. A value that is not a time is written as it is.
+ */
+function signedAtCell(signedAt: string): string {
+  const at = new Date(signedAt)
+  return Number.isNaN(at.getTime()) ? signedAt : lagosWithOffset(lagosLocalIso(at))
 }
 
 export function searchCsv(summaries: InvoiceSummary[]): string {

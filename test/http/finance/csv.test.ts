@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { parse } from 'csv-parse/sync'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import * as XLSX from 'xlsx'
 import { issueMerchantToken } from '#lib/platform/auth/credentials.ts'
 import { ApiClient } from '#client/api-client.ts'
 import { addMerchant, openAccount } from '#lib/ledger/repository.ts'
@@ -20,6 +21,7 @@ const COLUMNS = [
   'type',
   'status',
   'amount',
+  'currency',
 ]
 /** References a spreadsheet would run as formulas, and ones that need RFC 4180 quoting. */
 const HOSTILE = [
@@ -112,14 +114,16 @@ async function csvHistory(filters: Record<string, string>) {
 
 /** What the CSV must hold for a JSON record: the same values, text cells neutralised, amounts 2 dp. */
 const neutralised = (text: string) => (/^[=+\-@\t\r]/.test(text) ? `'${text}` : text)
+// CONTRACT 20: times ISO 8601 with their offset (no fraction), the account as spreadsheet text, a currency.
 const asCsvRow = (r: TransactionRecord) => ({
-  completedAt: r.completedAt ?? '',
+  completedAt: r.completedAt ? `${r.completedAt.slice(0, 19)}+01:00` : '',
   providerReference: neutralised(r.providerReference),
   merchantReference: neutralised(r.merchantReference),
-  queriedAccount: neutralised(r.queriedAccount),
+  queriedAccount: /^\d+$/.test(r.queriedAccount) ? `="${r.queriedAccount}"` : neutralised(r.queriedAccount),
   type: neutralised(r.type),
   status: neutralised(r.status),
   amount: r.amount.toFixed(2),
+  currency: 'NGN',
 })
 
 describe('GET /api/v1/merchant/transactions with Accept: text/csv', () => {
@@ -193,6 +197,15 @@ describe('GET /api/v1/merchant/transactions with Accept: text/csv', () => {
     const jsonTooBig = await merchant.get<{ errors: { path: string }[] }>(target({ size: 1000 }))
     expect(jsonTooBig.status).toBe(400)
     expect(jsonTooBig.body.errors[0]?.path).toBe('query/size')
+  })
+
+  it('reads in a spreadsheet with the account number as text (leading zero kept), the time with its offset and a currency', async () => {
+    const reply = await merchant.get(target({ status: 'SUCCESSFUL', size: 5 }), { accept: 'text/csv' })
+    const sheet = XLSX.read(reply.body as string, { type: 'string' }).Sheets.Sheet1!
+    // Row 1 is the header; D is queriedAccount, A completedAt, H currency.
+    expect(sheet.D2).toMatchObject({ t: 's', v: ACCOUNT })
+    expect(sheet.A2?.v).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+01:00$/)
+    expect(sheet.H2).toMatchObject({ t: 's', v: 'NGN' })
   })
 
   it('answers JSON when JSON is preferred or nothing is asked for', async () => {

@@ -212,6 +212,10 @@ describe('GET /api/{v}/invoices', () => {
       payment_status: 'PENDING',
     })
     expect(rows[4]).toMatchObject({ credited: '107.50', remaining: '0.00', payment_status: 'CANCELLED' })
+    // CONTRACT 20: times ISO 8601 with their offset (Lagos), no fraction.
+    expect(rows.map((r) => r.signed_at)).toEqual(
+      rows.map(() => expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+01:00$/)),
+    )
     const paged = await search('size=2', 'si', { accept: 'text/csv' })
     expect(paged.headers.get('link')).toBe('</api/v1/invoices?size=2&page=2>; rel="next"')
   })

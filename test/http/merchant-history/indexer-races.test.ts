@@ -1,10 +1,11 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb'
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb'
 import { marshall } from '@aws-sdk/util-dynamodb'
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { handler as historyIndexer } from '#functions/merchant-history/history-indexer.ts'
 import { db, tableName } from '#lib/platform/db/client.ts'
 import { keys } from '#lib/platform/db/keys.ts'
+import type { StatementEntry } from '#lib/merchant-history/items.ts'
 import { addMerchant, getBankRequest, openAccount, type TransferRecord } from '#lib/ledger/repository.ts'
 import { TransferRequest } from '#lib/ledger/schemas.ts'
 import { transfer } from '#lib/ledger/service.ts'
@@ -117,5 +118,32 @@ describe('history indexer, invocations racing for one merchant', () => {
       successfulKobo: sum('successfulKobo'),
       failedCount: sum('failedCount'),
     }).toEqual({ successfulCount: 100, successfulKobo: 100_000, failedCount: 30 })
+
+    // The statement (CONTRACT 20): one credit entry per paid transfer, numbered 1..100 without a gap
+    // or a repeat, each balance the one before plus its amount, booking time never going backwards.
+    const entries = (
+      await db().send(
+        new QueryCommand({
+          TableName: tableName(),
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': keys.statementPartition(MERCHANT) },
+          ConsistentRead: true,
+        }),
+      )
+    ).Items as StatementEntry[]
+    expect(entries.map((e) => e.seq)).toEqual(range(100))
+    expect(entries.map((e) => e.providerReference).sort()).toEqual(
+      paid.map((r) => r.providerReference).sort(),
+    )
+    expect(
+      entries.every(
+        (e, i) => e.balanceAfterKobo === (i === 0 ? 0 : entries[i - 1]!.balanceAfterKobo) + e.amountKobo,
+      ),
+    ).toBe(true)
+    expect(entries.every((e, i) => i === 0 || e.bookedAt >= entries[i - 1]!.bookedAt)).toBe(true)
+    expect({ entries: head.entries, balanceKobo: head.balanceKobo }).toEqual({
+      entries: 100,
+      balanceKobo: 100_000,
+    })
   })
 })

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as XLSX from 'xlsx'
 import { validateXML } from 'xmllint-wasm'
 import { ApiClient } from '#client/api-client.ts'
+import { statementCamt053, statementMt940 } from '#lib/finance/statement-formats.ts'
 import { statementPage } from '#lib/finance/statement-range.ts'
 import { addMerchant } from '#lib/ledger/repository.ts'
 import { type IndexedTransfer, indexTransfers } from '#lib/merchant-history/indexer.ts'
@@ -237,6 +238,24 @@ describe('GET /api/v1/merchant/statement: the statement of entries over a range'
     expect(pages.map((p) => p.entries.length)).toEqual([2, 1])
     expect(pages[0]!.closingKobo).toBe(pages[1]!.openingKobo)
     expect(pages[1]!.closingKobo).toBe(9_999)
+    // Each page is a statement of its own in every format: ITBD balances and MsgPgntn in camt.053
+    // (still valid), :60M:/:62M: in MT940 (still balanced for both parsers).
+    for (const page of pages) {
+      const camt = statementCamt053(page)
+      const result = await validateXML({
+        xml: [{ fileName: 'page.xml', contents: camt }],
+        schema: [{ fileName: 'camt.053.001.08.xsd', contents: CAMT_XSD }],
+      })
+      expect(result.errors.map((e) => e.message)).toEqual([])
+      const mt940 = statementMt940(page)
+      const [a] = new mt940js.Parser().parse(mt940)
+      expect(kobo(a!.openingBalance)).toBe(page.openingKobo)
+      expect(kobo(a!.closingBalance)).toBe(page.closingKobo)
+      const [b] = swiftParser.parse({ type: 'mt940', data: mt940, validate: true })
+      expect(b!.transactions).toHaveLength(page.entries.length)
+    }
+    expect(statementCamt053(pages[0]!)).toContain('<Cd>ITBD</Cd>')
+    expect(statementMt940(pages[1]!)).toContain(':60M:C')
     // Over HTTP, a page's cursor is in the Link header and in data.page.next.
     const first = await get('?from=2026-01-01&to=2026-01-31')
     expect(first.headers.get('link')).toBeNull()
