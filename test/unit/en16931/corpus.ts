@@ -305,6 +305,165 @@ export const MUTATIONS: [string, (xml: string) => string | undefined][] = [
       once(xml, /(<cbc:DocumentCurrencyCode[^>]*>[^<]*<\/cbc:DocumentCurrencyCode>)/, '$1') &&
       addTaxRepresentative(xml),
   ],
+  ['BR-03', (xml) => once(xml, /<cbc:IssueDate>[^<]*<\/cbc:IssueDate>/, '')],
+  ['BR-04', (xml) => once(xml, /<cbc:(Invoice|CreditNote)TypeCode[^>]*>[^<]*<\/cbc:\1TypeCode>/, '')],
+  [
+    'BR-07',
+    (xml) =>
+      once(
+        xml,
+        /(<cac:AccountingCustomerParty>[\s\S]*?<cac:PartyLegalEntity>\s*)<cbc:RegistrationName>[^<]*<\/cbc:RegistrationName>/,
+        '$1',
+      ),
+  ],
+  [
+    'BR-08',
+    (xml) =>
+      once(
+        xml,
+        /(<cac:AccountingSupplierParty>[\s\S]*?)<cac:PostalAddress>[\s\S]*?<\/cac:PostalAddress>/,
+        '$1',
+      ),
+  ],
+  [
+    'BR-11',
+    (xml) =>
+      once(
+        xml,
+        /(<cac:AccountingCustomerParty>[\s\S]*?<cac:PostalAddress>[\s\S]*?)<cac:Country>[\s\S]*?<\/cac:Country>/,
+        '$1',
+      ),
+  ],
+  [
+    'BR-12',
+    (xml) =>
+      once(
+        xml,
+        /(<cac:LegalMonetaryTotal>\s*)<cbc:LineExtensionAmount[^>]*>[^<]*<\/cbc:LineExtensionAmount>/,
+        '$1',
+      ),
+  ],
+  [
+    'BR-13',
+    (xml) =>
+      once(
+        xml,
+        /(<cac:LegalMonetaryTotal>[\s\S]*?)<cbc:TaxExclusiveAmount[^>]*>[^<]*<\/cbc:TaxExclusiveAmount>/,
+        '$1',
+      ),
+  ],
+  [
+    'BR-15',
+    (xml) =>
+      once(xml, /(<cac:LegalMonetaryTotal>[\s\S]*?)<cbc:PayableAmount[^>]*>[^<]*<\/cbc:PayableAmount>/, '$1'),
+  ],
+  ['BR-21', (xml) => once(xml, /(<cac:(?:Invoice|CreditNote)Line>\s*<cbc:ID>)[^<]*/, '$1 ')],
+  [
+    'BR-24',
+    (xml) =>
+      once(
+        xml,
+        /(<cac:(?:Invoice|CreditNote)Line>(?:(?!<\/cac:(?:Invoice|CreditNote)Line>)[\s\S])*?)<cbc:LineExtensionAmount[^>]*>[^<]*<\/cbc:LineExtensionAmount>/,
+        '$1',
+      ),
+  ],
+  [
+    'BR-31',
+    (xml) =>
+      once(
+        xml,
+        /(<cac:AllowanceCharge>\s*<cbc:ChargeIndicator>false<\/cbc:ChargeIndicator>(?:(?!<\/cac:AllowanceCharge>)[\s\S])*?)<cbc:Amount[^>]*>[^<]*<\/cbc:Amount>/,
+        '$1',
+      ),
+  ],
+  [
+    'BR-36',
+    (xml) =>
+      once(
+        xml,
+        /(<cac:AllowanceCharge>\s*<cbc:ChargeIndicator>true<\/cbc:ChargeIndicator>(?:(?!<\/cac:AllowanceCharge>)[\s\S])*?)<cbc:Amount[^>]*>[^<]*<\/cbc:Amount>/,
+        '$1',
+      ),
+  ],
+  [
+    'BR-37',
+    (xml) =>
+      once(
+        xml,
+        /(<cac:AllowanceCharge>\s*<cbc:ChargeIndicator>true<\/cbc:ChargeIndicator>[\s\S]*?)<cac:TaxCategory>[\s\S]*?<\/cac:TaxCategory>/,
+        '$1',
+      ),
+  ],
+  [
+    'BR-45',
+    (xml) => once(xml, /(<cac:TaxSubtotal>\s*)<cbc:TaxableAmount[^>]*>[^<]*<\/cbc:TaxableAmount>/, '$1'),
+  ],
+  [
+    'BR-46',
+    (xml) =>
+      once(
+        xml,
+        /(<cac:TaxSubtotal>(?:(?!<\/cac:TaxSubtotal>)[\s\S])*?)<cbc:TaxAmount[^>]*>[^<]*<\/cbc:TaxAmount>/,
+        '$1',
+      ),
+  ],
+  [
+    'BR-48',
+    (xml) =>
+      once(
+        xml,
+        /(<cac:TaxSubtotal>(?:(?!<\/cac:TaxSubtotal>)[\s\S])*?<cac:TaxCategory>(?:(?!<\/cac:TaxCategory>)[\s\S])*?)<cbc:Percent>[^<]*<\/cbc:Percent>/,
+        '$1',
+      ),
+  ],
+  [
+    'BR-63',
+    (xml) =>
+      once(xml, /(<cac:AccountingCustomerParty>\s*<cac:Party>\s*<cbc:EndpointID) schemeID="[^"]*"/, '$1'),
+  ],
+  ['BR-CO-26', (xml) => sellerUnidentified(xml)],
+  [
+    'BR-CL-05',
+    (xml) =>
+      once(
+        xml,
+        /(<cbc:DocumentCurrencyCode[^>]*>[^<]*<\/cbc:DocumentCurrencyCode>)/,
+        '$1<cbc:TaxCurrencyCode>XYZ</cbc:TaxCurrencyCode>',
+      ),
+  ],
+  ['BR-CL-06', (xml) => once(xml, /(<cac:InvoicePeriod>)/, '$1<cbc:DescriptionCode>9</cbc:DescriptionCode>')],
+  [
+    'BR-CL-11',
+    (xml) => once(xml, /(<cac:PartyLegalEntity>[\s\S]*?<cbc:CompanyID schemeID=")[^"]*/, '$19999'),
+  ],
+  [
+    'BR-CL-19',
+    (xml) =>
+      once(
+        xml,
+        /(<cac:AllowanceCharge>\s*<cbc:ChargeIndicator>false<\/cbc:ChargeIndicator>\s*<cbc:AllowanceChargeReasonCode>)[^<]*/,
+        '$1ZZ9',
+      ),
+  ],
+  [
+    'BR-CL-20',
+    (xml) =>
+      once(
+        xml,
+        /(<cac:AllowanceCharge>\s*<cbc:ChargeIndicator>true<\/cbc:ChargeIndicator>\s*<cbc:AllowanceChargeReasonCode>)[^<]*/,
+        '$1ZZ9',
+      ),
+  ],
+  ['BR-CL-21', (xml) => once(xml, /(<cac:StandardItemIdentification>\s*<cbc:ID schemeID=")[^"]*/, '$19999')],
+  ['BR-CL-15', (xml) => once(xml, /(<cac:OriginCountry>\s*<cbc:IdentificationCode>)[^<]*/, '$1QQ')],
+  [
+    'BR-28',
+    (xml) =>
+      once(xml, /(<cac:Price>[\s\S]*?<cac:AllowanceCharge>[\s\S]*?<cbc:BaseAmount[^>]*>)\s*([0-9])/, '$1-$2'),
+  ],
+  ['BR-IC-12', (xml) => once(xml, /(<cac:TaxCategory>\s*<cbc:ID[^>]*>)S(<\/cbc:ID>)/g, '$1K$2')],
+  ['BR-O-11', (xml) => withOutsideScope(xml)],
+  ['BR-B-02', (xml) => once(xml, /(<cac:ClassifiedTaxCategory>\s*<cbc:ID[^>]*>)[^<]*/, '$1B')],
   ...['Z', 'E', 'AE', 'K', 'G', 'O', 'L', 'M'].map((code): [string, (xml: string) => string | undefined] => [
     `category-S-to-${code}`,
     (xml) => {
@@ -316,6 +475,26 @@ export const MUTATIONS: [string, (xml: string) => string | undefined][] = [
     },
   ]),
 ]
+
+/** BR-CO-26: a seller with no VAT identifier, no identifier and no legal registration identifier. */
+function sellerUnidentified(xml: string): string | undefined {
+  const match = /<cac:AccountingSupplierParty>[\s\S]*?<\/cac:AccountingSupplierParty>/.exec(xml)
+  if (!match) return undefined
+  const seller = match[0]
+    .replace(/<cac:PartyTaxScheme>[\s\S]*?<\/cac:PartyTaxScheme>/g, '')
+    .replace(/<cac:PartyIdentification>[\s\S]*?<\/cac:PartyIdentification>/g, '')
+    .replace(/<cbc:CompanyID[^>]*>[^<]*<\/cbc:CompanyID>/g, '')
+  return xml.replace(match[0], seller)
+}
+
+/** BR-O-11 and on: the first breakdown's category turned to O, the others left as they are. */
+function withOutsideScope(xml: string): string | undefined {
+  return once(
+    xml,
+    /(<cac:TaxSubtotal>(?:(?!<\/cac:TaxSubtotal>)[\s\S])*?<cac:TaxCategory>\s*<cbc:ID[^>]*>)[^<]*/,
+    '$1O',
+  )
+}
 
 /** Adds 1 to the document total named. */
 function bump(xml: string, total: string): string | undefined {
@@ -359,7 +538,7 @@ function dropLines(xml: string): string | undefined {
   return out === xml ? undefined : out
 }
 
-const PER_MUTATION = 6
+const PER_MUTATION = 4
 
 export function corpus(): Document[] {
   const documents = examples()
