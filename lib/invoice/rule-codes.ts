@@ -347,6 +347,36 @@ export const REQUEST_CODES = {
     example: 'path',
     lenient: false,
   },
+  INVOICE_NOT_FOUND: {
+    meaning:
+      "No invoice with this IRN belongs to the caller's business (another business's invoices are never shown)",
+    example: 'irn',
+    lenient: false,
+    status: 404,
+    action: "Check the IRN, and that it is your business's and of this mode (live or test)",
+  },
+  // Area D (notification templates).
+  TEMPLATE_EXISTS: {
+    meaning: 'A template for this productCode and messageType already exists',
+    example: 'productCode',
+    lenient: false,
+    status: 409,
+    action: 'Replace it with PUT /notification/template/{templateID} (the message names the id)',
+  },
+  TEMPLATE_VERSION_STALE: {
+    meaning: "The PUT's version is not the template's current version (someone changed it)",
+    example: 'version',
+    lenient: false,
+    status: 409,
+    action: 'Read the template again and reapply your change',
+  },
+  TEMPLATE_NOT_FOUND: {
+    meaning: 'No notification template has this templateID',
+    example: 'templateId',
+    lenient: false,
+    status: 404,
+    action: 'Check the id with GET /notification/template?product=',
+  },
   WEBHOOK_DOWN: {
     meaning: "Transmit found a party's system down: the invoice stays SIGNED, retry later",
     example: 'parties/supplier/webhook',

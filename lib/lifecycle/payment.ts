@@ -28,7 +28,8 @@ export async function updatePaymentStatus(
 ): Promise<PaymentUpdate> {
   const { businessId } = caller
   const record = await readInvoiceRecord(irn)
-  if (!record || record.businessId !== businessId) throw new NotFound(`No invoice ${irn} for your business`)
+  if (!record || record.businessId !== businessId)
+    throw new NotFound(`No invoice ${irn} for your business`, { code: 'INVOICE_NOT_FOUND' })
   const decide = (current: PaymentStatus): PaymentUpdate | undefined => {
     if (current === target)
       return { changed: false, message: `Payment status of ${irn} is already ${target}; nothing changed` }
@@ -66,7 +67,7 @@ export async function updatePaymentStatus(
         return { changed: true, message: `Payment status of ${irn} changed from PENDING to ${target}` }
       }
       const now = await readInvoiceRecord(irn)
-      if (!now) throw new NotFound(`No invoice ${irn} for your business`)
+      if (!now) throw new NotFound(`No invoice ${irn} for your business`, { code: 'INVOICE_NOT_FOUND' })
       current = now
       return AGAIN
     },

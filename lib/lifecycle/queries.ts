@@ -9,7 +9,8 @@ import { buyerTinOf, confirmView, exchangeView, isSigned, pulledInvoiceView } fr
 export async function confirmInvoice(caller: ApiClientCaller, irn: string) {
   const { businessId } = caller
   const record = await readInvoiceRecord(irn)
-  if (!record || record.businessId !== businessId) throw new NotFound(`No invoice ${irn} for your business`)
+  if (!record || record.businessId !== businessId)
+    throw new NotFound(`No invoice ${irn} for your business`, { code: 'INVOICE_NOT_FOUND' })
   return confirmView(record)
 }
 

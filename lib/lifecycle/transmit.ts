@@ -166,7 +166,7 @@ export async function transmit(caller: ApiClientCaller, body: TransmitRequest): 
   const { businessId } = caller
   const record = await readInvoiceRecord(body.irn)
   if (!record || record.businessId !== businessId)
-    throw new NotFound(`No invoice ${body.irn} for your business`)
+    throw new NotFound(`No invoice ${body.irn} for your business`, { code: 'INVOICE_NOT_FOUND' })
   if (record.status === 'TRANSMITTED') {
     return {
       lines: [`invoice ${record.irn}: already TRANSMITTED at ${record.transmittedAt}, nothing sent again`],

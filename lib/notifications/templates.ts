@@ -88,6 +88,7 @@ const pairTaken = (productCode: string, messageType: number, existing?: Template
       (existing
         ? ` (templateID ${existing.templateID}): replace it with PUT /notification/template/${existing.templateID}`
         : ''),
+    { code: 'TEMPLATE_EXISTS' },
   )
 
 /** Creates the template of a (productCode, messageType) pair; a second one for the same pair is 409. */
@@ -169,6 +170,7 @@ export async function replaceTemplate(
       if (input.version !== undefined && input.version !== current.version) {
         throw new Conflict(
           `Template ${templateId} is at version ${current.version}, not ${input.version}: read it again and reapply your change`,
+          { code: 'TEMPLATE_VERSION_STALE' },
         )
       }
       const item: TemplateItem = {
@@ -196,6 +198,7 @@ export async function replaceTemplate(
       if (input.version !== undefined) {
         throw new Conflict(
           `Template ${templateId} was changed by someone else just now: read it again and reapply your change`,
+          { code: 'TEMPLATE_VERSION_STALE' },
         )
       }
       raced = outcome.error
@@ -219,7 +222,10 @@ async function templateById(templateId: number): Promise<TemplateItem> {
   const current = pointer
     ? await getTemplate(pointer.productCode as string, pointer.messageType as number)
     : undefined
-  if (!pointer || !current) throw new NotFound(`No notification template has templateID ${templateId}`)
+  if (!pointer || !current)
+    throw new NotFound(`No notification template has templateID ${templateId}`, {
+      code: 'TEMPLATE_NOT_FOUND',
+    })
   return current
 }
 

@@ -80,6 +80,17 @@ export const PLATFORM_CODES = {
     meaning: 'The path exists, but not with this method',
     action: 'Use one of the methods of the Allow header',
   },
+  // Idempotency-Key (every route that takes one).
+  IDEMPOTENCY_KEY_REUSED: {
+    status: 409,
+    meaning: 'The Idempotency-Key was already used with a different request body',
+    action: 'Use a new key for a new request; the same key only with the same body',
+  },
+  IDEMPOTENCY_IN_PROGRESS: {
+    status: 409,
+    meaning: 'A request with this Idempotency-Key is still being handled',
+    action: 'Retry after Retry-After seconds: you get its reply',
+  },
   // Authentication and authorisation (lib/platform/auth/refusal.ts: the refusal reason, upper case).
   MISSING_CREDENTIALS: {
     status: 401,

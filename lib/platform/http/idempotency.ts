@@ -105,11 +105,14 @@ export async function claimIdempotencyKey(
     existing = heldBy(error)
   }
   if (existing.requestHash !== requestHash) {
-    throw new Conflict('This Idempotency-Key was already used with a different request body: use a new key')
+    throw new Conflict('This Idempotency-Key was already used with a different request body: use a new key', {
+      code: 'IDEMPOTENCY_KEY_REUSED',
+    })
   }
   if (existing.state !== 'DONE') {
     const untilMs = typeof existing.inProgressUntil === 'number' ? existing.inProgressUntil : nowMs + 1000
     throw new Conflict('A request with this Idempotency-Key is still in progress: retry shortly', {
+      code: 'IDEMPOTENCY_IN_PROGRESS',
       retryAfterSeconds: Math.max(1, Math.ceil((untilMs - nowMs) / 1000)),
     })
   }

@@ -88,7 +88,7 @@ describe('POST /notification/template', () => {
     expect(reply.body).toEqual({
       status: 409,
       message: `A template for product DUPLICATE and messageType 1 (failed) already exists (templateID ${first.templateID}): replace it with PUT /notification/template/${first.templateID}`,
-      errors: [{ path: '', code: 'CONFLICT', message: expect.stringContaining('already exists') }],
+      errors: [{ path: '', code: 'TEMPLATE_EXISTS', message: expect.stringContaining('already exists') }],
     })
   })
 
@@ -193,7 +193,7 @@ describe('PUT /notification/template/{templateId}', () => {
     expect(stale.body).toEqual({
       status: 409,
       message: `Template ${original.templateID} is at version 2, not 1: read it again and reapply your change`,
-      errors: [{ path: '', code: 'CONFLICT', message: expect.stringContaining('version 2') }],
+      errors: [{ path: '', code: 'TEMPLATE_VERSION_STALE', message: expect.stringContaining('version 2') }],
     })
   })
 
@@ -236,7 +236,9 @@ describe('PUT /notification/template/{templateId}', () => {
     expect(unknown.body).toEqual({
       status: 404,
       message: 'No notification template has templateID 999999',
-      errors: [{ path: '', code: 'NOT_FOUND', message: 'No notification template has templateID 999999' }],
+      errors: [
+        { path: '', code: 'TEMPLATE_NOT_FOUND', message: 'No notification template has templateID 999999' },
+      ],
     })
     const bad = await put('/notification/template/abc', { message: 'x', messageType: 0, productCode: 'P' })
     expect(bad.status).toBe(400)

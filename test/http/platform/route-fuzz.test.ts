@@ -23,7 +23,7 @@ import {
 } from '../../fuzz/requests.ts'
 import { FUZZ_PRODUCT, snapshot } from '../../fuzz/state.ts'
 import { startApi, type TestApi } from '../../support/api.ts'
-import { operationFor } from '../../support/contract.ts'
+import { checkErrorCodes, operationFor } from '../../support/contract.ts'
 import { type CapturedOutput, captureOutput } from '../../support/output.ts'
 import { DEV, devClients } from '../../support/clients.ts'
 
@@ -119,7 +119,11 @@ function expectAreaRecord(
     ...(failed && 'warnings' in (body.error ?? body) ? { warnings: expect.any(Array) } : {}),
     // A list cut at 100 counts what it left out (CONTRACT 18).
     ...(failed && 'truncated' in (body.error ?? body) ? { truncated: expect.any(Object) } : {}),
+    // A 403 names the roles that may call the route (CONTRACT 20).
+    ...(failed && 'required_roles' in (body.error ?? body) ? { required_roles: expect.any(Array) } : {}),
   }
+  // Every error reply carries a code of the error catalogue (CONTRACT 20).
+  if (failed) checkErrorCodes(`${reply.status}`, { status: reply.status, body })
   // Area A's records carry `code`, the status (CONTRACT 17); the authority's paths fail in its record.
   const code = shape.withCode ? { code: reply.status } : {}
   if (shape.authority && failed) {
@@ -136,6 +140,7 @@ function expectAreaRecord(
       errors: expect.any(Array),
       ...('warnings' in body ? { warnings: expect.any(Array) } : {}),
       ...('truncated' in body ? { truncated: expect.any(Object) } : {}),
+      ...('required_roles' in body ? { required_roles: expect.any(Array) } : {}),
     })
   }
   switch (kind) {
