@@ -228,18 +228,19 @@ const copyFiles = (files: readonly string[], ublIn = false): BundlingOptions['co
   beforeInstall: () => [],
   afterBundling: (inputDir, outputDir) => [
     ...files.map((file) => `cp "${join(inputDir, projectFile(file))}" "${outputDir}/"`),
-    ...(ublIn
-      ? [
-          [
-            `cd "${inputDir}" && npx esbuild "${UBL_IN_CHUNK.entry}" --bundle --platform=node --format=esm`,
-            `--minify --target=${BUNDLING.target} --main-fields=${BUNDLING.mainFields.join(',')}`,
-            `--banner:js="${BUNDLING.banner}" --outfile="${outputDir}/${UBL_IN_CHUNK.file}"`,
-            ...Object.entries(bundleAliases()).map(([name, shim]) => `--alias:${name}=${shim}`),
-          ].join(' '),
-        ]
-      : []),
+    ...(ublIn ? [ublInChunkCommand(inputDir, outputDir)] : []),
   ],
 })
+
+/** The shell command that builds the UBL in chunk into `outputDir` (esbuild's CLI, the bundles' settings). */
+export function ublInChunkCommand(inputDir: string, outputDir: string): string {
+  return [
+    `cd "${inputDir}" && npx esbuild "${UBL_IN_CHUNK.entry}" --bundle --platform=node --format=esm`,
+    `--minify --target=${BUNDLING.target} --main-fields=${BUNDLING.mainFields.join(',')}`,
+    `--banner:js="${BUNDLING.banner}" --outfile="${outputDir}/${UBL_IN_CHUNK.file}"`,
+    ...Object.entries(bundleAliases()).map(([name, shim]) => `--alias:${name}=${shim}`),
+  ].join(' ')
+}
 
 /**
  * A NodejsFunction with the house defaults (Node 22 on ARM64, the shared bundling, the common
