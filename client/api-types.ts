@@ -77,7 +77,7 @@ export interface paths {
         put?: never;
         /**
          * Submit 1 to 100 invoices to validate or sign
-         * @description Answers 202 with Location; each invoice is then handled exactly as POST /app/invoice/validate or /sign would (both sign, CONTRACT section 5), once. An Idempotency-Key replays the first reply. batch.completed is sent when every item has its result.
+         * @description Answers 202 with Location; each invoice is then handled exactly as POST /app/invoice/validate or /sign would (both sign, CONTRACT section 5), once. An invoice may be a UBL 2.1 Invoice or CreditNote as a string (CONTRACT 22), handled as the same document sent with Content-Type: application/xml. An Idempotency-Key replays the first reply. batch.completed is sent when every item has its result.
          */
         post: operations["app-invoice-batch-submit-v1"];
         delete?: never;
@@ -1649,7 +1649,7 @@ export interface paths {
         put?: never;
         /**
          * Submit 1 to 100 invoices to validate or sign
-         * @description Answers 202 with Location; each invoice is then handled exactly as POST /app/invoice/validate or /sign would (both sign, CONTRACT section 5), once. An Idempotency-Key replays the first reply. batch.completed is sent when every item has its result.
+         * @description Answers 202 with Location; each invoice is then handled exactly as POST /app/invoice/validate or /sign would (both sign, CONTRACT section 5), once. An invoice may be a UBL 2.1 Invoice or CreditNote as a string (CONTRACT 22), handled as the same document sent with Content-Type: application/xml. An Idempotency-Key replays the first reply. batch.completed is sent when every item has its result.
          */
         post: operations["app-invoice-batch-submit-v2"];
         delete?: never;

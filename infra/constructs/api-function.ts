@@ -208,6 +208,8 @@ export interface HouseFunctionProps {
   files?: readonly string[]
   /** The routes an API function serves, for its bundle's route lookup (routeLookupBundling). */
   routes?: readonly Route[]
+  /** Ship the UBL in chunk beside the bundle (a consumer that reads XML); routes that take XML imply it. */
+  ublInChunk?: boolean
 }
 
 /**
@@ -263,6 +265,7 @@ export function houseFunction(
     description: `${props.serviceName} ${props.stage} ${props.name}`,
   })
   logGroup.grantWrite(role)
+  const ublIn = props.ublInChunk === true || needsUblInChunk(props.routes ?? [])
   const fn = new NodejsFunction(scope, 'Function', {
     functionName: physicalFunctionName(props.stage, props.name),
     role,
@@ -279,11 +282,8 @@ export function houseFunction(
     tracing: Tracing.ACTIVE,
     logGroup,
     bundling:
-      props.files?.length || needsUblInChunk(props.routes ?? [])
-        ? {
-            ...bundling(props.routes),
-            commandHooks: copyFiles(props.files ?? [], needsUblInChunk(props.routes ?? [])),
-          }
+      props.files?.length || ublIn
+        ? { ...bundling(props.routes), commandHooks: copyFiles(props.files ?? [], ublIn) }
         : bundling(props.routes),
     environment: {
       TABLE_NAME: props.table.tableName,
