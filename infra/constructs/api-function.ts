@@ -216,6 +216,8 @@ export interface HouseFunctionProps {
   files?: readonly string[]
   /** The routes an API function serves, for its bundle's route lookup (routeLookupBundling). */
   routes?: readonly Route[]
+  /** Ship the UBL in chunk beside the bundle (a consumer that reads XML); routes that take XML imply it. */
+  ublInChunk?: boolean
 }
 
 /**
@@ -236,18 +238,19 @@ const copyFiles = (files: readonly string[], ublIn = false): BundlingOptions['co
   beforeInstall: () => [],
   afterBundling: (inputDir, outputDir) => [
     ...files.map((file) => `cp "${join(inputDir, projectFile(file))}" "${outputDir}/"`),
-    ...(ublIn
-      ? [
-          [
-            `cd "${inputDir}" && npx esbuild "${UBL_IN_CHUNK.entry}" --bundle --platform=node --format=esm`,
-            `--minify --target=${BUNDLING.target} --main-fields=${BUNDLING.mainFields.join(',')}`,
-            `--banner:js="${BUNDLING.banner}" --outfile="${outputDir}/${UBL_IN_CHUNK.file}"`,
-            ...Object.entries(bundleAliases()).map(([name, shim]) => `--alias:${name}=${shim}`),
-          ].join(' '),
-        ]
-      : []),
+    ...(ublIn ? [ublInChunkCommand(inputDir, outputDir)] : []),
   ],
 })
+
+/** The shell command that builds the UBL in chunk into `outputDir` (esbuild's CLI, the bundles' settings). */
+export function ublInChunkCommand(inputDir: string, outputDir: string): string {
+  return [
+    `cd "${inputDir}" && npx esbuild "${UBL_IN_CHUNK.entry}" --bundle --platform=node --format=esm`,
+    `--minify --target=${BUNDLING.target} --main-fields=${BUNDLING.mainFields.join(',')}`,
+    `--banner:js="${BUNDLING.banner}" --outfile="${outputDir}/${UBL_IN_CHUNK.file}"`,
+    ...Object.entries(bundleAliases()).map(([name, shim]) => `--alias:${name}=${shim}`),
+  ].join(' ')
+}
 
 /**
  * A NodejsFunction with the house defaults (Node 22 on ARM64, the shared bundling, the common
@@ -270,6 +273,7 @@ export function houseFunction(
     description: `${props.serviceName} ${props.stage} ${props.name}`,
   })
   logGroup.grantWrite(role)
+  const ublIn = props.ublInChunk === true || needsUblInChunk(props.routes ?? [])
   const fn = new NodejsFunction(scope, 'Function', {
     functionName: physicalFunctionName(props.stage, props.name),
     role,
@@ -286,11 +290,8 @@ export function houseFunction(
     tracing: Tracing.ACTIVE,
     logGroup,
     bundling:
-      props.files?.length || needsUblInChunk(props.routes ?? [])
-        ? {
-            ...bundling(props.routes),
-            commandHooks: copyFiles(props.files ?? [], needsUblInChunk(props.routes ?? [])),
-          }
+      props.files?.length || ublIn
+        ? { ...bundling(props.routes), commandHooks: copyFiles(props.files ?? [], ublIn) }
         : bundling(props.routes),
     environment: {
       TABLE_NAME: props.table.tableName,

@@ -103,6 +103,7 @@ export class Consumers extends Construct {
       memorySize: c.memoryMB,
       timeout: Duration.seconds(c.timeoutSeconds),
       environment: sendsFrom ? { SES_FROM_ADDRESS: sendsFrom.fromAddress } : {},
+      ...(c.takesXml ? { ublInChunk: true } : {}),
     }).function
     this.functions.set(c.functionId, fn)
     // Its role: the Access the local runs hold it to. The queues it sends to are granted once every

@@ -7,6 +7,7 @@ import { eventPut, newEvent } from '#lib/events/event.ts'
 import { type ApiError, toApiError } from '#lib/platform/http/errors.ts'
 import { type DomainError, TooLarge } from '#lib/platform/errors.ts'
 import { firsErrorDetails } from '#lib/platform/http/replies.ts'
+import { asInvoiceInput } from '#lib/invoice/input.ts'
 import { handleInvoice, type InvoiceAction } from '#lib/invoice/service.ts'
 import { CALLER_ITEMS } from '#lib/invoice/sign-items.ts'
 import { logger } from '#lib/platform/log.ts'
@@ -122,7 +123,8 @@ async function processItem(header: BatchHeader, item: BatchItem): Promise<void> 
         sign: signBytes,
         version: header.version,
         caller: callerOf(header),
-        body: invoiceOfItem(item),
+        // An item sent as a UBL string is read as an XML body is (CONTRACT 22).
+        body: asInvoiceInput(invoiceOfItem(item)),
         modeHeader: header.modeHeader,
       },
       (written) => {

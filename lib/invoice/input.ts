@@ -21,6 +21,19 @@ export interface InvoiceModel {
   format: 'json' | 'xml'
 }
 
+/**
+ * A batch item (lib/batches) sent as a string that starts with `<` is a UBL document, read as an XML
+ * body is; any other item is the JSON invoice (a string that is not XML stays a JSON type error).
+ */
+export const asInvoiceInput = (item: unknown): unknown =>
+  typeof item === 'string' &&
+  item
+    .replace(/^\uFEFF/, '')
+    .trimStart()
+    .startsWith('<')
+    ? new XmlBody(item)
+    : item
+
 /** The request body as the invoice model, or a 400 listing every problem of the XML at its XPath. */
 export async function invoiceModelOf(body: unknown): Promise<InvoiceModel> {
   if (!(body instanceof XmlBody)) return { body, locate: (path) => path, format: 'json' }

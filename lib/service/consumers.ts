@@ -99,6 +99,8 @@ type ConsumerStack = Exclude<StackName, 'edge'>
 interface ConsumerDeclaration {
   /** The Lambda function's name within the service; its handler is functions/<domain>/<functionId>.ts. */
   functionId: string
+  /** It reads UBL 2.1 XML (a batch's UBL items): the UBL in chunk ships beside its bundle (CONTRACT 22). */
+  takesXml?: true
   /** The lib/ domain (and functions/ folder) it belongs to. */
   domain: string
   stack: ConsumerStack
@@ -306,6 +308,7 @@ export const consumers: readonly Consumer[] = [
   }),
   declare({
     functionId: 'batch-worker',
+    takesXml: true,
     domain: 'batches',
     stack: 'events',
     // One batch per message, side by side: a batch that fails is delivered again after the visibility

@@ -11,6 +11,7 @@ Options:
   --method METHOD     GET, POST, PATCH... (default GET)
   --path TARGET       the path plus ?query exactly as you will send it (required)
   --body JSON         the exact body you will send (or --body-file PATH)
+  --content-type TYPE the body's Content-Type header (default application/json; application/xml for UBL)
   --key KEY           Area A: the API key; Area B: the bearer token (required)
   --secret SECRET     the API secret or HMAC secret (or env SIGNING_SECRET, to keep it out of shell history)
 
@@ -30,6 +31,7 @@ export const commands: Command[] = [
       path: { type: 'string' },
       body: { type: 'string' },
       'body-file': { type: 'string' },
+      'content-type': { type: 'string' },
       key: { type: 'string' },
       secret: { type: 'string' },
     },
@@ -52,7 +54,8 @@ export const commands: Command[] = [
         console.error(`--area must be A or B.\n\n${help}`)
         process.exit(2)
       }
-      if (body.length && area === 'A') headers['content-type'] = 'application/json'
+      if (body.length && area === 'A')
+        headers['content-type'] = optional(v, 'content-type') ?? 'application/json'
       console.log(
         Object.entries(headers)
           .map(([name, value]) => `-H '${name}: ${value}'`)

@@ -46,7 +46,8 @@ export async function buildBundles(dir: string): Promise<BundleMap> {
       mkdirSync(join(dir, functionId), { recursive: true })
       await build(esbuildOptionsFor(handler, bundleFile(dir, functionId)))
       // The UBL in chunk beside the bundles of the functions that take XML, as the construct builds it.
-      if (needsUblInChunk(routes.filter((r) => r.handler === handler)))
+      const consumer = consumers.find((c) => c.functionId === functionId)
+      if (consumer?.takesXml || needsUblInChunk(routes.filter((r) => r.handler === handler)))
         await build(ublInChunkOptions(join(dir, functionId, UBL_IN_CHUNK.file)))
     }
   }

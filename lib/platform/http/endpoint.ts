@@ -99,6 +99,11 @@ export interface EndpointRequest<B extends z.ZodType, Q extends z.ZodType, P ext
    * 'service'` only. The invoice endpoints take UBL 2.1 this way (CONTRACT 22).
    */
   xmlBody?: true
+  /**
+   * Body paths whose strings are whole documents (a batch's UBL items, CONTRACT 22): bounded by the
+   * 1 MiB body limit, not by the 4,096-character bound of every other string (CONTRACT 18).
+   */
+  documentPaths?: RegExp
 }
 
 /**

@@ -386,7 +386,13 @@ export function apiHandler<
       const sent = route.bodyFromPath ? { ...event.pathParameters } : event.body
       const reply = await fn({
         body: (bodySchema
-          ? parseOrThrow(bodySchema, sent, route.bodyFromPath ? 'path' : 'body', declared.invalidBody)
+          ? parseOrThrow(
+              bodySchema,
+              sent,
+              route.bodyFromPath ? 'path' : 'body',
+              declared.invalidBody,
+              declared.documentPaths,
+            )
           : sent) as z.output<B>,
         query: (declared.query && declared.queryValidation !== 'handler'
           ? parseOrThrow(declared.query, event.queryStringParameters ?? {}, 'query')

@@ -62,11 +62,12 @@ export function parseOrThrow<S extends z.ZodType>(
   value: unknown,
   where: 'body' | 'query' | 'path',
   toError: (problems: Problem[], summary: string) => DomainError = invalid,
+  documents?: RegExp,
 ): z.output<S> {
   const result = schema.safeParse(value)
   // The shared text rules (CONTRACT 9 and 18) hold for every string, whatever the schema says of it.
   const prefix = where === 'body' ? '' : where
-  const text = [...loneSurrogates(value, prefix), ...overlongText(value, prefix)]
+  const text = [...loneSurrogates(value, prefix), ...overlongText(value, prefix, documents)]
   if (result.success && text.length === 0) return result.data
   const summary =
     where === 'body'

@@ -58,17 +58,19 @@ const problemAt = (path: string, length: number): LengthProblem => ({
 })
 
 /**
- * Every string value in a parsed value longer than the bound, with its path.
+ * Every string value in a parsed value longer than the bound, with its path; but for strings at a
+ * path `documents` matches (the request declaration's `documentPaths`).
  * Iterative, as the text rule's walk: a body nested deeper than the call stack must be a 400.
  */
-export function overlongText(value: unknown, prefix = ''): LengthProblem[] {
+export function overlongText(value: unknown, prefix = '', documents?: RegExp): LengthProblem[] {
   if (typeof value === 'object' && value !== null && shortParses.has(value)) return []
   const found: LengthProblem[] = []
   const stack: [unknown, string][] = [[value, prefix]]
   while (stack.length) {
     const [v, path] = stack.pop()!
     if (typeof v === 'string') {
-      if (v.length > MAX_TEXT_CHARS) found.push(problemAt(path, v.length))
+      // A whole document sent as a string (a batch's UBL item) is bounded by the body limit instead.
+      if (v.length > MAX_TEXT_CHARS && !documents?.test(path)) found.push(problemAt(path, v.length))
     } else if (Array.isArray(v)) {
       for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], join(path, String(i))])
     } else if (typeof v === 'object' && v !== null) {

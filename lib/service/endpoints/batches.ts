@@ -24,7 +24,8 @@ export const batchSubmit = /* @__PURE__ */ batches({
   // put: 101 writes, one more than a transaction takes. The header is the commit point (items without
   // one are never read and expire), so the bulk grant is limited to the batch partitions it writes.
   access: { table: [writes([BATCH_PREFIX]), { actions: ['BatchWriteItem'], keys: [BATCH_PREFIX] }] },
-  request: { body: BatchRequest },
+  // An invoice may be a UBL 2.1 document as a string (CONTRACT 22), read by the worker as an XML body is.
+  request: { body: BatchRequest, documentPaths: /^invoices\/\d+$/ },
 })
 export const batchStatus = /* @__PURE__ */ batches({
   functionId: 'app-invoice-batch-status',
@@ -50,7 +51,7 @@ const INVALID = 'The body is invalid: every problem is listed'
 export const batchSubmitDocs = (): EndpointDocs => ({
   summary: 'Submit 1 to 100 invoices to validate or sign',
   description:
-    'Answers 202 with Location; each invoice is then handled exactly as POST /app/invoice/validate or /sign would (both sign, CONTRACT section 5), once. An Idempotency-Key replays the first reply. batch.completed is sent when every item has its result.',
+    'Answers 202 with Location; each invoice is then handled exactly as POST /app/invoice/validate or /sign would (both sign, CONTRACT section 5), once. An invoice may be a UBL 2.1 Invoice or CreditNote as a string (CONTRACT 22), handled as the same document sent with Content-Type: application/xml. An Idempotency-Key replays the first reply. batch.completed is sent when every item has its result.',
   exampleFile: 'docs/examples/batch-v1.json',
   replies: () => ({
     202: {

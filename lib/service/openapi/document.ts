@@ -13,6 +13,7 @@ import { replyShapeOf } from '#lib/platform/http/replies.ts'
 import type { ReplyKind } from '#lib/platform/http/route.ts'
 import { invoiceComponents } from '#lib/invoice/schemas.ts'
 import { CATALOGUE, type CatalogueEntry } from '#lib/service/error-catalogue.ts'
+import { ublOf } from '#lib/documents/ubl.ts'
 import { type Area, type AuthScheme, type Route, routes as routeTable } from '#lib/service/routes.ts'
 import {
   commonReplies,
@@ -400,6 +401,7 @@ function operationOf(
           schema: toSchema(body),
           ...(examples ? { examples } : example === undefined ? {} : { example }),
         },
+        ...(request.xmlBody ? { 'application/xml': xmlRequestBody(example) } : {}),
       },
     }
   }
@@ -417,6 +419,21 @@ function operationOf(
     ...(parameters.length ? { parameters } : {}),
     ...(requestBody ? { requestBody } : {}),
     responses,
+  }
+}
+
+/**
+ * The UBL 2.1 body of a route that takes XML (CONTRACT 22): the JSON example as the service exports it,
+ * which is what the route accepts back.
+ */
+function xmlRequestBody(example: unknown): Json {
+  return {
+    schema: {
+      type: 'string',
+      description:
+        "A UBL 2.1 Invoice or CreditNote (OASIS UBL 2.1 schema), UTF-8, no DOCTYPE: checked against the schema, mapped to the invoice record (the inverse of get-invoice's UBL; the authority's type code in the type code's `name`, or UNCL 1001 alone; VAT categories as the authority's ids or EN 16931's S, Z, AA) and judged by the same rules, with the same replies. Problems are reported at the XPath of the element at fault (NG-XML-01 not well-formed or a DOCTYPE, NG-XML-02 not schema-valid, NG-XML-03 no invoice type for its code).",
+    },
+    ...(example && typeof example === 'object' ? { example: ublOf(example as Record<string, unknown>) } : {}),
   }
 }
 

@@ -3,6 +3,7 @@ import { ublOf } from '#lib/documents/ubl.ts'
 import { buildInvoice } from '../../fixtures/invoices/build.ts'
 import { startApi, type TestApi } from '../../support/api.ts'
 import { type DevClients, devClients } from '../../support/clients.ts'
+import { eventually } from '../../support/standard-webhook-receiver.ts'
 
 /**
  * UBL in (CONTRACT 22): the invoice endpoints take a UBL 2.1 Invoice or CreditNote as
@@ -13,7 +14,7 @@ import { type DevClients, devClients } from '../../support/clients.ts'
 let api: TestApi
 let clients: DevClients
 beforeAll(async () => {
-  api = await startApi()
+  api = await startApi({ workers: ['batch-dispatch', 'batch-worker'] })
   clients = devClients(api.url)
 })
 afterAll(() => api?.close())
@@ -159,5 +160,39 @@ describe('POST /api/v1/app/invoice/sign: the UBL export of a signed invoice, pos
     const back = await postXml('app', '/api/v1/app/invoice/sign', exported.text)
     expect(back.status).toBe(200)
     expect(back.body).toEqual(signed.body)
+  })
+})
+
+describe('POST /api/{v}/app/invoice/batch with UBL items', () => {
+  it('takes an item sent as a UBL string, past the 4,096-character bound of other strings, with the single endpoint reply', {
+    timeout: 120_000,
+  }, async () => {
+    const good = buildInvoice()
+    const bad = ublOf(buildInvoice()).replace(/<cbc:IssueDate>[^<]*</, '<cbc:IssueDate>nope<')
+    expect(bad.length).toBeGreaterThan(4096)
+    const accepted = await clients.app.post<any>('/api/v1/app/invoice/batch', {
+      action: 'sign',
+      invoices: [ublOf(good), bad],
+    })
+    expect(accepted.status, accepted.text).toBe(202)
+    const batch = await eventually(async () => {
+      const reply = await clients.app.get<any>(`/api/v1/app/invoice/batch/${accepted.body.batch_id}`)
+      expect(reply.body.status).toBe('COMPLETED')
+      return reply.body
+    }, 90_000)
+    // The single endpoint given the same document replays the batch's sign (same signed_at).
+    const single = await postXml('app', '/api/v1/app/invoice/sign', ublOf(good))
+    expect(batch.items[0]).toMatchObject({ status: 'SUCCEEDED', reply: single.body })
+    expect(batch.items[1]).toMatchObject({
+      status: 'FAILED',
+      http_status: 400,
+      errors: [{ path: '/Invoice/cbc:IssueDate', code: 'NG-XML-02', message: expect.any(String) }],
+    })
+    // Any other string is still bounded.
+    const long = await clients.app.post<any>('/api/v1/app/invoice/batch', {
+      action: 'sign',
+      invoices: [{ ...good, note: 'x'.repeat(5000) }],
+    })
+    expect(long.status).toBe(400)
   })
 })

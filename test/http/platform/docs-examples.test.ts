@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ublOf } from '#lib/documents/ubl.ts'
 import { startApi, type TestApi } from '../../support/api.ts'
 import { type DevClients, devClients } from '../../support/clients.ts'
 
@@ -43,5 +44,15 @@ describe.each(['v1', 'v2'] as const)('docs/examples/invoice-%s.json', (version) 
         signed_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT[\d:.]+Z$/),
       })
     }
+  })
+})
+
+describe('docs/examples/invoice-v1.xml', () => {
+  it('is invoice-v1.json as the service exports it, and si/validate answers it as it answers the JSON', async () => {
+    const xml = readFileSync(new URL('../../../docs/examples/invoice-v1.xml', import.meta.url), 'utf8')
+    expect(xml).toBe(ublOf(example('v1')))
+    const reply = await clients.si.postXml<any>('/api/v1/si/validate', xml)
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200)
+    expect(reply.body).toEqual((await clients.si.post<any>('/api/v1/si/validate', example('v1'))).body)
   })
 })
