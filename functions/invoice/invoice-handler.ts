@@ -1,3 +1,4 @@
+import { readUbl } from '#lib/documents/ubl-in-loader.ts'
 import { apiSignature } from '#lib/platform/auth/api-signature.ts'
 import type { Endpoint } from '#lib/platform/http/endpoint.ts'
 import { apiHandler } from '#lib/platform/http/factory.ts'
@@ -27,6 +28,8 @@ export function invoiceHandler(
     data: await handleInvoice({
       action,
       ...(options.sign ? { sign: options.sign } : {}),
+      // A route that takes XML reads it with the UBL in path (CONTRACT 22), loaded on the first XML request.
+      ...(declaration.request.xmlBody ? { readUbl } : {}),
       version: options.schemaVersion ?? version ?? 'v1',
       caller,
       // The parsed JSON as is (bodyValidation 'service'): validateInvoice applies every rule, the text rule included.

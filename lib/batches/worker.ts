@@ -8,6 +8,7 @@ import { type ApiError, toApiError } from '#lib/platform/http/errors.ts'
 import { type DomainError, TooLarge } from '#lib/platform/errors.ts'
 import { firsErrorDetails } from '#lib/platform/http/replies.ts'
 import { asInvoiceInput } from '#lib/invoice/input.ts'
+import { readUbl } from '#lib/documents/ubl-in-loader.ts'
 import { handleInvoice, type InvoiceAction } from '#lib/invoice/service.ts'
 import { CALLER_ITEMS } from '#lib/invoice/sign-items.ts'
 import { logger } from '#lib/platform/log.ts'
@@ -121,6 +122,7 @@ async function processItem(header: BatchHeader, item: BatchItem): Promise<void> 
       {
         action: SINGLE_ENDPOINT_ACTION[header.action],
         sign: signBytes,
+        readUbl,
         version: header.version,
         caller: callerOf(header),
         // An item sent as a UBL string is read as an XML body is (CONTRACT 22).

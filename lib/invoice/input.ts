@@ -1,4 +1,3 @@
-import { loadUblIn } from '#lib/documents/ubl-in-loader.ts'
 import { invalid, type Problem } from '#lib/platform/errors.ts'
 import { XmlBody } from '#lib/platform/http/xml-body.ts'
 
@@ -9,8 +8,8 @@ import { XmlBody } from '#lib/platform/http/xml-body.ts'
  * `judgeInvoice(model)` included) goes after this function and sees no difference; its problems are
  * placed with `locate`, which for XML turns a record path into the XPath of the element at fault.
  *
- * The XML path (saxes, the UBL schema model, the mapping: lib/documents/ubl-in.ts) is imported on the
- * first XML request only, so a JSON request never loads it.
+ * The XML path (saxes, the UBL schema model, the mapping: lib/documents/ubl-in.ts) is the caller's
+ * `readUbl`, imported on the first XML request only, so a JSON request never loads it.
  */
 
 export interface InvoiceModel {
@@ -34,11 +33,22 @@ export const asInvoiceInput = (item: unknown): unknown =>
     ? new XmlBody(item)
     : item
 
+/**
+ * Reads a UBL document into the invoice record (lib/documents/ubl-in-loader.ts readUbl), given by the
+ * callers that take XML, as the signer is: so lib/invoice does not depend on lib/documents.
+ */
+export type UblReader = (
+  text: string,
+) => Promise<
+  | { ok: true; invoice: Record<string, unknown>; xpathOf: (recordPath: string) => string }
+  | { ok: false; problems: Problem[] }
+>
+
 /** The request body as the invoice model, or a 400 listing every problem of the XML at its XPath. */
-export async function invoiceModelOf(body: unknown): Promise<InvoiceModel> {
+export async function invoiceModelOf(body: unknown, readUbl: UblReader | undefined): Promise<InvoiceModel> {
   if (!(body instanceof XmlBody)) return { body, locate: (path) => path, format: 'json' }
-  const { invoiceFromUbl } = await loadUblIn()
-  const read = invoiceFromUbl(body.text)
+  if (!readUbl) throw new Error('An XML body reached an invoice service that was given no UBL reader')
+  const read = await readUbl(body.text)
   if (!read.ok) throw invalid(read.problems, 'The UBL document is invalid')
   return { body: read.invoice, locate: read.xpathOf, format: 'xml' }
 }

@@ -15,7 +15,7 @@ import type { Signature } from '#lib/platform/signing/signer.ts'
 import { canonicalInvoice, STORED_LIMIT, withModeMark } from './canonical.ts'
 import { loadCodeLists } from './code-lists.ts'
 import { sealedStorageOf } from './notes.ts'
-import { invoiceModelOf, located } from './input.ts'
+import { invoiceModelOf, located, type UblReader } from './input.ts'
 import { ignoredKeys, problem } from './problems.ts'
 import type { InvoiceRecord } from './record.ts'
 import { advanceRecord, createRecord, type InvoiceContent, readInvoiceRecord } from './repository.ts'
@@ -60,6 +60,8 @@ export interface InvoiceRequest {
    * the batch worker) so that si/validate, which never signs, does not carry the signing key's code.
    */
   sign?: InvoiceSigner
+  /** The UBL reader, for a body that may be XML (CONTRACT 22): given by the caller, as the signer is. */
+  readUbl?: UblReader
   version: ApiVersion
   caller: ApiClientCaller
   body: unknown
@@ -188,7 +190,7 @@ async function validatedInvoice(request: InvoiceRequest) {
   const { version, caller } = request
   const mode = validationMode(request.modeHeader, caller.validationMode)
   // JSON and UBL XML meet here as one model (./input.ts): everything below judges the model alone.
-  const model = await invoiceModelOf(request.body)
+  const model = await invoiceModelOf(request.body, request.readUbl)
   // Parties named by `id` or `postal_address_id` are resolved first: the rules see, and the record
   // keeps, their values (CONTRACT 17, lib/parties/resolve.ts).
   const [lists, serviceId, named] = await Promise.all([

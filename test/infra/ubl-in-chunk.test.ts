@@ -48,9 +48,8 @@ describe('the UBL in chunk of the invoice functions', () => {
       [
         '--input-type=module',
         '-e',
-        `const { loadUblIn } = await import(${JSON.stringify(join(dir, 'loader.mjs'))});
-         const { invoiceFromUbl } = await loadUblIn();
-         const read = invoiceFromUbl((await import('node:fs')).readFileSync(${JSON.stringify(join(dir, 'invoice.xml'))}, 'utf8'));
+        `const { readUbl } = await import(${JSON.stringify(join(dir, 'loader.mjs'))});
+         const read = await readUbl((await import('node:fs')).readFileSync(${JSON.stringify(join(dir, 'invoice.xml'))}, 'utf8'));
          process.stdout.write(String(read.ok && read.invoice.irn))`,
       ],
       { encoding: 'utf8' },
