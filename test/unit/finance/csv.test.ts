@@ -23,7 +23,12 @@ describe('historyCsv', () => {
   it('writes amounts with exactly two decimals, and no header when asked not to', () => {
     const text = historyCsv([record('a', 5), record('b', 0.1), record('c', 1234567.89)], { header: false })
     // The amount is the column before the currency (CONTRACT 20); three rows and no header row.
-    expect(text.trimEnd().split('\r\n').map((line) => line.split(',').slice(-2))).toEqual([
+    expect(
+      text
+        .trimEnd()
+        .split('\r\n')
+        .map((line) => line.split(',').slice(-2)),
+    ).toEqual([
       ['5.00', 'NGN'],
       ['0.10', 'NGN'],
       ['1234567.89', 'NGN'],
