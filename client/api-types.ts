@@ -3169,6 +3169,7 @@ export interface components {
         };
         /**
          * @description An Area B or C error's `responseCode` (docs/errors.md):
+         *     - `03` (404): No active merchant has this merchantId
          *     - `12` (409): Invalid transaction: a reversal of a declined or already reversed transfer (also 405 on an Area B or C path)
          *     - `13` (400): amount is not a number, zero or negative, has more than 2 decimals or is too large
          *     - `14` (404): No such account
@@ -3183,10 +3184,9 @@ export interface components {
          *     - `94` (401): Missing signature: X-Signature, X-Timestamp or X-Nonce is missing or empty
          *     - `95` (401): Malformed signature: X-Signature is not padded Base64 of 32 bytes, or X-Nonce not 16-64 of [A-Za-z0-9_-]
          *     - `96` (503): System malfunction: a dependency is down or the account too busy
-         *     - `03` (404): No active merchant has this merchantId
          * @enum {string}
          */
-        ResponseCode: "12" | "13" | "14" | "25" | "26" | "30" | "63" | "65" | "91" | "92" | "93" | "94" | "95" | "96" | "03";
+        ResponseCode: "03" | "12" | "13" | "14" | "25" | "26" | "30" | "63" | "65" | "91" | "92" | "93" | "94" | "95" | "96";
         /** @description Area B and C error record. */
         ResponseCodeError: {
             /** @description Every problem found in the request, at most 100 */

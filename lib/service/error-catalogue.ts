@@ -43,7 +43,8 @@ export const SECTIONS: readonly { id: SectionId; title: string; where: string }[
   },
   {
     id: 'request',
-    title: 'Area A: the other requests (IRNs, QR codes, keys, transmit, batches, merchant history)',
+    title:
+      'The other requests (IRNs, QR codes, keys, transmit, batches, merchant history, notification templates)',
     where: '`errors[].code` of the endpoint named',
   },
   {
@@ -83,7 +84,8 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
   ...fromEntries('platform', PLATFORM_CODES),
   ...fromRules('invoice', RULE_CODES),
   ...fromRules('request', REQUEST_CODES),
-  ...fromEntries('response', RESPONSE_CODES),
+  // By code: JavaScript orders the keys '12' to '96' before '00' and '03'.
+  ...fromEntries('response', RESPONSE_CODES).sort((a, b) => a.code.localeCompare(b.code)),
 ]
 
 /** The codes of `errors[].code` and `warnings[].code` (every section but the response codes). */
