@@ -292,4 +292,33 @@ describe('GET /api/v1/merchant/statement: the statement of entries over a range'
     const unknown = await get('?from=2026-01-05&to=2026-01-05', 'image/png')
     expect(unknown.status).toBe(406)
   })
+
+  it('keeps one numbering and one running balance when reversals and new transfers are recorded at the same time', async () => {
+    let previous = await ledgerTransfer('2026-02-01T08:00:00.000', 1_000)
+    expect((await indexTransfers([previous])).failed.size).toBe(0)
+    for (let round = 0; round < 6; round++) {
+      const next = await ledgerTransfer(`2026-02-0${round + 2}T09:00:00.000`, 1_000 + round)
+      const reversal = {
+        ...previous,
+        status: 'REVERSED' as const,
+        reversedAt: `2026-02-0${round + 2}T08:30:00.000`,
+      }
+      // Two invocations for one merchant at once (two shards): one books a reversal, one a transfer.
+      const results = await Promise.all([indexTransfers([reversal]), indexTransfers([next])])
+      expect(results.map((r) => r.failed.size)).toEqual([0, 0])
+      previous = next
+    }
+    const page = await statementPage(MERCHANT, { from: '2026-01-01', to: '2026-01-31' }, undefined)
+    const feb = await statementPage(MERCHANT, { from: '2026-02-01', to: '2026-02-28' }, undefined)
+    expect(feb.openingKobo).toBe(page.closingKobo)
+    // 1 + 6 transfers and 6 reversals, numbered on from January's without a gap or a repeat.
+    const first = page.entries.at(-1)!.seq + 1
+    expect(feb.entries.map((e) => e.seq)).toEqual(Array.from({ length: 13 }, (_, i) => first + i))
+    let balance = feb.openingKobo
+    for (const e of feb.entries) {
+      balance += e.amountKobo
+      expect(e.balanceAfterKobo, `entry ${e.seq}`).toBe(balance)
+    }
+    expect(feb.closingKobo).toBe(page.closingKobo + 1_005)
+  })
 })
