@@ -509,13 +509,13 @@ const REPRESENTATIVES: Record<string, Representative> = {
     floor: floors.oneWrite,
   },
   'test-clock-advance': {
-    sends: 'POST test/clock/advance (test-mode ADMIN), 1 second',
+    sends: 'POST /api/v1/test/clock/advance (test-mode ADMIN), 1 second',
     expect: 200,
     request: (url) => testModeA(url, 'admin').post('/api/v1/test/clock/advance', { seconds: 1 }),
     floor: floors.oneWrite,
   },
   'test-clock': {
-    sends: 'GET test/clock (test-mode ADMIN)',
+    sends: 'GET /api/v1/test/clock (test-mode ADMIN)',
     expect: 200,
     request: (url) => testModeA(url, 'admin').get('/api/v1/test/clock'),
     floor: floors.signedRead,
