@@ -3,7 +3,7 @@
  * floor (what the route logically needs) and the ratio to it (issue 34, point 8).
  *
  *   npx tsx bench/cost.ts            (ROUNDS=20 counted requests per function after WARMUP=3;
- *                                     ONLY=<id fragment> for some functions)
+ *                                     ONLY=<id fragment>[,<fragment>...] for some functions)
  *
  * The routes of lib/service/routes.ts are grouped by function (a function's routes, v1 and v2 and the
  * authority's paths, run the same handler and cost the same); each function with a representative
@@ -34,14 +34,42 @@ import { DEV } from '../scripts/local/dev-credentials.ts'
 import { buildInvoice, newIrn } from '../test/fixtures/invoices/build.ts'
 import { floorCost, PRICES, perMillion, requestCost, writeUnits } from './cost/pricing.ts'
 import {
+  addedEmail,
+  batchBody,
+  closeReceiver,
+  costEmail,
+  createdParty,
+  createdTemplate,
+  type Delivered,
+  delivered,
+  generatedIrn,
+  issuedKey,
+  keyOf,
+  newestEvent,
+  partyBody,
+  qrText,
+  recovering,
+  revokedKey,
+  submittedBatch,
+  subscribed,
+  subscriptionBody,
+  templateBody,
+  testModeA,
+  testModeSwitch,
+  transmittedInvoice,
+  unsubscribed,
+} from './cost/setup.ts'
+import {
   areaA,
   type BenchRequest,
   dynamoCalls,
   kmsTotal,
   median,
+  merchantClient,
   notifyAdmin,
   REQUESTS,
   signedInvoice,
+  targetWorkers,
   startTarget,
   stopTarget,
   type Target,
@@ -50,7 +78,7 @@ import {
 
 const ROUNDS = Number(process.env.ROUNDS ?? 20)
 const WARMUP = Number(process.env.WARMUP ?? 3)
-/** Only the functions whose id contains this (e.g. ONLY=transactions). */
+/** Only the functions whose id contains this, or one of these (e.g. ONLY=transactions,webhook). */
 const ONLY = process.env.ONLY
 const HERE = resolve(import.meta.dirname, '..')
 
@@ -120,12 +148,40 @@ const floors = {
     says: 'the replay write; the account read strongly consistent (1)',
     units: () => ({ readUnits: 1, writeUnits: REPLAY }),
   },
+  created: {
+    says: 'the replay write and the one item it creates (1 KB)',
+    units: () => ({ readUnits: 0, writeUnits: REPLAY + 1 }),
+  },
+  rewrite: {
+    says: 'the replay write; one item read eventually consistent (its KB / 4 / 2) and rewritten (1 KB)',
+    units: (u) => ({ readUnits: eventual(u.readBytes), writeUnits: REPLAY + 1 }),
+  },
+  oneWrite: {
+    says: 'the replay write and one conditional write (1 KB), no read',
+    units: () => ({ readUnits: 0, writeUnits: REPLAY + 1 }),
+  },
+  batch: {
+    says: "the replay write and the batch stored with its invoices (its KB); the signing is the worker's",
+    units: (u) => ({ readUnits: 0, writeUnits: REPLAY + writeUnits(u.largestWritten) }),
+  },
+  bearerWrite: {
+    says: 'one item written (1 KB); a bearer token has no replay write',
+    units: () => ({ readUnits: 0, writeUnits: 1 }),
+  },
+  template: {
+    says: 'the template item (1 KB) and its integer id taken from a counter (1); no replay write',
+    units: () => ({ readUnits: 0, writeUnits: 2 }),
+  },
 } satisfies Record<string, Floor>
 
 interface Representative extends BenchRequest {
   /** What is sent, in words. */
   sends: string
   floor: Floor
+  /** The webhook consumers run for it (a delivery, a queued recovery): bench/request-cost/target.ts. */
+  workers?: boolean
+  /** What is removed after the counted request (not counted): what would otherwise pile up to a limit. */
+  after?: (url: string, prepared: unknown, reply: { status: number; body?: unknown }) => Promise<void>
 }
 
 const get = (path: string, which: 'si' | 'app' | 'admin' = 'si'): BenchRequest => ({
@@ -273,6 +329,242 @@ const REPRESENTATIVES: Record<string, Representative> = {
     request: (url) => notifyAdmin(url).get('/notification/email'),
     floor: floors.bearerRead,
   },
+  // ---- What needs something created first (bench/cost/setup.ts) ----
+  'app-invoice-validate-irn': {
+    sends: 'POST app/invoice/validate-irn of a generated IRN',
+    expect: 200,
+    prepare: generatedIrn,
+    request: (url, irn) =>
+      areaA(url, 'app').post('/api/v1/app/invoice/validate-irn', {
+        irn,
+        business_id: DEV.supplier.businessId,
+      }),
+    floor: floors.rewrite,
+  },
+  'app-invoice-batch-submit': {
+    sends: 'POST app/invoice/batch, 2 invoices to sign',
+    expect: 202,
+    request: (url) => areaA(url, 'app').post('/api/v1/app/invoice/batch', batchBody(2)),
+    floor: floors.batch,
+  },
+  'app-invoice-batch-status': {
+    sends: 'GET app/invoice/batch/{batch_id} of a 2-invoice batch',
+    expect: 200,
+    prepare: submittedBatch,
+    request: (url, id) => areaA(url, 'app').get(`/api/v1/app/invoice/batch/${id as string}`),
+    floor: floors.signedRead,
+  },
+  'invoice-confirm-receipt': {
+    sends: "PATCH invoice/transmit/{irn}: the buyer's receipt of a transmitted invoice",
+    expect: 200,
+    prepare: transmittedInvoice,
+    request: (url, irn) => areaA(url, 'buyer').request('PATCH', `/api/v1/invoice/transmit/${irn as string}`),
+    floor: floors.update,
+  },
+  'invoice-transmit-lookup': {
+    sends: 'GET invoice/transmit/lookup/{irn} by the buyer of a transmitted invoice',
+    expect: 200,
+    prepare: transmittedInvoice,
+    request: (url, irn) => areaA(url, 'buyer').get(`/api/v1/invoice/transmit/lookup/${irn as string}`),
+    floor: floors.signedRead,
+  },
+  'invoice-pdf': {
+    sends: 'GET invoices/{irn}/pdf of a signed invoice, 10 lines',
+    ...withInvoice((irn) => `/api/v1/invoices/${irn}/pdf`, 'get', 'si'),
+    floor: floors.signedRead,
+  },
+  'invoice-party-create': {
+    sends: 'POST invoice/party, a fresh TIN',
+    expect: 201,
+    request: (url) => areaA(url, 'app').post('/api/v1/invoice/party', partyBody()),
+    floor: floors.created,
+  },
+  'invoice-party-search': {
+    sends: "GET invoice/party/{business_id}, the supplier's parties",
+    expect: 200,
+    prepare: createdParty,
+    request: (url) => areaA(url, 'app').get(`/api/v1/invoice/party/${DEV.supplier.businessId}`),
+    floor: floors.signedRead,
+  },
+  'entity-read': {
+    sends: "GET entity/{id}, the caller's business",
+    ...get(`/api/v1/entity/${DEV.supplier.businessId}`, 'app'),
+    floor: floors.signedRead,
+  },
+  'transmit-lookup-tin': {
+    sends: "GET invoice/transmit/lookup/tin/{tin}, the buyer's TIN",
+    ...get(`/api/v1/invoice/transmit/lookup/tin/${DEV.buyer.tin}`, 'app'),
+    floor: floors.signedRead,
+  },
+  'transmit-lookup-party': {
+    sends: 'GET invoice/transmit/lookup/party/{party_id} of a fresh party',
+    expect: 200,
+    prepare: createdParty,
+    request: (url, id) => areaA(url, 'app').get(`/api/v1/invoice/transmit/lookup/party/${id as string}`),
+    floor: floors.signedRead,
+  },
+  'resource-verify-qr': {
+    sends: 'POST resource/verify-qr of a generated QR code',
+    expect: 200,
+    prepare: qrText,
+    request: (url, qr) => areaA(url, 'si').post('/api/v1/resource/verify-qr', { qr }),
+    floor: floors.signedRead,
+  },
+  'webhook-subscription-create': {
+    sends: 'POST webhooks (ADMIN), invoice.signed to a local receiver',
+    expect: 201,
+    request: async (url) => areaA(url, 'admin').post('/api/v1/webhooks', await subscriptionBody()),
+    after: (url, _, reply) => unsubscribed(url, (reply.body as { data: { id: string } }).data.id),
+    floor: floors.created,
+  },
+  'webhook-subscription-delete': {
+    sends: 'DELETE webhooks/{id} (ADMIN) of a fresh subscription',
+    expect: 204,
+    prepare: subscribed,
+    request: (url, id) => areaA(url, 'admin').request('DELETE', `/api/v1/webhooks/${id as string}`),
+    floor: floors.oneWrite,
+  },
+  'webhook-deliveries-list': {
+    workers: true,
+    sends: 'GET webhooks/{id}/deliveries (ADMIN), one delivery',
+    expect: 200,
+    prepare: delivered,
+    request: (url, d) => areaA(url, 'admin').get(`/api/v1/webhooks/${(d as Delivered).id}/deliveries`),
+    after: (url, d) => unsubscribed(url, (d as Delivered).id),
+    floor: floors.signedRead,
+  },
+  'webhook-delivery-redeliver': {
+    workers: true,
+    sends: 'POST webhooks/{id}/deliveries/{eventId}/redeliver (ADMIN) of a delivered event',
+    expect: 202,
+    prepare: delivered,
+    request: (url, d) =>
+      areaA(url, 'admin').post(
+        `/api/v1/webhooks/${(d as Delivered).id}/deliveries/${(d as Delivered).eventId}/redeliver`,
+        {},
+      ),
+    after: (url, d) => unsubscribed(url, (d as Delivered).id),
+    floor: floors.rewrite,
+  },
+  'webhook-subscription-enable': {
+    sends: 'POST webhooks/{id}/enable (test-mode ADMIN) of an active subscription',
+    expect: 200,
+    prepare: (url) => subscribed(url, 'test'),
+    request: (url, id) => testModeA(url, 'admin').post(`/api/v1/webhooks/${id as string}/enable`, {}),
+    after: (url, id) => unsubscribed(url, id as string, 'test'),
+    floor: floors.rewrite,
+  },
+  'webhook-recovery-start': {
+    workers: true,
+    sends: 'POST webhooks/{id}/recover (ADMIN), the last minute',
+    expect: 202,
+    prepare: subscribed,
+    request: (url, id) =>
+      areaA(url, 'admin').post(`/api/v1/webhooks/${id as string}/recover`, {
+        since: new Date(Date.now() - 60_000).toISOString(),
+      }),
+    after: (url, id) => unsubscribed(url, id as string),
+    floor: floors.created,
+  },
+  'webhook-recovery-status': {
+    workers: true,
+    sends: 'GET webhooks/{id}/recover/{task} (ADMIN) of a started recovery',
+    expect: 200,
+    prepare: recovering,
+    request: (url, r) => {
+      const { id, task } = r as { id: string; task: string }
+      return areaA(url, 'admin').get(`/api/v1/webhooks/${id}/recover/${task}`)
+    },
+    after: (url, r) => unsubscribed(url, (r as { id: string }).id),
+    floor: floors.signedRead,
+  },
+  'event-get': {
+    sends: 'GET events/{id} (ADMIN) of an invoice.signed event',
+    expect: 200,
+    prepare: newestEvent,
+    request: (url, id) => areaA(url, 'admin').get(`/api/v1/events/${id as string}`),
+    floor: floors.signedRead,
+  },
+  'api-key-issue': {
+    sends: 'POST keys (ADMIN), a live SI key',
+    expect: 201,
+    request: (url) => areaA(url, 'admin').post('/api/v1/keys', { role: 'SI', mode: 'live' }),
+    after: (url, _, reply) => revokedKey(url, keyOf(reply)!),
+    floor: floors.created,
+  },
+  'api-key-roll': {
+    sends: 'POST keys/{key}/roll (ADMIN) of a fresh key, a day of overlap',
+    expect: 201,
+    prepare: issuedKey,
+    request: (url, key) =>
+      areaA(url, 'admin').post(`/api/v1/keys/${key as string}/roll`, { overlap_seconds: 86400 }),
+    after: (url, key) => revokedKey(url, key as string),
+    floor: floors.rewrite,
+  },
+  'api-key-revoke': {
+    sends: 'DELETE keys/{key} (ADMIN) of a fresh key',
+    expect: 204,
+    prepare: issuedKey,
+    request: (url, key) => areaA(url, 'admin').request('DELETE', `/api/v1/keys/${key as string}`),
+    floor: floors.oneWrite,
+  },
+  'test-clock-advance': {
+    sends: 'POST /api/v1/test/clock/advance (test-mode ADMIN), 1 second',
+    expect: 200,
+    request: (url) => testModeA(url, 'admin').post('/api/v1/test/clock/advance', { seconds: 1 }),
+    floor: floors.oneWrite,
+  },
+  'test-clock': {
+    sends: 'GET /api/v1/test/clock (test-mode ADMIN)',
+    expect: 200,
+    request: (url) => testModeA(url, 'admin').get('/api/v1/test/clock'),
+    floor: floors.signedRead,
+  },
+  'test-bank-clock-advance': {
+    sends: "POST transactions/test/clock/advance (the sandbox's switch), 1 second",
+    expect: 200,
+    request: (url) => testModeSwitch(url).post('/api/v1/transactions/test/clock/advance', { seconds: 1 }),
+    floor: floors.oneWrite,
+  },
+  'merchant-statement': {
+    sends: "GET merchant/statement?date= today's",
+    expect: 200,
+    request: (url) =>
+      merchantClient(url).get(`/api/v1/merchant/statement?date=${new Date().toISOString().slice(0, 10)}`),
+    floor: floors.bearerRead,
+  },
+  'notification-template-create': {
+    sends: 'POST /notification/template, a fresh product',
+    expect: 201,
+    request: (url) => notifyAdmin(url).post('/notification/template', templateBody()),
+    floor: floors.template,
+  },
+  'notification-template-replace': {
+    sends: 'PUT /notification/template/{templateId} of a fresh template',
+    expect: 200,
+    prepare: createdTemplate,
+    request: (url, t) => {
+      const { templateID, productCode } = t as { templateID: number; productCode: string }
+      return notifyAdmin(url).request('PUT', `/notification/template/${templateID}`, {
+        ...templateBody(productCode),
+        message: 'Paid {{amount}}',
+      })
+    },
+    floor: floors.bearerWrite,
+  },
+  'notification-email-add': {
+    sends: 'POST /notification/email, one address',
+    expect: 201,
+    request: (url) => notifyAdmin(url).post('/notification/email', { email: [costEmail()] }),
+    floor: floors.bearerWrite,
+  },
+  'notification-email-remove': {
+    sends: 'DELETE /notification/email of an address added',
+    expect: 200,
+    prepare: addedEmail,
+    request: (url, email) => notifyAdmin(url).request('DELETE', '/notification/email', { email: [email] }),
+    floor: floors.bearerWrite,
+  },
 }
 
 /** The reference lists: each function's first plain GET route under /api/v1/resource/, signed by SI. */
@@ -304,6 +596,8 @@ interface Measured {
 
 async function once(target: Target, r: Representative): Promise<Measured> {
   const prepared = r.prepare ? await r.prepare(target.url) : undefined
+  // What the preparation set going (a delivery) is done before counting.
+  if (r.workers) await targetWorkers(target, 'drained')
   await dynamoCalls(target)
   const kmsBefore = kmsTotal(target)
   let requestBytes = 0
@@ -323,6 +617,8 @@ async function once(target: Target, r: Representative): Promise<Measured> {
   const clientMs = performance.now() - started
   if (reply.status !== r.expect) throw new Error(`${r.sends} answered ${reply.status}`)
   const { usage } = await dynamoCalls(target)
+  // Its work is reset by the next round's first read of the counts.
+  await r.after?.(target.url, prepared, reply)
   const u = usage!
   const failed = u.failedWrites.reduce((n, bytes) => n + writeUnits(bytes), 0)
   return {
@@ -360,7 +656,7 @@ async function main() {
     // Inside the try: a target that fails to start must not leave DynamoDB Local running.
     target = await startTarget('now', HERE, dynamo.endpoint, { cost: true })
     for (const [functionId, list] of functions) {
-      if (ONLY && !functionId.includes(ONLY)) continue
+      if (ONLY && !ONLY.split(',').some((part) => functionId.includes(part))) continue
       const r = REPRESENTATIVES[functionId]
       const routeNames = `${list.length} route${list.length === 1 ? '' : 's'}: ${list[0]!.method} ${list[0]!.path}${list.length > 1 ? ', ...' : ''}`
       if (!r) {
@@ -369,6 +665,7 @@ async function main() {
       }
       const samples: Measured[] = []
       try {
+        if (r.workers) await targetWorkers(target, 'start')
         for (let round = 0; round < WARMUP + ROUNDS; round++) {
           const sample = await once(target, r)
           if (round >= WARMUP) samples.push(sample)
@@ -376,6 +673,8 @@ async function main() {
       } catch (error) {
         notMeasured.push(`${functionId} (${routeNames}): ${(error as Error).message}`)
         continue
+      } finally {
+        if (r.workers) await targetWorkers(target, 'stop')
       }
       const m = (f: (s: Measured) => number) => median(samples.map(f))
       const usage = {
@@ -398,6 +697,7 @@ async function main() {
     }
   } finally {
     if (target) await stopTarget(target)
+    await closeReceiver()
     await dynamo.stop()
   }
   console.log(

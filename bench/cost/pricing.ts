@@ -2,13 +2,38 @@
  * What one request costs in AWS, from what bench/cost.ts measures: pure arithmetic over published
  * list prices (test/unit/bench/pricing.test.ts).
  *
- * Prices: US East (N. Virginia), us-east-1, on-demand list prices of the AWS pricing pages below,
- * as known on 2026-11-28 (DynamoDB's since its on-demand price cut of 2024-11-01); no free tier, no
- * volume tier past the first. They were not read from the pages by this bench: check the pages
- * before quoting a figure, and change them here.
+ * Prices: US East (N. Virginia), us-east-1, on-demand list prices of the AWS pricing pages below
+ * (DynamoDB's since its on-demand price cut of 2024-11-01); no free tier, no volume tier past the
+ * first. Checked on 2026-11-28 against stored copies of public pages, none of which differed from the
+ * figures here. The AWS pages themselves render their rate tables from pricing tokens, so their
+ * stored text shows the terms (units, metering) but few numbers; the numbers were read from:
+ * - DynamoDB on-demand, $0.625 per million WRU and $0.125 per million RRU (Standard table class):
+ *   the terms from https://aws.amazon.com/dynamodb/pricing/on-demand/, the rates from
+ *   https://airbyte.com/data-engineering-resources/dynamodb-pricing ("Pricing Structure (US East
+ *   Region)") and the AWS Price List transcription at
+ *   https://raw.githubusercontent.com/api-evangelist/amazon-dynamodb/refs/heads/main/plans/amazon-dynamodb-plans-pricing.yml;
+ * - Lambda Arm, $0.0000133334 per GB-second (first 7.5 billion a month) and $0.20 per million
+ *   requests: https://cloudchipr.com/blog/aws-lambda-pricing (N. Virginia, Arm table), the arm64
+ *   base rate in artillery's Lambda price table (1333340e-11,
+ *   https://app.unpkg.com/artillery@2.0.28/files/lib/platform/aws-lambda/prices.js), and the
+ *   request rate transcribed from https://aws.amazon.com/lambda/pricing/ at
+ *   https://raw.githubusercontent.com/api-evangelist/aws-lambda/refs/heads/main/plans/aws-lambda-plans-pricing.yml;
+ * - API Gateway HTTP API, $1.00 per million for the first 300 million a month, metered per 512 KB:
+ *   the worked example of https://aws.amazon.com/api-gateway/pricing/ (transcribed at
+ *   https://raw.githubusercontent.com/api-evangelist/amazon-web-services/refs/heads/main/plans/amazon-web-services-plans-pricing.yml),
+ *   https://www.apigatewaycost.com/aws and https://www.stormit.cloud/blog/amazon-api-gateway-pricing
+ *   (the 512 KB metering);
+ * - KMS, $0.03 per 10,000 requests (symmetric): https://aws.amazon.com/kms/pricing/ (terms),
+ *   https://www.wring.co/blog/aws-kms-pricing-guide and
+ *   https://www.factualminds.com/blog/aws-kms-pricing-keys-requests-multi-region/ (us-east-1, June 2026);
+ * - CloudWatch Logs, Standard class ingestion $0.50 per GB: https://c3x.dev/blog/cloudwatch-logs-cost-optimization
+ *   (us-east-1, June 2026) and https://hykell.com/knowledge-base/aws-cloudwatch-logs-pricing (N. Virginia).
+ * Check https://aws.amazon.com/<service>/pricing/ (sources, below) before quoting a figure, and change
+ * it here.
  */
 export const PRICES = {
   region: 'us-east-1',
+  /** When the prices were last checked against the pages (above). */
   date: '2026-11-28',
   /** DynamoDB on-demand (Standard table class), per write / read request unit. */
   dynamoWriteUnit: 0.625 / 1e6,

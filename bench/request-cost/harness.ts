@@ -97,6 +97,11 @@ export const dynamoCalls = async (target: Target) =>
     roundTrips: number
     usage?: Usage
   }
+/** Starts, waits for or stops the target's webhook consumers (target.ts: the control's /workers/...). */
+export async function targetWorkers(target: Target, action: 'start' | 'drained' | 'stop'): Promise<void> {
+  const reply = await fetch(`${target.control}/workers/${action}`, { method: 'POST' })
+  if (reply.status !== 204) throw new Error(`the target's workers (${action}): ${await reply.text()}`)
+}
 export const kmsTotal = (target: Target) => Object.values(target.kms.calls).reduce((a, b) => a + b, 0)
 
 export const quantile = (values: number[], q: number) => {

@@ -16,6 +16,7 @@
  * and the calls that failed (a failed write reports no units: the bench prices it from its item's
  * size), and it counts the bytes the server logs (stdout and stderr, swallowed) and the handler
  * durations its request lines give (`durationMs`). The counts answer the same control GET.
+ * The webhook consumers run on demand (the control's /workers/..., below).
  */
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -139,7 +140,39 @@ if (cost) {
   for (const stream of [process.stdout, process.stderr]) stream.write = counted as typeof stream.write
 }
 
-const control = createServer((_req, res) => {
+/**
+ * The webhook consumers (scripts/local/workers.ts), run only while a bench asks: POST
+ * /workers/start before the requests that need a delivery or a queued recovery, /workers/drained
+ * before counting, /workers/stop after. Their calls go through the same counted client, so they run
+ * for no other request.
+ */
+const WEBHOOK_CONSUMERS = ['webhook-fan-out', 'webhook-deliver', 'webhook-deliver-test', 'webhook-recover']
+let workers: { drained(): Promise<void>; stop(): Promise<void> } | undefined
+async function onWorkers(action: string): Promise<void> {
+  if (action === 'start' && !workers) {
+    const { startWorkers } = await from('scripts/local/workers.ts')
+    workers = await startWorkers({
+      endpoint: process.env.DYNAMODB_ENDPOINT,
+      tableName: process.env.TABLE_NAME,
+      only: WEBHOOK_CONSUMERS,
+    })
+  } else if (action === 'drained') await workers?.drained()
+  else if (action === 'stop') {
+    await workers?.drained()
+    await workers?.stop()
+    workers = undefined
+  }
+}
+
+const control = createServer((req, res) => {
+  const action = /^\/workers\/(start|drained|stop)$/.exec(req.url ?? '')?.[1]
+  if (action) {
+    onWorkers(action).then(
+      () => res.writeHead(204).end(),
+      (error: Error) => res.writeHead(500).end(error.message),
+    )
+    return
+  }
   res.writeHead(200, { 'content-type': 'application/json' })
   res.end(JSON.stringify({ calls: counts, roundTrips, ...(cost ? { usage } : {}) }))
   for (const name of Object.keys(counts)) delete counts[name]

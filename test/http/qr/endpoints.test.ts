@@ -1,11 +1,10 @@
 import { constants, generateKeyPairSync, privateDecrypt, publicEncrypt, randomBytes } from 'node:crypto'
-import jsQR from 'jsqr'
-import { PNG } from 'pngjs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { getBusiness } from '#lib/registry/businesses.ts'
 import { authorityKey } from '#lib/qr/authority-key.ts'
 import { startApi, type TestApi } from '../../support/api.ts'
 import { DEV, type DevClients, devClients } from '../../support/clients.ts'
+import { scanQr } from '../../support/qr-scan.ts'
 import { putSignedInvoice } from '../../support-invoices/invoices.ts'
 import { envelope, failedEnvelope, freshInvoiceNumber } from '../../support-invoices/requests.ts'
 
@@ -28,14 +27,6 @@ const qrRequest = (invoice_number = freshInvoiceNumber(), extra: Record<string, 
   ...extra,
 })
 
-/** Reads the QR code in a PNG back to its text, as a phone's scanner would. */
-function scan(pngBase64: string): string {
-  const png = PNG.sync.read(Buffer.from(pngBase64, 'base64'))
-  const code = jsQR.default(new Uint8ClampedArray(png.data), png.width, png.height)
-  if (!code) throw new Error('no QR code found in the PNG')
-  return code.data
-}
-
 /** The authority's own reading of a QR text, with the service's private key. */
 async function decrypt(text: string): Promise<string> {
   const { privateKey } = await authorityKey()
@@ -50,7 +41,7 @@ async function generate(version: string, body = qrRequest()) {
   expect(reply.status).toBe(200)
   return {
     reply,
-    text: scan(reply.body.data.qr_code_file_bytes),
+    text: scanQr(reply.body.data.qr_code_file_bytes),
     irn: `${body.invoice_number}-94ND90NR-20261121`,
   }
 }
