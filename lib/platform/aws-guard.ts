@@ -36,15 +36,35 @@ export type AwsCall =
 
 export type AwsGuard = (call: AwsCall) => void
 
+/**
+ * How a DynamoDB command's item requests are read (lib/platform/db/iam-requests.ts). The local runner
+ * installs it with the guard, so that code, which only a guard needs, is not in any Lambda bundle.
+ */
+export type DynamoRequestReader = (command: string, input: Record<string, unknown>) => DynamoItemRequest[]
+
 const GUARD = Symbol.for('einvoicing.localIamGuard')
-const holder = globalThis as { [GUARD]?: AwsGuard }
+const READER = Symbol.for('einvoicing.localDynamoRequests')
+const holder = globalThis as { [GUARD]?: AwsGuard; [READER]?: DynamoRequestReader }
 
 /** Throws what AWS would throw if the calling function may not make `call`; nothing in AWS. */
 export function checkAwsCall(call: AwsCall): void {
   holder[GUARD]?.(call)
 }
 
-/** Installed by the local runner only (scripts/local/iam.ts); `undefined` removes it. */
-export function installAwsGuard(guard: AwsGuard | undefined): void {
+/** checkAwsCall for a DynamoDB command, read as its item requests only when a guard is installed. */
+export function checkDynamoCommand(command: string, input: Record<string, unknown>): void {
+  const guard = holder[GUARD]
+  if (!guard) return
+  const read = holder[READER]
+  if (!read) throw new Error('local IAM: a guard is installed without its DynamoDB request reader')
+  guard({ service: 'dynamodb', requests: read(command, input) })
+}
+
+/**
+ * Installed by the local runner only (scripts/local/iam.ts), with the reader of DynamoDB commands;
+ * `undefined` removes the guard. A test wrapping the runner's guard passes no reader and keeps its.
+ */
+export function installAwsGuard(guard: AwsGuard | undefined, readRequests?: DynamoRequestReader): void {
   holder[GUARD] = guard
+  if (readRequests) holder[READER] = readRequests
 }

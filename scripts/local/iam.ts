@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { appendFileSync } from 'node:fs'
 import { type AwsCall, installAwsGuard } from '#lib/platform/aws-guard.ts'
+import { requestsOf } from '#lib/platform/db/iam-requests.ts'
 import type { Access } from '#lib/platform/iam/access.ts'
 import { AccessDeniedException, denialOf } from '#lib/platform/iam/evaluate.ts'
 import { accessOfFunctions } from '#lib/service/function-access.ts'
@@ -59,7 +60,7 @@ export function installLocalIam(grants?: Grants): Grants {
       console.error(`local IAM: ${error.message}`)
     }
     throw error
-  })
+  }, requestsOf)
   return current
 }
 

@@ -1,8 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb'
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
-import { checkAwsCall } from '#lib/platform/aws-guard.ts'
+import { checkDynamoCommand } from '#lib/platform/aws-guard.ts'
 import { config } from '#lib/platform/config.ts'
-import { requestsOf } from './iam-requests.ts'
 import { localDynamoConfig } from './local.ts'
 
 let documentClient: DynamoDBDocumentClient | undefined
@@ -19,13 +18,11 @@ export function db(): DynamoDBDocumentClient {
       ...(dynamoEndpoint ? { ...localDynamoConfig(dynamoEndpoint), maxAttempts: 2 } : {}),
     })
     // Before every call, what the calling function's role would refuse is refused (lib/platform/aws-guard.ts):
-    // a no-op in AWS, where IAM decides; locally the check DynamoDB Local does not make.
+    // a no-op in AWS, where IAM decides; locally the check DynamoDB Local does not make. The command is
+    // read as IAM reads it (lib/platform/db/iam-requests.ts) only locally, by the reader installed there.
     client.middlewareStack.add(
       (next, context) => async (args) => {
-        checkAwsCall({
-          service: 'dynamodb',
-          requests: requestsOf(context.commandName ?? '', args.input as Record<string, unknown>),
-        })
+        checkDynamoCommand(context.commandName ?? '', args.input as Record<string, unknown>)
         return next(args)
       },
       { step: 'initialize', name: 'localIamGuard', priority: 'high' },
