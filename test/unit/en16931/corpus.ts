@@ -538,7 +538,8 @@ function dropLines(xml: string): string | undefined {
   return out === xml ? undefined : out
 }
 
-const PER_MUTATION = 4
+/** EN16931_PER_MUTATION=1000 applies every mutation to every example that has what it mutates (a long run). */
+const PER_MUTATION = Number(process.env.EN16931_PER_MUTATION ?? 4)
 
 export function corpus(): Document[] {
   const documents = examples()
