@@ -68,7 +68,7 @@ export const MUTATIONS: [string, (xml: string) => string | undefined][] = [
       ),
   ],
   ['BR-CL-01', (xml) => once(xml, /(<cbc:(?:Invoice|CreditNote)TypeCode[^>]*>)[^<]*/, '$1999')],
-  ['BR-CL-23', (xml) => once(xml, /(<cbc:(?:Invoiced|Credited)Quantity[^>]*unitCode=")[^"]*/, '$1XYZ')],
+  ['BR-CL-23', (xml) => once(xml, /(<cbc:(?:Invoiced|Credited)Quantity[^>]*unitCode=")[^"]*/, '$1QQ9')],
   ['BR-23', (xml) => once(xml, /(<cbc:(?:Invoiced|Credited)Quantity[^>]*?) unitCode="[^"]*"/, '$1')],
   [
     'BR-25',
@@ -464,6 +464,115 @@ export const MUTATIONS: [string, (xml: string) => string | undefined][] = [
   ['BR-IC-12', (xml) => once(xml, /(<cac:TaxCategory>\s*<cbc:ID[^>]*>)S(<\/cbc:ID>)/g, '$1K$2')],
   ['BR-O-11', (xml) => withOutsideScope(xml)],
   ['BR-B-02', (xml) => once(xml, /(<cac:ClassifiedTaxCategory>\s*<cbc:ID[^>]*>)[^<]*/, '$1B')],
+  ...(
+    [
+      ['BR-DEC-09', 'LineExtensionAmount'],
+      ['BR-DEC-12', 'TaxExclusiveAmount'],
+      ['BR-DEC-14', 'TaxInclusiveAmount'],
+      ['BR-DEC-10', 'AllowanceTotalAmount'],
+      ['BR-DEC-11', 'ChargeTotalAmount'],
+      ['BR-DEC-16', 'PrepaidAmount'],
+    ] as const
+  ).map(([rule, total]): [string, (xml: string) => string | undefined] => [
+    rule,
+    (xml) =>
+      once(
+        xml,
+        new RegExp(`(<cac:LegalMonetaryTotal>[\\s\\S]*?<cbc:${total}[^>]*>-?[0-9]+\\.[0-9]{2})(?=<)`),
+        '$10',
+      ),
+  ]),
+  [
+    'BR-DEC-19',
+    (xml) => once(xml, /(<cac:TaxSubtotal>\s*<cbc:TaxableAmount[^>]*>-?[0-9]+\.[0-9]{2})(?=<)/, '$10'),
+  ],
+  [
+    'BR-DEC-23',
+    (xml) =>
+      once(
+        xml,
+        /(<cac:(?:Invoice|CreditNote)Line>(?:(?!<\/cac:(?:Invoice|CreditNote)Line>)[\s\S])*?<cbc:LineExtensionAmount[^>]*>-?[0-9]+\.[0-9]{2})(?=<)/,
+        '$10',
+      ),
+  ],
+  [
+    'BR-14',
+    (xml) =>
+      once(
+        xml,
+        /(<cac:LegalMonetaryTotal>[\s\S]*?)<cbc:TaxInclusiveAmount[^>]*>[^<]*<\/cbc:TaxInclusiveAmount>/,
+        '$1',
+      ),
+  ],
+  [
+    'BR-47',
+    (xml) =>
+      once(
+        xml,
+        /(<cac:TaxSubtotal>(?:(?!<\/cac:TaxSubtotal>)[\s\S])*?<cac:TaxCategory>\s*)<cbc:ID[^>]*>[^<]*<\/cbc:ID>/,
+        '$1',
+      ),
+  ],
+  [
+    'BR-09',
+    (xml) =>
+      once(
+        xml,
+        /(<cac:AccountingSupplierParty>[\s\S]*?<cac:PostalAddress>(?:(?!<\/cac:PostalAddress>)[\s\S])*?)<cac:Country>[\s\S]*?<\/cac:Country>/,
+        '$1',
+      ),
+  ],
+  ['BR-CO-19', (xml) => once(xml, /(<cac:InvoicePeriod>)[\s\S]*?(<\/cac:InvoicePeriod>)/, '$1$2')],
+  ['BR-CL-26', (xml) => once(xml, /(<cac:DeliveryLocation>\s*<cbc:ID schemeID=")[^"]*/, '$19999')],
+  [
+    'BR-S-06',
+    (xml) =>
+      once(
+        xml,
+        /(<cac:AllowanceCharge>\s*<cbc:ChargeIndicator>false<\/cbc:ChargeIndicator>(?:(?!<\/cac:AllowanceCharge>)[\s\S])*?<cac:TaxCategory>\s*<cbc:ID>S<\/cbc:ID>\s*<cbc:Percent>)[^<]*/,
+        '$10',
+      ),
+  ],
+  [
+    'BR-S-07',
+    (xml) =>
+      once(
+        xml,
+        /(<cac:AllowanceCharge>\s*<cbc:ChargeIndicator>true<\/cbc:ChargeIndicator>(?:(?!<\/cac:AllowanceCharge>)[\s\S])*?<cac:TaxCategory>\s*<cbc:ID>S<\/cbc:ID>\s*<cbc:Percent>)[^<]*/,
+        '$10',
+      ),
+  ],
+  [
+    'BR-AF-02',
+    (xml) => {
+      const swapped = xml.replace(/(<cac:(?:Classified)?TaxCategory>\s*<cbc:ID[^>]*>)S(<\/cbc:ID>)/g, '$1L$2')
+      return swapped === xml ? undefined : sellerUnidentified(swapped)
+    },
+  ],
+  [
+    'BR-AG-09',
+    (xml) => {
+      const swapped = xml.replace(/(<cac:(?:Classified)?TaxCategory>\s*<cbc:ID[^>]*>)S(<\/cbc:ID>)/g, '$1M$2')
+      if (swapped === xml) return undefined
+      return once(
+        swapped,
+        /(<cac:TaxSubtotal>[\s\S]*?<cbc:TaxAmount[^>]*>)([^<]*)/,
+        (_m, head, amount) => `${head}${(Number(amount) + 7).toFixed(2)}`,
+      )
+    },
+  ],
+  [
+    'BR-Z-10',
+    (xml) => {
+      const swapped = xml.replace(/(<cac:(?:Classified)?TaxCategory>\s*<cbc:ID[^>]*>)S(<\/cbc:ID>)/g, '$1Z$2')
+      if (swapped === xml) return undefined
+      return once(
+        swapped,
+        /(<cac:TaxSubtotal>(?:(?!<\/cac:TaxSubtotal>)[\s\S])*?<cac:TaxCategory>\s*<cbc:ID[^>]*>Z<\/cbc:ID>\s*<cbc:Percent>[^<]*<\/cbc:Percent>)/,
+        '$1<cbc:TaxExemptionReason>Zero</cbc:TaxExemptionReason>',
+      )
+    },
+  ],
   ...['Z', 'E', 'AE', 'K', 'G', 'O', 'L', 'M'].map((code): [string, (xml: string) => string | undefined] => [
     `category-S-to-${code}`,
     (xml) => {
@@ -538,7 +647,8 @@ function dropLines(xml: string): string | undefined {
   return out === xml ? undefined : out
 }
 
-const PER_MUTATION = 4
+/** EN16931_PER_MUTATION=1000 applies every mutation to every example that has what it mutates (a long run). */
+const PER_MUTATION = Number(process.env.EN16931_PER_MUTATION ?? 4)
 
 export function corpus(): Document[] {
   const documents = examples()
