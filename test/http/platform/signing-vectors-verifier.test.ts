@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { verifyApiSignature } from '#lib/platform/auth/api-signature.ts'
 import { issueApiClient, issueSwitchClient } from '#lib/platform/auth/credentials.ts'
@@ -6,6 +5,7 @@ import { verifySwitchSignature } from '#lib/platform/auth/switch-signature.ts'
 import { routes } from '#lib/service/routes.ts'
 import { startApi, type TestApi } from '../../support/api.ts'
 import { DEV } from '../../support/clients.ts'
+import { type SigningVector, signingVectors } from '../../support/signing-vectors.ts'
 
 /**
  * The published known-answer vectors (docs/signing-vectors.json) are accepted by the service's own
@@ -14,20 +14,7 @@ import { DEV } from '../../support/clients.ts'
  * request with one byte of its body changed is refused, so the acceptance means something.
  */
 
-interface Vector {
-  id: string
-  secret: string
-  method: string
-  path: string
-  timestamp: string
-  nonce?: string
-  bodyHex: string
-  signature: string
-}
-
-const { areaA, areaB } = JSON.parse(
-  readFileSync(new URL('../../../docs/signing-vectors.json', import.meta.url), 'utf8'),
-) as { areaA: Vector[]; areaB: Vector[] }
+const { areaA, areaB } = signingVectors
 
 const API_KEY = 'vectors-area-a-key'
 const SWITCH_TOKEN = 'vectors-area-b-token'
@@ -53,7 +40,7 @@ afterAll(() => api?.close())
 afterEach(() => vi.useRealTimers())
 
 /** The server's clock at the vector's timestamp, as if the request had just been sent. */
-function atTimestampOf(v: Vector) {
+function atTimestampOf(v: SigningVector) {
   vi.useFakeTimers({ toFake: ['Date'] })
   vi.setSystemTime(new Date(v.timestamp))
 }

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process'
-import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
+import { signingVectors } from '../../support/signing-vectors.ts'
 
 /**
  * The signing examples of client/examples/ (TypeScript with node:crypto, Python with its standard
@@ -9,22 +9,8 @@ import { describe, expect, it } from 'vitest'
  * docs/signing-vectors.json: Area A (CONTRACT section 2) and Area B (section 6).
  */
 
-interface Vector {
-  id: string
-  secret: string
-  method: string
-  path: string
-  timestamp: string
-  nonce?: string
-  bodyHex: string
-  signature: string
-}
-
 const root = fileURLToPath(new URL('../../../', import.meta.url))
-const { areaA, areaB } = JSON.parse(readFileSync(`${root}docs/signing-vectors.json`, 'utf8')) as {
-  areaA: Vector[]
-  areaB: Vector[]
-}
+const { areaA, areaB } = signingVectors
 
 const EXAMPLES = {
   // The Node that runs the tests (22, which runs TypeScript as it is).

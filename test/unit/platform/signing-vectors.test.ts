@@ -1,28 +1,9 @@
-import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { areaACanonical, areaBCanonical, hmac, sha256Hex } from '#lib/platform/auth/canonical.ts'
 import { signAreaA, signAreaB } from '#client/signing.ts'
+import { signingVectors } from '../../support/signing-vectors.ts'
 
-interface Vector {
-  id: string
-  secret: string
-  method: string
-  path: string
-  timestamp: string
-  nonce?: string
-  body: string
-  bodyHex: string
-  bodyHash: string
-  canonical: string
-  signature: string
-  signatureHex: string
-}
-
-// The published known-answer vectors (docs/signing-vectors.json): Area A made for this project, Area B
-// the worked examples the switch operator published with the contract, copied unchanged.
-const { areaA, areaB } = JSON.parse(
-  readFileSync(new URL('../../../docs/signing-vectors.json', import.meta.url), 'utf8'),
-) as { areaA: Vector[]; areaB: Vector[] }
+const { areaA, areaB } = signingVectors
 
 describe('signing vectors (docs/signing-vectors.json)', () => {
   it('has the Area A vectors and the three published Area B vectors', () => {
