@@ -55,6 +55,8 @@ const ok = (irn: string) => ({
   payment_status: 'PENDING',
   irn,
   signed_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+  // The EN 16931 findings, informational (test/http/invoice/en16931.test.ts holds them).
+  en16931: expect.any(Array),
 })
 
 describe.each(VERSIONS)('POST /api/%s/app/invoice/validate', (version) => {
@@ -632,6 +634,7 @@ describe('the differences between v1 and v2', () => {
         message: 'Invoice validated successfully',
         payment_status: 'PENDING',
         irn: invoice.irn,
+        en16931: expect.any(Array),
       })
     })
   })
