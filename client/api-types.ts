@@ -2392,7 +2392,7 @@ export interface webhooks {
 export interface components {
     schemas: {
         AccessPointProviderResponse: {
-            /** @description The EN 16931 business rules the invoice does not meet, by their official identifiers, at most 100 (the validate endpoints: si/validate, app/invoice/validate, /api/v1/invoice/validate). Informational: they never change the reply's status; the NG-* rules decide (docs/invoices.md: "EN 16931 findings"). */
+            /** @description The validate endpoints (si/validate, app/invoice/validate, /api/v1/invoice/validate): the EN 16931 business rules the invoice does not meet, by their official identifiers, at most 100. Informational: they never change the reply's status; the NG-* rules decide (docs/invoices.md: "EN 16931 findings"). */
             en16931?: components["schemas"]["En16931Finding"][];
             /**
              * @description Invoice Reference Number: <invoice_number>-<service_id>-<YYYYMMDD>
@@ -2439,6 +2439,8 @@ export interface components {
             /** @description The HTTP status */
             code: number;
             data: null;
+            /** @description The validate endpoints (si/validate, app/invoice/validate, /api/v1/invoice/validate): the EN 16931 business rules the invoice does not meet, by their official identifiers, at most 100. Informational: they never change the reply's status; the NG-* rules decide (docs/invoices.md: "EN 16931 findings"). */
+            en16931?: components["schemas"]["En16931Finding"][];
             error: {
                 /** @description The errors as one readable string */
                 details: string;
@@ -2939,6 +2941,8 @@ export interface components {
         FirsErrorDetails: {
             /** @description The first 10 errors as one readable string, and how many more `errors` holds */
             details: string;
+            /** @description The validate endpoints (si/validate, app/invoice/validate, /api/v1/invoice/validate): the EN 16931 business rules the invoice does not meet, by their official identifiers, at most 100. Informational: they never change the reply's status; the NG-* rules decide (docs/invoices.md: "EN 16931 findings"). */
+            en16931?: components["schemas"]["En16931Finding"][];
             /** @description Every problem found, one each, at most 100; a refusal of the request as a whole is one item with an empty path and its code */
             errors: components["schemas"]["Problem"][];
             /** @description What went wrong, for a person */

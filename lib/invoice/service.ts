@@ -146,7 +146,7 @@ export async function handleInvoice(
   const { invoice, warnings: found, notListed } = await validatedInvoice(request)
   const warnings = listedProblems([], found, notListed)
   // Informational: judged on the validated record, the same for its JSON and its UBL form.
-  const en16931 = request.judgeEn16931 ? listedFindings(await request.judgeEn16931(invoice)) : undefined
+  const en16931 = await findingsOf(request, invoice)
   const content = await contentOf(request, invoice)
   // A credit or debit note is bound to its original (CONTRACT 16, ./adjustments.ts), and a signed
   // invoice is listed for supplier search from its sign transaction on (./search-index.ts).
@@ -225,6 +225,8 @@ async function validatedInvoice(request: InvoiceRequest) {
       'The invoice is invalid',
       located(model, ignored),
       result.notListed,
+      // A refused record's findings too, informational: a body that is not an object has none.
+      await findingsOf(request, named.body),
     )
   }
   // ...and only then ownership: an invoice of another business is not one this client can see.
@@ -234,6 +236,13 @@ async function validatedInvoice(request: InvoiceRequest) {
     )
   }
   return { invoice: result.invoice, warnings: located(model, result.warnings), notListed: result.notListed }
+}
+
+/** The EN 16931 findings on a record, at most 100, when the request's endpoint reports them (CONTRACT 22). */
+async function findingsOf(request: InvoiceRequest, record: unknown): Promise<En16931Finding[] | undefined> {
+  if (!request.judgeEn16931 || !record || typeof record !== 'object' || Array.isArray(record))
+    return undefined
+  return listedFindings(await request.judgeEn16931(record))
 }
 
 /** What the request writes: the canonical content, stored (notes sealed) and, for a sign, signed. */

@@ -7,6 +7,7 @@ import {
   SEARCH_LIST_PREFIX,
 } from '#lib/platform/db/keys.ts'
 import { type EndpointDocs, endpointsOf, lazy, perVersion } from '#lib/platform/http/endpoint.ts'
+import { En16931Findings } from '#lib/platform/http/en16931-findings.ts'
 import { Truncated } from '#lib/platform/http/truncated.ts'
 import { PAYMENT_STATUSES } from '#lib/invoice/record.ts'
 import { invoiceSchema } from '#lib/invoice/schemas.ts'
@@ -101,23 +102,6 @@ const validationMode = () => ({
   schema: z.enum(['strict', 'lenient']),
 })
 
-/** One EN 16931 business-rule finding (lib/en16931, CONTRACT 22). */
-const En16931Finding = /* @__PURE__ */ lazy(() =>
-  z
-    .object({
-      rule: z
-        .string()
-        .meta({ description: "The rule's official identifier, e.g. `BR-CO-15`", example: 'BR-CO-15' }),
-      flag: z.enum(['fatal', 'warning']).meta({ description: "The rule's flag in the official artefact" }),
-      path: z.string().meta({
-        description: 'The UBL XPath of the element at fault, as the service exports the invoice',
-        example: '/Invoice',
-      }),
-      message: z.string().meta({ description: "The rule's official text" }),
-    })
-    .meta({ id: 'En16931Finding' }),
-)
-
 /** AccessPointProviderResponse (A.6) plus irn, signed_at (CONTRACT section 5) and warnings (section 4). */
 const AccessPointProviderResponse = /* @__PURE__ */ lazy(() =>
   z
@@ -132,10 +116,7 @@ const AccessPointProviderResponse = /* @__PURE__ */ lazy(() =>
         description: 'Unknown keys ignored, and in lenient mode the arithmetic findings, at most 100',
       }),
       truncated: Truncated().optional(),
-      en16931: z.array(En16931Finding()).max(100).optional().meta({
-        description:
-          'The EN 16931 business rules the invoice does not meet, by their official identifiers, at most 100 (the validate endpoints: si/validate, app/invoice/validate, /api/v1/invoice/validate). Informational: they never change the reply\'s status; the NG-* rules decide (docs/invoices.md: "EN 16931 findings").',
-      }),
+      en16931: En16931Findings().optional(),
     })
     .meta({ id: 'AccessPointProviderResponse' }),
 )

@@ -28,6 +28,8 @@ const VALIDATE: [string, 'si' | 'app'][] = [
 
 /** Arithmetic findings come back as warnings with 200 (x-validation-mode), so the reply is a success. */
 const LENIENT = { 'x-validation-mode': 'lenient' }
+/** ...and fail it with 400 (the authority's path is lenient unless told). */
+const STRICT = { 'x-validation-mode': 'strict' }
 
 /** An invoice whose total with VAT is one naira more than without VAT plus the VAT (BR-CO-15). */
 function totalWithVatWrong() {
@@ -51,6 +53,17 @@ describe.each(VALIDATE)('POST %s', (path, who) => {
     })
     const xml = await clients[who].postXml<any>(path, ublOf(invoice), LENIENT)
     expect(xml.status).toBe(200)
+    expect(xml.body.en16931).toEqual(json.body.en16931)
+  })
+
+  it('lists the findings of a refused invoice too (400 NG-CO-15 in strict mode), the same for JSON and XML', async () => {
+    const invoice = totalWithVatWrong()
+    const json = await clients[who].post<any>(path, invoice, STRICT)
+    expect(json.status).toBe(400)
+    expect(json.body.errors.map((e: { code: string }) => e.code)).toContain('NG-CO-15')
+    expect(json.body.en16931.map((f: { rule: string }) => f.rule)).toContain('BR-CO-15')
+    const xml = await clients[who].postXml<any>(path, ublOf(invoice), STRICT)
+    expect(xml.status).toBe(400)
     expect(xml.body.en16931).toEqual(json.body.en16931)
   })
 
