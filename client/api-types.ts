@@ -2392,6 +2392,8 @@ export interface webhooks {
 export interface components {
     schemas: {
         AccessPointProviderResponse: {
+            /** @description The validate endpoints (si/validate, app/invoice/validate, /api/v1/invoice/validate): the EN 16931 business rules the invoice does not meet, by their official identifiers, at most 100. Informational: they never change the reply's status; the NG-* rules decide (docs/invoices.md: "EN 16931 findings"). */
+            en16931?: components["schemas"]["En16931Finding"][];
             /**
              * @description Invoice Reference Number: <invoice_number>-<service_id>-<YYYYMMDD>
              * @example INV000042-94ND90NR-20261121
@@ -2437,6 +2439,8 @@ export interface components {
             /** @description The HTTP status */
             code: number;
             data: null;
+            /** @description The validate endpoints (si/validate, app/invoice/validate, /api/v1/invoice/validate): the EN 16931 business rules the invoice does not meet, by their official identifiers, at most 100. Informational: they never change the reply's status; the NG-* rules decide (docs/invoices.md: "EN 16931 findings"). */
+            en16931?: components["schemas"]["En16931Finding"][];
             error: {
                 /** @description The errors as one readable string */
                 details: string;
@@ -2485,6 +2489,25 @@ export interface components {
             irn: string;
             /** @description date, Y */
             issue_date: components["schemas"]["Date"];
+        };
+        En16931Finding: {
+            /**
+             * @description The rule's flag in the official artefact
+             * @enum {string}
+             */
+            flag: "fatal" | "warning";
+            /** @description The rule's official text */
+            message: string;
+            /**
+             * @description The UBL XPath of the element at fault, as the service exports the invoice
+             * @example /Invoice
+             */
+            path: string;
+            /**
+             * @description The rule's official identifier, e.g. `BR-CO-15`
+             * @example BR-CO-15
+             */
+            rule: string;
         };
         /**
          * @description The code of a problem in a reply's `errors` or `warnings` (docs/errors.md, what to do about each):
@@ -2918,6 +2941,8 @@ export interface components {
         FirsErrorDetails: {
             /** @description The first 10 errors as one readable string, and how many more `errors` holds */
             details: string;
+            /** @description The validate endpoints (si/validate, app/invoice/validate, /api/v1/invoice/validate): the EN 16931 business rules the invoice does not meet, by their official identifiers, at most 100. Informational: they never change the reply's status; the NG-* rules decide (docs/invoices.md: "EN 16931 findings"). */
+            en16931?: components["schemas"]["En16931Finding"][];
             /** @description Every problem found, one each, at most 100; a refusal of the request as a whole is one item with an empty path and its code */
             errors: components["schemas"]["Problem"][];
             /** @description What went wrong, for a person */

@@ -1,4 +1,5 @@
 import { readUbl } from '#lib/documents/ubl-in-loader.ts'
+import { judgeEn16931 } from '#lib/en16931/loader.ts'
 import { apiSignature } from '#lib/platform/auth/api-signature.ts'
 import type { Endpoint } from '#lib/platform/http/endpoint.ts'
 import { apiHandler } from '#lib/platform/http/factory.ts'
@@ -30,6 +31,8 @@ export function invoiceHandler(
       ...(options.sign ? { sign: options.sign } : {}),
       // A route that takes XML reads it with the UBL in path (CONTRACT 22), loaded on the first XML request.
       ...(declaration.request.xmlBody ? { readUbl } : {}),
+      // A validate route reports the EN 16931 findings (CONTRACT 22), its rules loaded on the first request.
+      ...(declaration.request.en16931 ? { judgeEn16931 } : {}),
       version: options.schemaVersion ?? version ?? 'v1',
       caller,
       // The parsed JSON as is (bodyValidation 'service'): validateInvoice applies every rule, the text rule included.

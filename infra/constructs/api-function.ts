@@ -62,6 +62,8 @@ export function bundleAliases(): Record<string, string> {
     '@smithy/core/checksum': fileURLToPath(new URL('./shims/checksum.mjs', import.meta.url)),
     // The XML path of the invoice functions, built as a chunk of its own (UBL_IN_CHUNK).
     [UBL_IN_CHUNK.loader]: fileURLToPath(new URL('./shims/ubl-in-loader.mjs', import.meta.url)),
+    // The EN 16931 business rules of the validate functions, a chunk of their own too (EN16931_CHUNK).
+    [EN16931_CHUNK.loader]: fileURLToPath(new URL('./shims/en16931-loader.mjs', import.meta.url)),
   }
   return aliases
 }
@@ -76,6 +78,22 @@ export const UBL_IN_CHUNK = {
   entry: 'lib/documents/ubl-in.ts',
   file: 'ubl-in.mjs',
 } as const
+
+/**
+ * The EN 16931 chunk (CONTRACT 22): the business rules (lib/en16931) of the functions whose routes
+ * report their findings (a route's `en16931`), built beside the bundle as UBL_IN_CHUNK is and imported
+ * through its loader shim on the first validate request. A chunk of its own rather than part of the
+ * UBL in chunk: every validate request needs the rules, JSON ones included, and a JSON request should
+ * not load the XML path (saxes, the schema model) to get them.
+ */
+export const EN16931_CHUNK = {
+  loader: '#lib/en16931/loader.ts',
+  entry: 'lib/en16931/findings.ts',
+  file: 'en16931.mjs',
+} as const
+
+/** A chunk built beside a function's bundle and imported by it on first use. */
+export type Chunk = typeof UBL_IN_CHUNK | typeof EN16931_CHUNK
 
 /** The esbuild settings every function is bundled with, but for the aliases (see bundling()). */
 const BUNDLING = {
@@ -160,11 +178,19 @@ export function esbuildOptionsFor(handler: string, outfile: string): BuildOption
 
 /** The UBL in chunk's esbuild options (UBL_IN_CHUNK), the bundles' own settings but for the entry. */
 export function ublInChunkOptions(outfile: string): BuildOptions & { metafile: true } {
-  return { ...esbuildOptionsFor(UBL_IN_CHUNK.entry, outfile), define: {} }
+  return chunkOptions(UBL_IN_CHUNK, outfile)
+}
+
+/** A chunk's esbuild options, the bundles' own settings but for the entry. */
+export function chunkOptions(chunk: Chunk, outfile: string): BuildOptions & { metafile: true } {
+  return { ...esbuildOptionsFor(chunk.entry, outfile), define: {} }
 }
 
 /** Whether a function's bundle needs the UBL in chunk beside it: one of its routes takes XML. */
 export const needsUblInChunk = (served: readonly Pick<Route, 'xmlBody'>[]) => served.some((r) => r.xmlBody)
+
+/** Whether a function's bundle needs the EN 16931 chunk beside it: one of its routes reports the findings. */
+export const needsEn16931Chunk = (served: readonly Pick<Route, 'en16931'>[]) => served.some((r) => r.en16931)
 
 export interface ApiFunctionProps {
   functionId: string
@@ -233,21 +259,29 @@ export const physicalFunctionName = (stage: string, functionId: string): string 
  * Copies each package file beside the bundle, where the function reads it at run time, and builds
  * the UBL in chunk there when the function takes XML (the same esbuild settings, by its CLI).
  */
-const copyFiles = (files: readonly string[], ublIn = false): BundlingOptions['commandHooks'] => ({
+const copyFiles = (
+  files: readonly string[],
+  chunks: readonly Chunk[] = [],
+): BundlingOptions['commandHooks'] => ({
   beforeBundling: () => [],
   beforeInstall: () => [],
   afterBundling: (inputDir, outputDir) => [
     ...files.map((file) => `cp "${join(inputDir, projectFile(file))}" "${outputDir}/"`),
-    ...(ublIn ? [ublInChunkCommand(inputDir, outputDir)] : []),
+    ...chunks.map((chunk) => chunkCommand(chunk, inputDir, outputDir)),
   ],
 })
 
 /** The shell command that builds the UBL in chunk into `outputDir` (esbuild's CLI, the bundles' settings). */
 export function ublInChunkCommand(inputDir: string, outputDir: string): string {
+  return chunkCommand(UBL_IN_CHUNK, inputDir, outputDir)
+}
+
+/** The shell command that builds a chunk into `outputDir` (esbuild's CLI, the bundles' settings). */
+export function chunkCommand(chunk: Chunk, inputDir: string, outputDir: string): string {
   return [
-    `cd "${inputDir}" && npx esbuild "${UBL_IN_CHUNK.entry}" --bundle --platform=node --format=esm`,
+    `cd "${inputDir}" && npx esbuild "${chunk.entry}" --bundle --platform=node --format=esm`,
     `--minify --target=${BUNDLING.target} --main-fields=${BUNDLING.mainFields.join(',')}`,
-    `--banner:js="${BUNDLING.banner}" --outfile="${outputDir}/${UBL_IN_CHUNK.file}"`,
+    `--banner:js="${BUNDLING.banner}" --outfile="${outputDir}/${chunk.file}"`,
     ...Object.entries(bundleAliases()).map(([name, shim]) => `--alias:${name}=${shim}`),
   ].join(' ')
 }
@@ -274,6 +308,10 @@ export function houseFunction(
   })
   logGroup.grantWrite(role)
   const ublIn = props.ublInChunk === true || needsUblInChunk(props.routes ?? [])
+  const chunks: Chunk[] = [
+    ...(ublIn ? [UBL_IN_CHUNK] : []),
+    ...(needsEn16931Chunk(props.routes ?? []) ? [EN16931_CHUNK] : []),
+  ]
   const fn = new NodejsFunction(scope, 'Function', {
     functionName: physicalFunctionName(props.stage, props.name),
     role,
@@ -290,8 +328,8 @@ export function houseFunction(
     tracing: Tracing.ACTIVE,
     logGroup,
     bundling:
-      props.files?.length || ublIn
-        ? { ...bundling(props.routes), commandHooks: copyFiles(props.files ?? [], ublIn) }
+      props.files?.length || chunks.length
+        ? { ...bundling(props.routes), commandHooks: copyFiles(props.files ?? [], chunks) }
         : bundling(props.routes),
     environment: {
       TABLE_NAME: props.table.tableName,

@@ -120,8 +120,8 @@ function lineOf(value: Json, index: number, credit: boolean, currency: string, l
       [value.hsn_code, 'HS'],
       [value.isic_code, 'ISIC'],
     ].flatMap(([code, listID], at, all) => {
-      const index = all.slice(0, at + 1).filter(([c]) => c !== undefined).length
-      return code === undefined
+      const index = all.slice(0, at + 1).filter(([c]) => text(c) !== undefined).length
+      return text(code) === undefined
         ? []
         : [
             term(code, `${path}/cac:Item/cac:CommodityClassification[${index}]/cbc:ItemClassificationCode`, {

@@ -56,3 +56,17 @@ export async function invoiceModelOf(body: unknown, readUbl: UblReader | undefin
 /** Problems at their place in the document sent (a no-op for JSON). */
 export const located = (model: InvoiceModel, problems: readonly Problem[]): Problem[] =>
   model.format === 'json' ? [...problems] : problems.map((p) => ({ ...p, path: model.locate(p.path) }))
+
+/** One EN 16931 business-rule finding (lib/en16931/model.ts Finding): the official rule and the element's XPath. */
+export interface En16931Finding {
+  rule: string
+  flag: 'fatal' | 'warning'
+  path: string
+  message: string
+}
+
+/**
+ * Judges an invoice record by the EN 16931 business rules (lib/en16931/loader.ts judgeEn16931), given
+ * by the validate handlers, as the UBL reader is: the rules load on the first validate request.
+ */
+export type En16931Judge = (record: object) => Promise<En16931Finding[]>

@@ -10,12 +10,12 @@ import {
   TransactionRefused,
 } from '#lib/platform/db/transact.ts'
 import { BadRequest, Conflict, invalid, NotFound, type Problem, TooLarge } from '#lib/platform/errors.ts'
-import { listedProblems, type Truncated } from '#lib/platform/reply-bounds.ts'
+import { listedFindings, listedProblems, type Truncated } from '#lib/platform/reply-bounds.ts'
 import type { Signature } from '#lib/platform/signing/signer.ts'
 import { canonicalInvoice, STORED_LIMIT, withModeMark } from './canonical.ts'
 import { loadCodeLists } from './code-lists.ts'
 import { sealedStorageOf } from './notes.ts'
-import { invoiceModelOf, located, type UblReader } from './input.ts'
+import { type En16931Finding, type En16931Judge, invoiceModelOf, located, type UblReader } from './input.ts'
 import { ignoredKeys, problem } from './problems.ts'
 import type { InvoiceRecord } from './record.ts'
 import { advanceRecord, createRecord, type InvoiceContent, readInvoiceRecord } from './repository.ts'
@@ -48,6 +48,11 @@ export interface InvoiceReply {
   /** At most 100, then `truncated` counts the rest (lib/platform/reply-bounds.ts). */
   warnings?: Problem[]
   truncated?: Truncated
+  /**
+   * The EN 16931 business rules' findings on the invoice (CONTRACT 22), at most 100: informational,
+   * they never change the reply's status (the validate paths only, given `judgeEn16931`).
+   */
+  en16931?: En16931Finding[]
 }
 
 /** Signs an invoice's canonical bytes: lib/platform/signing/signer.ts signBytes. */
@@ -62,6 +67,8 @@ export interface InvoiceRequest {
   sign?: InvoiceSigner
   /** The UBL reader, for a body that may be XML (CONTRACT 22): given by the caller, as the signer is. */
   readUbl?: UblReader
+  /** The EN 16931 judge, for the validate paths whose replies report its findings (CONTRACT 22). */
+  judgeEn16931?: En16931Judge
   version: ApiVersion
   caller: ApiClientCaller
   body: unknown
@@ -107,6 +114,7 @@ function replyOf(
   invoice: StoredInvoice,
   record: Pick<InvoiceRecord, 'signedAt'>,
   warnings: ReturnType<typeof listedProblems>,
+  en16931: En16931Finding[] | undefined,
 ): InvoiceReply {
   return {
     message: MESSAGES[action],
@@ -115,6 +123,7 @@ function replyOf(
     ...(action === 'sign' ? { signed_at: record.signedAt } : {}),
     ...(warnings.warnings.length ? { warnings: warnings.warnings } : {}),
     ...(warnings.truncated ? { truncated: warnings.truncated } : {}),
+    ...(en16931 ? { en16931 } : {}),
   }
 }
 
@@ -136,6 +145,8 @@ export async function handleInvoice(
   const { businessId } = caller
   const { invoice, warnings: found, notListed } = await validatedInvoice(request)
   const warnings = listedProblems([], found, notListed)
+  // Informational: judged on the validated record, the same for its JSON and its UBL form.
+  const en16931 = await findingsOf(request, invoice)
   const content = await contentOf(request, invoice)
   // A credit or debit note is bound to its original (CONTRACT 16, ./adjustments.ts), and a signed
   // invoice is listed for supplier search from its sign transaction on (./search-index.ts).
@@ -146,7 +157,8 @@ export async function handleInvoice(
     note,
     content,
   )
-  const reply = (record: Pick<InvoiceRecord, 'signedAt'>) => replyOf(action, invoice, record, warnings)
+  const reply = (record: Pick<InvoiceRecord, 'signedAt'>) =>
+    replyOf(action, invoice, record, warnings, en16931)
   let written = false
   try {
     return await withRetries(
@@ -213,6 +225,8 @@ async function validatedInvoice(request: InvoiceRequest) {
       'The invoice is invalid',
       located(model, ignored),
       result.notListed,
+      // A refused record's findings too, informational: a body that is not an object has none.
+      await findingsOf(request, named.body),
     )
   }
   // ...and only then ownership: an invoice of another business is not one this client can see.
@@ -222,6 +236,13 @@ async function validatedInvoice(request: InvoiceRequest) {
     )
   }
   return { invoice: result.invoice, warnings: located(model, result.warnings), notListed: result.notListed }
+}
+
+/** The EN 16931 findings on a record, at most 100, when the request's endpoint reports them (CONTRACT 22). */
+async function findingsOf(request: InvoiceRequest, record: unknown): Promise<En16931Finding[] | undefined> {
+  if (!request.judgeEn16931 || !record || typeof record !== 'object' || Array.isArray(record))
+    return undefined
+  return listedFindings(await request.judgeEn16931(record))
 }
 
 /** What the request writes: the canonical content, stored (notes sealed) and, for a sign, signed. */

@@ -60,6 +60,11 @@ export interface DomainErrorOptions {
    */
   notListed?: { errors?: number; warnings?: number }
   /**
+   * An invoice refused with 400 by a validate endpoint: its EN 16931 findings (CONTRACT 22),
+   * informational, sent as the reply's `en16931` beside the problems.
+   */
+  en16931?: readonly object[]
+  /**
    * The response code the bank's and merchants' records carry (Areas B and C, ISO 8583 style, e.g.
    * "51" insufficient funds, "91" bad signature): part of the domain's language with the switch.
    */
@@ -74,6 +79,7 @@ export class DomainError extends Error {
   readonly problems: Problem[]
   readonly warnings: Problem[]
   readonly notListed: { errors?: number; warnings?: number }
+  readonly en16931: readonly object[] | undefined
   readonly responseCode: string | undefined
   readonly retryAfterSeconds: number | undefined
   code: string | undefined
@@ -86,6 +92,7 @@ export class DomainError extends Error {
     this.problems = options.problems ?? []
     this.warnings = options.warnings ?? []
     this.notListed = options.notListed ?? {}
+    this.en16931 = options.en16931
     this.responseCode = options.responseCode
     this.retryAfterSeconds = options.retryAfterSeconds
     this.code = options.code
@@ -147,11 +154,17 @@ export function invalid(
   summary = 'The request is invalid',
   warnings: Problem[] = [],
   notListed: DomainErrorOptions['notListed'] = {},
+  en16931?: DomainErrorOptions['en16931'],
 ): BadRequest {
   const count = problems.length
   const found =
     count > MAX_LISTED
       ? `more than ${MAX_LISTED} problems found; the first ${MAX_LISTED} are listed`
       : `${count} problem${count === 1 ? '' : 's'} found`
-  return new BadRequest(`${summary}: ${found}`, { problems, warnings, notListed })
+  return new BadRequest(`${summary}: ${found}`, {
+    problems,
+    warnings,
+    notListed,
+    ...(en16931 ? { en16931 } : {}),
+  })
 }

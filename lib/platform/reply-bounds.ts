@@ -45,3 +45,10 @@ export function listedProblems(
     ...(truncated.errors || truncated.warnings ? { truncated } : {}),
   }
 }
+
+/**
+ * A list of findings other than problems (an invoice's EN 16931 findings, lib/invoice/service.ts):
+ * the first 100. Their paths and messages need no cut: the service writes them (the rules' official
+ * texts, at most about 510 characters, and the XPaths of its own export), none is the caller's text.
+ */
+export const listedFindings = <F>(findings: readonly F[]): F[] => findings.slice(0, MAX_LISTED)

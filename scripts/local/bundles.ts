@@ -5,7 +5,10 @@ import { build } from 'esbuild'
 import { consumers } from '#lib/service/consumers.ts'
 import { functionsOf, routes, UNROUTED } from '#lib/service/routes.ts'
 import {
+  chunkOptions,
+  EN16931_CHUNK,
   esbuildOptionsFor,
+  needsEn16931Chunk,
   needsUblInChunk,
   UBL_IN_CHUNK,
   ublInChunkOptions,
@@ -47,8 +50,12 @@ export async function buildBundles(dir: string): Promise<BundleMap> {
       await build(esbuildOptionsFor(handler, bundleFile(dir, functionId)))
       // The UBL in chunk beside the bundles of the functions that take XML, as the construct builds it.
       const consumer = consumers.find((c) => c.functionId === functionId)
-      if (consumer?.takesXml || needsUblInChunk(routes.filter((r) => r.handler === handler)))
+      const served = routes.filter((r) => r.handler === handler)
+      if (consumer?.takesXml || needsUblInChunk(served))
         await build(ublInChunkOptions(join(dir, functionId, UBL_IN_CHUNK.file)))
+      // The EN 16931 chunk beside the bundles of the validate functions, likewise.
+      if (needsEn16931Chunk(served))
+        await build(chunkOptions(EN16931_CHUNK, join(dir, functionId, EN16931_CHUNK.file)))
     }
   }
   await Promise.all([worker(), worker(), worker(), worker()])

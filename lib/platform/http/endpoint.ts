@@ -100,6 +100,11 @@ export interface EndpointRequest<B extends z.ZodType, Q extends z.ZodType, P ext
    */
   xmlBody?: true
   /**
+   * The reply reports the invoice's EN 16931 business-rule findings (`en16931`, CONTRACT 22): the
+   * function ships the EN 16931 chunk (infra/constructs/api-function.ts, EN16931_CHUNK).
+   */
+  en16931?: true
+  /**
    * Body paths whose strings are whole documents (a batch's UBL items, CONTRACT 22): bounded by the
    * 1 MiB body limit, not by the 4,096-character bound of every other string (CONTRACT 18).
    */
@@ -206,6 +211,7 @@ export function routesOf(e: Endpoint): Route[] {
     profile: spec.profile ?? 'seed',
     ...(spec.bodyFromPath ? { bodyFromPath: true as const } : {}),
     ...(e.request?.xmlBody ? { xmlBody: true as const } : {}),
+    ...(e.request?.en16931 ? { en16931: true as const } : {}),
     stack: e.stack,
     access: e.access,
     writes,

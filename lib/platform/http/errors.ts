@@ -11,6 +11,8 @@ export interface ApiErrorOptions {
   warnings?: Problem[]
   /** Found but not carried: counted in the reply's `truncated` (lib/platform/reply-bounds.ts). */
   notListed?: { errors?: number; warnings?: number }
+  /** An invoice's EN 16931 findings, sent beside the problems (lib/platform/errors.ts). */
+  en16931?: readonly object[]
   responseCode?: string
   /** The reply's code when it lists no problems (lib/platform/error-codes.ts). */
   code?: string
@@ -25,6 +27,7 @@ export class ApiError extends Error {
   readonly problems: Problem[]
   readonly warnings: Problem[]
   readonly notListed: { errors?: number; warnings?: number }
+  readonly en16931: readonly object[] | undefined
   readonly responseCode: string | undefined
   readonly headers: Record<string, string>
   readonly code: string | undefined
@@ -37,6 +40,7 @@ export class ApiError extends Error {
     this.problems = options.problems ?? []
     this.warnings = options.warnings ?? []
     this.notListed = options.notListed ?? {}
+    this.en16931 = options.en16931
     this.responseCode = options.responseCode
     this.headers = options.headers ?? {}
     this.code = options.code
@@ -52,6 +56,7 @@ export function toApiError(error: unknown): ApiError | undefined {
       problems: error.problems,
       warnings: error.warnings,
       notListed: error.notListed,
+      ...(error.en16931 === undefined ? {} : { en16931: error.en16931 }),
       ...(error.responseCode === undefined ? {} : { responseCode: error.responseCode }),
       ...(error.code === undefined ? {} : { code: error.code }),
       ...(error.requiredRoles === undefined ? {} : { requiredRoles: error.requiredRoles }),

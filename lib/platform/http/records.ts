@@ -1,4 +1,5 @@
 import * as z from 'zod'
+import { En16931Findings } from '#lib/platform/http/en16931-findings.ts'
 import { Truncated } from '#lib/platform/http/truncated.ts'
 import type { ReplyShape } from '#lib/platform/http/replies.ts'
 
@@ -44,6 +45,7 @@ export const FirsErrorDetails = z
       description: 'An invoice refused with 400: the unknown keys it ignored (NG-UK-01), at most 100',
     }),
     truncated: Truncated().optional(),
+    en16931: En16931Findings().optional(),
   })
   .meta({ description: 'Area A error record (A.9) with every problem found.' })
 
@@ -166,6 +168,7 @@ export const AuthorityError = z
       description: 'What was ignored or defaulted without failing the request, at most 100',
     }),
     truncated: Truncated().optional(),
+    en16931: En16931Findings().optional(),
   })
   .meta({ description: "The authority's error record, on its paths (CONTRACT 17)." })
 

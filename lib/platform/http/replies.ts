@@ -118,6 +118,9 @@ const extrasOf = (listed: ReturnType<typeof listedOf>) => ({
   ...(listed.truncated ? { truncated: listed.truncated } : {}),
 })
 
+/** A refused invoice's EN 16931 findings (CONTRACT 22), when its validate endpoint judged them. */
+const en16931Of = (error: ApiError) => (error.en16931 ? { en16931: error.en16931 } : {})
+
 /** The FirsErrorDetails record (A.9) with the contract's `errors` list. */
 export function firsErrorDetails(error: ApiError) {
   const listed = listedOf(error)
@@ -129,6 +132,7 @@ export function firsErrorDetails(error: ApiError) {
     errors: listed.errors,
     ...rolesOf(error),
     ...extrasOf(listed),
+    ...en16931Of(error),
   }
 }
 
@@ -215,6 +219,7 @@ function authorityErrorBody(error: ApiError, ctx: ReplyContext, handler: string 
     errors: listed.errors,
     ...rolesOf(error),
     ...extrasOf(listed),
+    ...en16931Of(error),
   }
 }
 

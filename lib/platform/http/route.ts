@@ -84,6 +84,8 @@ export interface Route {
   bodyFromPath?: true
   /** The body may be XML too (the request declaration's `xmlBody`): its function ships the UBL in chunk. */
   xmlBody?: true
+  /** The reply reports EN 16931 findings (the request declaration's `en16931`): its function ships the EN 16931 chunk. */
+  en16931?: true
   /** The stack that deploys its function. */
   stack: StackName
   /** What the function may do in AWS (its declaration's, without its auth scheme's own). */

@@ -7,6 +7,7 @@ import {
   SEARCH_LIST_PREFIX,
 } from '#lib/platform/db/keys.ts'
 import { type EndpointDocs, endpointsOf, lazy, perVersion } from '#lib/platform/http/endpoint.ts'
+import { En16931Findings } from '#lib/platform/http/en16931-findings.ts'
 import { Truncated } from '#lib/platform/http/truncated.ts'
 import { PAYMENT_STATUSES } from '#lib/invoice/record.ts'
 import { invoiceSchema } from '#lib/invoice/schemas.ts'
@@ -49,7 +50,12 @@ export const siValidate = /* @__PURE__ */ invoice({
   ],
   roles: SI,
   access: storesInvoices,
-  request: { body: /* @__PURE__ */ invoiceSchema('v1'), bodyValidation: 'service', xmlBody: true },
+  request: {
+    body: /* @__PURE__ */ invoiceSchema('v1'),
+    bodyValidation: 'service',
+    xmlBody: true,
+    en16931: true,
+  },
 })
 
 const signRequest = {
@@ -75,7 +81,7 @@ export const appValidate = /* @__PURE__ */ invoice({
   routes: [{ method: 'POST', path: '/app/invoice/validate' }],
   roles: APP,
   access: signs,
-  request: signRequest,
+  request: { ...signRequest, en16931: true },
 })
 export const appSign = /* @__PURE__ */ invoice({
   functionId: 'app-invoice-sign',
@@ -110,6 +116,7 @@ const AccessPointProviderResponse = /* @__PURE__ */ lazy(() =>
         description: 'Unknown keys ignored, and in lenient mode the arithmetic findings, at most 100',
       }),
       truncated: Truncated().optional(),
+      en16931: En16931Findings().optional(),
     })
     .meta({ id: 'AccessPointProviderResponse' }),
 )

@@ -121,6 +121,8 @@ function expectAreaRecord(
     ...(failed && 'truncated' in (body.error ?? body) ? { truncated: expect.any(Object) } : {}),
     // A 403 names the roles that may call the route (CONTRACT 20).
     ...(failed && 'required_roles' in (body.error ?? body) ? { required_roles: expect.any(Array) } : {}),
+    // An invoice refused by a validate endpoint lists its EN 16931 findings (CONTRACT 22).
+    ...(failed && 'en16931' in (body.error ?? body) ? { en16931: expect.any(Array) } : {}),
   }
   // Every error reply carries a code of the error catalogue (CONTRACT 20).
   if (failed) checkErrorCodes(`${reply.status}`, { status: reply.status, body })
@@ -141,6 +143,7 @@ function expectAreaRecord(
       ...('warnings' in body ? { warnings: expect.any(Array) } : {}),
       ...('truncated' in body ? { truncated: expect.any(Object) } : {}),
       ...('required_roles' in body ? { required_roles: expect.any(Array) } : {}),
+      ...('en16931' in body ? { en16931: expect.any(Array) } : {}),
     })
   }
   switch (kind) {

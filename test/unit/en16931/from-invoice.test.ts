@@ -44,4 +44,34 @@ describe('modelFromInvoice: the invoice record judged by the EN 16931 rules', ()
     )
     expect(findings.map((finding) => finding.rule)).not.toContain('BR-CL-01')
   })
+  it('judges a malformed record (a refused body, whose reply lists its findings too) without failing', () => {
+    // Every value of the record, in turn, of every JSON type: the rules never throw on any of them.
+    const base = buildInvoice()
+    const paths: (string | number)[][] = []
+    const walk = (value: unknown, path: (string | number)[]) => {
+      if (path.length) paths.push(path)
+      if (value && typeof value === 'object')
+        for (const [key, v] of Object.entries(value))
+          walk(v, [...path, Array.isArray(value) ? Number(key) : key])
+    }
+    walk(base, [])
+    const thrown: string[] = []
+    for (const path of paths)
+      for (const value of [null, 'x', 1, [], {}, true, [null], { a: 1 }]) {
+        const record = structuredClone(base)
+        let parent: any = record
+        for (const key of path.slice(0, -1)) parent = parent[key]
+        parent[path.at(-1)!] = value
+        try {
+          judge(modelFromInvoice(record))
+        } catch {
+          thrown.push(`${path.join('/')} = ${JSON.stringify(value)}`)
+        }
+      }
+    expect(thrown).toEqual([])
+    // A classification code that is not text is no classification.
+    const record = buildInvoice()
+    record.invoice_line[0].hsn_code = null
+    expect(rulesOf(record)).toContain('BR-01')
+  })
 })
