@@ -50,8 +50,8 @@ db().middlewareStack.add(
   { step: 'initialize', name: 'request-cost-counter' },
 )
 
-/** What --cost adds up between two control GETs. */
-const usage = {
+/** What --cost adds up between two control GETs: zero, as each GET leaves it. */
+const noUsage = () => ({
   readUnits: 0,
   writeUnits: 0,
   /** Of the write units, those of the indexes. */
@@ -65,7 +65,8 @@ const usage = {
   logBytes: 0,
   logLines: 0,
   handlerMs: [] as number[],
-}
+})
+const usage = noUsage()
 const WRITES = /^(Put|Update|Delete|BatchWrite|TransactWrite)/
 type Capacity = { CapacityUnits?: number; GlobalSecondaryIndexes?: Record<string, Capacity> }
 /** Items in a call's input (written) or output (read), for their sizes. */
@@ -177,18 +178,7 @@ const control = createServer((req, res) => {
   res.end(JSON.stringify({ calls: counts, roundTrips, ...(cost ? { usage } : {}) }))
   for (const name of Object.keys(counts)) delete counts[name]
   roundTrips = 0
-  Object.assign(usage, {
-    readUnits: 0,
-    writeUnits: 0,
-    indexWriteUnits: 0,
-    readBytes: 0,
-    writtenBytes: 0,
-    largestWritten: 0,
-    failedWrites: [],
-    logBytes: 0,
-    logLines: 0,
-    handlerMs: [],
-  })
+  Object.assign(usage, noUsage())
 })
 await new Promise<void>((resolve) => control.listen(0, '127.0.0.1', resolve))
 const { port } = control.address() as AddressInfo
