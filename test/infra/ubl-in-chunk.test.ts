@@ -25,6 +25,23 @@ import { buildInvoice } from '../fixtures/invoices/build.ts'
  */
 
 const dir = mkdtempSync(join(tmpdir(), 'ubl-in-chunk-'))
+
+/**
+ * Runs a chunk's loader shim as it is bundled, copied into `folder` beside the chunk, with `body`: a
+ * module script that has the loader's exports as `loader` and the file `input` (written to `folder`)
+ * as `input`. Returns the process, whose stdout is what the script wrote.
+ */
+function runLoader(folder: string, shim: string, input: string, body: string) {
+  writeFileSync(join(folder, 'input'), input)
+  writeFileSync(
+    join(folder, 'loader.mjs'),
+    readFileSync(join(PROJECT_ROOT, 'infra/constructs/shims', shim), 'utf8'),
+  )
+  const script = `const loader = await import(${JSON.stringify(join(folder, 'loader.mjs'))});
+    const input = (await import('node:fs')).readFileSync(${JSON.stringify(join(folder, 'input'))}, 'utf8');
+    ${body}`
+  return spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' })
+}
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 describe('the UBL in chunk of the invoice functions', () => {
@@ -43,19 +60,11 @@ describe('the UBL in chunk of the invoice functions', () => {
     expect(text).toContain(UBL_IN_CHUNK.file)
     expect(statSync(join(dir, UBL_IN_CHUNK.file)).size).toBeGreaterThan(50_000)
     // The loader as bundled, run from the bundle's directory, finds the chunk and reads an invoice.
-    writeFileSync(join(dir, 'invoice.xml'), ublOf(buildInvoice()))
-    const loader = join(PROJECT_ROOT, 'infra/constructs/shims/ubl-in-loader.mjs')
-    writeFileSync(join(dir, 'loader.mjs'), readFileSync(loader, 'utf8'))
-    const run = spawnSync(
-      process.execPath,
-      [
-        '--input-type=module',
-        '-e',
-        `const { readUbl } = await import(${JSON.stringify(join(dir, 'loader.mjs'))});
-         const read = await readUbl((await import('node:fs')).readFileSync(${JSON.stringify(join(dir, 'invoice.xml'))}, 'utf8'));
-         process.stdout.write(String(read.ok && read.invoice.irn))`,
-      ],
-      { encoding: 'utf8' },
+    const run = runLoader(
+      dir,
+      'ubl-in-loader.mjs',
+      ublOf(buildInvoice()),
+      'const read = await loader.readUbl(input); process.stdout.write(String(read.ok && read.invoice.irn))',
     )
     expect(run.stdout, run.stderr).toMatch(/^INV/)
   })
@@ -95,19 +104,11 @@ describe('the EN 16931 chunk of the validate functions', () => {
         'Invoice total amount with VAT (BT-112)',
       )
       // The loader as bundled, run from the bundle's directory, finds the chunk and judges an invoice.
-      writeFileSync(join(out, 'invoice.json'), JSON.stringify(buildInvoice()))
-      const loader = join(PROJECT_ROOT, 'infra/constructs/shims/en16931-loader.mjs')
-      writeFileSync(join(out, 'loader.mjs'), readFileSync(loader, 'utf8'))
-      const run = spawnSync(
-        process.execPath,
-        [
-          '--input-type=module',
-          '-e',
-          `const { judgeEn16931 } = await import(${JSON.stringify(join(out, 'loader.mjs'))});
-         const record = JSON.parse((await import('node:fs')).readFileSync(${JSON.stringify(join(out, 'invoice.json'))}, 'utf8'));
-         process.stdout.write((await judgeEn16931(record)).map((f) => f.rule).join(','))`,
-        ],
-        { encoding: 'utf8' },
+      const run = runLoader(
+        out,
+        'en16931-loader.mjs',
+        JSON.stringify(buildInvoice()),
+        "const findings = await loader.judgeEn16931(JSON.parse(input)); process.stdout.write(findings.map((f) => f.rule).join(','))",
       )
       expect(run.stdout, run.stderr).toMatch(/^BR-01,/)
     },
