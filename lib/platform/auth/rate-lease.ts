@@ -128,19 +128,22 @@ export class QuotaLeases {
 
   /** Takes one unit of `subject`'s window under `limit`, leasing more first if none is left here. */
   async take(subject: string, limit: RateLimit): Promise<Taken> {
+    // The request belongs to the window it arrived in, even if that ends while its lease is written:
+    // otherwise a write slower than the window would send it after the next window's lease, forever.
+    const lease = this.current(subject, limit, this.clock())
     for (;;) {
-      const now = this.clock()
-      const lease = this.current(subject, limit, now)
       if (lease.left > 0) {
         lease.left--
         lease.requestsSince++
-        return this.taken(subject, lease, true, now)
+        return this.taken(subject, lease, true)
       }
       if (lease.exhausted) {
         lease.requestsSince++
-        return this.taken(subject, lease, false, now)
+        return this.taken(subject, lease, false)
       }
-      lease.pending ??= this.extend(subject, lease, now).finally(() => {
+      // Each lease grants at least 1 unit or finds the window spent, so the loop ends; it loops at
+      // all only when this container's other requests took the units first.
+      lease.pending ??= this.extend(subject, lease, this.clock()).finally(() => {
         lease.pending = undefined
       })
       await lease.pending
@@ -204,8 +207,9 @@ export class QuotaLeases {
     lease.requestsSince = 0
   }
 
-  private taken(subject: string, lease: Lease, admitted: boolean, now: number): Taken {
+  private taken(subject: string, lease: Lease, admitted: boolean): Taken {
     const { quota, windowSeconds, windowStart } = lease
+    const now = this.clock()
     return {
       admitted,
       rate: {

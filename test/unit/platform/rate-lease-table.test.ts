@@ -135,6 +135,20 @@ describe('rate limit leases: a changed limit', () => {
   })
 })
 
+describe('rate limit leases: a slow write', () => {
+  it('decides a request in the window it arrived in, with one write, when the window ends during its lease', async () => {
+    const subject = `A#${randomUUID()}`
+    // The request arrives a moment before the window's end; its lease's write returns after it.
+    const times = [windowStartMs + WINDOW * 1000 - 1]
+    const holder = new QuotaLeases(() => times.shift() ?? windowStartMs + WINDOW * 1000 + 5)
+    const before = leaseWrites
+    const taken = await holder.take(subject, { quota: 10, windowSeconds: WINDOW })
+    expect(taken.admitted).toBe(true)
+    expect(taken.rate.windowStart * 1000).toBe(windowStartMs)
+    expect(leaseWrites - before).toBe(1)
+  })
+})
+
 describe('admitRequest: a key and its business', () => {
   it('gives a request refused by its business its key unit back, and names the business', async () => {
     vi.useFakeTimers({ toFake: ['Date'] })
