@@ -26,9 +26,10 @@ import type { RateLimit, RateState } from './rate-limit.ts'
  * The tolerance, for one window of one subject (a key, or a business's keys of one mode), with N
  * containers holding leases in it:
  * - Over the quota: none. The units admitted are units granted, and the grants sum to at most the
- *   quota. A limit lowered mid-window is the exception: a container spends what it leased under the
- *   old limit until it sees the new one (the credential cache, at most CREDENTIAL_CACHE_SECONDS = 5 s;
- *   at once in the container that made the change), then drops it (below).
+ *   quota. A limit lowered mid-window is the exception, as it was when every request was counted:
+ *   each container is held to the limit it last read, which is at most CREDENTIAL_CACHE_SECONDS
+ *   (5 s) old (at once in the container that made the change); until it reads the new one it spends,
+ *   and may lease, under the old one. Once it reads it, it drops its lease (below).
  * - Under the quota (units leased but not spent, which no one else can take): at most what the N
  *   containers hold, each at most leaseCap(quota), so at most N x quota / 20. A container that keeps
  *   receiving requests spends its lease within about LEASE_SECONDS; what stays stranded is the
