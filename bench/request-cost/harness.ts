@@ -81,6 +81,7 @@ export interface Usage {
   readUnits: number
   writeUnits: number
   indexWriteUnits: number
+  rateWriteUnits: number
   readBytes: number
   writtenBytes: number
   largestWritten: number

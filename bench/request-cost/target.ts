@@ -56,6 +56,8 @@ const noUsage = () => ({
   writeUnits: 0,
   /** Of the write units, those of the indexes. */
   indexWriteUnits: 0,
+  /** Of the write units, the rate limit leases' (RATE#, lib/platform/auth/rate-lease.ts): bench/cost.ts amortises them. */
+  rateWriteUnits: 0,
   readBytes: 0,
   writtenBytes: 0,
   /** The largest item written (a floor's item size). */
@@ -98,6 +100,7 @@ if (cost) {
           const reported = [result.output.ConsumedCapacity ?? []].flat() as Capacity[]
           const units = reported.reduce((n, c) => n + (c.CapacityUnits ?? 0), 0)
           if (write) usage.writeUnits += units
+          if (write && String(args.input.Key?.pk ?? '').startsWith('RATE#')) usage.rateWriteUnits += units
           if (write)
             for (const c of reported)
               for (const index of Object.values(c.GlobalSecondaryIndexes ?? {}))

@@ -9,7 +9,8 @@ const prefixOf = (key: { pk: string }) => key.pk
 
 /**
  * The per-client rate limit (lib/platform/auth/rate-limit.ts): every authenticating verifier counts the request
- * in its client's window, one UpdateItem (ADD) under RATE#.
+ * in its client's window, leasing a share of it with one UpdateItem (ADD) under RATE# when its
+ * container's lease is spent (lib/platform/auth/rate-lease.ts).
  */
 export const RATE_LIMIT_GRANT: TableGrant = { actions: ['UpdateItem'], keys: [RATE_PREFIX] }
 

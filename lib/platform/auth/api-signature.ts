@@ -6,14 +6,7 @@ import { readCachedRecord, readFreshRecord } from '#lib/platform/cache/records.t
 import { keys } from '#lib/platform/db/keys.ts'
 import { modeOf } from './bearer.ts'
 import { type ApiClient, usableSecrets } from './credentials.ts'
-import {
-  businessHolder,
-  businessSubject,
-  countRequest,
-  limitOf,
-  type RateLimit,
-  tightest,
-} from './rate-limit.ts'
+import { admitRequest, businessHolder, businessSubject, limitOf, type RateLimit } from './rate-limit.ts'
 import { refused } from './refusal.ts'
 import { acceptSignatureOnce } from './replay-store.ts'
 import { parseZonedTimestamp, withinWindow } from './timestamps.ts'
@@ -164,11 +157,10 @@ export async function verifyApiSignature(request: AuthRequest): Promise<ApiClien
   const mode = modeOf(client)
   const limit = limitOf(client.rateLimit)
   const businessLimit = limitOf((await business)?.record.rateLimit)
-  const [counted, businessCounted] = await Promise.all([
-    countRequest(`A#${apiKey}`, limit.windowSeconds),
-    countRequest(businessSubject(client.businessId, mode), businessLimit.windowSeconds),
-  ])
-  const rate = tightest(counted.admit(limit), businessCounted.admit(businessLimit, businessHolder(mode)))
+  const rate = await admitRequest(
+    { subject: `A#${apiKey}`, limit },
+    { subject: businessSubject(client.businessId, mode), limit: businessLimit, holder: businessHolder(mode) },
+  )
   return {
     scheme: 'api-signature',
     apiKeyId: apiKey,

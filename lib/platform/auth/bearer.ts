@@ -3,7 +3,7 @@ import { readCachedRecord } from '#lib/platform/cache/records.ts'
 import { readRecord } from '#lib/platform/db/items.ts'
 import { keys } from '#lib/platform/db/keys.ts'
 import type { Mode } from '#lib/platform/mode.ts'
-import { countRequest, limitOf, type RateLimit, type RateState } from './rate-limit.ts'
+import { admitRequest, limitOf, type RateLimit, type RateState } from './rate-limit.ts'
 
 /**
  * Bearer tokens (Area B's switch token, Area C's merchant token, Area D's admin key), read side.
@@ -75,10 +75,10 @@ export interface LimitedBearer {
 
 /**
  * findBearer for the schemes that count requests per token (Areas C and D): the count, keyed by the
- * token's hash, is written only by `admit`, once the token is known to be active and of its kind and
+ * token's hash, is taken only by `admit`, once the token is known to be active and of its kind and
  * the scheme's other checks passed, so a request that fails authentication writes nothing (CONTRACT
- * 18). The token record mostly comes from the container's cache, so the count after it costs about
- * what it did beside it.
+ * 18). `admit` mostly writes nothing either: it spends the container's lease of the token's window
+ * (lib/platform/auth/rate-lease.ts), and writes only to lease more.
  */
 export async function findLimitedBearer(
   header: string | undefined,
@@ -92,9 +92,6 @@ export async function findLimitedBearer(
   const subject = `${kind === 'merchant' ? 'C' : 'D'}#${tokenHash}`
   return {
     token: record,
-    async admit() {
-      const limit = limitOf(record.rateLimit)
-      return (await countRequest(subject, limit.windowSeconds)).admit(limit)
-    },
+    admit: () => admitRequest({ subject, limit: limitOf(record.rateLimit) }),
   }
 }

@@ -1,24 +1,24 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb'
-import { db, tableName } from '#lib/platform/db/client.ts'
-import { keys } from '#lib/platform/db/keys.ts'
 import { DomainError } from '#lib/platform/errors.ts'
+import { QuotaLeases } from './rate-lease.ts'
 
 /**
  * Per-client rate limits (CONTRACT section 14): a fixed window per API key, switch client, merchant
- * token and admin key, counted in DynamoDB so every container of every function shares one count.
- * Area A keys are counted a second time in their business's window (CONTRACT 18): the keys a
- * business issues share its quota, per mode, so issuing more keys gains no throughput.
+ * token and admin key, shared by every container of every function through DynamoDB. Area A keys
+ * are counted a second time in their business's window (CONTRACT 18): the keys a business issues
+ * share its quota, per mode, so issuing more keys gains no throughput.
  *
- * One UpdateItem per request and window (`ADD n :one`, ReturnValues UPDATED_NEW) counts it; the
- * request is admitted when the count it got is at most the quota. DynamoDB applies the ADDs one at a
- * time, so each request of a window gets a distinct count and at most `quota` are admitted, however
- * many arrive at once. The update carries no condition: a count past the quota harms nothing (a
- * request refused by one of its windows still counts in the other).
+ * A container does not write per request: it leases a share of each window's quota in one write and
+ * spends it locally (lib/platform/auth/rate-lease.ts, where the lease's size and the tolerance are
+ * stated: never over the quota, unless a limit is lowered mid-window; under it by at most the units
+ * the window's containers hold unspent, each at most a twentieth of the quota). A request is
+ * admitted when every window it counts in has a unit for it; a request refused by one of its windows
+ * gives its unit of the others back to its container (no write), so it does not count there.
  *
  * When it runs: only once the request has passed authentication (after Area A's replay guard and
  * Area B's nonce, whose failed conditions write nothing, and after the bearer token is found), so a
- * request that fails authentication writes nothing (CONTRACT 18). The verifiers in this folder call
- * it; the factory sends the result as `RateLimit-Policy` and `RateLimit` (lib/platform/http/factory.ts).
+ * request that fails authentication writes nothing (CONTRACT 18); a revoked credential is refused
+ * before it. The verifiers in this folder call it; the factory sends the result as
+ * `RateLimit-Policy` and `RateLimit` (lib/platform/http/factory.ts).
  */
 
 export interface RateLimit {
@@ -81,44 +81,33 @@ export function limitOf(stored: Partial<RateLimit> | undefined): RateLimit {
   return valid ? { quota: quota!, windowSeconds: windowSeconds! } : defaultRateLimit()
 }
 
-/** A request counted in its window: `admit` decides it once the client's limit is known. */
-export interface Counted {
-  /** Where the request stands under `limit`, or RateLimited (429) naming `holder` when over it. */
-  admit(limit: RateLimit, holder?: string): RateState
+/** This container's leases: one per module instance, so one per Lambda container. */
+const containerLeases = new QuotaLeases()
+
+/** One window a request counts in: whose (`subject`), under which limit, and who a 429 names. */
+export interface Window {
+  /** `A#<api key>`, `B#<switch client>`, `C#`/`D#<token hash>`, or a business's `BUSINESS#<id>#<mode>`. */
+  subject: string
+  limit: RateLimit
+  /** Whose quota it is, as a 429's message says it; "this client" if not given. */
+  holder?: string
 }
 
 /**
- * Counts one request of `subject` (`A#<api key>`, `B#<switch client>`, `C#`/`D#<token hash>`, or a
- * business's `BUSINESS#<id>#<mode>`) in the window of `windowSeconds` it falls in. The window must be
- * known before the count (it is part of the key); the quota may come later (`admit`).
+ * Admits one request in each of its windows, or throws RateLimited (429) for the first that has no
+ * unit left, its units of the other windows given back. Returns the state the headers report: the
+ * window with the fewest requests left.
  */
-export async function countRequest(subject: string, windowSeconds: number): Promise<Counted> {
-  const nowSeconds = Date.now() / 1000
-  const windowStart = Math.floor(nowSeconds / windowSeconds) * windowSeconds
-  const out = await db().send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: keys.rateWindow(subject, windowSeconds, windowStart),
-      UpdateExpression: 'ADD n :one SET expiresAt = if_not_exists(expiresAt, :expires)',
-      // Kept a window past its end, then left to the TTL sweeper; a late sweep costs nothing.
-      ExpressionAttributeValues: { ':one': 1, ':expires': windowStart + 2 * windowSeconds },
-      ReturnValues: 'UPDATED_NEW',
-    }),
-  )
-  const count = Number(out.Attributes?.n ?? 1)
-  const resetSeconds = Math.max(1, Math.ceil(windowStart + windowSeconds - nowSeconds))
-  return {
-    admit(limit, holder) {
-      const rate = {
-        ...limit,
-        remaining: Math.max(0, limit.quota - count),
-        resetSeconds,
-        windowStart,
-      }
-      if (count > limit.quota) throw new RateLimited(rate, holder)
-      return rate
-    },
+export async function admitRequest(first: Window, ...others: Window[]): Promise<RateState> {
+  const windows = [first, ...others]
+  const taken = await Promise.all(windows.map((w) => containerLeases.take(w.subject, w.limit)))
+  const refused = taken.findIndex((t) => !t.admitted)
+  if (refused >= 0) {
+    for (const t of taken) t.giveBack()
+    throw new RateLimited(taken[refused]!.rate, windows[refused]!.holder)
   }
+  const [head, ...rest] = taken.map((t) => t.rate)
+  return tightest(head!, ...rest)
 }
 
 /** The window all of a business's Area A keys of one mode count in, beside each key's own. */
@@ -128,7 +117,7 @@ export const businessSubject = (businessId: string, mode: string) => `BUSINESS#$
 export const businessHolder = (mode: string) => `this business's ${mode} API keys together`
 
 /** Of a request's states in its windows, the one the headers report: the one with the least left. */
-export const tightest = (first: RateState, ...others: RateState[]): RateState =>
+const tightest = (first: RateState, ...others: RateState[]): RateState =>
   others.reduce((tight, rate) => (rate.remaining < tight.remaining ? rate : tight), first)
 
 /** The `RateLimit-Policy` and `RateLimit` headers (draft-ietf-httpapi-ratelimit-headers). */

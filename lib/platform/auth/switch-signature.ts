@@ -6,7 +6,7 @@ import type { SwitchCaller } from './caller.ts'
 import { readCachedRecord, readFreshRecord } from '#lib/platform/cache/records.ts'
 import { keys } from '#lib/platform/db/keys.ts'
 import { type SwitchClient, usableSecrets } from './credentials.ts'
-import { countRequest, limitOf } from './rate-limit.ts'
+import { admitRequest, limitOf } from './rate-limit.ts'
 import { type RefusalReason, refused } from './refusal.ts'
 import { spendNonce } from './replay-store.ts'
 import { parseUtcTimestamp, withinWindow } from './timestamps.ts'
@@ -139,13 +139,12 @@ export async function verifySwitchSignature(request: AuthRequest): Promise<Switc
       client.clientId,
     )
   }
-  const limit = limitOf(client.rateLimit)
-  const counted = await countRequest(`B#${client.clientId}`, limit.windowSeconds)
+  const rate = await admitRequest({ subject: `B#${client.clientId}`, limit: limitOf(client.rateLimit) })
   return {
     scheme: 'switch-signature',
     switchClientId: client.clientId,
     mode: modeOf(client),
-    rate: counted.admit(limit),
+    rate,
   }
 }
 

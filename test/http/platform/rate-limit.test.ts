@@ -5,8 +5,10 @@ import {
   issueMerchantToken,
   issueNotifyAdminKey,
   issueSwitchClient,
+  revokeApiClient,
 } from '#lib/platform/auth/credentials.ts'
 import { DEFAULT_RATE_LIMIT } from '#lib/platform/auth/rate-limit.ts'
+import { db } from '#lib/platform/db/client.ts'
 import { commands } from '../../../scripts/cli/rate-limits.ts'
 import { type HttpReply, startApi, type TestApi } from '../../support/api.ts'
 import { cliOutput } from '../../support/cli.ts'
@@ -203,5 +205,62 @@ describe('per-client rate limits', () => {
     const statuses = replies.map((r) => r.status)
     expect(statuses.filter((s) => s === 200)).toHaveLength(10)
     expect(statuses.filter((s) => s === 429)).toHaveLength(54)
+  })
+
+  it("writes for its rate limits only when its container leases a share of the key's and the business's windows", async () => {
+    const fresh = await freshClients()
+    const call = fresh.send.A()
+    let windowWrites = 0
+    const counter = 'countRateWindowWrites'
+    db().middlewareStack.add(
+      (next, context) => async (args) => {
+        const input = args.input as { Key?: { pk?: string } }
+        if (context.commandName === 'UpdateItemCommand' && input.Key?.pk?.startsWith('RATE#')) windowWrites++
+        return next(args)
+      },
+      { step: 'initialize', name: counter },
+    )
+    try {
+      for (let i = 0; i < 20; i++) expect((await call()).status).toBe(200)
+    } finally {
+      db().middlewareStack.remove(counter)
+    }
+    // One write per request and window was 40; leases of 1, 2, 4, 8, ... take far fewer.
+    expect(windowWrites).toBeLessThanOrEqual(12)
+  })
+
+  it('refuses a revoked key at once, though its container holds a lease of its window', async () => {
+    const fresh = await freshClients()
+    const { a } = fresh.credentials
+    await setLimit({ key: a.apiKey, quota: '1000', window: `${WINDOW}` })
+    atWindowStart()
+    const call = fresh.send.A()
+    // Leases of 1, 2 and 4: 7 units taken, 3 still held here.
+    for (let i = 0; i < 4; i++) expect((await call()).status).toBe(200)
+    await revokeApiClient(a.apiKey)
+    const refused = await call()
+    expect(refused.status).toBe(401)
+    expect(refused.body).toMatchObject({ message: 'This API key has been revoked: ask for a new one' })
+    expect(refused.headers.get('ratelimit')).toBeNull()
+  })
+
+  it('holds a re-limited key to its new limit from its next request in this container', async () => {
+    const fresh = await freshClients()
+    const { a } = fresh.credentials
+    await setLimit({ key: a.apiKey, quota: '1000', window: `${WINDOW}` })
+    atWindowStart()
+    const call = fresh.send.A()
+    // 4 requests admitted; the container holds 3 units more of its leases (1, 2 and 4).
+    for (let i = 0; i < 4; i++) expect((await call()).status).toBe(200)
+    await setLimit({ key: a.apiKey, quota: '6', window: `${WINDOW}` })
+    const lowered = [await call(), await call(), await call()]
+    for (const reply of lowered) expect(rateOf(reply).policy).toBe(`"default";q=6;w=${WINDOW}`)
+    // The units the container held are dropped, not spent: 7 of 6 are leased, so none is left.
+    expect(lowered.map((r) => r.status)).toEqual([429, 429, 429])
+    // Raised again, it is admitted at once, against the units leased so far (7, and 1 asked in vain).
+    await setLimit({ key: a.apiKey, quota: '20', window: `${WINDOW}` })
+    const raised = await call()
+    expect(raised.status).toBe(200)
+    expect(rateOf(raised)).toMatchObject({ policy: `"default";q=20;w=${WINDOW}` })
   })
 })
