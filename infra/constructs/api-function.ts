@@ -42,7 +42,6 @@ export function bundleAliases(): Record<string, string> {
     '@aws-sdk/credential-provider-node': fileURLToPath(new URL('./lambda-credentials.ts', import.meta.url)),
     // The Encryption SDK's dependencies for ECDSA-signed formats, which the project never writes
     // (shims/*.cjs say why each is safe): about 110 KB of every function that opens a secret.
-    // (readable-stream was tried too: Node's streams differ enough that the SDK's streams hang.)
     'bn.js': fileURLToPath(new URL('./shims/bn.cjs', import.meta.url)),
     'asn1.js': fileURLToPath(new URL('./shims/asn1.cjs', import.meta.url)),
     // The KMS keyring's aggregated KMS class carries every KMS command; it calls three (-40 KB).
@@ -54,6 +53,9 @@ export function bundleAliases(): Record<string, string> {
     // The Encryption SDK's local materials cache uses five lru-cache 6 methods; a Map does them (-8 KB,
     // lru-cache and yallist; shims/lru-cache.cjs says how each matches).
     'lru-cache': fileURLToPath(new URL('./shims/lru-cache.cjs', import.meta.url)),
+    // The Encryption SDK's streams on Node's own instead of readable-stream 3, Node 10's streams
+    // copied (-37 KB; shims/readable-stream.mjs says where the two differ and how that is met).
+    'readable-stream': fileURLToPath(new URL('./shims/readable-stream.mjs', import.meta.url)),
     // The DynamoDB client's endpoint-discovery cache (discovery is never turned on) uses five methods of
     // mnemonist's LRU cache; a Map does them (-5 KB; shims/mnemonist-lru-cache.mjs).
     'mnemonist/lru-cache': fileURLToPath(new URL('./shims/mnemonist-lru-cache.mjs', import.meta.url)),

@@ -1,7 +1,7 @@
-import { Decimal } from 'decimal.js'
 import type { TransactionRecord } from '#lib/merchant-history/service.ts'
 import { preferredMediaRange } from '#lib/platform/http/accept.ts'
 import { type CsvCell, csvText, spreadsheetText } from '#lib/platform/text/csv.ts'
+import { twoDecimals } from '#lib/platform/money.ts'
 import { lagosWithOffset } from '#lib/platform/time.ts'
 
 /**
@@ -28,9 +28,6 @@ export const CSV_COLUMNS = [
   'amount',
   'currency',
 ] as const satisfies readonly (keyof TransactionRecord | 'currency')[]
-
-/** Amounts with exactly two decimals (`1500.00`), from the JSON number's exact decimal form. */
-const twoDecimals = (naira: number) => new Decimal(String(naira)).toFixed(2)
 
 function row(record: TransactionRecord): CsvCell[] {
   return [

@@ -1,5 +1,5 @@
-import { Decimal } from 'decimal.js'
 import { csvText } from '#lib/platform/text/csv.ts'
+import { twoDecimals } from '#lib/platform/money.ts'
 import { lagosLocalIso, lagosWithOffset } from '#lib/platform/time.ts'
 import type { InvoiceSummary } from './search.ts'
 
@@ -22,8 +22,6 @@ export const SEARCH_CSV_COLUMNS = [
   'payment_status',
   'signed_at',
 ] as const
-
-const twoDecimals = (amount: number) => new Decimal(String(amount)).toFixed(2)
 
 function row(summary: InvoiceSummary): string[] {
   return [

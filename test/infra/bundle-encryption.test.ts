@@ -10,7 +10,7 @@ import { AlgorithmSuiteIdentifier, CommitmentPolicy } from '@aws-crypto/material
 import { build } from 'esbuild'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { encryptField } from '#lib/platform/crypto/fields.ts'
+import { decryptField, encryptField } from '#lib/platform/crypto/fields.ts'
 import { localKeyring } from '#lib/platform/crypto/keyring.ts'
 import { esbuildOptionsFor } from '../../infra/constructs/api-function.ts'
 import { startKmsStandIn } from '../support/kms-stand-in.ts'
@@ -33,6 +33,7 @@ beforeAll(async () => {
     .join('\n')
   expect(bundled).not.toMatch(/node_modules\/(bn\.js|asn1\.js)\//)
   expect(bundled).not.toMatch(/client-kms\/dist-es\/KMS\.js/)
+  expect(bundled).not.toMatch(/node_modules\/readable-stream\//)
 }, 60_000)
 
 function inBundle(call: string): string {
@@ -40,7 +41,8 @@ function inBundle(call: string): string {
   const run = spawnSync(
     process.execPath,
     ['--input-type=module', '-e', `${load} process.stdout.write(String(await ${call}))`],
-    { env: { PATH: process.env.PATH, AWS_REGION: 'eu-west-1' }, encoding: 'utf8' },
+    // A stream that never ends would hang the process: the timeout turns that into a failure.
+    { env: { PATH: process.env.PATH, AWS_REGION: 'eu-west-1' }, encoding: 'utf8', timeout: 20_000 },
   )
   expect(run.stderr).toBe('')
   return run.stdout
@@ -58,6 +60,39 @@ describe('field encryption inside a bundle', () => {
     const sealed = await encryptField('from outside', context, localKeyring(key))
     const call = `m.open(${JSON.stringify(key.toString('base64'))}, ${JSON.stringify(sealed)}, ${JSON.stringify(context)})`
     expect(inBundle(call)).toBe('from outside')
+  })
+
+  // The SDK's streams run on Node's own (infra/constructs/shims/readable-stream.mjs): values of one
+  // frame (4,096 bytes), of its size and of several frames, both ways between the bundle and the
+  // real packages, and a damaged value refused rather than hanging.
+  const sizes = [0, 1, 4095, 4096, 4097, 30_000]
+  const textOf = (size: number) => 'ñ€x'.repeat(Math.ceil(size / 3)).slice(0, size)
+
+  it.each(sizes)('seals and opens a value of %i characters across frames, both ways', async (size) => {
+    const value = textOf(size)
+    const k = JSON.stringify(key.toString('base64'))
+    const sealed = inBundle(`m.seal(${k}, ${JSON.stringify(value)}, ${JSON.stringify(context)})`)
+    expect(sealed).toMatch(/^enc:v1:/)
+    expect(await decryptField(sealed, context, { keyring: localKeyring(key) })).toBe(value)
+    const outside = await encryptField(value, context, localKeyring(key))
+    expect(inBundle(`m.open(${k}, ${JSON.stringify(outside)}, ${JSON.stringify(context)})`)).toBe(value)
+  })
+
+  it('refuses a damaged or misbound value as DecryptionFailed', async () => {
+    const k = JSON.stringify(key.toString('base64'))
+    const sealed = await encryptField(textOf(9000), context, localKeyring(key))
+    const bytes = Buffer.from(sealed.slice('enc:v1:'.length), 'base64')
+    for (const damaged of [
+      Buffer.concat([bytes.subarray(0, 200), Buffer.from([bytes[200]! ^ 1]), bytes.subarray(201)]),
+      bytes.subarray(0, bytes.length - 40),
+    ]) {
+      const stored = `enc:v1:${damaged.toString('base64')}`
+      expect(inBundle(`m.open(${k}, ${JSON.stringify(stored)}, ${JSON.stringify(context)})`)).toBe(
+        'failed: DecryptionFailed',
+      )
+    }
+    const other = JSON.stringify({ ...context, id: 'another' })
+    expect(inBundle(`m.open(${k}, ${JSON.stringify(sealed)}, ${other})`)).toBe('failed: DecryptionFailed')
   })
 
   it('encrypts and decrypts through the KMS keyring, one GenerateDataKey and one Decrypt', async () => {

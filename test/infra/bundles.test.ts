@@ -79,7 +79,16 @@ let credentials: Built
 let catchAll: Built
 let qr: Built
 let validateOnly: Built
+let moneyShown: Built[]
 beforeAll(async () => {
+  moneyShown = await Promise.all(
+    [
+      'functions/lifecycle/app-invoice-transmit.ts',
+      'functions/documents/invoice-pdf.ts',
+      'functions/invoice-search/invoice-search.ts',
+      'functions/sandbox/test-clock-advance.ts',
+    ].map(bundle),
+  )
   ;[hmac, bearer, credentials, catchAll, qr, validateOnly] = await Promise.all([
     bundle('functions/reference/resource-states.ts'),
     bundle('functions/notifications/notification-email-list.ts'),
@@ -88,7 +97,7 @@ beforeAll(async () => {
     bundle('functions/qr/resource-verify-qr.ts'),
     bundle('functions/invoice/si-validate.ts'),
   ])
-}, 60_000)
+}, 120_000)
 
 describe('function bundles', () => {
   it('reach Node built-ins through require, never an ES import (which would run their lazy getters)', () => {
@@ -127,6 +136,16 @@ describe('function bundles', () => {
     const shim = '../../infra/constructs/shims/event-streams.mjs'
     const standIn = (await import(shim)) as { EventStreamSerde: new () => unknown }
     expect(() => new standIn.EventStreamSerde()).toThrow(/event streams are not bundled/)
+  })
+
+  it('carry decimal.js only with the invoice rules: money moved or shown is converted by lib/platform/money.ts', () => {
+    const decimal = (b: Built) => b.bundled.filter((input) => input.includes('node_modules/decimal.js/'))
+    for (const b of moneyShown) expect(decimal(b), b.file).toEqual([])
+    expect(decimal(validateOnly)).not.toEqual([])
+  })
+
+  it("carry Node's own streams for the Encryption SDK, not readable-stream (shims/readable-stream.mjs)", () => {
+    expect(hmac.bundled.filter((input) => input.includes('node_modules/readable-stream/'))).toEqual([])
   })
 
   it('carry no signing key code where nothing is signed (si/validate): the sign handlers pass the signer', () => {
