@@ -235,7 +235,7 @@ export interface paths {
         };
         /**
          * Your business, as the authority calls it the entity
-         * @description `GET /api/v1/entity/{id}` with your business id or TIN, or `GET /api/v1/entity?reference=` with your business id, TIN or service id: your business's name, TIN, service id and whether it is exchange-ready (a system configured: an active API client of this mode with a webhook URL). Any other id or reference is 404, whether or not it names another business.
+         * @description `GET /api/v1/entity/{id}` with your business id or TIN, or `GET /api/v1/entity?reference=` with your business id, TIN or service id (or an empty `reference`, as the authority's clients send it): your business's name, TIN, service id and whether it is exchange-ready (a system configured: an active API client of this mode with a webhook URL). Any other id or reference is 404, whether or not it names another business.
          */
         get: operations["entity-v1"];
         put?: never;
@@ -255,7 +255,7 @@ export interface paths {
         };
         /**
          * Your business, as the authority calls it the entity
-         * @description `GET /api/v1/entity/{id}` with your business id or TIN, or `GET /api/v1/entity?reference=` with your business id, TIN or service id: your business's name, TIN, service id and whether it is exchange-ready (a system configured: an active API client of this mode with a webhook URL). Any other id or reference is 404, whether or not it names another business.
+         * @description `GET /api/v1/entity/{id}` with your business id or TIN, or `GET /api/v1/entity?reference=` with your business id, TIN or service id (or an empty `reference`, as the authority's clients send it): your business's name, TIN, service id and whether it is exchange-ready (a system configured: an active API client of this mode with a webhook URL). Any other id or reference is 404, whether or not it names another business.
          */
         get: operations["entity-id-v1"];
         put?: never;
@@ -558,6 +558,26 @@ export interface paths {
          * @description The payment-means list, with its version in the message. Sent with ETag and Last-Modified; If-None-Match with the current ETag gives 304 and no body.
          */
         get: operations["invoice-resources-payment-means-v1"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invoice/resources/product-codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The product-codes reference list
+         * @description The product-codes list, with its version in the message. Sent with ETag and Last-Modified; If-None-Match with the current ETag gives 304 and no body.
+         */
+        get: operations["invoice-resources-product-codes-v1"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1488,6 +1508,26 @@ export interface paths {
          * @description Looks the TIN up in the taxpayer registry. A TIN is `NNNNNNNN-NNNN`, the 13-digit Tax ID of the NRS/JRB notice of May 2026, or `TIN-` and digits; any other string is 400. In test mode four TINs are magic (docs/sandbox.md): `00000000-0001` and `0000000000001` verify as an active taxpayer, `00000000-0002` and `0000000000002` are not found (404).
          */
         post: operations["utilities-verify-tin-v1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/utilities/verify-tin/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify a TIN
+         * @description Looks the TIN up in the taxpayer registry. A TIN is `NNNNNNNN-NNNN`, the 13-digit Tax ID of the NRS/JRB notice of May 2026, or `TIN-` and digits; any other string is 400. In test mode four TINs are magic (docs/sandbox.md): `00000000-0001` and `0000000000001` verify as an active taxpayer, `00000000-0002` and `0000000000002` are not found (404).
+         */
+        post: operations["utilities-verify-tin--v1"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2963,7 +3003,7 @@ export interface components {
                 /** @description Warnings found and not listed */
                 warnings: number;
             };
-            /** @description An invoice refused with 400: the unknown keys it ignored (NG-UK-01), at most 100 */
+            /** @description An invoice refused with 400: the unknown keys it ignored (NG-UK-01), at most 20 */
             warnings?: components["schemas"]["Problem"][];
         };
         /** @description Area A error record, with code */
@@ -7396,6 +7436,103 @@ export interface operations {
                             /** @description Its meaning */
                             value: string;
                         }[];
+                        /** @description Always null on success */
+                        error: null;
+                        /** @description Handler time, e.g. "12ms" */
+                        execTime: string;
+                        /** @description Human-readable message */
+                        message: string;
+                        /**
+                         * @description Outcome indicator
+                         * @constant
+                         */
+                        status: "SUCCESS";
+                    };
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is current */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthorityError"];
+                };
+            };
+            /** @description The API key's roles do not allow this endpoint */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthorityError"];
+                };
+            };
+            429: components["responses"]["RateLimited_envelope_authority_code"];
+            /** @description The list has not been loaded into this deployment */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthorityError"];
+                };
+            };
+            /** @description An unexpected error; the message never carries internals (logged with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthorityError"];
+                };
+            };
+        };
+    };
+    "invoice-resources-product-codes-v1": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the copy you hold */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list */
+            200: {
+                headers: {
+                    /** @description The list version */
+                    ETag?: string;
+                    /** @description When the list was loaded */
+                    "Last-Modified"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Environment": components["headers"]["X-Environment"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
+                        data: ({
+                            /** @description Product description */
+                            description: string;
+                            /** @description HS code */
+                            hscode: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
                         /** @description Always null on success */
                         error: null;
                         /** @description Handler time, e.g. "12ms" */
@@ -13733,6 +13870,136 @@ export interface operations {
         };
     };
     "utilities-verify-tin-v1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    tin: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The taxpayer */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Environment": components["headers"]["X-Environment"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
+                        data: {
+                            address: string;
+                            email: string;
+                            message: string;
+                            phone: string;
+                            /** @description Company registration number */
+                            rc_number: string;
+                            taxofficer_id: string;
+                            taxofficer_name: string;
+                            taxpayer_name: string;
+                            /** @description Taxpayer Identification Number */
+                            tin: string;
+                        };
+                        /** @description Always null on success */
+                        error: null;
+                        /** @description Handler time, e.g. "12ms" */
+                        execTime: string;
+                        /** @description Human-readable message */
+                        message: string;
+                        /**
+                         * @description Outcome indicator
+                         * @constant
+                         */
+                        status: "SUCCESS";
+                    };
+                };
+            };
+            /** @description The body is invalid: every problem is listed, each with its path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthorityError"];
+                };
+            };
+            /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthorityError"];
+                };
+            };
+            /** @description The API key's roles do not allow this endpoint */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthorityError"];
+                };
+            };
+            /** @description No taxpayer has this TIN */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthorityError"];
+                };
+            };
+            /** @description The body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthorityError"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthorityError"];
+                };
+            };
+            429: components["responses"]["RateLimited_envelope_authority_code"];
+            /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthorityError"];
+                };
+            };
+            /** @description An unexpected error; the message never carries internals (logged with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthorityError"];
+                };
+            };
+        };
+    };
+    "utilities-verify-tin--v1": {
         parameters: {
             query?: never;
             header?: never;

@@ -319,10 +319,15 @@ function nestedOneLevelDown(
   return undefined
 }
 
+/** The most unknown keys a refusal lists (CONTRACT 17): the first few are what explains the refusal. */
+export const MAX_IGNORED_LISTED = 20
+
 /**
  * A refused invoice's unknown keys, listed beside its problems: an integrator who sent `invoice_date`
  * or `supplier` hears that those were ignored, which is why `issue_date` or
- * `accounting_supplier_party` is missing. The reply lists at most 100 (lib/platform/reply-bounds.ts).
+ * `accounting_supplier_party` is missing. The first 20 are listed; `more` counts the rest.
  */
-export const ignoredKeys = (warnings: readonly Problem[]): Problem[] =>
-  warnings.filter((w) => w.code === 'NG-UK-01')
+export function ignoredKeys(warnings: readonly Problem[]): { listed: Problem[]; more: number } {
+  const all = warnings.filter((w) => w.code === 'NG-UK-01')
+  return { listed: all.slice(0, MAX_IGNORED_LISTED), more: Math.max(0, all.length - MAX_IGNORED_LISTED) }
+}

@@ -223,8 +223,8 @@ async function validatedInvoice(request: InvoiceRequest) {
     throw invalid(
       located(model, [...named.problems, ...(result.ok ? [] : result.problems)]),
       'The invoice is invalid',
-      located(model, ignored),
-      result.notListed,
+      located(model, ignored.listed),
+      { ...result.notListed, warnings: (result.notListed.warnings ?? 0) + ignored.more },
       // A refused record's findings too, informational: a body that is not an object has none.
       await findingsOf(request, named.body),
     )

@@ -10,6 +10,7 @@ import { probeWebhook, WEBHOOK_TIMEOUT_MS } from '#lib/webhooks/probe.ts'
 import { markTransmitted, readInvoiceRecord } from '#lib/invoice/repository.ts'
 import { AGAIN, withRetries } from '#lib/platform/db/retry.ts'
 import { magicBuyerSystem } from '#lib/sandbox/magic.ts'
+import { currentMode } from '#lib/platform/mode.ts'
 import type { TransmitRequest } from './schemas.ts'
 import { inboxPut } from './inbox.ts'
 import { buyerTinOf } from './views.ts'
@@ -112,8 +113,12 @@ function downProblem(party: Party, reason: string | undefined): Problem {
   }
 }
 
-/** What the buyer's webhook receives. */
+/**
+ * What the buyer's webhook receives. A test-mode delivery says so at its top, as every test-mode
+ * delivery payload does (CONTRACT 18): a receiver routes on it before it opens the invoice.
+ */
 const deliveryPayload = async (record: InvoiceRecord) => ({
+  ...(currentMode() === 'test' ? { mode: 'test' as const } : {}),
   irn: record.irn,
   // Notes opened again: the buyer verifies the signature over the plaintext invoice.
   invoice: await readableInvoiceOf(record),

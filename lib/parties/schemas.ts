@@ -111,13 +111,20 @@ export type PartySearchQuery = z.output<typeof PartySearchQuery>
 /** A name as the search compares it: lower case, runs of spaces as one (bounded by MAX_PARTY_NAME). */
 export const nameKey = (name: string) => name.trim().replace(/\s+/g, ' ').toLowerCase()
 
-/** Entity: `{id}` is the business id or its TIN; `?reference=` its id, TIN or service id. */
-const Reference = (name: string) =>
+/**
+ * Entity: `{id}` is the business id or its TIN; `?reference=` its id, TIN or service id, or empty
+ * (the authority's clients send `?reference=` to ask for their own business: CONTRACT 25).
+ */
+const Reference = (name: string, pattern: RegExp) =>
   z
     .string({ error: `${name} must be a string` })
-    .regex(/^[A-Za-z0-9-]{1,64}$/, `${name} must be a business id, a TIN or a service id`)
-export const EntityPath = z.object({ id: Reference('id') })
-export const EntityQuery = z.object({ reference: Reference('reference') })
+    .regex(pattern, `${name} must be a business id, a TIN or a service id`)
+export const EntityPath = z.object({ id: Reference('id', /^[A-Za-z0-9-]{1,64}$/) })
+export const EntityQuery = z.object({
+  reference: Reference('reference', /^[A-Za-z0-9-]{0,64}$/).meta({
+    description: 'Your business id, TIN or service id; empty for your own business',
+  }),
+})
 
 export const LookupTinPath = z.object({ tin: Tin() })
 export const LookupPartyPath = z.object({ party_id: PartyId('party_id') })

@@ -72,6 +72,11 @@ const kept = (issued: Promise<unknown>): Promise<unknown> =>
     throw error
   })
 
+/** Each issue after the one before it has been kept (or found already issued). */
+async function inTurn(issues: readonly (() => Promise<unknown>)[]): Promise<void> {
+  for (const issue of issues) await kept(issue())
+}
+
 /**
  * Idempotent, so that `npm start` restarts on a table kept on disk (DATA_DIR): the businesses are
  * created only when missing, and a credential already issued is kept.
@@ -83,29 +88,28 @@ export async function seedDevelopmentCredentials(): Promise<void> {
     ),
   )
   const { clients } = DEV
+  const test = DEV_TEST.clients
+  const supplier = DEV.supplier.businessId
+  const mode = 'test'
   const issued = [
-    issueApiClient({ ...clients.si, businessId: DEV.supplier.businessId, roles: ['SI'] }),
-    issueApiClient({ ...clients.app, businessId: DEV.supplier.businessId, roles: ['APP'] }),
-    issueApiClient({ ...clients.admin, businessId: DEV.supplier.businessId, roles: ['ADMIN'] }),
+    // A business's keys share a count per mode (lib/platform/auth/key-count.ts), which the first issue
+    // of each mode sets up: issued one after another, not racing for it (on a loaded machine the
+    // race outlasts the count's retries and the seed fails).
+    inTurn([
+      () => issueApiClient({ ...clients.si, businessId: supplier, roles: ['SI'] }),
+      () => issueApiClient({ ...clients.app, businessId: supplier, roles: ['APP'] }),
+      () => issueApiClient({ ...clients.admin, businessId: supplier, roles: ['ADMIN'] }),
+      () => issueApiClient({ ...test.si, businessId: supplier, roles: ['SI'], mode }),
+      () => issueApiClient({ ...test.app, businessId: supplier, roles: ['APP'], mode }),
+      () => issueApiClient({ ...test.admin, businessId: supplier, roles: ['ADMIN'], mode }),
+    ]),
     issueApiClient({ ...clients.buyer, businessId: DEV.buyer.businessId, roles: ['SI', 'APP'] }),
     issueApiClient({ ...clients.other, businessId: DEV.other.businessId, roles: ['SI', 'APP'] }),
     issueSwitchClient({ name: 'Development switch', ...DEV.switch }),
     ...DEV.merchants.map((m) => issueMerchantToken(m)),
     issueNotifyAdminKey(DEV.notifyAdmin),
-    ...seedTestTwins(),
-  ]
-  await Promise.all(issued.map(kept))
-}
-
-function seedTestTwins(): Promise<unknown>[] {
-  const { clients } = DEV_TEST
-  const supplier = DEV.supplier.businessId
-  const mode = 'test'
-  return [
-    issueApiClient({ ...clients.si, businessId: supplier, roles: ['SI'], mode }),
-    issueApiClient({ ...clients.app, businessId: supplier, roles: ['APP'], mode }),
-    issueApiClient({ ...clients.admin, businessId: supplier, roles: ['ADMIN'], mode }),
     issueSwitchClient({ name: 'Development switch (test mode)', ...DEV_TEST.switch, mode }),
     issueMerchantToken({ ...DEV_TEST.merchant, mode }),
   ]
+  await Promise.all(issued.map(kept))
 }

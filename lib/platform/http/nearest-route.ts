@@ -6,7 +6,8 @@ import { editDistance } from '#lib/platform/text/edit-distance.ts'
  * (the authority's `/api/v1/invoice/sign` is this service's `/api/v1/app/invoice/sign`). Paths are
  * compared segment by segment: a `{param}` takes any segment at a quarter (so a literal match wins),
  * another segment costs its share of letters changed, a segment added or left out costs 1, and
- * another method costs 1 too (a path under the request's own method is the likelier one).
+ * another method costs three quarters of a segment (the request's own method wins a near tie, but
+ * a path spelled much nearer under another method is named).
  * The request path is read only up to fixed bounds, so a hostile path costs no more than a short one.
  */
 
@@ -15,7 +16,10 @@ const QUOTED_PATH_MAX = 100
 const MAX_SEGMENTS = 12
 const MAX_SEGMENT_LENGTH = 32
 const PARAM_COST = 0.25
-const OTHER_METHOD_COST = 1
+// Less than a segment's worth: a path one letter off under another method (a GET of the authority's
+// `POST .../verify-tin`, misspelled) is nearer than a path with a whole segment changed under the
+// request's own method.
+const OTHER_METHOD_COST = 0.75
 
 /** The request path as a reply may quote it: cut short, so the reply never grows with the request. */
 export const quotedPath = (path: string): string =>

@@ -42,7 +42,7 @@ export const FirsErrorDetails = z
     }),
     required_roles: RequiredRoles,
     warnings: z.array(Problem).max(100).optional().meta({
-      description: 'An invoice refused with 400: the unknown keys it ignored (NG-UK-01), at most 100',
+      description: 'An invoice refused with 400: the unknown keys it ignored (NG-UK-01), at most 20',
     }),
     truncated: Truncated().optional(),
     en16931: En16931Findings().optional(),

@@ -176,7 +176,7 @@ export const partySearchDocs = (): EndpointDocs => ({
 export const entityDocs = (): EndpointDocs => ({
   summary: 'Your business, as the authority calls it the entity',
   description:
-    "`GET /api/v1/entity/{id}` with your business id or TIN, or `GET /api/v1/entity?reference=` with your business id, TIN or service id: your business's name, TIN, service id and whether it is exchange-ready (a system configured: an active API client of this mode with a webhook URL). Any other id or reference is 404, whether or not it names another business.",
+    "`GET /api/v1/entity/{id}` with your business id or TIN, or `GET /api/v1/entity?reference=` with your business id, TIN or service id (or an empty `reference`, as the authority's clients send it): your business's name, TIN, service id and whether it is exchange-ready (a system configured: an active API client of this mode with a webhook URL). Any other id or reference is 404, whether or not it names another business.",
   replies: () => ({
     200: {
       description: 'Your business',

@@ -16,10 +16,14 @@ const reference = /* @__PURE__ */ endpointsOf({
   roles: ANY,
 })
 
-/** The authority's names for the lists it names otherwise (its paths under /api/v1/invoice/resources). */
-const AUTHORITY_LIST_NAMES: Partial<Record<ReferenceListName, string>> = {
-  'service-codes': 'services-codes',
-  'product-codes': 'hs-codes',
+/**
+ * The authority's names for the lists it names otherwise (its paths under /api/v1/invoice/resources).
+ * Its clients ask for the product codes as `product-codes`, its documentation as `hs-codes`: both
+ * are served (CONTRACT 25).
+ */
+const AUTHORITY_LIST_NAMES: Partial<Record<ReferenceListName, readonly string[]>> = {
+  'service-codes': ['services-codes'],
+  'product-codes': ['hs-codes', 'product-codes'],
 }
 
 /** A list's endpoint: no request schema (a GET with no parameters); it reads its own list only. */
@@ -30,11 +34,10 @@ const listEndpoint = (list: ReferenceListName) =>
       // The SI invoice-types list is the same list: one function serves both paths.
       ...(list === 'invoice-types' ? [{ method: 'GET', path: '/si/invoice-types', roles: SI } as const] : []),
       { method: 'GET', path: `/resource/${list}` },
-      {
-        method: 'GET',
-        path: `/api/v1/invoice/resources/${AUTHORITY_LIST_NAMES[list] ?? list}`,
-        profile: 'authority',
-      },
+      ...(AUTHORITY_LIST_NAMES[list] ?? [list]).map(
+        (name) =>
+          ({ method: 'GET', path: `/api/v1/invoice/resources/${name}`, profile: 'authority' }) as const,
+      ),
     ],
     access: { table: [reads([`REF#${list}`])] },
     request: {},

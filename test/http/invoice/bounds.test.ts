@@ -46,13 +46,13 @@ describe('POST /api/{v}/app/invoice/validate', () => {
     expect(reply.text.length).toBeLessThan(64 * 1024)
   })
 
-  it('lists at most 100 ignored keys beside a refusal, and counts the rest', async () => {
+  it('lists at most 20 ignored keys beside a refusal (CONTRACT 17), and counts the rest', async () => {
     const invoice = { ...withUnknownKeys(500, 8), issue_date: 'not a date' }
     const reply = await clients.app.post<any>('/api/v1/app/invoice/validate', invoice)
     expect(reply.status).toBe(400)
     expect(reply.body.errors.map((p: { path: string }) => p.path)).toEqual(['issue_date'])
-    expect(reply.body.warnings).toHaveLength(100)
-    expect(reply.body.truncated).toEqual({ errors: 0, warnings: 400 })
+    expect(reply.body.warnings).toHaveLength(20)
+    expect(reply.body.truncated).toEqual({ errors: 0, warnings: 480 })
   })
 })
 

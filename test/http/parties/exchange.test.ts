@@ -125,6 +125,14 @@ describe('GET /api/v1/entity', () => {
     })
   })
 
+  it('answers an empty reference, as the authority’s clients send it, with the caller’s own business (CONTRACT 25)', async () => {
+    const reply = await clients.app.get<any>('/api/v1/entity?reference=')
+    expect(reply.status).toBe(200)
+    expect(reply.body.data).toMatchObject({ ...OWN, exchange_ready: false })
+    const buyers = await clients.buyer.get<any>('/api/v1/entity?reference=')
+    expect(buyers.body.data).toMatchObject({ id: buyer.businessId, tin: buyer.tin })
+  })
+
   it('refuses a missing or malformed reference with 400 naming it', async () => {
     const missing = await clients.app.get<any>('/api/v1/entity')
     expect(missing.status).toBe(400)

@@ -18,11 +18,14 @@ beforeAll(async () => {
 })
 afterAll(() => api?.close())
 
-const AUTHORITY_NAME: Record<string, string> = {
-  'service-codes': 'services-codes',
-  'product-codes': 'hs-codes',
+// The product codes answer under both the documentation's name and the one its clients use (CONTRACT 25).
+const AUTHORITY_NAMES: Record<string, string[]> = {
+  'service-codes': ['services-codes'],
+  'product-codes': ['hs-codes', 'product-codes'],
 }
-const lists = REFERENCE_LISTS.map((list) => [AUTHORITY_NAME[list] ?? list, list] as const)
+const lists = REFERENCE_LISTS.flatMap((list) =>
+  (AUTHORITY_NAMES[list] ?? [list]).map((name) => [name, list] as const),
+)
 
 describe.each(lists)('GET /api/v1/invoice/resources/%s', (name, list) => {
   it(`is the seed's ${list} list, with code 200, for live and test keys alike`, async () => {

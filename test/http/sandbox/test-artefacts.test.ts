@@ -5,6 +5,7 @@ import { PDFArray, PDFDocument, PDFName, type PDFRawStream } from 'pdf-lib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { signAreaA } from '#client/signing.ts'
 import { readableInvoiceOf } from '#lib/invoice/notes.ts'
+import { issueApiClient, setWebhook } from '#lib/platform/auth/credentials.ts'
 import { readInvoiceRecord } from '#lib/invoice/repository.ts'
 import { inMode, type Mode } from '#lib/platform/mode.ts'
 import { buildInvoice, invoiceOfLines } from '../../fixtures/invoices/build.ts'
@@ -24,6 +25,7 @@ import {
   eventually,
   startEventReceiver,
 } from '../../support/standard-webhook-receiver.ts'
+import { startWebhookReceiver, type WebhookReceiver } from '../../support-invoices/webhook-receiver.ts'
 
 /**
  * CONTRACT 18's test-mode artefacts, through HTTP (docs/sandbox.md "What marks a test artefact"): a
@@ -196,6 +198,33 @@ describe('POST /api/v1/app/invoice/sign in test mode', () => {
     const liveEvent = await delivered(liveReceiver, real.irn)
     expect(liveEvent.verified && liveEvent.asPublished).toBe(true)
     expect(JSON.parse(liveEvent.body)).not.toHaveProperty('mode')
+  })
+})
+
+describe('POST /api/v1/app/invoice/transmit in test mode', () => {
+  it('delivers the transmitted invoice to the buyer’s test system with "mode": "test" at the payload’s top', async () => {
+    // The buyer's business in test mode, with a system: a key of its own and a webhook on it.
+    const buyerKey = { apiKey: 'artefacts-test-buyer', secret: 'artefacts-test-buyer-secret' }
+    await issueApiClient({
+      ...buyerKey,
+      businessId: DEV.buyer.businessId,
+      roles: ['SI', 'APP'],
+      mode: 'test',
+    })
+    const hook: WebhookReceiver = await startWebhookReceiver({ secret: buyerKey.secret })
+    try {
+      await setWebhook(buyerKey.apiKey, hook.url)
+      const sandbox = await signedIn('test')
+      const reply = await test.app.post<any>('/api/v1/app/invoice/transmit', { irn: sandbox.irn })
+      expect(reply.status, JSON.stringify(reply.body)).toBe(200)
+      const [delivery] = hook.posts()
+      expect(delivery!.signatureValid).toBe(true)
+      const payload = JSON.parse(delivery!.body)
+      expect(Object.keys(payload)[0]).toBe('mode')
+      expect(payload).toMatchObject({ mode: 'test', irn: sandbox.irn, invoice: { mode: 'test' } })
+    } finally {
+      await hook.close()
+    }
   })
 })
 

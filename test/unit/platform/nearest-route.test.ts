@@ -8,6 +8,8 @@ const ROUTES: { method: 'GET' | 'POST'; path: string }[] = [
   { method: 'GET', path: '/api/v1/invoices/{irn}/pdf' },
   { method: 'POST', path: '/api/v1/app/invoice/transmit' },
   { method: 'GET', path: '/api/v1/resource/countries' },
+  { method: 'GET', path: '/api/v1/entity/{id}' },
+  { method: 'POST', path: '/api/v1/utilities/verify-tin' },
 ]
 
 describe('nearestRoute', () => {
@@ -18,6 +20,8 @@ describe('nearestRoute', () => {
     // A literal segment beats a {param}, and the request's own method beats another.
     ['POST', '/api/v1/invoice/transmit/INV1-94ND90NR-20261121', 'POST /api/v1/app/invoice/transmit'],
     ['GET', '/api/v1/invoice/resources/countries', 'GET /api/v1/resource/countries'],
+    // Another method's path spelled nearer beats one of the request's method with a segment changed.
+    ['GET', '/api/v1/utilities/verify-tn', 'POST /api/v1/utilities/verify-tin'],
   ])('%s %s is nearest to %s', (method, path, expected) => {
     const near = nearestRoute(ROUTES, method, path)
     expect(`${near?.method} ${near?.path}`).toBe(expected)
