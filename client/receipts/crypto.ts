@@ -2,6 +2,7 @@ import {
   createHash,
   createPrivateKey,
   createPublicKey,
+  generateKeyPairSync,
   type JsonWebKey,
   KeyObject,
   sign,
@@ -88,6 +89,11 @@ export function receiptHash(receipt: object): string {
   return sha256Url(receiptBytes(receipt))
 }
 
+/** The hash of receipt bytes already made (receiptHash without a second serialisation). */
+export function hashOfReceiptBytes(bytes: Uint8Array): string {
+  return sha256Url(bytes)
+}
+
 /**
  * The `prev_hash` of a device's first receipt: base64url of SHA-256 of the UTF-8 device id, encoded as
  * every other link is (a genesis with an encoding of its own is a known trap of other systems).
@@ -165,4 +171,32 @@ export function verifyReceiptSignature(receipt: object, publicJwk: JsonWebKey): 
   } catch {
     return false
   }
+}
+
+/** The members of a device's public JWK, as registered (`POST /api/v1/devices`): nothing private. */
+function publicMembers(key: KeyObject): JsonWebKey {
+  const { kty, crv, x, y } = createPublicKey(key).export({ format: 'jwk' })
+  return y === undefined ? { kty, crv, x } : { kty, crv, x, y }
+}
+
+/** The public JWK of a device's private key (a KeyObject or a private JWK), for its registration. */
+export function publicJwkOf(privateKey: KeyObject | JsonWebKey): JsonWebKey {
+  return publicMembers(
+    privateKey instanceof KeyObject ? privateKey : createPrivateKey({ key: privateKey, format: 'jwk' }),
+  )
+}
+
+/**
+ * A new device key: the private JWK the till keeps (in its secure storage, never sent) and the public
+ * JWK it registers.
+ */
+export function generateDeviceKeys(algorithm: 'Ed25519' | 'P-256'): {
+  privateJwk: JsonWebKey
+  publicJwk: JsonWebKey
+} {
+  const { privateKey } =
+    algorithm === 'Ed25519'
+      ? generateKeyPairSync('ed25519')
+      : generateKeyPairSync('ec', { namedCurve: 'P-256' })
+  return { privateJwk: privateKey.export({ format: 'jwk' }), publicJwk: publicMembers(privateKey) }
 }
