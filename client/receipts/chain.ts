@@ -287,7 +287,7 @@ export class ReceiptChain {
       const body = `${BODY_HEAD}${batch.map((r) => r.json).join(',')}${BODY_TAIL}`
       let results: unknown
       try {
-        const reply = await api.request<{ results?: unknown }>(
+        const reply = await api.request<{ data?: unknown }>(
           'POST',
           '/api/v1/receipts',
           body,
@@ -298,7 +298,8 @@ export class ReceiptChain {
           summary.error = `POST /api/v1/receipts answered ${reply.status}: ${reply.text.slice(0, 300)}`
           break
         }
-        results = reply.body?.results
+        // Area A's envelope: `data` holds one result per receipt, in order.
+        results = reply.body?.data
       } catch (error) {
         const name = (error as Error).name
         summary.error =

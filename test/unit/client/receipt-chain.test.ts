@@ -19,7 +19,8 @@ import { parseReceiptVerifyUrl } from '#client/receipts/verify-url.ts'
  * hold the real route), resending exactly the stored bytes and never a regenerated receipt.
  */
 
-const DEVICE = 'dev_01JE4Q8N2K7V5X3M9P6R1T0W2Y'
+// A device id as the service issues them: dev_ and 32 hex digits.
+const DEVICE = 'dev_0f3a9c1e5b7d4a2c8e6f1b3d5a7c9e0f'
 const BASE = 'http://127.0.0.1:3000'
 const VERIFY = 'https://einvoice.example.ng'
 // 2026-12-02 23:30 UTC is 00:30 on 3 December in Lagos: the day a receipt carries is Lagos's.
@@ -95,7 +96,7 @@ class FakeService {
     const results = receipts
       .map((receipt) => this.answer(receipt))
       .filter((r) => !this.omit.has(r.hash as string))
-    return Response.json({ results })
+    return Response.json({ code: 200, data: results })
   }
 
   private answer(receipt: Receipt): Record<string, unknown> {
@@ -162,7 +163,7 @@ describe('ReceiptChain.issue', () => {
       ...invoice(),
       invoice_kind: 'B2C',
       // The invoice number: the device id's letters and digits, then the counter in 8 digits.
-      irn: 'dev01JE4Q8N2K7V5X3M9P6R1T0W2Y00000001-94ND90NR-20261203',
+      irn: 'dev0f3a9c1e5b7d4a2c8e6f1b3d5a7c9e0f00000001-94ND90NR-20261203',
       issue_date: '2026-12-03',
       issue_time: '00:30:01',
       device: { issued_at: '2026-12-03T00:30:01+01:00' },
