@@ -57,7 +57,7 @@ describe('receiptVerifyUrl and parseReceiptVerifyUrl', () => {
           })
         },
       ),
-      { numRuns: 500 },
+      { numRuns: 200 },
     )
   })
 
