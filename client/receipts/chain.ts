@@ -170,7 +170,7 @@ export class ReceiptChain {
    * Issues a receipt for a v2 invoice record: adds `invoice_kind: "B2C"`, the IRN, the issue date and
    * time when absent, and the device link; signs it and stores it before answering.
    */
-  issue(invoice: Record<string, unknown>): Promise<IssuedReceipt> {
+  async issue(invoice: Record<string, unknown>): Promise<IssuedReceipt> {
     for (const member of ['device', 'signature', 'corrects'])
       if (member in invoice)
         throw new TypeError(
