@@ -66,6 +66,8 @@ export class ApiClient {
     target: string,
     body?: unknown,
     extraHeaders: Record<string, string> = {},
+    /** Aborts the request, e.g. `AbortSignal.timeout(ms)`: fetch then rejects. */
+    signal?: AbortSignal,
   ): Promise<ClientReply<T>> {
     const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body)
     const headers: Record<string, string> = {
@@ -74,7 +76,7 @@ export class ApiClient {
       ...this.authHeaders(method, target, payload),
       ...extraHeaders,
     }
-    const res = await fetch(new URL(target, this.baseUrl), { method, headers, body: payload })
+    const res = await fetch(new URL(target, this.baseUrl), { method, headers, body: payload, signal })
     const text = await res.text()
     let parsed: unknown = text
     try {

@@ -6,3 +6,7 @@
 export * from './api-client.ts'
 export type { components, operations, paths } from './api-types.ts'
 export * from './signing.ts'
+export * from './receipts/crypto.ts'
+export * from './receipts/verify-url.ts'
+export * from './receipts/chain.ts'
+export * from './receipts/store.ts'
