@@ -6,3 +6,4 @@
 export * from './api-client.ts'
 export type { components, operations, paths } from './api-types.ts'
 export * from './signing.ts'
+export * from './receipts/crypto.ts'
