@@ -43,6 +43,10 @@ export const PARTY_PREFIX = 'PARTY#'
 export const POSTAL_ADDRESS_PREFIX = 'PADDR#'
 export const PARTY_COUNTER_PREFIX = 'PARTYSEQ#'
 export const PARTY_LIST_PREFIX = 'PARTYLIST#'
+/** B2C devices (lib/receipts/devices.ts) and their receipts (lib/receipts/records.ts). */
+export const DEVICE_PREFIX = 'DEVICE#'
+const DEVICE_SK = 'DEV#'
+export const RECEIPT_PREFIX = 'RCPT#'
 /** The buyer's inbox (lib/lifecycle/inbox.ts): one item per invoice transmitted to a business. */
 export const INBOX_PREFIX = 'INBOX#'
 
@@ -450,6 +454,43 @@ export const keys = {
     gsi2sk: `${nextAttemptAt}#${subscriptionId}#${eventId}`,
   }),
   webhookDeliveryDuePartition: (stripe: number) => `WHDELIVERY#${scoped('DUE')}#${stripe}`,
+
+  // ---- B2C receipts (lib/receipts; CONTRACT 23). The items are described in lib/receipts/records.ts ----
+  /** A business's registered devices, their active count and their key guards: one small partition. */
+  device: (businessId: string, deviceId: string): Key => ({
+    pk: `${DEVICE_PREFIX}${scoped(businessId)}`,
+    sk: `${DEVICE_SK}${deviceId}`,
+  }),
+  devicePartition: (businessId: string) => `${DEVICE_PREFIX}${scoped(businessId)}`,
+  deviceSkPrefix: DEVICE_SK,
+  /** How many active devices the business has in this mode (a conditional ADD in each registration). */
+  deviceCount: (businessId: string): Key => ({ pk: `${DEVICE_PREFIX}${scoped(businessId)}`, sk: 'COUNT' }),
+  /** One per public key registered (its RFC 7638 thumbprint): the same key twice is refused. */
+  deviceKeyGuard: (businessId: string, thumbprint: string): Key => ({
+    pk: `${DEVICE_PREFIX}${scoped(businessId)}`,
+    sk: `JWK#${thumbprint}`,
+  }),
+  /**
+   * One device's receipts, in a partition of the device's own (100 tills of a business write side by
+   * side): the first receipt at each counter, the forks beside it, the prev_hash guards and the chain.
+   */
+  receipt: (deviceId: string, counter: number): Key => ({
+    pk: `${RECEIPT_PREFIX}${scoped(deviceId)}`,
+    sk: `N#${seqKey(counter)}`,
+  }),
+  /** Another receipt at a counter already held, or naming a prev_hash already named (a FORK). */
+  receiptFork: (deviceId: string, counter: number, hash: string): Key => ({
+    pk: `${RECEIPT_PREFIX}${scoped(deviceId)}`,
+    sk: `N#${seqKey(counter)}#F#${hash}`,
+  }),
+  /** Which receipt of the device first named this prev_hash. */
+  receiptPrevGuard: (deviceId: string, prevHash: string): Key => ({
+    pk: `${RECEIPT_PREFIX}${scoped(deviceId)}`,
+    sk: `P#${prevHash}`,
+  }),
+  /** The device's chain: its received runs, forks and late count (lib/receipts/chain.ts). */
+  receiptChain: (deviceId: string): Key => ({ pk: `${RECEIPT_PREFIX}${scoped(deviceId)}`, sk: 'CHAIN' }),
+  receiptPartition: (deviceId: string) => `${RECEIPT_PREFIX}${scoped(deviceId)}`,
 
   /** A batch submission: its header (the commit point) and one item per invoice. */
   batch: (batchId: string): Key => ({ pk: `${BATCH_PREFIX}${scoped(batchId)}`, sk: 'BATCH' }),

@@ -29,6 +29,7 @@ import * as parties from './parties.ts'
 import { generateQrCode, generateQrCodeDocs, verifyQr, verifyQrDocs } from './qr.ts'
 import { publicKeys, publicKeysDocs, referenceListDocs, referenceLists } from './reference.ts'
 import { verifyTin, verifyTinDocs } from './taxpayer.ts'
+import * as receipts from './receipts.ts'
 import * as sandbox from './sandbox.ts'
 import * as webhooks from './webhooks.ts'
 
@@ -80,6 +81,12 @@ const pairs: [Endpoint, () => EndpointDocs][] = [
   [webhooks.recoveryStatus, webhooks.recoveryStatusDocs],
   [events.eventList, events.eventListDocs],
   [events.eventGet, events.eventGetDocs],
+  [receipts.receiptsReport, receipts.receiptsReportDocs],
+  [receipts.deviceRegister, receipts.deviceRegisterDocs],
+  [receipts.deviceList, receipts.deviceListDocs],
+  [receipts.deviceGet, receipts.deviceGetDocs],
+  [receipts.deviceRevoke, receipts.deviceRevokeDocs],
+  [receipts.deviceChain, receipts.deviceChainDocs],
   [apiKeys.keyIssue, apiKeys.keyIssueDocs],
   [apiKeys.keyList, apiKeys.keyListDocs],
   [apiKeys.keyRoll, apiKeys.keyRollDocs],
