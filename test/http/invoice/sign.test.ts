@@ -339,7 +339,7 @@ describe('a signature checked against GET /api/v1/resource/public-keys', () => {
     expect(jwk).toBeDefined()
     const publicKey = createPublicKey({ key: { kty: jwk!.kty, crv: jwk!.crv, x: jwk!.x }, format: 'jwk' })
     // The signed bytes are the RFC 8785 form of the stored invoice; its SHA-256 is the stored hash.
-    const plain = await openNotes(invoice.irn, item!.invoice)
+    const plain = await openNotes(invoice.irn, invoiceOf(item!)!)
     const bytes = Buffer.from(canonicalize(plain)!, 'utf8')
     expect(createHash('sha256').update(bytes).digest('hex')).toBe(item!.contentHash)
     expect(verify(null, bytes, publicKey, Buffer.from(item!.signature, 'base64url'))).toBe(true)
