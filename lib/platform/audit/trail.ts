@@ -7,6 +7,8 @@ import { recordOf } from '#lib/platform/db/items.ts'
 import { keys } from '#lib/platform/db/keys.ts'
 import { queryAll } from '#lib/platform/db/query.ts'
 import { AGAIN, withRetries } from '#lib/platform/db/retry.ts'
+import { writeIf, writeOf } from '#lib/platform/db/write.ts'
+import { logger } from '#lib/platform/log.ts'
 import {
   type Cancelled,
   type NamedItems,
@@ -141,11 +143,35 @@ export async function appendAudit(input: AuditInput): Promise<AuditEvent> {
 
 const CONFLICT_ATTEMPTS = 5
 
+/** What a change writes besides its own conditional write (writeWithAudit). */
+export interface AlongsideItems {
+  /**
+   * Items that change with the write or not at all, each under a condition of its own (a credit
+   * note's original, a batch item's result, a signed invoice's search list item): they and the write
+   * are one transaction.
+   */
+  together?: NamedItems
+  /**
+   * Items that need no condition on the write, written once it is: the change's integration events
+   * (lib/events), the copies that show its state elsewhere (an inbox item, a list item's status).
+   */
+  after?: NamedItems
+}
+
 /**
- * Runs one conditional write (Put or Update) and the audit Puts of the change in one transaction, so
- * the change is never stored without its event. `also` adds further named items to the same
- * transaction (the change's integration events, lib/events, and its caller's own). Returns false
- * when the write's condition failed (the record was not in the state the change was decided from).
+ * One conditional write (Put or Update) with the audit events of the change. The write and the
+ * items `together` are one transaction when there are any, else the write alone is a plain
+ * conditional write (DynamoDB bills every item of a transaction twice). Once it is written, the
+ * audit Puts and the items `after` are written side by side, plain writes too: each is idempotent
+ * (a fresh key, or a SET of the change's values), and one whose own condition fails (there already)
+ * is skipped. Returns false when the write's condition failed (the record was not in the state the
+ * change was decided from): then nothing else is written.
+ *
+ * What that gives up, against one transaction of everything: a function that dies between the
+ * write and the rest, or a rest DynamoDB still refuses after the SDK's retries, leaves the change
+ * without them. That is logged as an error naming the subject and the items, for the operator; the
+ * change stands and the request that made it succeeds, as it should: it happened.
+ *
  * A transaction conflict (another transaction on the same item at that moment, which a single write
  * would simply have queued behind) is retried after a short random pause. Any other cancellation is
  * a TransactionRefused naming the items that failed.
@@ -153,12 +179,24 @@ const CONFLICT_ATTEMPTS = 5
 export async function writeWithAudit(
   write: TransactItem,
   events: AuditInput[],
-  also: NamedItems = {},
+  { together = {}, after = {} }: AlongsideItems = {},
 ): Promise<boolean> {
+  const written = itemsOf(together).length
+    ? await transactWith(write, together)
+    : (await writeIf(writeOf(write))).written
+  if (written) await writeAfter(events, after)
+  return written
+}
+
+const itemsOf = (named: NamedItems): TransactItem[] =>
+  Object.values(named).flatMap((value) => (value === undefined ? [] : Array.isArray(value) ? value : [value]))
+
+/** The write and the items `together` as one transaction; false when the write's condition failed. */
+function transactWith(write: TransactItem, together: NamedItems): Promise<boolean> {
   let conflicted: Cancelled<string> | undefined
   return withRetries(
     async () => {
-      const outcome = await transact({ write, audit: events.map((e) => auditPut(e)), ...also })
+      const outcome = await transact({ write, ...together })
       if (outcome.ok) return true
       if (outcome.failed.includes('write')) return false
       if (!outcome.conflict) throw new TransactionRefused(outcome)
@@ -173,6 +211,25 @@ export async function writeWithAudit(
       exhausted: () => Promise.reject(new TransactionRefused(conflicted!)),
     },
   )
+}
+
+/** The audit events and the items `after`, side by side; what still fails is logged, not thrown. */
+async function writeAfter(events: AuditInput[], after: NamedItems): Promise<void> {
+  const named = [
+    ...events.map((event) => ({ name: 'audit', item: auditPut(event) as TransactItem })),
+    ...Object.entries(after).flatMap(([name, value]) =>
+      itemsOf({ [name]: value }).map((item) => ({ name, item })),
+    ),
+  ]
+  const outcomes = await Promise.allSettled(named.map(({ item }) => writeIf(writeOf(item))))
+  const failed = named.filter((_, i) => outcomes[i]!.status === 'rejected').map(({ name }) => name)
+  if (!failed.length) return
+  const subject = events[0]?.subject
+  logger.error('a change was written without some of its audit and follow-up items', {
+    subject: subject ? `${subject.kind}:${subject.id}` : 'unknown',
+    failed,
+    error: (outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult).reason?.name,
+  })
 }
 
 async function eventsOf(input: Omit<QueryCommandInput, 'TableName'>): Promise<AuditEvent[]> {
