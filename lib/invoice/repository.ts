@@ -14,15 +14,14 @@ import type { InvoiceRecord, InvoiceStatus, PaymentStatus } from './record.ts'
  * what the decision was made from (absent, or at a given status and revision), so concurrent requests
  * cannot both move one invoice: the loser re-reads and decides again.
  *
- * What is written with it (lib/platform/audit/trail.ts writeWithAudit): in one transaction only the
- * items that must change with the record under a condition of their own, which are a signed
- * invoice's search list item (its numbers are on it alone, so it is not made again from the record),
- * a credit or debit note's change of its original (the credited total's bound is that item's
- * condition) and a batch item's result (lib/batches). Everything else is written once the record is,
- * as plain writes: the audit event and the integration events (lib/events: the webhooks' outbox),
- * whose keys are fresh, and the copies of its state elsewhere (the buyer's inbox item, a list item's
- * payment status), which are SETs of the change's values. So a validate, a transmit, a payment update
- * and a receipt write the record alone under its condition, at half a transaction's units.
+ * What is written with it (lib/platform/audit/trail.ts writeWithAudit): in one transaction, the
+ * items stored with the change or not at all: its audit event and its integration events (lib/events:
+ * the webhooks' outbox, CONTRACT 11: no change without its event), and where there is one, a signed
+ * invoice's search list item (its numbers are on it alone, so it cannot be made again from the
+ * record), a credit or debit note's change of its original (the credited total's bound is that
+ * item's condition) and a batch item's result (lib/batches). The copies of its state elsewhere (the
+ * buyer's inbox item, a list item's payment status) are plain writes once the transaction is: SETs
+ * of the change's values, or a Put a repeated transmit makes again.
  */
 
 export const readInvoiceRecord = (irn: string) =>
@@ -129,7 +128,7 @@ export async function createRecord(
         at,
       }),
     ],
-    { together, after: { event: eventPut(contentEvent(content, record.revision)) } },
+    { together: { event: eventPut(contentEvent(content, record.revision)), ...together } },
   )
   return created ? record : undefined
 }
@@ -164,8 +163,10 @@ export async function advanceRecord(
       }),
     ],
     {
-      together,
-      after: { event: eventPut(contentEvent(content, nextRevision(existing).sequence, existing.status)) },
+      together: {
+        event: eventPut(contentEvent(content, nextRevision(existing).sequence, existing.status)),
+        ...together,
+      },
     },
   )
   return advanced ? readInvoiceRecord(content.irn) : undefined
@@ -346,7 +347,7 @@ export async function markTransmitted(
         at,
       }),
     ],
-    { after: { events: events.map(eventPut), inbox: inbox?.put } },
+    { together: { events: events.map(eventPut) }, after: { inbox: inbox?.put } },
   )
 }
 
@@ -401,7 +402,7 @@ export async function markReceived(
         at,
       }),
     ],
-    { after: { event: eventPut(event), ...also } },
+    { together: { event: eventPut(event) }, after: also },
   )
 }
 
@@ -451,6 +452,6 @@ export async function changePaymentStatus(
       },
     },
     [invoiceEvent('PAYMENT_STATUS_CHANGED', { irn, businessId, before: from, after: to, actor, at })],
-    { after: { event: eventPut(event), ...also } },
+    { together: { event: eventPut(event) }, after: also },
   )
 }

@@ -143,34 +143,33 @@ export async function appendAudit(input: AuditInput): Promise<AuditEvent> {
 
 const CONFLICT_ATTEMPTS = 5
 
-/** What a change writes besides its own conditional write (writeWithAudit). */
+/** What a change writes besides its own conditional write and its audit events (writeWithAudit). */
 export interface AlongsideItems {
   /**
-   * Items that change with the write or not at all, each under a condition of its own (a credit
-   * note's original, a batch item's result, a signed invoice's search list item): they and the write
+   * Items that are stored with the change or not at all: its integration events (lib/events, the
+   * outbox: CONTRACT 11, no change without its event), a credit note's change of its original, a
+   * batch item's result, a signed invoice's search list item. They, the write and the audit events
    * are one transaction.
    */
   together?: NamedItems
   /**
-   * Items that need no condition on the write, written once it is: the change's integration events
-   * (lib/events), the copies that show its state elsewhere (an inbox item, a list item's status).
+   * Items that copy the change's state elsewhere and need no condition on it (an inbox item, a list
+   * item's payment status), written once the transaction is: plain writes, at half a transaction's
+   * units (DynamoDB bills every item of a transaction twice).
    */
   after?: NamedItems
 }
 
 /**
- * One conditional write (Put or Update) with the audit events of the change. The write and the
- * items `together` are one transaction when there are any, else the write alone is a plain
- * conditional write (DynamoDB bills every item of a transaction twice). Once it is written, the
- * audit Puts and the items `after` are written side by side, plain writes too: each is idempotent
- * (a fresh key, or a SET of the change's values), and one whose own condition fails (there already)
- * is skipped. Returns false when the write's condition failed (the record was not in the state the
- * change was decided from): then nothing else is written.
- *
- * What that gives up, against one transaction of everything: a function that dies between the
- * write and the rest, or a rest DynamoDB still refuses after the SDK's retries, leaves the change
- * without them. That is logged as an error naming the subject and the items, for the operator; the
- * change stands and the request that made it succeeds, as it should: it happened.
+ * One conditional write (Put or Update), its audit events and the items `together` in one
+ * transaction, so the change is never stored without its events; then the items `after`, side by
+ * side, as plain writes. Each of those is idempotent (a Put of an item that is there already is
+ * skipped, an Update SETs the change's values), and one DynamoDB still refuses after the SDK's
+ * retries, or a function that dies before them, leaves the copy behind the change: logged as an
+ * error naming the subject and the items, for the operator, while the change stands and its request
+ * succeeds (it happened). Their owners put them again where a repeat can (lib/lifecycle/inbox.ts).
+ * Returns false when the write's condition failed (the record was not in the state the change was
+ * decided from): then nothing is written.
  *
  * A transaction conflict (another transaction on the same item at that moment, which a single write
  * would simply have queued behind) is retried after a short random pause. Any other cancellation is
@@ -181,10 +180,11 @@ export async function writeWithAudit(
   events: AuditInput[],
   { together = {}, after = {} }: AlongsideItems = {},
 ): Promise<boolean> {
-  const written = itemsOf(together).length
-    ? await transactWith(write, together)
+  const inOne = { audit: events.map((e) => auditPut(e) as TransactItem), ...together }
+  const written = itemsOf(inOne).length
+    ? await transactWith(write, inOne)
     : (await writeIf(writeOf(write))).written
-  if (written) await writeAfter(events, after)
+  if (written) await writeAfter(events[0]?.subject, after)
   return written
 }
 
@@ -213,19 +213,15 @@ function transactWith(write: TransactItem, together: NamedItems): Promise<boolea
   )
 }
 
-/** The audit events and the items `after`, side by side; what still fails is logged, not thrown. */
-async function writeAfter(events: AuditInput[], after: NamedItems): Promise<void> {
-  const named = [
-    ...events.map((event) => ({ name: 'audit', item: auditPut(event) as TransactItem })),
-    ...Object.entries(after).flatMap(([name, value]) =>
-      itemsOf({ [name]: value }).map((item) => ({ name, item })),
-    ),
-  ]
+/** The items `after`, side by side; what still fails is logged, not thrown. */
+async function writeAfter(subject: AuditInput['subject'] | undefined, after: NamedItems): Promise<void> {
+  const named = Object.entries(after).flatMap(([name, value]) =>
+    itemsOf({ [name]: value }).map((item) => ({ name, item })),
+  )
   const outcomes = await Promise.allSettled(named.map(({ item }) => writeIf(writeOf(item))))
   const failed = named.filter((_, i) => outcomes[i]!.status === 'rejected').map(({ name }) => name)
   if (!failed.length) return
-  const subject = events[0]?.subject
-  logger.error('a change was written without some of its audit and follow-up items', {
+  logger.error('a change was written and some of its copies were not', {
     subject: subject ? `${subject.kind}:${subject.id}` : 'unknown',
     failed,
     error: (outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult).reason?.name,
