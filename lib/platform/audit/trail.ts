@@ -144,7 +144,7 @@ export async function appendAudit(input: AuditInput): Promise<AuditEvent> {
 const CONFLICT_ATTEMPTS = 5
 
 /** What a change writes besides its own conditional write and its audit events (writeWithAudit). */
-export interface AlongsideItems {
+interface AlongsideItems {
   /**
    * Items that are stored with the change or not at all: its integration events (lib/events, the
    * outbox: CONTRACT 11, no change without its event), a credit note's change of its original, a
