@@ -144,13 +144,22 @@ export function canonicalInvoice(invoice: StoredInvoice): CanonicalInvoice {
 }
 
 /**
- * DynamoDB items stop at 400 KB, and bodies may be up to 1 MiB. An invoice whose canonical JSON is
- * under INLINE_LIMIT is stored as a map in `invoice`, readable by every service as is; a larger one
- * is stored gzipped in `invoiceGzip` (typically a tenth of the size). Above STORED_LIMIT even that
- * does not fit, and the request is refused (413).
+ * How the invoice is stored: gzipped canonical JSON in `invoiceGzip` whenever that is smaller than
+ * the plain map (DynamoDB bills an item by its bytes, 1 write unit per KB and 1 strongly consistent
+ * read unit per 4 KB, so fewer bytes never cost more units). Measured on the fixtures' invoices
+ * (BENCHMARKS.md, "The invoice body stored gzipped"): 1 line, a 3.9 KB map against 1.2 KB gzipped;
+ * 10 lines, 8.5 KB against 1.4 KB; 100 lines, 54 KB against 4 KB. A plain `invoice` map is kept only
+ * where gzip would not be smaller, and is still what older items hold: every reader goes through
+ * `invoiceOf`, which reads both. Above STORED_LIMIT even the gzipped copy does not fit in an item
+ * (400 KB), and the request is refused (413).
  */
-export const INLINE_LIMIT = 300_000
 export const STORED_LIMIT = 350_000
+/**
+ * Over this, gzip at its fastest level: on a 1,000-line invoice it takes a tenth of the default
+ * level's time for a copy about 30% larger (BENCHMARKS.md, "Large invoices"). Under it, the default
+ * level, whose time on a few KB is a few tens of microseconds and whose copy is 5-15% smaller.
+ */
+export const FAST_GZIP_OVER = 300_000
 
 export type InvoiceStorage =
   | { invoice: StoredInvoice; invoiceGzip?: undefined }
@@ -160,17 +169,21 @@ export type InvoiceStorage =
  * How an invoice is stored, or undefined when it is too large to store at all. `replaced` gives
  * top-level members to store instead of the invoice's own (the sealed notes): the gzipped copy is
  * then the canonical JSON with those members' values swapped, built from `canonical.members` with
- * no second serialisation. One gzip pass, at the fastest level: on a 1,000-line invoice it takes a
- * tenth of the default level's time for a copy about 30% larger (BENCHMARKS.md, "Large invoices").
+ * no second serialisation.
  */
 export function storageOf(
   invoice: StoredInvoice,
   canonical: CanonicalInvoice,
   replaced: Record<string, string> = {},
 ): InvoiceStorage | undefined {
-  if (canonical.byteLength <= INLINE_LIMIT) return { invoice: { ...invoice, ...replaced } }
-  const gz = gzipSync(utf8Of(canonical.members, replaced), { level: constants.Z_BEST_SPEED })
-  return gz.length <= STORED_LIMIT ? { invoiceGzip: new Uint8Array(gz) } : undefined
+  const level =
+    canonical.byteLength > FAST_GZIP_OVER ? constants.Z_BEST_SPEED : constants.Z_DEFAULT_COMPRESSION
+  const gz = gzipSync(utf8Of(canonical.members, replaced), { level })
+  if (gz.length > STORED_LIMIT) return undefined
+  const inline = { ...invoice, ...replaced }
+  // The map's size as DynamoDB counts it is within a few percent of its canonical JSON's.
+  if (canonical.byteLength <= gz.length) return { invoice: inline }
+  return { invoiceGzip: new Uint8Array(gz) }
 }
 
 /**
@@ -196,7 +209,10 @@ function utf8Of(members: CanonicalInvoice['members'], replaced: Record<string, s
   return bytes
 }
 
-/** The stored invoice of a record, however it was stored. */
+/**
+ * The stored invoice of a record, however it was stored: every reader of the body goes through here
+ * (records written before the body was gzipped by default hold the plain `invoice` map).
+ */
 export function invoiceOf(
   record: Pick<InvoiceRecord, 'invoice' | 'invoiceGzip'>,
 ): Record<string, unknown> | undefined {

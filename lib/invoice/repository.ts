@@ -1,7 +1,6 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import { invoiceEvent, writeWithAudit } from '#lib/platform/audit/trail.ts'
 import type { NamedItems, TransactItem } from '#lib/platform/db/transact.ts'
-import { db, tableName } from '#lib/platform/db/client.ts'
+import { tableName } from '#lib/platform/db/client.ts'
 import { readRecord } from '#lib/platform/db/items.ts'
 import { keys } from '#lib/platform/db/keys.ts'
 import { eventPut, type IntegrationEvent, newEvent } from '#lib/events/event.ts'
@@ -13,8 +12,16 @@ import type { InvoiceRecord, InvoiceStatus, PaymentStatus } from './record.ts'
  * The one owner of the invoice record (lib/invoice/record.ts): every write of it, for IRNs, validate,
  * sign, transmit and payment updates, is here. Each write is conditional on the record being exactly
  * what the decision was made from (absent, or at a given status and revision), so concurrent requests
- * cannot both move one invoice: the loser re-reads and decides again. Each write carries, in the same
- * transaction, its audit event and its integration events (lib/events: the webhooks' outbox).
+ * cannot both move one invoice: the loser re-reads and decides again.
+ *
+ * What is written with it (lib/platform/audit/trail.ts writeWithAudit): in one transaction, the
+ * items stored with the change or not at all: its audit event and its integration events (lib/events:
+ * the webhooks' outbox, CONTRACT 11: no change without its event), and where there is one, a signed
+ * invoice's search list item (its numbers are on it alone, so it cannot be made again from the
+ * record), a credit or debit note's change of its original (the credited total's bound is that
+ * item's condition) and a batch item's result (lib/batches). The copies of its state elsewhere (the
+ * buyer's inbox item, a list item's payment status) are plain writes once the transaction is: SETs
+ * of the change's values, or a Put a repeated transmit makes again.
  */
 
 export const readInvoiceRecord = (irn: string) =>
@@ -78,13 +85,14 @@ function contentEvent(
 }
 
 /**
- * Creates the record; undefined when a record for the IRN appeared first. `also`: further items for
- * the same transaction (a batch item's result, lib/batches), whose own condition failing cancels all.
+ * Creates the record; undefined when a record for the IRN appeared first. `together`: items for the
+ * same transaction (a sign's list item, a note's original, a batch item's result), whose own
+ * condition failing cancels all. This is the one writer of a new validated or signed invoice record.
  */
 export async function createRecord(
   content: InvoiceContent,
   actor: string,
-  also: NamedItems = {},
+  together: NamedItems = {},
 ): Promise<InvoiceRecord | undefined> {
   const { at, storage: plainStorage, ...rest } = content
   // Notes are stored encrypted; the hash and signature in `rest` are over the plaintext.
@@ -98,7 +106,6 @@ export async function createRecord(
     updatedAt: at,
     revision: 1,
   }
-  // The write and its audit event are one transaction (lib/platform/audit/trail.ts).
   const created = await writeWithAudit(
     {
       Put: {
@@ -121,7 +128,7 @@ export async function createRecord(
         at,
       }),
     ],
-    { event: eventPut(contentEvent(content, record.revision)), ...also },
+    { together: { event: eventPut(contentEvent(content, record.revision)), ...together } },
   )
   return created ? record : undefined
 }
@@ -135,7 +142,7 @@ export async function advanceRecord(
   existing: InvoiceRecord,
   content: InvoiceContent,
   actor: string,
-  also: NamedItems = {},
+  together: NamedItems = {},
 ): Promise<InvoiceRecord | undefined> {
   const advanced = await writeWithAudit(
     {
@@ -155,7 +162,12 @@ export async function advanceRecord(
         at: content.at,
       }),
     ],
-    { event: eventPut(contentEvent(content, nextRevision(existing).sequence, existing.status)), ...also },
+    {
+      together: {
+        event: eventPut(contentEvent(content, nextRevision(existing).sequence, existing.status)),
+        ...together,
+      },
+    },
   )
   return advanced ? readInvoiceRecord(content.irn) : undefined
 }
@@ -239,7 +251,7 @@ export async function createGenerated(
     updatedAt: at,
     revision: 1,
   }
-  // The audit event is written in the same transaction: a registered IRN always has its event.
+  // The audit event is written once the record is (lib/platform/audit/trail.ts).
   const created = await writeWithAudit(
     {
       Put: {
@@ -308,8 +320,9 @@ export async function markTransmitted(
       Update: {
         TableName: tableName(),
         Key: keys.invoice(irn),
-        // The buyer's inbox item (lib/lifecycle/inbox.ts) is put in the same transaction, and the record
-        // names its business so that later writes keep the item in step.
+        // The buyer's inbox item (lib/lifecycle/inbox.ts) is put once this is written, and the record
+        // names its business so that later writes keep the item in step (and a repeated transmit
+        // puts it again if it is missing: lib/lifecycle/transmit.ts).
         UpdateExpression: `SET #status = :transmitted, transmittedAt = :at, updatedAt = :at${inbox ? ', inboxBusinessId = :inbox' : ''} ADD revision :one`,
         ConditionExpression: `#status = :signed AND paymentStatus = :paymentStatus AND ${next.condition}`,
         ExpressionAttributeNames: { '#status': 'status' },
@@ -334,14 +347,15 @@ export async function markTransmitted(
         at,
       }),
     ],
-    { events: events.map(eventPut), inbox: inbox?.put },
+    { together: { events: events.map(eventPut) }, after: { inbox: inbox?.put } },
   )
 }
 
 /**
  * The buyer confirmed receipt of a TRANSMITTED invoice (CONTRACT 17): receivedAt is set once, with
  * invoice.receipt_confirmed to the supplier. False when it was set already (a repeat or a concurrent
- * confirmation), so a repeat writes and sends nothing. `also`: the inbox item's move (lib/lifecycle/inbox.ts).
+ * confirmation), so a repeat writes and sends nothing. `also`: the inbox item's move (lib/lifecycle/inbox.ts),
+ * written after the record.
  */
 export async function markReceived(
   record: Pick<
@@ -388,12 +402,13 @@ export async function markReceived(
         at,
       }),
     ],
-    { event: eventPut(event), ...also },
+    { together: { event: eventPut(event) }, after: also },
   )
 }
 
 /**
- * from -> to (`also`: further items for the same transaction, e.g. the search list item's status). False when the record was no longer at payment status `from` and invoice status
+ * from -> to (`also`: the copies of the status elsewhere, written after the record: the search list
+ * item's, the inbox item's). False when the record was no longer at payment status `from` and invoice status
  * `status` (a concurrent update won), so the event states exactly what was written.
  */
 export async function changePaymentStatus(
@@ -437,25 +452,6 @@ export async function changePaymentStatus(
       },
     },
     [invoiceEvent('PAYMENT_STATUS_CHANGED', { irn, businessId, before: from, after: to, actor, at })],
-    { event: eventPut(event), ...also },
+    { together: { event: eventPut(event) }, after: also },
   )
-}
-
-/**
- * Keeps the QR text printed on the invoice (InvoiceRecord.qrText): the first text stored wins, and
- * the one stored is returned, so concurrent first requests all print the same QR. Not a content
- * change: revision and updatedAt stay as they are, and no event is sent.
- */
-export async function keepQrText(irn: string, qrText: string): Promise<string> {
-  const out = await db().send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: keys.invoice(irn),
-      UpdateExpression: 'SET qrText = if_not_exists(qrText, :qrText)',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeValues: { ':qrText': qrText },
-      ReturnValues: 'UPDATED_NEW',
-    }),
-  )
-  return (out.Attributes?.qrText as string | undefined) ?? qrText
 }

@@ -198,7 +198,7 @@ export async function voidNumbers(businessId: string, spaces: SearchSpaces, numb
   }
 }
 
-/** The list item's payment status, for the transaction that changes the invoice's. */
+/** The list item's payment status, written once the invoice's is changed. */
 export function listPaymentStatusUpdate(
   businessId: string,
   listSeq: number,

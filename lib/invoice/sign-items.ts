@@ -8,10 +8,11 @@ import { listItemPut, type SearchNumbers, type SearchSpaces } from './search-ind
 export const CALLER_ITEMS = 'recordWith'
 
 /**
- * The items a validate or sign adds to the record's own write, by name: the search list item of a
- * signed invoice (./search-index.ts), a note's adjustment of its original (./adjustments.ts), and the
- * caller's items (a batch item's result), last, under CALLER_ITEMS so the caller can tell its own
- * failed condition from the invoice's.
+ * The items a validate or sign commits in one transaction with the record's own write, by name: the
+ * search list item of a signed invoice (./search-index.ts), a note's adjustment of its original
+ * (./adjustments.ts), and the caller's items (a batch item's result), last, under CALLER_ITEMS so the
+ * caller can tell its own failed condition from the invoice's (the audit and integration events
+ * join them there: ./repository.ts).
  */
 export function signItems(input: {
   businessId: string

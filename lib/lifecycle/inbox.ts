@@ -2,6 +2,7 @@ import { tableName } from '#lib/platform/db/client.ts'
 import { keys } from '#lib/platform/db/keys.ts'
 import { queryPage } from '#lib/platform/db/query.ts'
 import type { TransactItem } from '#lib/platform/db/transact.ts'
+import { writeIf, writeOf } from '#lib/platform/db/write.ts'
 import { invoiceOf } from '#lib/invoice/canonical.ts'
 import type { InvoiceRecord, PaymentStatus } from '#lib/invoice/record.ts'
 import type { PullQuery } from './schemas.ts'
@@ -10,7 +11,8 @@ import type { PullQuery } from './schemas.ts'
  * The buyer's inbox (CONTRACT 17: `GET /api/v1/invoice/transmit/pull`): the invoices transmitted to
  * a business, newest first, paged with at most size + 1 items read per page.
  *
- * The transmit transaction puts one item per invoice transmitted to a business registered here, keyed
+ * A transmit puts one item per invoice transmitted to a business registered here, once the invoice's
+ * record says TRANSMITTED (a transmit repeated later puts it again if it is missing), keyed
  * by that business and the mode (keys.inboxItem: `INBOX#<business>` / `<transmitted_at>#<irn>`), with
  * what a pull shows. Every read is then ONE Query of size + 1 items over one key range:
  *
@@ -18,7 +20,7 @@ import type { PullQuery } from './schemas.ts'
  *   as its transmit reply is sent);
  * - `confirmed=true|false`: the same item is also on gsi1 in one of two partitions,
  *   `INBOX#<business>#UNCONFIRMED` or `#CONFIRMED`, and confirming receipt moves it from the first to
- *   the second in the confirmation's own transaction (it rewrites gsi1pk). So the filter is a key,
+ *   the second once the confirmation is written (it rewrites gsi1pk). So the filter is a key,
  *   never a FilterExpression that would read (and pay for) the items it drops;
  * - `from`/`to` on transmitted_at: both key spaces sort by `<transmitted_at>#<irn>`, so the dates are
  *   the key range's bounds (BETWEEN), in every space;
@@ -27,7 +29,7 @@ import type { PullQuery } from './schemas.ts'
  *   does. Page numbers past the first are reached through that cursor (the `next` link), since no key
  *   counts a buyer's invoices without a counter every supplier's transmit would contend on.
  *
- * The supplier's payment status and `reference` change the item in the update's transaction; a gsi1
+ * The supplier's payment status and `reference` change the item once the update is written; a gsi1
  * read (the `confirmed` filter) is eventually consistent, as every GSI read is.
  */
 
@@ -60,7 +62,7 @@ function amountsOf(invoice: Record<string, unknown> | undefined): Record<string,
   )
 }
 
-/** The Put of an invoice's inbox item, for its transmit transaction. */
+/** The Put of an invoice's inbox item, written once its transmit is. */
 export function inboxPut(
   record: InvoiceRecord,
   buyerBusinessId: string,
@@ -93,6 +95,16 @@ export function inboxPut(
       ConditionExpression: 'attribute_not_exists(pk)',
     },
   }
+}
+
+/**
+ * Puts the inbox item of a transmitted record again when it is missing (a transmit whose function
+ * died after the record's write and before the item's): a repeated transmit calls it, and an item
+ * already there is left as it is.
+ */
+export async function restoreInboxItem(record: InvoiceRecord): Promise<void> {
+  if (!record.inboxBusinessId || !record.transmittedAt) return
+  await writeIf(writeOf(inboxPut(record, record.inboxBusinessId, record.transmittedAt)))
 }
 
 /** The inbox item of a transmitted record, when it has one. */

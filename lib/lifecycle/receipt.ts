@@ -10,9 +10,9 @@ import { confirmView, isSigned } from './views.ts'
 /**
  * Confirm receipt (CONTRACT 17: `PATCH /api/v1/invoice/transmit/{irn}`): the buyer of a TRANSMITTED
  * invoice says it has it. The record takes `received_at` once, the supplier gets
- * invoice.receipt_confirmed, and the invoice's inbox item moves to the confirmed partition, all in one
- * transaction conditional on receivedAt being unset: a repeat, or a confirmation racing another, finds
- * it set and changes and sends nothing. The buyer of a SIGNED invoice hears 409; anyone else (the
+ * invoice.receipt_confirmed, and the invoice's inbox item moves to the confirmed partition, once the
+ * record's write, conditional on receivedAt being unset, is made: a repeat, or a confirmation racing
+ * another, finds it set and changes and sends nothing. The buyer of a SIGNED invoice hears 409; anyone else (the
  * supplier included) 404, as for an IRN that does not exist.
  */
 export interface ReceiptResult {

@@ -12,7 +12,7 @@ import { AGAIN, withRetries } from '#lib/platform/db/retry.ts'
 import { magicBuyerSystem } from '#lib/sandbox/magic.ts'
 import { currentMode } from '#lib/platform/mode.ts'
 import type { TransmitRequest } from './schemas.ts'
-import { inboxPut } from './inbox.ts'
+import { inboxPut, restoreInboxItem } from './inbox.ts'
 import { buyerTinOf } from './views.ts'
 
 /**
@@ -173,6 +173,7 @@ export async function transmit(caller: ApiClientCaller, body: TransmitRequest): 
   if (!record || record.businessId !== businessId)
     throw new NotFound(`No invoice ${body.irn} for your business`, { code: 'INVOICE_NOT_FOUND' })
   if (record.status === 'TRANSMITTED') {
+    await restoreInboxItem(record)
     return {
       lines: [`invoice ${record.irn}: already TRANSMITTED at ${record.transmittedAt}, nothing sent again`],
       alreadyTransmitted: true,
@@ -195,7 +196,7 @@ export async function transmit(caller: ApiClientCaller, body: TransmitRequest): 
   const buyerParty = parties.find((p) => p.role === 'buyer')
   const buyerBusinessId = buyerParty?.business?.businessId
   // A buyer registered here (never a magic one, whose "business" is the supplier) gets the invoice in
-  // its inbox, in the transmit's own transaction (./inbox.ts).
+  // its inbox, put once the record says TRANSMITTED (./inbox.ts).
   const inboxOf = buyerParty && !buyerParty.magic ? buyerParty.business?.businessId : undefined
   let now: InvoiceRecord | undefined = record
   // A payment update between the read and the write only changes what the events say: write again.

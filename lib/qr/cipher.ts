@@ -1,4 +1,4 @@
-import { constants, type KeyObject, privateDecrypt, publicEncrypt } from 'node:crypto'
+import { constants, createHmac, type KeyObject, privateDecrypt, publicEncrypt } from 'node:crypto'
 
 /**
  * The authority's QR text: Base64( RSA PKCS#1 v1.5 encrypt( public key, compact JSON
@@ -24,6 +24,28 @@ export const plaintextOf = (payload: QrPayload): Buffer =>
 
 export function encryptPayload(publicKey: KeyObject, plaintext: Buffer): string {
   return publicEncrypt({ key: publicKey, padding: constants.RSA_PKCS1_PADDING }, plaintext).toString('base64')
+}
+
+/**
+ * encryptPayload with its padding made from the plaintext instead of drawn at random: the nonzero
+ * padding bytes PKCS#1 v1.5 asks for are HMAC-SHA-256 blocks of the plaintext under `paddingKey`
+ * (zero bytes skipped), so one plaintext always gives one text, which any PKCS#1 v1.5 decryption
+ * opens as it opens encryptPayload's. The key is the service's secret: without it nobody can make
+ * the padding, so nobody can test a guessed plaintext against a text; what the text shows is only
+ * that two texts hold the same plaintext, which for an invoice's QR (its IRN, signing time and
+ * certificate) is what the same document printed twice shows anyway.
+ */
+export function encryptPayloadStable(publicKey: KeyObject, plaintext: Buffer, paddingKey: Buffer): string {
+  const size = (publicKey.asymmetricKeyDetails?.modulusLength ?? 2048) / 8
+  const padding = Buffer.alloc(size - 3 - plaintext.length)
+  if (padding.length < 8) throw new Error(`QR plaintext over ${size - 11} bytes`)
+  for (let block = 0, filled = 0; filled < padding.length; block++) {
+    const bytes = createHmac('sha256', paddingKey).update(String(block)).update(plaintext).digest()
+    for (const byte of bytes) if (byte !== 0 && filled < padding.length) padding[filled++] = byte
+  }
+  // EME-PKCS1-v1_5: 0x00 0x02, the padding, 0x00, the message; below the modulus, as 0x00 leads.
+  const encoded = Buffer.concat([Buffer.from([0, 2]), padding, Buffer.from([0]), plaintext])
+  return publicEncrypt({ key: publicKey, padding: constants.RSA_NO_PADDING }, encoded).toString('base64')
 }
 
 /**

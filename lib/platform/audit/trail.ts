@@ -7,6 +7,8 @@ import { recordOf } from '#lib/platform/db/items.ts'
 import { keys } from '#lib/platform/db/keys.ts'
 import { queryAll } from '#lib/platform/db/query.ts'
 import { AGAIN, withRetries } from '#lib/platform/db/retry.ts'
+import { writeIf, writeOf } from '#lib/platform/db/write.ts'
+import { logger } from '#lib/platform/log.ts'
 import {
   type Cancelled,
   type NamedItems,
@@ -141,11 +143,34 @@ export async function appendAudit(input: AuditInput): Promise<AuditEvent> {
 
 const CONFLICT_ATTEMPTS = 5
 
+/** What a change writes besides its own conditional write and its audit events (writeWithAudit). */
+interface AlongsideItems {
+  /**
+   * Items that are stored with the change or not at all: its integration events (lib/events, the
+   * outbox: CONTRACT 11, no change without its event), a credit note's change of its original, a
+   * batch item's result, a signed invoice's search list item. They, the write and the audit events
+   * are one transaction.
+   */
+  together?: NamedItems
+  /**
+   * Items that copy the change's state elsewhere and need no condition on it (an inbox item, a list
+   * item's payment status), written once the transaction is: plain writes, at half a transaction's
+   * units (DynamoDB bills every item of a transaction twice).
+   */
+  after?: NamedItems
+}
+
 /**
- * Runs one conditional write (Put or Update) and the audit Puts of the change in one transaction, so
- * the change is never stored without its event. `also` adds further named items to the same
- * transaction (the change's integration events, lib/events, and its caller's own). Returns false
- * when the write's condition failed (the record was not in the state the change was decided from).
+ * One conditional write (Put or Update), its audit events and the items `together` in one
+ * transaction, so the change is never stored without its events; then the items `after`, side by
+ * side, as plain writes. Each of those is idempotent (a Put of an item that is there already is
+ * skipped, an Update SETs the change's values), and one DynamoDB still refuses after the SDK's
+ * retries, or a function that dies before them, leaves the copy behind the change: logged as an
+ * error naming the subject and the items, for the operator, while the change stands and its request
+ * succeeds (it happened). Their owners put them again where a repeat can (lib/lifecycle/inbox.ts).
+ * Returns false when the write's condition failed (the record was not in the state the change was
+ * decided from): then nothing is written.
+ *
  * A transaction conflict (another transaction on the same item at that moment, which a single write
  * would simply have queued behind) is retried after a short random pause. Any other cancellation is
  * a TransactionRefused naming the items that failed.
@@ -153,12 +178,25 @@ const CONFLICT_ATTEMPTS = 5
 export async function writeWithAudit(
   write: TransactItem,
   events: AuditInput[],
-  also: NamedItems = {},
+  { together = {}, after = {} }: AlongsideItems = {},
 ): Promise<boolean> {
+  const inOne = { audit: events.map((e) => auditPut(e) as TransactItem), ...together }
+  const written = itemsOf(inOne).length
+    ? await transactWith(write, inOne)
+    : (await writeIf(writeOf(write))).written
+  if (written) await writeAfter(events[0]?.subject, after)
+  return written
+}
+
+const itemsOf = (named: NamedItems): TransactItem[] =>
+  Object.values(named).flatMap((value) => (value === undefined ? [] : Array.isArray(value) ? value : [value]))
+
+/** The write and the items `together` as one transaction; false when the write's condition failed. */
+function transactWith(write: TransactItem, together: NamedItems): Promise<boolean> {
   let conflicted: Cancelled<string> | undefined
   return withRetries(
     async () => {
-      const outcome = await transact({ write, audit: events.map((e) => auditPut(e)), ...also })
+      const outcome = await transact({ write, ...together })
       if (outcome.ok) return true
       if (outcome.failed.includes('write')) return false
       if (!outcome.conflict) throw new TransactionRefused(outcome)
@@ -173,6 +211,21 @@ export async function writeWithAudit(
       exhausted: () => Promise.reject(new TransactionRefused(conflicted!)),
     },
   )
+}
+
+/** The items `after`, side by side; what still fails is logged, not thrown. */
+async function writeAfter(subject: AuditInput['subject'] | undefined, after: NamedItems): Promise<void> {
+  const named = Object.entries(after).flatMap(([name, value]) =>
+    itemsOf({ [name]: value }).map((item) => ({ name, item })),
+  )
+  const outcomes = await Promise.allSettled(named.map(({ item }) => writeIf(writeOf(item))))
+  const failed = named.filter((_, i) => outcomes[i]!.status === 'rejected').map(({ name }) => name)
+  if (!failed.length) return
+  logger.error('a change was written and some of its copies were not', {
+    subject: subject ? `${subject.kind}:${subject.id}` : 'unknown',
+    failed,
+    error: (outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult).reason?.name,
+  })
 }
 
 async function eventsOf(input: Omit<QueryCommandInput, 'TableName'>): Promise<AuditEvent[]> {

@@ -57,3 +57,14 @@ const recordName = (key: Record<string, unknown> | undefined) =>
   String(key?.pk ?? 'record')
     .split('#')[0]!
     .toLowerCase() || 'record'
+
+/**
+ * A transaction's item as a write of its own, for a writer that commits some items together and
+ * writes others after them (lib/platform/audit/trail.ts). A ConditionCheck writes nothing: refused.
+ */
+export function writeOf(item: TransactItem): Write {
+  if (item.Put) return { Put: item.Put }
+  if (item.Update) return { Update: item.Update }
+  if (item.Delete) return { Delete: item.Delete }
+  throw new Error('A ConditionCheck is no write of its own')
+}

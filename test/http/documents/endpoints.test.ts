@@ -1,8 +1,11 @@
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import { inflateSync } from 'node:zlib'
 import jsQR from 'jsqr'
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFNumber, type PDFRawStream } from 'pdf-lib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { signAreaA } from '#client/signing.ts'
+import { db, tableName } from '#lib/platform/db/client.ts'
+import { keys } from '#lib/platform/db/keys.ts'
 import { buildInvoice } from '../../fixtures/invoices/build.ts'
 import { startApi, type TestApi } from '../../support/api.ts'
 import { DEV, type DevClients, devClients } from '../../support/clients.ts'
@@ -27,6 +30,10 @@ beforeAll(async () => {
 afterAll(() => api?.close())
 
 type Credentials = { apiKey: string; secret: string }
+
+const rawItem = async (irn: string) =>
+  (await db().send(new GetCommand({ TableName: tableName(), Key: keys.invoice(irn), ConsistentRead: true })))
+    .Item
 
 /** A signed GET whose reply is read as bytes (the project's client reads text), held to the document. */
 async function getBytes(credentials: Credentials, target: string, accept = 'application/pdf') {
@@ -156,13 +163,42 @@ describe('GET /api/{v}/invoices/{irn}/pdf', () => {
 
   it('gives the same bytes every time, to the supplier on v1 and v2 and to the buyer', async () => {
     const { irn } = await putSignedInvoice()
-    // The first requests race to make the QR text: the one stored is the one every reply prints.
+    // The QR text is made the same by every request (lib/documents/invoice-qr.ts), concurrent ones too.
     const first = await Promise.all([pdfOf(DEV.clients.si, irn), pdfOf(DEV.clients.buyer, irn)])
     const again = [await pdfOf(DEV.clients.app, irn, 'v2'), await pdfOf(DEV.clients.buyer, irn, 'v2')]
     for (const reply of [...first, ...again]) {
       expect(reply.status).toBe(200)
       expect(Buffer.from(reply.bytes).equals(Buffer.from(first[0].bytes))).toBe(true)
     }
+  })
+
+  it('writes nothing: the invoice item is the same after its PDFs as before', async () => {
+    const { irn } = await putSignedInvoice()
+    const before = await rawItem(irn)
+    expect((await pdfOf(DEV.clients.si, irn)).status).toBe(200)
+    expect((await pdfOf(DEV.clients.buyer, irn)).status).toBe(200)
+    expect(await rawItem(irn)).toEqual(before)
+    expect(before).not.toHaveProperty('qrText')
+  })
+
+  it('prints the QR text an older record stored with its first PDF', async () => {
+    const [stored, kept] = [await putSignedInvoice(), await putSignedInvoice()]
+    const printed = async (irn: string) => {
+      const doc = await PDFDocument.load((await pdfOf(DEV.clients.si, irn)).bytes, { updateMetadata: false })
+      const qr = qrImage(doc, pageContent(doc))
+      return jsQR.default(qr.rgba, qr.width, qr.height)!.data
+    }
+    // A text another request once stored on the record (here, another invoice's: any text will do).
+    const text = await printed(stored.irn)
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.invoice(kept.irn),
+        UpdateExpression: 'SET qrText = :text',
+        ExpressionAttributeValues: { ':text': text },
+      }),
+    )
+    expect(await printed(kept.irn)).toBe(text)
   })
 
   it('answers 404 to another business, for an unknown IRN, and before the invoice is signed', async () => {

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { invoiceOf } from '#lib/invoice/canonical.ts'
 import { readInvoiceRecord } from '#lib/invoice/repository.ts'
 import { writeList } from '#lib/reference/store.ts'
 import { buildInvoice, newIrn, type Version } from '../../fixtures/invoices/build.ts'
@@ -89,7 +90,7 @@ describe.each(VERSIONS)('POST /api/%s/app/invoice/validate', (version) => {
     })
     expect(again.status).toBe(200)
     expect(again.body).toEqual(first.body)
-    expect((await readInvoiceRecord(invoice.irn))?.invoice?.issue_time).toBe('10:15:30')
+    expect(invoiceOf((await readInvoiceRecord(invoice.irn))!)?.issue_time).toBe('10:15:30')
   })
 
   it('accepts parties carrying the 13-digit Tax ID (NRS/JRB notice of May 2026) and signs them as sent', async () => {
@@ -147,7 +148,7 @@ describe.each(VERSIONS)('POST /api/%s/app/invoice/validate', (version) => {
     expect(reply.body).toEqual({ ...ok(invoice.irn), payment_status: name })
     const record = await readInvoiceRecord(invoice.irn)
     expect(record?.paymentStatus).toBe(name)
-    expect(record?.invoice?.payment_status).toBe(name)
+    expect(invoiceOf(record!)?.payment_status).toBe(name)
   })
 
   it.each(['2000', 2000.5])('accepts accounting_cost %j (string or number)', async (cost) => {
@@ -186,7 +187,7 @@ describe.each(VERSIONS)('POST /api/%s/app/invoice/validate', (version) => {
         },
       ],
     })
-    const stored = (await readInvoiceRecord(invoice.irn))!.invoice as Body
+    const stored = invoiceOf((await readInvoiceRecord(invoice.irn))!) as Body
     expect(stored.discount_note).toBeUndefined()
     expect(stored.invoice_line[0].dicount_rate).toBeUndefined()
     expect(stored.accounting_supplier_party.postal_address.zip).toBeUndefined()

@@ -5,6 +5,7 @@ import { PDFArray, PDFDocument, PDFName, type PDFRawStream } from 'pdf-lib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { signAreaA } from '#client/signing.ts'
 import { readableInvoiceOf } from '#lib/invoice/notes.ts'
+import { invoiceQrText } from '#lib/documents/invoice-qr.ts'
 import { issueApiClient, setWebhook } from '#lib/platform/auth/credentials.ts'
 import { readInvoiceRecord } from '#lib/invoice/repository.ts'
 import { inMode, type Mode } from '#lib/platform/mode.ts'
@@ -245,12 +246,12 @@ describe('GET /api/v1/invoices/{irn}/pdf in test mode', () => {
 })
 
 describe('POST /api/v1/resource/verify-qr in test mode', () => {
-  /** The QR text the invoice's PDF prints (stored on the record when the PDF is first made). */
+  /** The QR text the invoice's PDF prints (the same on every request: lib/documents/invoice-qr.ts). */
   async function printedQr(mode: Mode, credentials: Credentials) {
     const { irn } = await signedIn(mode)
     expect((await getBytes(credentials, `/api/v1/invoices/${irn}/pdf`, 'application/pdf')).status).toBe(200)
-    const record = await inMode(mode, () => readInvoiceRecord(irn))
-    return { irn, qr: record!.qrText! }
+    const qr = await inMode(mode, async () => invoiceQrText((await readInvoiceRecord(irn))!))
+    return { irn, qr }
   }
 
   it('opens a test QR with the test authority key only, answers mode test, and the reverse', async () => {
