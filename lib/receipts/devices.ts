@@ -10,6 +10,7 @@ import { transact } from '#lib/platform/db/transact.ts'
 import { BadRequest, Conflict, DependencyDown, invalid, NotFound } from '#lib/platform/errors.ts'
 import { jwkThumbprint, parseDeviceKey } from './device-keys.ts'
 import type { DeviceRecord } from './records.ts'
+import { deviceByIdItem } from './verify-page-lookup.ts'
 import { serverNowMs } from './server-time.ts'
 
 /**
@@ -96,6 +97,7 @@ export async function registerDevice(
             ConditionExpression: 'attribute_not_exists(pk)',
           },
         },
+        byId: { Put: { TableName: tableName(), Item: deviceByIdItem(device) } },
       })
       if (outcome.ok) return true
       if (outcome.failed.includes('guard')) throw keyTaken()
@@ -158,6 +160,15 @@ export async function revokeDevice(businessId: string, deviceId: string): Promis
         ConditionExpression: '#status = :active',
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: { ':revoked': 'REVOKED', ':active': 'ACTIVE', ':at': revokedAt },
+      },
+    },
+    byId: {
+      Update: {
+        TableName: tableName(),
+        Key: keys.deviceById(deviceId),
+        UpdateExpression: 'SET #status = :revoked, revokedAt = :at',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':revoked': 'REVOKED', ':at': revokedAt },
       },
     },
     count: {
