@@ -226,6 +226,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/devices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The business's devices (ADMIN)
+         * @description Every device of the calling key's mode, revoked ones included, in registration order, `size` at a time (up to 100, default 50). The next page: pass `cursor` = the reply's `page.next_cursor` (null on the last page).
+         */
+        get: operations["device-list-v1"];
+        put?: never;
+        /**
+         * Register a device that signs B2C receipts (ADMIN)
+         * @description A till, a terminal or an app instance of the caller's business, in the calling key's mode, with the public half of the key it signs receipts with: a JWK, Ed25519 (`OKP`) or P-256 (`EC`). A JWK holding `d` is refused. At most 100 active devices per business and mode; a key already registered is 409. The reply's `genesis_hash` is what the device's receipt 1 names as `prev_hash`.
+         */
+        post: operations["device-register-v1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/devices/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A device (ADMIN)
+         * @description The device as registered: name, public key, status and times.
+         */
+        get: operations["device-get-v1"];
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a device (ADMIN)
+         * @description REVOKED from now on (the business's test clock in test mode): its receipts issued before `revoked_at` are still accepted, later ones are REJECTED. It no longer counts towards the 100 active devices. Revoking a revoked device changes nothing.
+         */
+        delete: operations["device-revoke-v1"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/devices/{id}/chain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A device's receipt chain (ADMIN)
+         * @description What the device's reported receipts prove: the last counter and hash received, `verified_through` (receipts 1..n all here, each naming its predecessor's hash), the gaps (missing counters; `overdue` once 24 h have passed since the issued_at of the receipt after the gap, by the business's test clock in test mode), the forks (two receipts at one counter, or naming one prev_hash, or a link that does not match), the late receipts' count and when the last receipt arrived. Current as soon as the request that reported the receipts has replied.
+         */
+        get: operations["device-chain-v1"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/entity": {
         parameters: {
             query?: never;
@@ -968,6 +1036,26 @@ export interface paths {
         get: operations["merchant-transactions-v1"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/receipts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report B2C receipts signed by registered devices
+         * @description Up to 1000 receipts (or the 1 MiB body limit) a request, each a v2 invoice with `invoice_kind` B2C (buyer optional) plus `device: {device_id, counter, prev_hash, issued_at}` and `signature` (base64url; Ed25519, or ES256 as r || s) over the receipt's RFC 8785 bytes without `signature`. The reply has one result per receipt, in order: REPORTED (signed by the service and stored as an invoice of the business, as sign stores one: confirm, search, the PDF and UBL routes find it; `late: true` past report_by = issued_at + 24 h), DUPLICATE (a byte-identical receipt was received before: `duplicate_of` and its first result, for as long as the receipt is kept), FORK (another receipt holds that device and counter, or names the same prev_hash: both are kept, the first untouched), REJECTED (`errors`: unknown device, device revoked at issued_at, signature wrong, counter 1 not naming the genesis hash, issued_at more than 5 minutes ahead of the server, an IRN already used, or the invoice rules). Receipts may arrive in any order and none waits for another. A receipt rejected for its content keeps its counter: its correction is a new receipt naming `corrects` (the rejected hash).
+         */
+        post: operations["receipts-report-v1"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2619,9 +2707,21 @@ export interface components {
          *     - `STATEMENT_PERIOD_TOO_LONG` (400): GET /api/v1/merchant/statement: a statement covers at most 31 days; ask for the period in parts, e.g. at `query/to`
          *     - `STATEMENT_CURSOR_INVALID` (400): GET /api/v1/merchant/statement: the cursor is not one this statement gave; follow the previous page's Link with the same from and to, e.g. at `query/cursor`
          *     - `STATEMENT_FORMAT_NOT_ACCEPTABLE` (406): GET /api/v1/merchant/statement: format= and Accept disagree, or Accept names no statement format; make them agree or drop one, e.g. at `header/accept`
+         *     - `INVALID_DEVICE_KEY` (400): POST /api/v1/devices: public_key is not a public Ed25519 (OKP) or P-256 (EC) JWK, or it holds the private key (d), e.g. at `public_key/d`
+         *     - `TOO_MANY_DEVICES` (409): POST /api/v1/devices: the business already has 100 active devices of that mode, e.g. at `(body)`
+         *     - `DEVICE_KEY_REGISTERED` (409): POST /api/v1/devices: this public key is registered for a device of the business already, e.g. at `public_key`
+         *     - `RECEIPT_SHAPE` (200): A receipt lacks device {device_id, counter, prev_hash, issued_at} or signature in their forms, e.g. at `device/counter`
+         *     - `RECEIPT_UNKNOWN_DEVICE` (200): A receipt's device_id is no device of the business in the key's mode, e.g. at `device/device_id`
+         *     - `RECEIPT_DEVICE_REVOKED` (200): The device was revoked before the receipt was issued, e.g. at `device/issued_at`
+         *     - `RECEIPT_SIGNATURE` (200): The receipt's signature does not verify with the device's key over its RFC 8785 bytes, e.g. at `signature`
+         *     - `RECEIPT_GENESIS` (200): Counter 1 does not name the device's genesis_hash as prev_hash, e.g. at `device/prev_hash`
+         *     - `RECEIPT_FUTURE` (200): The receipt's issued_at is more than 5 minutes ahead of the server's time, e.g. at `device/issued_at`
+         *     - `RECEIPT_NOT_B2C` (200): A receipt's invoice_kind is not B2C, e.g. at `invoice_kind`
+         *     - `RECEIPT_IRN_USED` (200): The receipt's IRN is used by another invoice or receipt, e.g. at `irn`
+         *     - `RECEIPT_INVOICE` (200): The receipt's invoice was refused for a reason the message gives, e.g. at `(body)`
          * @enum {string}
          */
-        ErrorCode: "FIELD_REQUIRED" | "FIELD_TYPE" | "FIELD_FORMAT" | "FIELD_VALUE" | "FIELD_RANGE" | "FIELD_UNKNOWN" | "FIELD_RULE" | "BODY_EMPTY" | "BODY_NOT_JSON" | "BODY_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_IN_PROGRESS" | "MISSING_CREDENTIALS" | "UNKNOWN_KEY" | "REVOKED_KEY" | "MALFORMED_TIMESTAMP" | "TIMESTAMP_OUT_OF_WINDOW" | "MALFORMED_SIGNATURE" | "SIGNATURE_MISMATCH" | "REPLAY" | "ROLE_FORBIDDEN" | "MERCHANT_MISMATCH" | "MODE_FORBIDDEN" | "INVALID_REQUEST" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "RATE_LIMITED" | "UNAVAILABLE" | "INTERNAL_ERROR" | "NG-SC-01" | "NG-SC-02" | "NG-SC-03" | "NG-SC-04" | "NG-FM-01" | "NG-FM-02" | "NG-FM-03" | "NG-FM-04" | "NG-DT-01" | "NG-DT-02" | "NG-DT-03" | "NG-IRN-01" | "NG-IRN-02" | "NG-IRN-03" | "NG-PT-01" | "NG-CL-01" | "NG-CL-02" | "NG-CL-03" | "NG-CL-04" | "NG-CL-05" | "NG-CL-06" | "NG-CL-07" | "NG-CL-08" | "NG-CL-09" | "NG-BR-01" | "NG-BR-02" | "NG-BR-03" | "NG-BR-04" | "NG-BR-05" | "NG-BR-06" | "NG-BR-07" | "NG-BR-08" | "NG-CO-01" | "NG-CO-10" | "NG-CO-13" | "NG-CO-14" | "NG-CO-15" | "NG-CO-16" | "NG-CO-17" | "NG-UK-01" | "NG-AU-01" | "NG-AU-02" | "NG-AU-03" | "NG-AU-04" | "NG-AU-05" | "NG-AU-06" | "NG-AU-07" | "NG-SZ-01" | "NG-XML-01" | "NG-XML-02" | "NG-XML-03" | "INVOICE_REFERENCE_MISMATCH" | "SERVICE_ID_NOT_OWN" | "QR_PAYLOAD_TOO_LONG" | "TEST_CLOCK_LIMIT" | "QR_NOT_RECOGNISED" | "too_many_matches" | "API_SECRET_SENT" | "TOO_MANY_KEYS" | "malformed_path" | "INVOICE_NOT_FOUND" | "TEMPLATE_EXISTS" | "TEMPLATE_VERSION_STALE" | "TEMPLATE_NOT_FOUND" | "WEBHOOK_DOWN" | "DELIVERY_FAILED" | "BATCH_RESULT_TOO_LARGE" | "BATCH_ITEM_RETRIES_EXHAUSTED" | "STATEMENT_PERIOD_MISSING" | "STATEMENT_PERIOD_REVERSED" | "STATEMENT_PERIOD_TOO_LONG" | "STATEMENT_CURSOR_INVALID" | "STATEMENT_FORMAT_NOT_ACCEPTABLE";
+        ErrorCode: "FIELD_REQUIRED" | "FIELD_TYPE" | "FIELD_FORMAT" | "FIELD_VALUE" | "FIELD_RANGE" | "FIELD_UNKNOWN" | "FIELD_RULE" | "BODY_EMPTY" | "BODY_NOT_JSON" | "BODY_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_IN_PROGRESS" | "MISSING_CREDENTIALS" | "UNKNOWN_KEY" | "REVOKED_KEY" | "MALFORMED_TIMESTAMP" | "TIMESTAMP_OUT_OF_WINDOW" | "MALFORMED_SIGNATURE" | "SIGNATURE_MISMATCH" | "REPLAY" | "ROLE_FORBIDDEN" | "MERCHANT_MISMATCH" | "MODE_FORBIDDEN" | "INVALID_REQUEST" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "RATE_LIMITED" | "UNAVAILABLE" | "INTERNAL_ERROR" | "NG-SC-01" | "NG-SC-02" | "NG-SC-03" | "NG-SC-04" | "NG-FM-01" | "NG-FM-02" | "NG-FM-03" | "NG-FM-04" | "NG-DT-01" | "NG-DT-02" | "NG-DT-03" | "NG-IRN-01" | "NG-IRN-02" | "NG-IRN-03" | "NG-PT-01" | "NG-CL-01" | "NG-CL-02" | "NG-CL-03" | "NG-CL-04" | "NG-CL-05" | "NG-CL-06" | "NG-CL-07" | "NG-CL-08" | "NG-CL-09" | "NG-BR-01" | "NG-BR-02" | "NG-BR-03" | "NG-BR-04" | "NG-BR-05" | "NG-BR-06" | "NG-BR-07" | "NG-BR-08" | "NG-CO-01" | "NG-CO-10" | "NG-CO-13" | "NG-CO-14" | "NG-CO-15" | "NG-CO-16" | "NG-CO-17" | "NG-UK-01" | "NG-AU-01" | "NG-AU-02" | "NG-AU-03" | "NG-AU-04" | "NG-AU-05" | "NG-AU-06" | "NG-AU-07" | "NG-SZ-01" | "NG-XML-01" | "NG-XML-02" | "NG-XML-03" | "INVOICE_REFERENCE_MISMATCH" | "SERVICE_ID_NOT_OWN" | "QR_PAYLOAD_TOO_LONG" | "TEST_CLOCK_LIMIT" | "QR_NOT_RECOGNISED" | "too_many_matches" | "API_SECRET_SENT" | "TOO_MANY_KEYS" | "malformed_path" | "INVOICE_NOT_FOUND" | "TEMPLATE_EXISTS" | "TEMPLATE_VERSION_STALE" | "TEMPLATE_NOT_FOUND" | "WEBHOOK_DOWN" | "DELIVERY_FAILED" | "BATCH_RESULT_TOO_LARGE" | "BATCH_ITEM_RETRIES_EXHAUSTED" | "STATEMENT_PERIOD_MISSING" | "STATEMENT_PERIOD_REVERSED" | "STATEMENT_PERIOD_TOO_LONG" | "STATEMENT_CURSOR_INVALID" | "STATEMENT_FORMAT_NOT_ACCEPTABLE" | "INVALID_DEVICE_KEY" | "TOO_MANY_DEVICES" | "DEVICE_KEY_REGISTERED" | "RECEIPT_SHAPE" | "RECEIPT_UNKNOWN_DEVICE" | "RECEIPT_DEVICE_REVOKED" | "RECEIPT_SIGNATURE" | "RECEIPT_GENESIS" | "RECEIPT_FUTURE" | "RECEIPT_NOT_B2C" | "RECEIPT_IRN_USED" | "RECEIPT_INVOICE";
         /** @description Every invoice of a batch has its result */
         Event_batch_completed: {
             /** @description The business the event is delivered to */
@@ -5575,6 +5675,656 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FirsErrorWithCode"];
+                };
+            };
+        };
+    };
+    "device-list-v1": {
+        parameters: {
+            query?: {
+                cursor?: string;
+                size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of devices */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Environment": components["headers"]["X-Environment"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
+                        data: {
+                            content: {
+                                /** @example dev_0193a1b2c3d4e5f60718293a4b5c6d7e8f90 */
+                                device_id: string;
+                                /** @description base64url (no padding) of SHA-256 of the UTF-8 device_id: counter 1's prev_hash */
+                                genesis_hash: string;
+                                name: string;
+                                public_key: {
+                                    /** @constant */
+                                    crv: "Ed25519";
+                                    /** @constant */
+                                    kty: "OKP";
+                                    x: string;
+                                } | {
+                                    /** @constant */
+                                    crv: "P-256";
+                                    /** @constant */
+                                    kty: "EC";
+                                    x: string;
+                                    y: string;
+                                };
+                                registered_at: string;
+                                revoked_at?: string;
+                                /** @enum {string} */
+                                status: "ACTIVE" | "REVOKED";
+                            }[];
+                            page: {
+                                next_cursor: string | null;
+                                size: number;
+                            };
+                        };
+                        /** @description Always null on success */
+                        error: null;
+                        /** @description Handler time, e.g. "12ms" */
+                        execTime: string;
+                        /** @description Human-readable message */
+                        message: string;
+                        /**
+                         * @description Outcome indicator
+                         * @constant
+                         */
+                        status: "SUCCESS";
+                    };
+                };
+            };
+            /** @description The size or the cursor is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+            /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+            /** @description The API key lacks the ADMIN role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+            429: components["responses"]["RateLimited_envelope_seed_code"];
+            /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+            /** @description An unexpected error; the message never carries internals (logged with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+        };
+    };
+    "device-register-v1": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key (1 to 128 visible ASCII characters) gets the first reply back. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Till 3, Lekki",
+                 *       "public_key": {
+                 *         "kty": "OKP",
+                 *         "crv": "Ed25519",
+                 *         "x": "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    public_key: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Registered */
+            201: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Environment": components["headers"]["X-Environment"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
+                        data: {
+                            /** @example dev_0193a1b2c3d4e5f60718293a4b5c6d7e8f90 */
+                            device_id: string;
+                            /** @description base64url (no padding) of SHA-256 of the UTF-8 device_id: counter 1's prev_hash */
+                            genesis_hash: string;
+                            name: string;
+                            public_key: {
+                                /** @constant */
+                                crv: "Ed25519";
+                                /** @constant */
+                                kty: "OKP";
+                                x: string;
+                            } | {
+                                /** @constant */
+                                crv: "P-256";
+                                /** @constant */
+                                kty: "EC";
+                                x: string;
+                                y: string;
+                            };
+                            registered_at: string;
+                            revoked_at?: string;
+                            /** @enum {string} */
+                            status: "ACTIVE" | "REVOKED";
+                        };
+                        /** @description Always null on success */
+                        error: null;
+                        /** @description Handler time, e.g. "12ms" */
+                        execTime: string;
+                        /** @description Human-readable message */
+                        message: string;
+                        /**
+                         * @description Outcome indicator
+                         * @constant
+                         */
+                        status: "SUCCESS";
+                    };
+                };
+            };
+            /** @description The body is invalid, or the key is not a public Ed25519 or P-256 JWK (INVALID_DEVICE_KEY, at its path) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+            /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+            /** @description The API key lacks the ADMIN role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+            /** @description The business has 100 active devices of this mode (TOO_MANY_DEVICES), or the key is registered already (DEVICE_KEY_REGISTERED) */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+            /** @description The body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+            429: components["responses"]["RateLimited_envelope_seed_code"];
+            /** @description Other changes to the business's devices were being made at the same moment: nothing changed, try again */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+            /** @description An unexpected error; the message never carries internals (logged with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+        };
+    };
+    "device-get-v1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The device */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Environment": components["headers"]["X-Environment"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
+                        data: {
+                            /** @example dev_0193a1b2c3d4e5f60718293a4b5c6d7e8f90 */
+                            device_id: string;
+                            /** @description base64url (no padding) of SHA-256 of the UTF-8 device_id: counter 1's prev_hash */
+                            genesis_hash: string;
+                            name: string;
+                            public_key: {
+                                /** @constant */
+                                crv: "Ed25519";
+                                /** @constant */
+                                kty: "OKP";
+                                x: string;
+                            } | {
+                                /** @constant */
+                                crv: "P-256";
+                                /** @constant */
+                                kty: "EC";
+                                x: string;
+                                y: string;
+                            };
+                            registered_at: string;
+                            revoked_at?: string;
+                            /** @enum {string} */
+                            status: "ACTIVE" | "REVOKED";
+                        };
+                        /** @description Always null on success */
+                        error: null;
+                        /** @description Handler time, e.g. "12ms" */
+                        execTime: string;
+                        /** @description Human-readable message */
+                        message: string;
+                        /**
+                         * @description Outcome indicator
+                         * @constant
+                         */
+                        status: "SUCCESS";
+                    };
+                };
+            };
+            /** @description The id in the path is not a device id */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+            /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+            /** @description The API key lacks the ADMIN role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+            /** @description Your business has no device with this id (a test-mode key sees no live device): nothing is revealed about other businesses */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+            429: components["responses"]["RateLimited_envelope_seed_code"];
+            /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+            /** @description An unexpected error; the message never carries internals (logged with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+        };
+    };
+    "device-revoke-v1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Environment": components["headers"]["X-Environment"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
+                        data: {
+                            /** @example dev_0193a1b2c3d4e5f60718293a4b5c6d7e8f90 */
+                            device_id: string;
+                            /** @description base64url (no padding) of SHA-256 of the UTF-8 device_id: counter 1's prev_hash */
+                            genesis_hash: string;
+                            name: string;
+                            public_key: {
+                                /** @constant */
+                                crv: "Ed25519";
+                                /** @constant */
+                                kty: "OKP";
+                                x: string;
+                            } | {
+                                /** @constant */
+                                crv: "P-256";
+                                /** @constant */
+                                kty: "EC";
+                                x: string;
+                                y: string;
+                            };
+                            registered_at: string;
+                            revoked_at?: string;
+                            /** @enum {string} */
+                            status: "ACTIVE" | "REVOKED";
+                        };
+                        /** @description Always null on success */
+                        error: null;
+                        /** @description Handler time, e.g. "12ms" */
+                        execTime: string;
+                        /** @description Human-readable message */
+                        message: string;
+                        /**
+                         * @description Outcome indicator
+                         * @constant
+                         */
+                        status: "SUCCESS";
+                    };
+                };
+            };
+            /** @description The id in the path is not a device id */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+            /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+            /** @description The API key lacks the ADMIN role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+            /** @description Your business has no device with this id (a test-mode key sees no live device): nothing is revealed about other businesses */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+            /** @description The body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+            429: components["responses"]["RateLimited_envelope_seed_code"];
+            /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+            /** @description An unexpected error; the message never carries internals (logged with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+        };
+    };
+    "device-chain-v1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The chain */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Environment": components["headers"]["X-Environment"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
+                        data: {
+                            device_id: string;
+                            forks: {
+                                counter: number;
+                                hashes: string[];
+                            }[];
+                            gaps: {
+                                from: number;
+                                /** @description 24 h have passed since the issued_at of the receipt after it */
+                                overdue: boolean;
+                                to: number;
+                            }[];
+                            /** @description The highest counter received (0: none) */
+                            last_counter: number;
+                            last_hash: string | null;
+                            last_received_at: string | null;
+                            late_count: number;
+                            /** @description The highest n such that receipts 1..n are all here and each names its predecessor */
+                            verified_through: number;
+                        };
+                        /** @description Always null on success */
+                        error: null;
+                        /** @description Handler time, e.g. "12ms" */
+                        execTime: string;
+                        /** @description Human-readable message */
+                        message: string;
+                        /**
+                         * @description Outcome indicator
+                         * @constant
+                         */
+                        status: "SUCCESS";
+                    };
+                };
+            };
+            /** @description The id in the path is not a device id */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+            /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+            /** @description The API key lacks the ADMIN role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+            /** @description Your business has no device with this id (a test-mode key sees no live device): nothing is revealed about other businesses */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+            429: components["responses"]["RateLimited_envelope_seed_code"];
+            /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+            /** @description An unexpected error; the message never carries internals (logged with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
         };
@@ -10626,6 +11376,170 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ResponseCodeError"];
+                };
+            };
+        };
+    };
+    "receipts-report-v1": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key (1 to 128 visible ASCII characters) gets the first reply back. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    receipts: unknown[];
+                };
+            };
+        };
+        responses: {
+            /** @description One result per receipt, in order */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Environment": components["headers"]["X-Environment"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
+                        data: {
+                            /** @description DUPLICATE: the hash of the receipt reported before */
+                            duplicate_of?: string;
+                            /** @description REJECTED: why, each with its path */
+                            errors?: {
+                                /** @description The rule code, e.g. NG-CO-10, or UNKNOWN_KEY */
+                                code: string;
+                                /** @description What was found */
+                                message: string;
+                                /** @description Where, e.g. invoice_line/0/price/price_amount */
+                                path: string;
+                            }[];
+                            /** @description DUPLICATE: the first result of that receipt */
+                            first?: {
+                                /** @description REJECTED: why, each with its path */
+                                errors?: {
+                                    /** @description The rule code, e.g. NG-CO-10, or UNKNOWN_KEY */
+                                    code: string;
+                                    /** @description What was found */
+                                    message: string;
+                                    /** @description Where, e.g. invoice_line/0/price/price_amount */
+                                    path: string;
+                                }[];
+                                /** @description FORK: the receipt this one forks from */
+                                fork_of?: string;
+                                /** @description base64url SHA-256 of the receipt's RFC 8785 bytes (without `signature`) */
+                                hash: string;
+                                irn?: string;
+                                /** @description true: received after report_by (issued_at + 24 h) */
+                                late?: boolean;
+                                /** @enum {string} */
+                                status: "REPORTED" | "DUPLICATE" | "FORK" | "REJECTED";
+                            };
+                            /** @description FORK: the receipt this one forks from */
+                            fork_of?: string;
+                            /** @description base64url SHA-256 of the receipt's RFC 8785 bytes (without `signature`) */
+                            hash: string;
+                            irn?: string;
+                            /** @description true: received after report_by (issued_at + 24 h) */
+                            late?: boolean;
+                            /** @enum {string} */
+                            status: "REPORTED" | "DUPLICATE" | "FORK" | "REJECTED";
+                        }[];
+                        /** @description Always null on success */
+                        error: null;
+                        /** @description Handler time, e.g. "12ms" */
+                        execTime: string;
+                        /** @description Human-readable message */
+                        message: string;
+                        /**
+                         * @description Outcome indicator
+                         * @constant
+                         */
+                        status: "SUCCESS";
+                    };
+                };
+            };
+            /** @description The body is not `{receipts: [...]}` with 1 to 1,000 receipts */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+            /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+            /** @description The API key's roles do not allow this endpoint */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+            /** @description The Idempotency-Key was used with a different body, or its first request is still in progress */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+            /** @description The body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+            429: components["responses"]["RateLimited_envelope_seed_code"];
+            /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+            /** @description An unexpected error; the message never carries internals (logged with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
         };

@@ -6,7 +6,9 @@ import { type ChainRecord, emptyChain } from './chain.ts'
 
 /** The device's chain item (./chain.ts), or an empty chain when none of its receipts arrived yet. */
 export async function readChain(deviceId: string): Promise<ChainRecord> {
-  return (await readRecord<ChainRecord>(keys.receiptChain(deviceId), { consistent: true })) ?? emptyChain(deviceId)
+  return (
+    (await readRecord<ChainRecord>(keys.receiptChain(deviceId), { consistent: true })) ?? emptyChain(deviceId)
+  )
 }
 
 /**
@@ -14,7 +16,10 @@ export async function readChain(deviceId: string): Promise<ChainRecord> {
  * revision is still the one read; a concurrent request's update in between means read and apply again.
  * One write per device per request, in the device's own partition.
  */
-export async function updateChain(deviceId: string, change: (chain: ChainRecord) => ChainRecord): Promise<void> {
+export async function updateChain(
+  deviceId: string,
+  change: (chain: ChainRecord) => ChainRecord,
+): Promise<void> {
   await withRetries(async () => {
     const read = await readChain(deviceId)
     const next = change(read)

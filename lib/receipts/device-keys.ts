@@ -36,7 +36,8 @@ export function parseDeviceKey(
       : problem(name, `${name} must be base64url (no padding) of 32 bytes`)
   let key: DevicePublicKey
   if (jwk.kty === 'OKP') {
-    if (jwk.crv !== 'Ed25519') return { ok: false, problems: [problem('crv', 'An OKP key must be crv Ed25519')] }
+    if (jwk.crv !== 'Ed25519')
+      return { ok: false, problems: [problem('crv', 'An OKP key must be crv Ed25519')] }
     const bad = coordinate('x')
     if (bad) return { ok: false, problems: [bad] }
     key = { kty: 'OKP', crv: 'Ed25519', x: jwk.x as string }

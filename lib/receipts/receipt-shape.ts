@@ -28,9 +28,16 @@ const MAX_COUNTER = 999_999_999_999
 
 const p = (path: string, code: string, message: string): Problem => ({ path, code, message })
 
-export function parseReceipt(value: unknown): { ok: true; receipt: ParsedReceipt } | { ok: false; problems: Problem[] } {
+export function parseReceipt(
+  value: unknown,
+): { ok: true; receipt: ParsedReceipt } | { ok: false; problems: Problem[] } {
   if (!value || typeof value !== 'object' || Array.isArray(value))
-    return { ok: false, problems: [p('', 'RECEIPT_SHAPE', 'A receipt must be a JSON object: a v2 invoice with device and signature')] }
+    return {
+      ok: false,
+      problems: [
+        p('', 'RECEIPT_SHAPE', 'A receipt must be a JSON object: a v2 invoice with device and signature'),
+      ],
+    }
   const { device, signature, corrects, ...invoice } = value as Record<string, unknown>
   const problems: Problem[] = []
   if (!device || typeof device !== 'object' || Array.isArray(device)) {
@@ -38,18 +45,59 @@ export function parseReceipt(value: unknown): { ok: true; receipt: ParsedReceipt
   } else {
     const d = device as Record<string, unknown>
     if (typeof d.device_id !== 'string' || !DEVICE_ID.test(d.device_id))
-      problems.push(p('device/device_id', 'RECEIPT_SHAPE', 'device_id must be a device id (dev_ and 32 hex digits) from POST /api/v1/devices'))
-    if (typeof d.counter !== 'number' || !Number.isInteger(d.counter) || d.counter < 1 || d.counter > MAX_COUNTER)
-      problems.push(p('device/counter', 'RECEIPT_SHAPE', `counter must be a whole number from 1 to ${MAX_COUNTER}: 1, 2, 3... per device`))
+      problems.push(
+        p(
+          'device/device_id',
+          'RECEIPT_SHAPE',
+          'device_id must be a device id (dev_ and 32 hex digits) from POST /api/v1/devices',
+        ),
+      )
+    if (
+      typeof d.counter !== 'number' ||
+      !Number.isInteger(d.counter) ||
+      d.counter < 1 ||
+      d.counter > MAX_COUNTER
+    )
+      problems.push(
+        p(
+          'device/counter',
+          'RECEIPT_SHAPE',
+          `counter must be a whole number from 1 to ${MAX_COUNTER}: 1, 2, 3... per device`,
+        ),
+      )
     if (typeof d.prev_hash !== 'string' || !HASH.test(d.prev_hash))
-      problems.push(p('device/prev_hash', 'RECEIPT_SHAPE', "prev_hash must be base64url (no padding) of 32 bytes: the previous receipt's hash, or the device's genesis_hash for counter 1"))
-    if (typeof d.issued_at !== 'string' || !ISO_INSTANT.test(d.issued_at) || Number.isNaN(Date.parse(d.issued_at)))
-      problems.push(p('device/issued_at', 'RECEIPT_SHAPE', 'issued_at must be an ISO 8601 instant with its offset, e.g. 2026-11-21T10:15:30Z'))
+      problems.push(
+        p(
+          'device/prev_hash',
+          'RECEIPT_SHAPE',
+          "prev_hash must be base64url (no padding) of 32 bytes: the previous receipt's hash, or the device's genesis_hash for counter 1",
+        ),
+      )
+    if (
+      typeof d.issued_at !== 'string' ||
+      !ISO_INSTANT.test(d.issued_at) ||
+      Number.isNaN(Date.parse(d.issued_at))
+    )
+      problems.push(
+        p(
+          'device/issued_at',
+          'RECEIPT_SHAPE',
+          'issued_at must be an ISO 8601 instant with its offset, e.g. 2026-11-21T10:15:30Z',
+        ),
+      )
   }
   if (typeof signature !== 'string' || !SIGNATURE.test(signature))
-    problems.push(p('signature', 'RECEIPT_SHAPE', 'signature must be base64url (no padding) of 64 bytes: Ed25519, or ES256 as r || s'))
+    problems.push(
+      p(
+        'signature',
+        'RECEIPT_SHAPE',
+        'signature must be base64url (no padding) of 64 bytes: Ed25519, or ES256 as r || s',
+      ),
+    )
   if (corrects !== undefined && (typeof corrects !== 'string' || !HASH.test(corrects)))
-    problems.push(p('corrects', 'RECEIPT_SHAPE', 'corrects must be the hash of the rejected receipt this one corrects'))
+    problems.push(
+      p('corrects', 'RECEIPT_SHAPE', 'corrects must be the hash of the rejected receipt this one corrects'),
+    )
   if (problems.length) return { ok: false, problems }
   return {
     ok: true,

@@ -72,7 +72,11 @@ const linkOf = (r: Omit<ReceiptRecord, 'status'>): ChainLink => ({
 })
 
 /** A device's signature and status at issued_at; undefined when the receipt is the device's. */
-function refusal(receipt: ParsedReceipt, raw: object, device: DeviceRecord | undefined): Problem[] | undefined {
+function refusal(
+  receipt: ParsedReceipt,
+  raw: object,
+  device: DeviceRecord | undefined,
+): Problem[] | undefined {
   const { device: part } = receipt
   if (!device)
     return [
@@ -119,7 +123,7 @@ export async function reportReceipts(
   const receivedAt = new Date(nowMs).toISOString()
   const parsed = receipts.map((raw) => ({
     raw,
-    hash: raw && typeof raw === 'object' ? receiptHash(raw) : '',
+    hash: hashOf(raw),
     parse: parseReceipt(raw),
   }))
   const devices = await devicesOf(
@@ -131,6 +135,16 @@ export async function reportReceipts(
   parsed.forEach(({ raw, hash, parse }, index) => {
     if (!parse.ok) {
       outcomes[index] = rejected(hash, parse.problems)
+      return
+    }
+    if (!hash) {
+      outcomes[index] = rejected(hash, [
+        problem(
+          '',
+          'RECEIPT_SHAPE',
+          'The receipt holds text that is not I-JSON (a lone surrogate): it has no RFC 8785 bytes to sign or hash',
+        ),
+      ])
       return
     }
     const { receipt } = parse
@@ -175,7 +189,10 @@ export async function reportReceipts(
   const held = await slotsHeld(firsts.map((c) => c.record))
   for (const batch of [firsts, others]) {
     await inParallel(batch, WIDTH, async (c) => {
-      outcomes[c.index] = await decide(c, batch === firsts ? held.get(slotId(c.record.deviceId, c.record.counter)) ?? null : undefined)
+      outcomes[c.index] = await decide(
+        c,
+        batch === firsts ? (held.get(slotId(c.record.deviceId, c.record.counter)) ?? null) : undefined,
+      )
     })
   }
   await updateChains(candidates, outcomes)
@@ -234,7 +251,9 @@ function decider(caller: ApiClientCaller, sign: InvoiceSigner, nowMs: number) {
     const found = await settled(c)
     if (found) return found
     if (fallback) return keepRejected(c, fallback)
-    throw new DependencyDown('Receipts of this device were being stored at the same moment: report them again')
+    throw new DependencyDown(
+      'Receipts of this device were being stored at the same moment: report them again',
+    )
   }
 
   /** The DUPLICATE or FORK this receipt is, given what holds its counter and link; undefined: neither is held. */
@@ -284,7 +303,10 @@ function decider(caller: ApiClientCaller, sign: InvoiceSigner, nowMs: number) {
       if (refusedBy(error, CALLER_ITEMS)) return resolve(c)
       if (!(error instanceof DomainError) || error.kind === 'unavailable') throw error
       if (error.kind === 'conflict') return keepRejected(c, [irnUsed(record.irn)])
-      return keepRejected(c, error.problems?.length ? error.problems : [problem('', 'RECEIPT_INVOICE', error.message)])
+      return keepRejected(
+        c,
+        error.problems?.length ? error.problems : [problem('', 'RECEIPT_INVOICE', error.message)],
+      )
     }
   }
 
@@ -292,6 +314,16 @@ function decider(caller: ApiClientCaller, sign: InvoiceSigner, nowMs: number) {
     if (held === undefined) return settled(c).then((found) => found ?? submit(c))
     if (held === null) return submit(c)
     return held.hash === c.record.hash ? Promise.resolve(duplicate(c, held)) : fork(c, held.hash)
+  }
+}
+
+/** The receipt's hash; '' for what has none (not an object, or text that is not I-JSON: a lone surrogate). */
+function hashOf(raw: unknown): string {
+  if (!raw || typeof raw !== 'object') return ''
+  try {
+    return receiptHash(raw)
+  } catch {
+    return ''
   }
 }
 

@@ -6,7 +6,8 @@ import * as z from 'zod'
 export const RegisterDeviceRequest = z.object({
   name: z.string().trim().min(1, 'name must name the device (1 to 100 characters)').max(100),
   public_key: z.record(z.string(), z.unknown(), {
-    error: 'public_key must be a public JWK object: {kty: "OKP", crv: "Ed25519", x} or {kty: "EC", crv: "P-256", x, y}',
+    error:
+      'public_key must be a public JWK object: {kty: "OKP", crv: "Ed25519", x} or {kty: "EC", crv: "P-256", x, y}',
   }),
 })
 export type RegisterDeviceRequest = z.output<typeof RegisterDeviceRequest>
@@ -27,7 +28,10 @@ export const DevicesQuery = z.object({
   ),
   cursor: z.preprocess(
     blankIsAbsent,
-    z.string().max(100, 'cursor is not one this API gave: use page.next_cursor of the previous reply').optional(),
+    z
+      .string()
+      .max(100, 'cursor is not one this API gave: use page.next_cursor of the previous reply')
+      .optional(),
   ),
 })
 

@@ -132,7 +132,9 @@ const Device = /* @__PURE__ */ lazy(() =>
 const Problem = () => Warning()
 const ReceiptResult = /* @__PURE__ */ lazy(() => {
   const base = {
-    hash: z.string().meta({ description: 'base64url SHA-256 of the receipt\'s RFC 8785 bytes (without `signature`)' }),
+    hash: z
+      .string()
+      .meta({ description: "base64url SHA-256 of the receipt's RFC 8785 bytes (without `signature`)" }),
     status: z.enum(['REPORTED', 'DUPLICATE', 'FORK', 'REJECTED']),
     irn: z.string().optional(),
     late: z.boolean().optional().meta({ description: 'true: received after report_by (issued_at + 24 h)' }),
@@ -141,7 +143,10 @@ const ReceiptResult = /* @__PURE__ */ lazy(() => {
   }
   return z.object({
     ...base,
-    duplicate_of: z.string().optional().meta({ description: 'DUPLICATE: the hash of the receipt reported before' }),
+    duplicate_of: z
+      .string()
+      .optional()
+      .meta({ description: 'DUPLICATE: the hash of the receipt reported before' }),
     first: z.object(base).optional().meta({ description: 'DUPLICATE: the first result of that receipt' }),
   })
 })
@@ -157,7 +162,9 @@ const Chain = /* @__PURE__ */ lazy(() =>
       z.object({
         from: z.int(),
         to: z.int(),
-        overdue: z.boolean().meta({ description: '24 h have passed since the issued_at of the receipt after it' }),
+        overdue: z
+          .boolean()
+          .meta({ description: '24 h have passed since the issued_at of the receipt after it' }),
       }),
     ),
     forks: z.array(z.object({ counter: z.int(), hashes: z.array(z.string()) })),
@@ -186,7 +193,7 @@ export const deviceRegisterDocs = (): EndpointDocs => ({
 export const deviceListDocs = (): EndpointDocs => ({
   summary: "The business's devices (ADMIN)",
   description:
-    'Every device of the calling key\'s mode, revoked ones included, in registration order, `size` at a time (up to 100, default 50). The next page: pass `cursor` = the reply\'s `page.next_cursor` (null on the last page).',
+    "Every device of the calling key's mode, revoked ones included, in registration order, `size` at a time (up to 100, default 50). The next page: pass `cursor` = the reply's `page.next_cursor` (null on the last page).",
   replies: () => ({
     200: {
       description: 'One page of devices',
@@ -214,7 +221,7 @@ export const deviceGetDocs = (): EndpointDocs => ({
 export const deviceRevokeDocs = (): EndpointDocs => ({
   summary: 'Revoke a device (ADMIN)',
   description:
-    'REVOKED from now on (the business\'s test clock in test mode): its receipts issued before `revoked_at` are still accepted, later ones are REJECTED. It no longer counts towards the 100 active devices. Revoking a revoked device changes nothing.',
+    "REVOKED from now on (the business's test clock in test mode): its receipts issued before `revoked_at` are still accepted, later ones are REJECTED. It no longer counts towards the 100 active devices. Revoking a revoked device changes nothing.",
   replies: () => ({
     200: { description: 'Revoked', data: Device() },
     400: 'The id in the path is not a device id',
