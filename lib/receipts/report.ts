@@ -6,6 +6,7 @@ import { type InvoiceSigner, handleInvoice } from '#lib/invoice/service.ts'
 import { CALLER_ITEMS } from '#lib/invoice/sign-items.ts'
 import { type ChainFork, type ChainLink, DAY_MS, withFork, withLink } from './chain.ts'
 import { updateChain } from './chain-store.ts'
+import { countDuplicates } from './compliance-report.ts'
 import { devicesOf } from './devices.ts'
 import { inParallel } from './in-parallel.ts'
 import { type ParsedReceipt, parseReceipt } from './receipt-shape.ts'
@@ -196,6 +197,8 @@ export async function reportReceipts(
     })
   }
   await updateChains(candidates, outcomes)
+  // Resends counted on the receipt they repeat, for the compliance report (./compliance-report.ts).
+  await countDuplicates(candidates.map((c) => ({ record: c.record, result: outcomes[c.index]!.result })))
   return outcomes.map((o) => o.result)
 }
 

@@ -31,6 +31,7 @@ import { publicKeys, publicKeysDocs, referenceListDocs, referenceLists } from '.
 import { verifyTin, verifyTinDocs } from './taxpayer.ts'
 import * as receipts from './receipts.ts'
 import * as receiptsPublic from './receipts-public.ts'
+import * as compliance from './compliance.ts'
 import * as sandbox from './sandbox.ts'
 import * as webhooks from './webhooks.ts'
 
@@ -89,6 +90,7 @@ const pairs: [Endpoint, () => EndpointDocs][] = [
   [receipts.deviceRevoke, receipts.deviceRevokeDocs],
   [receipts.deviceChain, receipts.deviceChainDocs],
   [receiptsPublic.receiptVerifyPage, receiptsPublic.receiptVerifyPageDocs],
+  [compliance.complianceReport, compliance.complianceReportDocs],
   [apiKeys.keyIssue, apiKeys.keyIssueDocs],
   [apiKeys.keyList, apiKeys.keyListDocs],
   [apiKeys.keyRoll, apiKeys.keyRollDocs],
