@@ -2827,7 +2827,7 @@ export interface components {
          *     - `RECEIPT_NOT_B2C` (200): A receipt's invoice_kind is not B2C, e.g. at `invoice_kind`
          *     - `RECEIPT_IRN_USED` (200): The receipt's IRN is used by another invoice or receipt, e.g. at `irn`
          *     - `RECEIPT_INVOICE` (200): The receipt's invoice was refused for a reason the message gives, e.g. at `(body)`
-         *     - `COMPLIANCE_RANGE` (400): GET /api/v1/compliance/report: from or to is not a Lagos day (YYYY-MM-DD), to is before from, or the range is over 31 days, e.g. at `to`
+         *     - `COMPLIANCE_RANGE` (400): GET /api/v1/compliance/report: from or to is not a Lagos day (YYYY-MM-DD), to is before from, or the range is over 31 days, e.g. at `query/to`
          * @enum {string}
          */
         ErrorCode: "FIELD_REQUIRED" | "FIELD_TYPE" | "FIELD_FORMAT" | "FIELD_VALUE" | "FIELD_RANGE" | "FIELD_UNKNOWN" | "FIELD_RULE" | "BODY_EMPTY" | "BODY_NOT_JSON" | "BODY_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_IN_PROGRESS" | "MISSING_CREDENTIALS" | "UNKNOWN_KEY" | "REVOKED_KEY" | "MALFORMED_TIMESTAMP" | "TIMESTAMP_OUT_OF_WINDOW" | "MALFORMED_SIGNATURE" | "SIGNATURE_MISMATCH" | "REPLAY" | "ROLE_FORBIDDEN" | "MERCHANT_MISMATCH" | "MODE_FORBIDDEN" | "INVALID_REQUEST" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "RATE_LIMITED" | "UNAVAILABLE" | "INTERNAL_ERROR" | "NG-SC-01" | "NG-SC-02" | "NG-SC-03" | "NG-SC-04" | "NG-FM-01" | "NG-FM-02" | "NG-FM-03" | "NG-FM-04" | "NG-DT-01" | "NG-DT-02" | "NG-DT-03" | "NG-IRN-01" | "NG-IRN-02" | "NG-IRN-03" | "NG-PT-01" | "NG-CL-01" | "NG-CL-02" | "NG-CL-03" | "NG-CL-04" | "NG-CL-05" | "NG-CL-06" | "NG-CL-07" | "NG-CL-08" | "NG-CL-09" | "NG-BR-01" | "NG-BR-02" | "NG-BR-03" | "NG-BR-04" | "NG-BR-05" | "NG-BR-06" | "NG-BR-07" | "NG-BR-08" | "NG-CO-01" | "NG-CO-10" | "NG-CO-13" | "NG-CO-14" | "NG-CO-15" | "NG-CO-16" | "NG-CO-17" | "NG-UK-01" | "NG-AU-01" | "NG-AU-02" | "NG-AU-03" | "NG-AU-04" | "NG-AU-05" | "NG-AU-06" | "NG-AU-07" | "NG-SZ-01" | "NG-XML-01" | "NG-XML-02" | "NG-XML-03" | "INVOICE_REFERENCE_MISMATCH" | "SERVICE_ID_NOT_OWN" | "QR_PAYLOAD_TOO_LONG" | "TEST_CLOCK_LIMIT" | "QR_NOT_RECOGNISED" | "too_many_matches" | "API_SECRET_SENT" | "TOO_MANY_KEYS" | "malformed_path" | "INVOICE_NOT_FOUND" | "TEMPLATE_EXISTS" | "TEMPLATE_VERSION_STALE" | "TEMPLATE_NOT_FOUND" | "WEBHOOK_DOWN" | "DELIVERY_FAILED" | "BATCH_RESULT_TOO_LARGE" | "BATCH_ITEM_RETRIES_EXHAUSTED" | "STATEMENT_PERIOD_MISSING" | "STATEMENT_PERIOD_REVERSED" | "STATEMENT_PERIOD_TOO_LONG" | "STATEMENT_CURSOR_INVALID" | "STATEMENT_FORMAT_NOT_ACCEPTABLE" | "INVALID_DEVICE_KEY" | "TOO_MANY_DEVICES" | "DEVICE_KEY_REGISTERED" | "RECEIPT_SHAPE" | "RECEIPT_UNKNOWN_DEVICE" | "RECEIPT_DEVICE_REVOKED" | "RECEIPT_SIGNATURE" | "RECEIPT_GENESIS" | "RECEIPT_FUTURE" | "RECEIPT_NOT_B2C" | "RECEIPT_IRN_USED" | "RECEIPT_INVOICE" | "COMPLIANCE_RANGE";
@@ -5931,7 +5931,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description CSV only: when the report was computed */
+                    "X-Computed-At"?: string;
                     "X-Environment": components["headers"]["X-Environment"];
+                    /** @description CSV only: `from/to`, the issue days covered */
+                    "X-Report-Range"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6002,6 +6006,7 @@ export interface operations {
                          */
                         status: "SUCCESS";
                     };
+                    "text/csv": string;
                 };
             };
             /** @description from or to is not a day (YYYY-MM-DD), to is before from, or the range is longer than 31 days (`COMPLIANCE_RANGE`) */

@@ -522,7 +522,7 @@ export const REQUEST_CODES = {
   COMPLIANCE_RANGE: {
     meaning:
       'GET /api/v1/compliance/report: from or to is not a Lagos day (YYYY-MM-DD), to is before from, or the range is over 31 days',
-    example: 'to',
+    example: 'query/to',
     lenient: false,
     status: 400,
     action:

@@ -66,7 +66,7 @@ const zero = (): ComplianceCounts => ({
 })
 
 const badRange = (path: string, message: string) =>
-  invalid([{ path, code: 'COMPLIANCE_RANGE', message }], 'The report range is refused')
+  invalid([{ path: `query/${path}`, code: 'COMPLIANCE_RANGE', message }], 'The report range is refused')
 
 /** from and to as Lagos days, checked: real dates, from <= to, at most MAX_REPORT_DAYS. */
 export function reportRange(from: string, to: string): { from: string; to: string } {

@@ -58,6 +58,13 @@ export const complianceReportDocs = (): EndpointDocs => ({
   replies: () => ({
     200: {
       description: 'The report',
+      otherMedia: {
+        'text/csv': 'With format=csv: one row per device, then a TOTAL row, amounts with 2 decimals',
+      },
+      headers: {
+        'X-Report-Range': 'CSV only: `from/to`, the issue days covered',
+        'X-Computed-At': 'CSV only: when the report was computed',
+      },
       data: z.object({
         from: z.string(),
         to: z.string(),

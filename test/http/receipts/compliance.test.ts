@@ -104,7 +104,7 @@ describe('GET /api/v1/compliance/report', () => {
     ] as const) {
       const reply = await live.admin.get<any>(`/api/v1/compliance/report?${query}`)
       expect(reply.status, query).toBe(400)
-      expect(JSON.stringify(reply.body)).toContain(`"path":"${path}"`)
+      expect(JSON.stringify(reply.body)).toContain(`"path":"query/${path}"`)
     }
     expect(
       (await live.admin.get<any>('/api/v1/compliance/report?from=2026-01-01&to=2026-01-31')).status,
