@@ -9,7 +9,7 @@ import type { DevicePublicKey } from './records.ts'
 
 const B64URL_32 = /^[A-Za-z0-9_-]{43}$/
 
-const problem = (path: string, message: string): Problem => ({
+const keyProblem = (path: string, message: string): Problem => ({
   path: `public_key${path ? `/${path}` : ''}`,
   code: 'INVALID_DEVICE_KEY',
   message,
@@ -23,7 +23,7 @@ export function parseDeviceKey(
     return {
       ok: false,
       problems: [
-        problem(
+        keyProblem(
           'd',
           'This JWK holds the private key: register the public half only (drop `d`), and replace the key, since it has left the device',
         ),
@@ -33,27 +33,28 @@ export function parseDeviceKey(
   const coordinate = (name: string) =>
     typeof jwk[name] === 'string' && B64URL_32.test(jwk[name] as string)
       ? undefined
-      : problem(name, `${name} must be base64url (no padding) of 32 bytes`)
+      : keyProblem(name, `${name} must be base64url (no padding) of 32 bytes`)
   let key: DevicePublicKey
   if (jwk.kty === 'OKP') {
     if (jwk.crv !== 'Ed25519')
-      return { ok: false, problems: [problem('crv', 'An OKP key must be crv Ed25519')] }
+      return { ok: false, problems: [keyProblem('crv', 'An OKP key must be crv Ed25519')] }
     const bad = coordinate('x')
     if (bad) return { ok: false, problems: [bad] }
     key = { kty: 'OKP', crv: 'Ed25519', x: jwk.x as string }
   } else if (jwk.kty === 'EC') {
-    if (jwk.crv !== 'P-256') return { ok: false, problems: [problem('crv', 'An EC key must be crv P-256')] }
+    if (jwk.crv !== 'P-256')
+      return { ok: false, problems: [keyProblem('crv', 'An EC key must be crv P-256')] }
     const bad = [coordinate('x'), coordinate('y')].filter((p): p is Problem => p !== undefined)
     if (bad.length) return { ok: false, problems: bad }
     key = { kty: 'EC', crv: 'P-256', x: jwk.x as string, y: jwk.y as string }
   } else {
-    return { ok: false, problems: [problem('kty', 'kty must be OKP (Ed25519) or EC (P-256)')] }
+    return { ok: false, problems: [keyProblem('kty', 'kty must be OKP (Ed25519) or EC (P-256)')] }
   }
   try {
     // Node checks that the point is on the curve: a key no signature could ever match is refused now.
     createPublicKey({ key, format: 'jwk' })
   } catch {
-    return { ok: false, problems: [problem('', 'The key is not a valid point of its curve')] }
+    return { ok: false, problems: [keyProblem('', 'The key is not a valid point of its curve')] }
   }
   return { ok: true, key }
 }

@@ -52,6 +52,38 @@ const keyTaken = () => {
   })
 }
 
+/** The registration's three items: the count's conditional ADD, the key's guard, the device. */
+function registrationItems(device: DeviceRecord) {
+  const { businessId, deviceId, thumbprint } = device
+  return {
+    count: {
+      Update: {
+        TableName: tableName(),
+        Key: keys.deviceCount(businessId),
+        UpdateExpression: 'SET entity = :entity ADD active :one',
+        ConditionExpression: 'attribute_not_exists(active) OR active < :max',
+        ExpressionAttributeValues: { ':one': 1, ':max': MAX_ACTIVE_DEVICES, ':entity': 'DEVICE_COUNT' },
+      },
+    },
+    guard: {
+      Put: {
+        TableName: tableName(),
+        Item: { ...keys.deviceKeyGuard(businessId, thumbprint), entity: 'DEVICE_KEY', deviceId },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    device: {
+      Put: {
+        TableName: tableName(),
+        Item: { ...keys.device(businessId, deviceId), ...device },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    // The device by its id alone, for the public verification page (./verify-page-lookup.ts).
+    byId: { Put: { TableName: tableName(), Item: deviceByIdItem(device) } },
+  }
+}
+
 export async function registerDevice(
   businessId: string,
   input: { name: string; public_key: Record<string, unknown> },
@@ -73,32 +105,7 @@ export async function registerDevice(
   }
   await withRetries(
     async () => {
-      const outcome = await transact({
-        count: {
-          Update: {
-            TableName: tableName(),
-            Key: keys.deviceCount(businessId),
-            UpdateExpression: 'SET entity = :entity ADD active :one',
-            ConditionExpression: 'attribute_not_exists(active) OR active < :max',
-            ExpressionAttributeValues: { ':one': 1, ':max': MAX_ACTIVE_DEVICES, ':entity': 'DEVICE_COUNT' },
-          },
-        },
-        guard: {
-          Put: {
-            TableName: tableName(),
-            Item: { ...keys.deviceKeyGuard(businessId, device.thumbprint), entity: 'DEVICE_KEY', deviceId },
-            ConditionExpression: 'attribute_not_exists(pk)',
-          },
-        },
-        device: {
-          Put: {
-            TableName: tableName(),
-            Item: { ...keys.device(businessId, deviceId), ...device },
-            ConditionExpression: 'attribute_not_exists(pk)',
-          },
-        },
-        byId: { Put: { TableName: tableName(), Item: deviceByIdItem(device) } },
-      })
+      const outcome = await transact(registrationItems(device))
       if (outcome.ok) return true
       if (outcome.failed.includes('guard')) throw keyTaken()
       if (outcome.failed.includes('count')) throw tooMany()

@@ -39,53 +39,7 @@ export function parseReceipt(
       ],
     }
   const { device, signature, corrects, ...invoice } = value as Record<string, unknown>
-  const problems: Problem[] = []
-  if (!device || typeof device !== 'object' || Array.isArray(device)) {
-    problems.push(p('device', 'RECEIPT_SHAPE', 'device must be {device_id, counter, prev_hash, issued_at}'))
-  } else {
-    const d = device as Record<string, unknown>
-    if (typeof d.device_id !== 'string' || !DEVICE_ID.test(d.device_id))
-      problems.push(
-        p(
-          'device/device_id',
-          'RECEIPT_SHAPE',
-          'device_id must be a device id (dev_ and 32 hex digits) from POST /api/v1/devices',
-        ),
-      )
-    if (
-      typeof d.counter !== 'number' ||
-      !Number.isInteger(d.counter) ||
-      d.counter < 1 ||
-      d.counter > MAX_COUNTER
-    )
-      problems.push(
-        p(
-          'device/counter',
-          'RECEIPT_SHAPE',
-          `counter must be a whole number from 1 to ${MAX_COUNTER}: 1, 2, 3... per device`,
-        ),
-      )
-    if (typeof d.prev_hash !== 'string' || !HASH.test(d.prev_hash))
-      problems.push(
-        p(
-          'device/prev_hash',
-          'RECEIPT_SHAPE',
-          "prev_hash must be base64url (no padding) of 32 bytes: the previous receipt's hash, or the device's genesis_hash for counter 1",
-        ),
-      )
-    if (
-      typeof d.issued_at !== 'string' ||
-      !ISO_INSTANT.test(d.issued_at) ||
-      Number.isNaN(Date.parse(d.issued_at))
-    )
-      problems.push(
-        p(
-          'device/issued_at',
-          'RECEIPT_SHAPE',
-          'issued_at must be an ISO 8601 instant with its offset, e.g. 2026-11-21T10:15:30Z',
-        ),
-      )
-  }
+  const problems: Problem[] = devicePartProblems(device)
   if (typeof signature !== 'string' || !SIGNATURE.test(signature))
     problems.push(
       p(
@@ -108,4 +62,54 @@ export function parseReceipt(
       invoice,
     },
   }
+}
+
+/** The problems of `device`, each at its path. */
+function devicePartProblems(device: unknown): Problem[] {
+  const problems: Problem[] = []
+  if (!device || typeof device !== 'object' || Array.isArray(device))
+    return [p('device', 'RECEIPT_SHAPE', 'device must be {device_id, counter, prev_hash, issued_at}')]
+  const d = device as Record<string, unknown>
+  if (typeof d.device_id !== 'string' || !DEVICE_ID.test(d.device_id))
+    problems.push(
+      p(
+        'device/device_id',
+        'RECEIPT_SHAPE',
+        'device_id must be a device id (dev_ and 32 hex digits) from POST /api/v1/devices',
+      ),
+    )
+  if (
+    typeof d.counter !== 'number' ||
+    !Number.isInteger(d.counter) ||
+    d.counter < 1 ||
+    d.counter > MAX_COUNTER
+  )
+    problems.push(
+      p(
+        'device/counter',
+        'RECEIPT_SHAPE',
+        `counter must be a whole number from 1 to ${MAX_COUNTER}: 1, 2, 3... per device`,
+      ),
+    )
+  if (typeof d.prev_hash !== 'string' || !HASH.test(d.prev_hash))
+    problems.push(
+      p(
+        'device/prev_hash',
+        'RECEIPT_SHAPE',
+        "prev_hash must be base64url (no padding) of 32 bytes: the previous receipt's hash, or the device's genesis_hash for counter 1",
+      ),
+    )
+  if (
+    typeof d.issued_at !== 'string' ||
+    !ISO_INSTANT.test(d.issued_at) ||
+    Number.isNaN(Date.parse(d.issued_at))
+  )
+    problems.push(
+      p(
+        'device/issued_at',
+        'RECEIPT_SHAPE',
+        'issued_at must be an ISO 8601 instant with its offset, e.g. 2026-11-21T10:15:30Z',
+      ),
+    )
+  return problems
 }

@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto'
+import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto'
 import { Agent, request as httpRequest } from 'node:http'
 import fc from 'fast-check'
 import { signAreaA, signAreaB } from '#client/signing.ts'
@@ -173,6 +173,34 @@ export const SAMPLES: Record<string, (ctx: FuzzContext) => Sample> = {
   'test-clock-advance': () => ({ body: { seconds: 60 } }),
   'test-clock': none,
   'test-bank-clock-advance': () => ({ body: { seconds: 60 } }),
+  // B2C devices and receipts (CONTRACT 23): a receipt of a device no business has is REJECTED, stored nowhere.
+  'device-register': () => ({
+    body: {
+      name: 'Fuzz till',
+      public_key: generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' }),
+    },
+  }),
+  'device-list': () => ({ query: { size: '5' } }),
+  'device-get': () => ({ params: { id: `dev_${randomBytes(16).toString('hex')}` } }),
+  'device-revoke': () => ({ params: { id: `dev_${randomBytes(16).toString('hex')}` } }),
+  'device-chain': () => ({ params: { id: `dev_${randomBytes(16).toString('hex')}` } }),
+  'receipts-report': () => ({
+    body: {
+      receipts: [
+        {
+          ...buildInvoice({ minimal: true }),
+          invoice_kind: 'B2C',
+          device: {
+            device_id: `dev_${randomBytes(16).toString('hex')}`,
+            counter: 1,
+            prev_hash: randomBytes(32).toString('base64url'),
+            issued_at: new Date().toISOString(),
+          },
+          signature: randomBytes(64).toString('base64url'),
+        },
+      ],
+    },
+  }),
 }
 
 // Hostile values ----------------------------------------------------------------------------------

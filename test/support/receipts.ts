@@ -14,7 +14,7 @@ export function deviceKeyPair(kind: KeyKind = 'Ed25519') {
 }
 
 /** A B2C invoice of the dev supplier with no buyer (a receipt's buyer is optional). */
-export function b2cInvoice(irn = newIrn()) {
+export function b2cInvoice(irn = newIrn()): Record<string, any> {
   const { accounting_customer_party: _buyer, ...invoice } = buildInvoice({ irn, minimal: true })
   return { ...invoice, invoice_kind: 'B2C' }
 }
