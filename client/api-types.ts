@@ -226,6 +226,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/compliance/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The B2C compliance report
+         * @description Per device and in total, for the receipts issued from `from` to `to` (days in Lagos time, at most 31): receipts reported, on time, late, duplicates, forks, rejected, gaps open and overdue, and the payable and tax amounts reported; `computed_at` says when (the server's time: the business's test clock in test mode). `format=csv` gives the same as CSV (one row per device, then `TOTAL`; CONTRACT 18's quoting and neutralising), with the range and the time in `X-Report-Range` and `X-Computed-At`.
+         */
+        get: operations["compliance-report-v1"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/devices": {
         parameters: {
             query?: never;
@@ -2378,6 +2398,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/verify/r/{device_id}/{counter}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A receipt's public verification page (HTML)
+         * @description What a B2C receipt's QR code opens (`/verify/r/{device_id}/{counter}?h=<hash>&s=<signature>&i=<irn>`, built by the client's `receiptVerifyUrl`): no credentials, a small HTML page with no script. It says whether the receipt is genuine (the device reported a receipt with this hash, IRN and signature, whose signature the service checked against the device's registered key), the device's status when it signed, and whether and when the receipt was reported; before it is reported, the page says so (the QR carries the receipt's hash, not the bytes the device signed). It shows nothing the printed receipt does not: no business details, amounts or other receipts. Test-mode receipts are marked TEST. `POST /api/v1/resource/verify-qr` answers the same as JSON.
+         */
+        get: operations["receipt-verify-page"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "batch.completed": {
@@ -2391,6 +2431,57 @@ export interface webhooks {
         put?: never;
         /** Every invoice of a batch has its result */
         post: operations["event-batch-completed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "chain.fork": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A B2C receipt was a FORK: another receipt of the device holds its counter or names its prev_hash (both are kept) */
+        post: operations["event-chain-fork"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "chain.gap_overdue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A gap in a device's chain (counters never received) became overdue: 24 h passed since the issued_at of the receipt after it */
+        post: operations["event-chain-gap_overdue"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "device.silent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** An active device that has reported before sent nothing for 24 hours */
+        post: operations["event-device-silent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2510,6 +2601,23 @@ export interface webhooks {
         put?: never;
         /** An invoice passed validation and its record was stored */
         post: operations["event-invoice-validated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "receipt.late": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A B2C receipt was reported after its report_by (issued_at + 24 h); it is REPORTED with late: true */
+        post: operations["event-receipt-late"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2759,9 +2867,10 @@ export interface components {
          *     - `RECEIPT_NOT_B2C` (200): A receipt's invoice_kind is not B2C, e.g. at `invoice_kind`
          *     - `RECEIPT_IRN_USED` (200): The receipt's IRN is used by another invoice or receipt, e.g. at `irn`
          *     - `RECEIPT_INVOICE` (200): The receipt's invoice was refused for a reason the message gives, e.g. at `(body)`
+         *     - `COMPLIANCE_RANGE` (400): GET /api/v1/compliance/report: from or to is not a Lagos day (YYYY-MM-DD), to is before from, or the range is over 31 days, e.g. at `query/to`
          * @enum {string}
          */
-        ErrorCode: "FIELD_REQUIRED" | "FIELD_TYPE" | "FIELD_FORMAT" | "FIELD_VALUE" | "FIELD_RANGE" | "FIELD_UNKNOWN" | "FIELD_RULE" | "BODY_EMPTY" | "BODY_NOT_JSON" | "BODY_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_IN_PROGRESS" | "MISSING_CREDENTIALS" | "UNKNOWN_KEY" | "REVOKED_KEY" | "MALFORMED_TIMESTAMP" | "TIMESTAMP_OUT_OF_WINDOW" | "MALFORMED_SIGNATURE" | "SIGNATURE_MISMATCH" | "REPLAY" | "ROLE_FORBIDDEN" | "MERCHANT_MISMATCH" | "MODE_FORBIDDEN" | "INVALID_REQUEST" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "RATE_LIMITED" | "UNAVAILABLE" | "INTERNAL_ERROR" | "NG-SC-01" | "NG-SC-02" | "NG-SC-03" | "NG-SC-04" | "NG-FM-01" | "NG-FM-02" | "NG-FM-03" | "NG-FM-04" | "NG-DT-01" | "NG-DT-02" | "NG-DT-03" | "NG-IRN-01" | "NG-IRN-02" | "NG-IRN-03" | "NG-PT-01" | "NG-CL-01" | "NG-CL-02" | "NG-CL-03" | "NG-CL-04" | "NG-CL-05" | "NG-CL-06" | "NG-CL-07" | "NG-CL-08" | "NG-CL-09" | "NG-BR-01" | "NG-BR-02" | "NG-BR-03" | "NG-BR-04" | "NG-BR-05" | "NG-BR-06" | "NG-BR-07" | "NG-BR-08" | "NG-CO-01" | "NG-CO-10" | "NG-CO-13" | "NG-CO-14" | "NG-CO-15" | "NG-CO-16" | "NG-CO-17" | "NG-UK-01" | "NG-AU-01" | "NG-AU-02" | "NG-AU-03" | "NG-AU-04" | "NG-AU-05" | "NG-AU-06" | "NG-AU-07" | "NG-SZ-01" | "NG-XML-01" | "NG-XML-02" | "NG-XML-03" | "INVOICE_REFERENCE_MISMATCH" | "SERVICE_ID_NOT_OWN" | "QR_PAYLOAD_TOO_LONG" | "TEST_CLOCK_LIMIT" | "QR_NOT_RECOGNISED" | "too_many_matches" | "API_SECRET_SENT" | "TOO_MANY_KEYS" | "malformed_path" | "INVOICE_NOT_FOUND" | "TEMPLATE_EXISTS" | "TEMPLATE_VERSION_STALE" | "TEMPLATE_NOT_FOUND" | "WEBHOOK_DOWN" | "DELIVERY_FAILED" | "BATCH_RESULT_TOO_LARGE" | "BATCH_ITEM_RETRIES_EXHAUSTED" | "STATEMENT_PERIOD_MISSING" | "STATEMENT_PERIOD_REVERSED" | "STATEMENT_PERIOD_TOO_LONG" | "STATEMENT_CURSOR_INVALID" | "STATEMENT_FORMAT_NOT_ACCEPTABLE" | "INVALID_DEVICE_KEY" | "TOO_MANY_DEVICES" | "DEVICE_KEY_REGISTERED" | "RECEIPT_SHAPE" | "RECEIPT_UNKNOWN_DEVICE" | "RECEIPT_DEVICE_REVOKED" | "RECEIPT_SIGNATURE" | "RECEIPT_GENESIS" | "RECEIPT_FUTURE" | "RECEIPT_NOT_B2C" | "RECEIPT_IRN_USED" | "RECEIPT_INVOICE";
+        ErrorCode: "FIELD_REQUIRED" | "FIELD_TYPE" | "FIELD_FORMAT" | "FIELD_VALUE" | "FIELD_RANGE" | "FIELD_UNKNOWN" | "FIELD_RULE" | "BODY_EMPTY" | "BODY_NOT_JSON" | "BODY_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_IN_PROGRESS" | "MISSING_CREDENTIALS" | "UNKNOWN_KEY" | "REVOKED_KEY" | "MALFORMED_TIMESTAMP" | "TIMESTAMP_OUT_OF_WINDOW" | "MALFORMED_SIGNATURE" | "SIGNATURE_MISMATCH" | "REPLAY" | "ROLE_FORBIDDEN" | "MERCHANT_MISMATCH" | "MODE_FORBIDDEN" | "INVALID_REQUEST" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "RATE_LIMITED" | "UNAVAILABLE" | "INTERNAL_ERROR" | "NG-SC-01" | "NG-SC-02" | "NG-SC-03" | "NG-SC-04" | "NG-FM-01" | "NG-FM-02" | "NG-FM-03" | "NG-FM-04" | "NG-DT-01" | "NG-DT-02" | "NG-DT-03" | "NG-IRN-01" | "NG-IRN-02" | "NG-IRN-03" | "NG-PT-01" | "NG-CL-01" | "NG-CL-02" | "NG-CL-03" | "NG-CL-04" | "NG-CL-05" | "NG-CL-06" | "NG-CL-07" | "NG-CL-08" | "NG-CL-09" | "NG-BR-01" | "NG-BR-02" | "NG-BR-03" | "NG-BR-04" | "NG-BR-05" | "NG-BR-06" | "NG-BR-07" | "NG-BR-08" | "NG-CO-01" | "NG-CO-10" | "NG-CO-13" | "NG-CO-14" | "NG-CO-15" | "NG-CO-16" | "NG-CO-17" | "NG-UK-01" | "NG-AU-01" | "NG-AU-02" | "NG-AU-03" | "NG-AU-04" | "NG-AU-05" | "NG-AU-06" | "NG-AU-07" | "NG-SZ-01" | "NG-XML-01" | "NG-XML-02" | "NG-XML-03" | "INVOICE_REFERENCE_MISMATCH" | "SERVICE_ID_NOT_OWN" | "QR_PAYLOAD_TOO_LONG" | "TEST_CLOCK_LIMIT" | "QR_NOT_RECOGNISED" | "too_many_matches" | "API_SECRET_SENT" | "TOO_MANY_KEYS" | "malformed_path" | "INVOICE_NOT_FOUND" | "TEMPLATE_EXISTS" | "TEMPLATE_VERSION_STALE" | "TEMPLATE_NOT_FOUND" | "WEBHOOK_DOWN" | "DELIVERY_FAILED" | "BATCH_RESULT_TOO_LARGE" | "BATCH_ITEM_RETRIES_EXHAUSTED" | "STATEMENT_PERIOD_MISSING" | "STATEMENT_PERIOD_REVERSED" | "STATEMENT_PERIOD_TOO_LONG" | "STATEMENT_CURSOR_INVALID" | "STATEMENT_FORMAT_NOT_ACCEPTABLE" | "INVALID_DEVICE_KEY" | "TOO_MANY_DEVICES" | "DEVICE_KEY_REGISTERED" | "RECEIPT_SHAPE" | "RECEIPT_UNKNOWN_DEVICE" | "RECEIPT_DEVICE_REVOKED" | "RECEIPT_SIGNATURE" | "RECEIPT_GENESIS" | "RECEIPT_FUTURE" | "RECEIPT_NOT_B2C" | "RECEIPT_IRN_USED" | "RECEIPT_INVOICE" | "COMPLIANCE_RANGE";
         /** @description Every invoice of a batch has its result */
         Event_batch_completed: {
             /** @description The business the event is delivered to */
@@ -2787,6 +2896,93 @@ export interface components {
             mode?: "test";
             /** @constant */
             type: "batch.completed";
+        };
+        /** @description A B2C receipt was a FORK: another receipt of the device holds its counter or names its prev_hash (both are kept) */
+        Event_chain_fork: {
+            /** @description The business the event is delivered to */
+            business_id: string;
+            /** Format: date-time */
+            created_at: string;
+            data: {
+                /** @description The receipt's counter in the device's chain */
+                counter: number;
+                /** @description The device that signed the receipt */
+                device_id: string;
+                /** @description The hash of the receipt it forks from (kept untouched) */
+                fork_of: string;
+                /** @description The receipt's hash (base64url of SHA-256 of its RFC 8785 bytes) */
+                hash: string;
+                /** @description The receipt's IRN */
+                irn: string;
+                /** Format: date-time */
+                received_at: string;
+            };
+            /** @description `evt_` + a time-ordered id; also the `webhook-id` header of every attempt */
+            id: string;
+            /**
+             * @description Present, `test`, on an event of test mode (sandbox): it reports no real invoice (CONTRACT 18)
+             * @constant
+             */
+            mode?: "test";
+            /** @constant */
+            type: "chain.fork";
+        };
+        /** @description A gap in a device's chain (counters never received) became overdue: 24 h passed since the issued_at of the receipt after it */
+        Event_chain_gap_overdue: {
+            /** @description The business the event is delivered to */
+            business_id: string;
+            /** Format: date-time */
+            created_at: string;
+            data: {
+                device_id: string;
+                /** @description The first counter missing */
+                from: number;
+                /**
+                 * Format: date-time
+                 * @description 24 h after the issued_at of the receipt after the gap
+                 */
+                overdue_since: string;
+                /** @description The last counter missing */
+                to: number;
+            };
+            /** @description `evt_` + a time-ordered id; also the `webhook-id` header of every attempt */
+            id: string;
+            /**
+             * @description Present, `test`, on an event of test mode (sandbox): it reports no real invoice (CONTRACT 18)
+             * @constant
+             */
+            mode?: "test";
+            /** @constant */
+            type: "chain.gap_overdue";
+        };
+        /** @description An active device that has reported before sent nothing for 24 hours */
+        Event_device_silent: {
+            /** @description The business the event is delivered to */
+            business_id: string;
+            /** Format: date-time */
+            created_at: string;
+            data: {
+                device_id: string;
+                /**
+                 * Format: date-time
+                 * @description When the device last reported a receipt
+                 */
+                last_received_at: string;
+                /**
+                 * Format: date-time
+                 * @description last_received_at + 24 h
+                 */
+                silent_since: string;
+            };
+            /** @description `evt_` + a time-ordered id; also the `webhook-id` header of every attempt */
+            id: string;
+            /**
+             * @description Present, `test`, on an event of test mode (sandbox): it reports no real invoice (CONTRACT 18)
+             * @constant
+             */
+            mode?: "test";
+            /** @constant */
+            type: "device.silent";
         };
         /** @description A credit note naming this invoice in billing_reference was signed (data.irn is the original; its adjustments show the new totals) */
         Event_invoice_credited: {
@@ -3051,6 +3247,44 @@ export interface components {
             mode?: "test";
             /** @constant */
             type: "invoice.validated";
+        };
+        /** @description A B2C receipt was reported after its report_by (issued_at + 24 h); it is REPORTED with late: true */
+        Event_receipt_late: {
+            /** @description The business the event is delivered to */
+            business_id: string;
+            /** Format: date-time */
+            created_at: string;
+            data: {
+                /** @description The receipt's counter in the device's chain */
+                counter: number;
+                /** @description The device that signed the receipt */
+                device_id: string;
+                /** @description The receipt's hash (base64url of SHA-256 of its RFC 8785 bytes) */
+                hash: string;
+                /** @description The receipt's IRN */
+                irn: string;
+                /** Format: date-time */
+                issued_at: string;
+                /**
+                 * Format: date-time
+                 * @description When the service received it (the test clock in test mode)
+                 */
+                received_at: string;
+                /**
+                 * Format: date-time
+                 * @description issued_at + 24 h
+                 */
+                report_by: string;
+            };
+            /** @description `evt_` + a time-ordered id; also the `webhook-id` header of every attempt */
+            id: string;
+            /**
+             * @description Present, `test`, on an event of test mode (sandbox): it reports no real invoice (CONTRACT 18)
+             * @constant
+             */
+            mode?: "test";
+            /** @constant */
+            type: "receipt.late";
         };
         ExchangeLookup: {
             /** @description Invoices to this party can be transmitted: a business registered here with a system configured in this mode. Never its URL. */
@@ -5719,6 +5953,151 @@ export interface operations {
             };
         };
     };
+    "compliance-report-v1": {
+        parameters: {
+            query: {
+                format?: "json" | "csv";
+                from: string;
+                to: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description CSV only: when the report was computed */
+                    "X-Computed-At"?: string;
+                    "X-Environment": components["headers"]["X-Environment"];
+                    /** @description CSV only: `from/to`, the issue days covered */
+                    "X-Report-Range"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
+                        code: number;
+                        data: {
+                            /** Format: date-time */
+                            computed_at: string;
+                            devices: {
+                                device_id: string;
+                                /** @description Resends of a receipt already held (counted on its issue day) */
+                                duplicates: number;
+                                /** @description Receipts stored as FORK */
+                                forks: number;
+                                /** @description Gaps in the chain now, whose next receipt was issued in the range */
+                                gaps_open: number;
+                                /** @description Of those, the gaps 24 h past the next receipt's issued_at */
+                                gaps_overdue: number;
+                                /** @description Reported after report_by (issued_at + 24 h) */
+                                late: number;
+                                name: string;
+                                on_time: number;
+                                /** @description Sum of the reported receipts' payable amounts, 2 decimals */
+                                payable_amount: string;
+                                /** @description Receipts the device signed that were REJECTED for their content (a receipt whose signature fails is no receipt of the device, and is counted nowhere) */
+                                rejected: number;
+                                /** @description Receipts REPORTED (on time or late) */
+                                reported: number;
+                                /** @enum {string} */
+                                status: "ACTIVE" | "REVOKED";
+                                /** @description Sum of the reported receipts' tax amounts, 2 decimals */
+                                tax_amount: string;
+                            }[];
+                            from: string;
+                            to: string;
+                            total: {
+                                /** @description Resends of a receipt already held (counted on its issue day) */
+                                duplicates: number;
+                                /** @description Receipts stored as FORK */
+                                forks: number;
+                                /** @description Gaps in the chain now, whose next receipt was issued in the range */
+                                gaps_open: number;
+                                /** @description Of those, the gaps 24 h past the next receipt's issued_at */
+                                gaps_overdue: number;
+                                /** @description Reported after report_by (issued_at + 24 h) */
+                                late: number;
+                                on_time: number;
+                                /** @description Sum of the reported receipts' payable amounts, 2 decimals */
+                                payable_amount: string;
+                                /** @description Receipts the device signed that were REJECTED for their content (a receipt whose signature fails is no receipt of the device, and is counted nowhere) */
+                                rejected: number;
+                                /** @description Receipts REPORTED (on time or late) */
+                                reported: number;
+                                /** @description Sum of the reported receipts' tax amounts, 2 decimals */
+                                tax_amount: string;
+                            };
+                        };
+                        /** @description Always null on success */
+                        error: null;
+                        /** @description Handler time, e.g. "12ms" */
+                        execTime: string;
+                        /** @description Human-readable message */
+                        message: string;
+                        /**
+                         * @description Outcome indicator
+                         * @constant
+                         */
+                        status: "SUCCESS";
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description from or to is not a day (YYYY-MM-DD), to is before from, or the range is longer than 31 days (`COMPLIANCE_RANGE`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+            /** @description Authentication failed: a missing header, an unknown or revoked key, an expired timestamp, a bad signature or a replay (the message says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+            /** @description The API key lacks the ADMIN role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+            429: components["responses"]["RateLimited_envelope_seed_code"];
+            /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+            /** @description An unexpected error; the message never carries internals (logged with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedEnvelopeWithCode"];
+                };
+            };
+        };
+    };
     "device-list-v1": {
         parameters: {
             query?: {
@@ -6587,7 +6966,7 @@ export interface operations {
                 cursor?: string;
                 since?: string;
                 size?: number;
-                type?: "invoice.validated" | "invoice.signed" | "invoice.transmitted" | "invoice.received" | "invoice.receipt_confirmed" | "invoice.payment_status_changed" | "invoice.credited" | "batch.completed";
+                type?: "invoice.validated" | "invoice.signed" | "invoice.transmitted" | "invoice.received" | "invoice.receipt_confirmed" | "invoice.payment_status_changed" | "invoice.credited" | "batch.completed" | "receipt.late" | "chain.fork" | "chain.gap_overdue" | "device.silent";
                 until?: string;
             };
             header?: never;
@@ -6609,7 +6988,7 @@ export interface operations {
                         /** @description The HTTP status, as the authority's API gives it: clients branch on it */
                         code: number;
                         data: {
-                            content: (components["schemas"]["Event_invoice_validated"] | components["schemas"]["Event_invoice_signed"] | components["schemas"]["Event_invoice_transmitted"] | components["schemas"]["Event_invoice_received"] | components["schemas"]["Event_invoice_receipt_confirmed"] | components["schemas"]["Event_invoice_payment_status_changed"] | components["schemas"]["Event_invoice_credited"] | components["schemas"]["Event_batch_completed"])[];
+                            content: (components["schemas"]["Event_invoice_validated"] | components["schemas"]["Event_invoice_signed"] | components["schemas"]["Event_invoice_transmitted"] | components["schemas"]["Event_invoice_received"] | components["schemas"]["Event_invoice_receipt_confirmed"] | components["schemas"]["Event_invoice_payment_status_changed"] | components["schemas"]["Event_invoice_credited"] | components["schemas"]["Event_batch_completed"] | components["schemas"]["Event_receipt_late"] | components["schemas"]["Event_chain_fork"] | components["schemas"]["Event_chain_gap_overdue"] | components["schemas"]["Event_device_silent"])[];
                             page: {
                                 next_cursor: string | null;
                                 size: number;
@@ -6701,7 +7080,7 @@ export interface operations {
                     "application/json": {
                         /** @description The HTTP status, as the authority's API gives it: clients branch on it */
                         code: number;
-                        data: components["schemas"]["Event_invoice_validated"] | components["schemas"]["Event_invoice_signed"] | components["schemas"]["Event_invoice_transmitted"] | components["schemas"]["Event_invoice_received"] | components["schemas"]["Event_invoice_receipt_confirmed"] | components["schemas"]["Event_invoice_payment_status_changed"] | components["schemas"]["Event_invoice_credited"] | components["schemas"]["Event_batch_completed"];
+                        data: components["schemas"]["Event_invoice_validated"] | components["schemas"]["Event_invoice_signed"] | components["schemas"]["Event_invoice_transmitted"] | components["schemas"]["Event_invoice_received"] | components["schemas"]["Event_invoice_receipt_confirmed"] | components["schemas"]["Event_invoice_payment_status_changed"] | components["schemas"]["Event_invoice_credited"] | components["schemas"]["Event_batch_completed"] | components["schemas"]["Event_receipt_late"] | components["schemas"]["Event_chain_fork"] | components["schemas"]["Event_chain_gap_overdue"] | components["schemas"]["Event_device_silent"];
                         /** @description Always null on success */
                         error: null;
                         /** @description Handler time, e.g. "12ms" */
@@ -12802,7 +13181,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description What the QR code says */
+            /** @description What the QR code says: an invoice's QR text, or a B2C receipt's QR URL (`kind: "receipt"`) */
             200: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -12839,6 +13218,43 @@ export interface operations {
                             status: "GENERATED" | "VALIDATED" | "SIGNED" | "TRANSMITTED";
                             /** @description When the QR code was made, Unix seconds */
                             timestamp: number;
+                        } | {
+                            counter: number;
+                            device: {
+                                /** Format: date-time */
+                                revoked_at?: string;
+                                /** @enum {string} */
+                                status: "ACTIVE" | "REVOKED";
+                                /** @enum {string} */
+                                status_at_issue?: "ACTIVE" | "REVOKED";
+                            };
+                            device_id: string;
+                            hash: string;
+                            /**
+                             * @description Invoice Reference Number: <invoice_number>-<service_id>-<YYYYMMDD>
+                             * @example INV000042-94ND90NR-20261121
+                             */
+                            irn: string;
+                            /** Format: date-time */
+                            issued_at?: string;
+                            /** @constant */
+                            kind: "receipt";
+                            /** @description Received after issued_at + 24 h */
+                            late?: boolean;
+                            /** @enum {string} */
+                            mode: "live" | "test";
+                            /** @enum {string} */
+                            report_status?: "REPORTED" | "FORK" | "REJECTED";
+                            /**
+                             * Format: date-time
+                             * @description When the service received it (GENUINE only)
+                             */
+                            reported_at?: string;
+                            /**
+                             * @description GENUINE: the device reported a receipt with this hash, IRN and signature (its signature checked against the device's key when reported); NOT_GENUINE: the signature or IRN is not the reported receipt's; NOT_MATCHING: the device reported another receipt under this counter; NOT_YET_REPORTED: nothing reported under this counter yet (the QR carries the hash, not the signed bytes, so the signature is checked once it is reported)
+                             * @enum {string}
+                             */
+                            verdict: "GENUINE" | "NOT_GENUINE" | "NOT_MATCHING" | "NOT_YET_REPORTED";
                         };
                         /** @description Always null on success */
                         error: null;
@@ -12881,7 +13297,7 @@ export interface operations {
                     "application/json": components["schemas"]["FailedEnvelopeWithCode"];
                 };
             };
-            /** @description The QR code names an IRN this service does not know */
+            /** @description The QR code names an IRN this service does not know, or a receipt's device not registered in your key's mode */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15141,7 +15557,7 @@ export interface operations {
                         data: {
                             created_at: string;
                             disabled_at?: string;
-                            events: ("invoice.validated" | "invoice.signed" | "invoice.transmitted" | "invoice.received" | "invoice.receipt_confirmed" | "invoice.payment_status_changed" | "invoice.credited" | "batch.completed")[];
+                            events: ("invoice.validated" | "invoice.signed" | "invoice.transmitted" | "invoice.received" | "invoice.receipt_confirmed" | "invoice.payment_status_changed" | "invoice.credited" | "batch.completed" | "receipt.late" | "chain.fork" | "chain.gap_overdue" | "device.silent")[];
                             failed_at?: string;
                             /** @description The first failed attempt since the last success; failing 5 days from then disables the subscription */
                             failing_since?: string;
@@ -15225,7 +15641,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    events: ("invoice.validated" | "invoice.signed" | "invoice.transmitted" | "invoice.received" | "invoice.receipt_confirmed" | "invoice.payment_status_changed" | "invoice.credited" | "batch.completed")[];
+                    events: ("invoice.validated" | "invoice.signed" | "invoice.transmitted" | "invoice.received" | "invoice.receipt_confirmed" | "invoice.payment_status_changed" | "invoice.credited" | "batch.completed" | "receipt.late" | "chain.fork" | "chain.gap_overdue" | "device.silent")[];
                     url: string;
                 };
             };
@@ -15246,7 +15662,7 @@ export interface operations {
                         data: {
                             created_at: string;
                             disabled_at?: string;
-                            events: ("invoice.validated" | "invoice.signed" | "invoice.transmitted" | "invoice.received" | "invoice.receipt_confirmed" | "invoice.payment_status_changed" | "invoice.credited" | "batch.completed")[];
+                            events: ("invoice.validated" | "invoice.signed" | "invoice.transmitted" | "invoice.received" | "invoice.receipt_confirmed" | "invoice.payment_status_changed" | "invoice.credited" | "batch.completed" | "receipt.late" | "chain.fork" | "chain.gap_overdue" | "device.silent")[];
                             failed_at?: string;
                             /** @description The first failed attempt since the last success; failing 5 days from then disables the subscription */
                             failing_since?: string;
@@ -15478,7 +15894,7 @@ export interface operations {
                                 delivered_at?: string;
                                 event_id: string;
                                 /** @enum {string} */
-                                event_type: "invoice.validated" | "invoice.signed" | "invoice.transmitted" | "invoice.received" | "invoice.receipt_confirmed" | "invoice.payment_status_changed" | "invoice.credited" | "batch.completed";
+                                event_type: "invoice.validated" | "invoice.signed" | "invoice.transmitted" | "invoice.received" | "invoice.receipt_confirmed" | "invoice.payment_status_changed" | "invoice.credited" | "batch.completed" | "receipt.late" | "chain.fork" | "chain.gap_overdue" | "device.silent";
                                 last_attempt_at: string | null;
                                 /** @description As the log entry error */
                                 last_error?: string;
@@ -15731,7 +16147,7 @@ export interface operations {
                         data: {
                             created_at: string;
                             disabled_at?: string;
-                            events: ("invoice.validated" | "invoice.signed" | "invoice.transmitted" | "invoice.received" | "invoice.receipt_confirmed" | "invoice.payment_status_changed" | "invoice.credited" | "batch.completed")[];
+                            events: ("invoice.validated" | "invoice.signed" | "invoice.transmitted" | "invoice.received" | "invoice.receipt_confirmed" | "invoice.payment_status_changed" | "invoice.credited" | "batch.completed" | "receipt.late" | "chain.fork" | "chain.gap_overdue" | "device.silent")[];
                             failed_at?: string;
                             /** @description The first failed attempt since the last success; failing 5 days from then disables the subscription */
                             failing_since?: string;
@@ -20813,6 +21229,79 @@ export interface operations {
             };
         };
     };
+    "receipt-verify-page": {
+        parameters: {
+            query?: {
+                h?: string;
+                i?: string;
+                s?: string;
+            };
+            header?: never;
+            path: {
+                counter: string;
+                device_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page: genuine, not genuine, not matching or not yet reported */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The link is not a receipt code of this service (an HTML page saying so) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No registered device has this id (an HTML page saying the receipt is not genuine) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The request carries a body larger than 1 MiB (refused before anything else, as on every route) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
+                };
+            };
+            /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
+                };
+            };
+            /** @description An unexpected error; the message never carries internals (logged with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirsErrorDetails"];
+                };
+            };
+        };
+    };
     "event-batch-completed": {
         parameters: {
             query?: never;
@@ -20830,6 +21319,93 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["Event_batch_completed"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within 5 s, is retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event-chain-fork": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt of this event, so a receiver deduplicates by it */
+                "webhook-id": string;
+                /** @description `v1,` + Base64(HMAC-SHA256(the secret after `whsec_`, Base64-decoded; "{webhook-id}.{webhook-timestamp}.{body}")) */
+                "webhook-signature": string;
+                /** @description Unix seconds of this attempt; reject it when far from your clock */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event_chain_fork"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within 5 s, is retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event-chain-gap_overdue": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt of this event, so a receiver deduplicates by it */
+                "webhook-id": string;
+                /** @description `v1,` + Base64(HMAC-SHA256(the secret after `whsec_`, Base64-decoded; "{webhook-id}.{webhook-timestamp}.{body}")) */
+                "webhook-signature": string;
+                /** @description Unix seconds of this attempt; reject it when far from your clock */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event_chain_gap_overdue"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within 5 s, is retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event-device-silent": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt of this event, so a receiver deduplicates by it */
+                "webhook-id": string;
+                /** @description `v1,` + Base64(HMAC-SHA256(the secret after `whsec_`, Base64-decoded; "{webhook-id}.{webhook-timestamp}.{body}")) */
+                "webhook-signature": string;
+                /** @description Unix seconds of this attempt; reject it when far from your clock */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event_device_silent"];
             };
         };
         responses: {
@@ -21033,6 +21609,35 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["Event_invoice_validated"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within 5 s, is retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event-receipt-late": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt of this event, so a receiver deduplicates by it */
+                "webhook-id": string;
+                /** @description `v1,` + Base64(HMAC-SHA256(the secret after `whsec_`, Base64-decoded; "{webhook-id}.{webhook-timestamp}.{body}")) */
+                "webhook-signature": string;
+                /** @description Unix seconds of this attempt; reject it when far from your clock */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event_receipt_late"];
             };
         };
         responses: {

@@ -23,6 +23,37 @@ const invoiceNow = {
       "The invoice record's version after the change (CONTRACT 21): it grows with every change of the invoice, so a receiver drops an event whose sequence is below the one it already applied for that irn",
     ),
 }
+const receiptOf = {
+  device_id: z.string().describe('The device that signed the receipt'),
+  irn: z.string().describe("The receipt's IRN"),
+  hash: z.string().describe("The receipt's hash (base64url of SHA-256 of its RFC 8785 bytes)"),
+  counter: z.number().int().min(1).describe("The receipt's counter in the device's chain"),
+}
+/** The receipt and chain events (CONTRACT 23): each names its device, a receipt's its irn and hash. */
+const RECEIPT_EVENT_DATA = {
+  'receipt.late': z.object({
+    ...receiptOf,
+    issued_at: time,
+    report_by: time.describe('issued_at + 24 h'),
+    received_at: time.describe('When the service received it (the test clock in test mode)'),
+  }),
+  'chain.fork': z.object({
+    ...receiptOf,
+    fork_of: z.string().describe('The hash of the receipt it forks from (kept untouched)'),
+    received_at: time,
+  }),
+  'chain.gap_overdue': z.object({
+    device_id: z.string(),
+    from: z.number().int().min(1).describe('The first counter missing'),
+    to: z.number().int().min(1).describe('The last counter missing'),
+    overdue_since: time.describe('24 h after the issued_at of the receipt after the gap'),
+  }),
+  'device.silent': z.object({
+    device_id: z.string(),
+    last_received_at: time.describe('When the device last reported a receipt'),
+    silent_since: time.describe('last_received_at + 24 h'),
+  }),
+}
 const previousStatus = z.enum(INVOICE_STATUSES).optional().describe('Set when an existing record moved on')
 
 export const EVENT_DATA = {
@@ -64,6 +95,7 @@ export const EVENT_DATA = {
     succeeded: z.number().int(),
     failed: z.number().int(),
   }),
+  ...RECEIPT_EVENT_DATA,
 } as const satisfies Record<EventType, z.ZodType>
 
 export type EventData<T extends EventType> = z.input<(typeof EVENT_DATA)[T]>
@@ -78,6 +110,13 @@ const EVENT_SUMMARIES: Record<EventType, string> = {
   'invoice.credited':
     'A credit note naming this invoice in billing_reference was signed (data.irn is the original; its adjustments show the new totals)',
   'batch.completed': 'Every invoice of a batch has its result',
+  'receipt.late':
+    'A B2C receipt was reported after its report_by (issued_at + 24 h); it is REPORTED with late: true',
+  'chain.fork':
+    'A B2C receipt was a FORK: another receipt of the device holds its counter or names its prev_hash (both are kept)',
+  'chain.gap_overdue':
+    "A gap in a device's chain (counters never received) became overdue: 24 h passed since the issued_at of the receipt after it",
+  'device.silent': 'An active device that has reported before sent nothing for 24 hours',
 }
 
 /**

@@ -13,6 +13,10 @@ export const EVENT_TYPES = [
   'invoice.payment_status_changed',
   'invoice.credited',
   'batch.completed',
+  'receipt.late',
+  'chain.fork',
+  'chain.gap_overdue',
+  'device.silent',
 ] as const
 
 export type EventType = (typeof EVENT_TYPES)[number]

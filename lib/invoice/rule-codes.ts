@@ -519,4 +519,13 @@ export const REQUEST_CODES = {
     status: 200,
     action: 'Report a correction naming corrects',
   },
+  COMPLIANCE_RANGE: {
+    meaning:
+      'GET /api/v1/compliance/report: from or to is not a Lagos day (YYYY-MM-DD), to is before from, or the range is over 31 days',
+    example: 'query/to',
+    lenient: false,
+    status: 400,
+    action:
+      'Ask for at most 31 issue days, from <= to, as YYYY-MM-DD; split a longer period into several reports',
+  },
 } as const satisfies Record<string, RuleCode>

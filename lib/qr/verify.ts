@@ -8,6 +8,8 @@ import { currentMode } from '#lib/platform/mode.ts'
 import { requireAuthorityKey } from './authority-key.ts'
 import { decryptQrText, parsePlaintext } from './cipher.ts'
 import type { VerifyQrRequest } from './schemas.ts'
+import { parseReceiptVerifyUrl } from '#client/receipts/verify-url.ts'
+import { checkReceipt } from '#lib/receipts/verify-page-lookup.ts'
 
 // Apart from generate.ts so that verify-qr does not bundle the PNG encoder (qrcode is CommonJS,
 // so esbuild cannot drop it from a module that also renders).
@@ -25,6 +27,17 @@ const sameText = (a: string, b: string) => {
  * caller recognises, and the reverse.
  */
 export async function verifyQr(_caller: ApiClientCaller, body: VerifyQrRequest) {
+  // A B2C receipt's QR is the URL of its verification page (CONTRACT 23): the page's answer, as JSON,
+  // for a device of the caller's mode only (a live key does not know a test device, nor the reverse).
+  const receipt = parseReceiptVerifyUrl(body.qr.trim())
+  if (receipt) {
+    const check = await checkReceipt(receipt, currentMode())
+    if (!check.device)
+      throw new NotFound(
+        `The receipt's QR code names device ${receipt.device_id}, which is not registered with this service in this key's mode: the receipt is not genuine`,
+      )
+    return { kind: 'receipt' as const, ...check }
+  }
   const key = await requireAuthorityKey()
   const plaintext = decryptQrText(key.privateKey, body.qr)
   const payload = plaintext ? parsePlaintext(plaintext) : undefined

@@ -10,6 +10,7 @@ import { transact } from '#lib/platform/db/transact.ts'
 import { BadRequest, Conflict, DependencyDown, invalid, NotFound } from '#lib/platform/errors.ts'
 import { jwkThumbprint, parseDeviceKey } from './device-keys.ts'
 import type { DeviceRecord } from './records.ts'
+import { deviceByIdItem } from './verify-page-lookup.ts'
 import { serverNowMs } from './server-time.ts'
 
 /**
@@ -78,6 +79,8 @@ function registrationItems(device: DeviceRecord) {
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
+    // The device by its id alone, for the public verification page (./verify-page-lookup.ts).
+    byId: { Put: { TableName: tableName(), Item: deviceByIdItem(device) } },
   }
 }
 
@@ -164,6 +167,15 @@ export async function revokeDevice(businessId: string, deviceId: string): Promis
         ConditionExpression: '#status = :active',
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: { ':revoked': 'REVOKED', ':active': 'ACTIVE', ':at': revokedAt },
+      },
+    },
+    byId: {
+      Update: {
+        TableName: tableName(),
+        Key: keys.deviceById(deviceId),
+        UpdateExpression: 'SET #status = :revoked, revokedAt = :at',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':revoked': 'REVOKED', ':at': revokedAt },
       },
     },
     count: {

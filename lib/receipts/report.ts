@@ -4,6 +4,7 @@ import type { Problem } from '#lib/platform/errors.ts'
 import type { InvoiceSigner } from '#lib/invoice/service.ts'
 import { DAY_MS, withFork, withLink } from './chain.ts'
 import { updateChain } from './chain-store.ts'
+import { countDuplicates } from './compliance-report.ts'
 import { devicesOf } from './devices.ts'
 import { inParallel } from './in-parallel.ts'
 import { type Candidate, decide, type Outcome, problem } from './receipt-decision.ts'
@@ -102,6 +103,8 @@ export async function reportReceipts(
     })
   }
   await updateChains(candidates, outcomes)
+  // Resends counted on the receipt they repeat, for the compliance report (./compliance-report.ts).
+  await countDuplicates(candidates.map((c) => ({ record: c.record, result: outcomes[c.index]!.result })))
   return outcomes.map((o) => o.result)
 }
 

@@ -10,7 +10,11 @@ import {
   SEARCH_COUNTER_PREFIX,
   SEARCH_LIST_PREFIX,
   TEST_CLOCK_PREFIX,
+  DEVICE_BY_ID_PREFIX,
+  RECEIPT_PREFIX,
+  RECEIPT_WATCH_PREFIX,
 } from '#lib/platform/db/keys.ts'
+import { GAPS_OVERDUE_METRIC } from '#lib/receipts/events-chain-watch.ts'
 import { handlerOf } from '#lib/platform/http/endpoint.ts'
 import type { StackName } from '#lib/platform/http/route.ts'
 import { type Access, READ_EVERY_RECORD, reads, writes } from '#lib/platform/iam/access.ts'
@@ -403,5 +407,58 @@ export const consumers: readonly Consumer[] = [
     memoryMB: 3008,
     description: 'Every day: the ledger, the histories and the daily totals reconciled (CONTRACT section 12)',
     constructId: 'Reconciliation',
+  }),
+  declare({
+    functionId: 'receipt-events',
+    domain: 'receipts',
+    stack: 'events',
+    // New receipt items (REPORTED, REJECTED and FORK; their entity is RECEIPT): the report replies
+    // without writing their events, and this writes receipt.late and chain.fork after it.
+    trigger: {
+      kind: 'stream',
+      events: ['INSERT'],
+      prefix: RECEIPT_PREFIX,
+      newImage: { entity: 'RECEIPT' },
+      batchSize: 100,
+      retryAttempts: 2000,
+      maxLagSeconds: 300,
+    },
+    // Puts each event once (EVENT#, conditional), and the device on the chain watch's list (RWATCH#).
+    access: { table: [writes([EVENT_PREFIX, RECEIPT_WATCH_PREFIX])] },
+    timeoutSeconds: 60,
+    memoryMB: 512,
+    description:
+      'New receipts -> receipt.late and chain.fork events, once each; the device on the chain watch',
+  }),
+  declare({
+    functionId: 'receipt-chain-watch',
+    domain: 'receipts',
+    stack: 'events',
+    // Every 15 minutes: a gap or a silence is found at most 15 minutes after its deadline.
+    trigger: {
+      kind: 'schedule',
+      name: 'ChainWatch',
+      does: 'write chain.gap_overdue and device.silent for every watched receipt device past its deadline',
+      everyMinutes: 15,
+      alarm: {
+        name: 'ReceiptGapsOverdue',
+        namespace: METRICS_NAMESPACE,
+        metric: GAPS_OVERDUE_METRIC,
+        description:
+          "A business's receipt chain has a gap overdue (receipts never reported 24 h after the next one was issued; see the receipt-chain-watch log), or the watch did not report for 30 minutes",
+        periodMinutes: 30,
+      },
+    },
+    // The watch list, each device's chain (RCPT#) and by-id status (DEVICEID#), the test clocks; puts events.
+    access: {
+      table: [
+        reads([RECEIPT_WATCH_PREFIX, RECEIPT_PREFIX, DEVICE_BY_ID_PREFIX, TEST_CLOCK_PREFIX]),
+        writes([EVENT_PREFIX]),
+      ],
+    },
+    timeoutSeconds: 300,
+    memoryMB: 512,
+    description:
+      'Every 15 minutes: chain.gap_overdue and device.silent for the receipt devices past their deadlines',
   }),
 ]

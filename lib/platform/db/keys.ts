@@ -47,6 +47,17 @@ export const PARTY_LIST_PREFIX = 'PARTYLIST#'
 export const DEVICE_PREFIX = 'DEVICE#'
 const DEVICE_SK = 'DEV#'
 export const RECEIPT_PREFIX = 'RCPT#'
+/**
+ * A device by its id alone, for the public verification page (lib/receipts/verify-page-lookup.ts),
+ * which has no credential and so no mode: like an API key's item, it has no mode in its key and
+ * carries the device's mode instead (a device's key is a credential of its business).
+ */
+export const DEVICE_BY_ID_PREFIX = 'DEVICEID#'
+/**
+ * The devices the scheduled chain watch reads (lib/receipts/events-chain-watch.ts), in a few stripes:
+ * one item per device that has reported, with its mode (the watch runs for both modes at once).
+ */
+export const RECEIPT_WATCH_PREFIX = 'RWATCH#'
 /** The buyer's inbox (lib/lifecycle/inbox.ts): one item per invoice transmitted to a business. */
 export const INBOX_PREFIX = 'INBOX#'
 
@@ -488,6 +499,14 @@ export const keys = {
     pk: `${RECEIPT_PREFIX}${scoped(deviceId)}`,
     sk: `P#${prevHash}`,
   }),
+  /** A device on the chain watch's list (no mode in the key: the item carries it). */
+  receiptWatch: (stripe: number, deviceId: string): Key => ({
+    pk: `${RECEIPT_WATCH_PREFIX}${stripe}`,
+    sk: deviceId,
+  }),
+  receiptWatchPartition: (stripe: number) => `${RECEIPT_WATCH_PREFIX}${stripe}`,
+  /** A device by its id alone (no mode in the key: the item carries it). */
+  deviceById: (deviceId: string): Key => ({ pk: `${DEVICE_BY_ID_PREFIX}${deviceId}`, sk: 'DEVICE' }),
   /** The device's chain: its received runs, forks and late count (lib/receipts/chain.ts). */
   receiptChain: (deviceId: string): Key => ({ pk: `${RECEIPT_PREFIX}${scoped(deviceId)}`, sk: 'CHAIN' }),
   receiptPartition: (deviceId: string) => `${RECEIPT_PREFIX}${scoped(deviceId)}`,

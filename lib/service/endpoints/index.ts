@@ -30,6 +30,8 @@ import { generateQrCode, generateQrCodeDocs, verifyQr, verifyQrDocs } from './qr
 import { publicKeys, publicKeysDocs, referenceListDocs, referenceLists } from './reference.ts'
 import { verifyTin, verifyTinDocs } from './taxpayer.ts'
 import * as receipts from './receipts.ts'
+import * as receiptsPublic from './receipts-public.ts'
+import * as compliance from './compliance.ts'
 import * as sandbox from './sandbox.ts'
 import * as webhooks from './webhooks.ts'
 
@@ -87,6 +89,8 @@ const pairs: [Endpoint, () => EndpointDocs][] = [
   [receipts.deviceGet, receipts.deviceGetDocs],
   [receipts.deviceRevoke, receipts.deviceRevokeDocs],
   [receipts.deviceChain, receipts.deviceChainDocs],
+  [receiptsPublic.receiptVerifyPage, receiptsPublic.receiptVerifyPageDocs],
+  [compliance.complianceReport, compliance.complianceReportDocs],
   [apiKeys.keyIssue, apiKeys.keyIssueDocs],
   [apiKeys.keyList, apiKeys.keyListDocs],
   [apiKeys.keyRoll, apiKeys.keyRollDocs],

@@ -1,4 +1,5 @@
 import * as z from 'zod'
+import { DEVICE_BY_ID_PREFIX, RECEIPT_PREFIX } from '#lib/platform/db/keys.ts'
 import { type EndpointDocs, endpointsOf } from '#lib/platform/http/endpoint.ts'
 import { GenerateQrCodeRequest, VerifyQrRequest } from '#lib/qr/schemas.ts'
 import { ANY, INVALID_BODY, Irn, IsoDateTime, NOT_YOURS, reads, SI, writes } from './common.ts'
@@ -27,8 +28,12 @@ export const verifyQr = /* @__PURE__ */ qr({
   versions: ['v1'],
   routes: [{ method: 'POST', path: '/resource/verify-qr' }],
   roles: ANY,
-  // The QR text opens with the authority key; the IRN it names is then looked up.
-  access: { table: [reads(['IRN#', 'BUSINESS#'])], secrets: ['qr-authority-key'] },
+  // The QR text opens with the authority key; the IRN it names is then looked up. A receipt's QR (a
+  // URL, CONTRACT 23) names its device (DEVICEID#) and its place in the device's chain (RCPT#).
+  access: {
+    table: [reads(['IRN#', 'BUSINESS#', DEVICE_BY_ID_PREFIX, RECEIPT_PREFIX])],
+    secrets: ['qr-authority-key'],
+  },
   request: { body: VerifyQrRequest },
 })
 
@@ -58,24 +63,51 @@ export const verifyQrDocs = (): EndpointDocs => ({
   example: { qr: 'bXlRckNvZGVUZXh0' },
   replies: () => ({
     200: {
-      description: 'What the QR code says',
-      data: z.object({
-        irn: Irn(),
-        timestamp: z.int().meta({ description: 'When the QR code was made, Unix seconds' }),
-        issued_at: IsoDateTime().meta({ description: 'The same time, ISO 8601' }),
-        certificate_valid: z
-          .boolean()
-          .meta({ description: "Whether the certificate is the IRN's business's" }),
-        status: z.enum(['GENERATED', 'VALIDATED', 'SIGNED', 'TRANSMITTED']).meta({
-          description: "The invoice's lifecycle status",
-        }),
-        mode: z.enum(['live', 'test']).meta({
-          description:
-            'The mode the QR code was made in: `test` for a sandbox QR code, which is no tax document',
-        }),
-      }),
+      description:
+        'What the QR code says: an invoice\'s QR text, or a B2C receipt\'s QR URL (`kind: "receipt"`)',
+      data: z.union([InvoiceQrReply(), ReceiptQrReply()]),
     },
     400: `${INVALID_BODY}, or the text is not a QR code of this service`,
-    404: 'The QR code names an IRN this service does not know',
+    404: "The QR code names an IRN this service does not know, or a receipt's device not registered in your key's mode",
   }),
 })
+
+const InvoiceQrReply = () =>
+  z.object({
+    irn: Irn(),
+    timestamp: z.int().meta({ description: 'When the QR code was made, Unix seconds' }),
+    issued_at: IsoDateTime().meta({ description: 'The same time, ISO 8601' }),
+    certificate_valid: z.boolean().meta({ description: "Whether the certificate is the IRN's business's" }),
+    status: z.enum(['GENERATED', 'VALIDATED', 'SIGNED', 'TRANSMITTED']).meta({
+      description: "The invoice's lifecycle status",
+    }),
+    mode: z.enum(['live', 'test']).meta({
+      description: 'The mode the QR code was made in: `test` for a sandbox QR code, which is no tax document',
+    }),
+  })
+
+/** What the receipt's verification page says (lib/receipts/verify-page-lookup.ts ReceiptCheck). */
+const ReceiptQrReply = () =>
+  z.object({
+    kind: z.literal('receipt'),
+    verdict: z.enum(['GENUINE', 'NOT_GENUINE', 'NOT_MATCHING', 'NOT_YET_REPORTED']).meta({
+      description:
+        "GENUINE: the device reported a receipt with this hash, IRN and signature (its signature checked against the device's key when reported); NOT_GENUINE: the signature or IRN is not the reported receipt's; NOT_MATCHING: the device reported another receipt under this counter; NOT_YET_REPORTED: nothing reported under this counter yet (the QR carries the hash, not the signed bytes, so the signature is checked once it is reported)",
+    }),
+    mode: z.enum(['live', 'test']),
+    irn: Irn(),
+    device_id: z.string(),
+    counter: z.int(),
+    hash: z.string(),
+    device: z.object({
+      status: z.enum(['ACTIVE', 'REVOKED']),
+      revoked_at: IsoDateTime().optional(),
+      status_at_issue: z.enum(['ACTIVE', 'REVOKED']).optional(),
+    }),
+    issued_at: IsoDateTime().optional(),
+    reported_at: IsoDateTime()
+      .optional()
+      .meta({ description: 'When the service received it (GENUINE only)' }),
+    late: z.boolean().optional().meta({ description: 'Received after issued_at + 24 h' }),
+    report_status: z.enum(['REPORTED', 'FORK', 'REJECTED']).optional(),
+  })

@@ -1,5 +1,6 @@
 import * as z from 'zod'
 import {
+  DEVICE_BY_ID_PREFIX,
   DEVICE_PREFIX,
   keys,
   PARTY_PREFIX,
@@ -31,7 +32,8 @@ export const deviceRegister = /* @__PURE__ */ devices({
   functionId: 'device-register',
   routes: [{ method: 'POST', path: '/devices' }],
   // The device, the business's active count and the key's guard (DEVICE#); the test clock's time.
-  access: { table: [writes([DEVICE_PREFIX]), reads([TEST_CLOCK_PREFIX])] },
+  // The device by its id alone (DEVICEID#), for the public verification page.
+  access: { table: [writes([DEVICE_PREFIX, DEVICE_BY_ID_PREFIX]), reads([TEST_CLOCK_PREFIX])] },
   request: { body: RegisterDeviceRequest },
 })
 export const deviceList = /* @__PURE__ */ devices({
@@ -49,7 +51,7 @@ export const deviceGet = /* @__PURE__ */ devices({
 export const deviceRevoke = /* @__PURE__ */ devices({
   functionId: 'device-revoke',
   routes: [{ method: 'DELETE', path: '/devices/{id}' }],
-  access: { table: [writes([DEVICE_PREFIX]), reads([TEST_CLOCK_PREFIX])] },
+  access: { table: [writes([DEVICE_PREFIX, DEVICE_BY_ID_PREFIX]), reads([TEST_CLOCK_PREFIX])] },
   request: { params: DevicePath },
 })
 export const deviceChain = /* @__PURE__ */ devices({
