@@ -7,6 +7,7 @@ import { queryAll } from '#lib/platform/db/query.ts'
 import { writeIf } from '#lib/platform/db/write.ts'
 import { putAll } from '#lib/platform/db/batch.ts'
 import { recordOf } from '#lib/platform/db/items.ts'
+import { withAttributes } from '#lib/platform/db/index-reads.ts'
 import { BATCH_PREFIX, keys } from '#lib/platform/db/keys.ts'
 import { TTL_ATTRIBUTE } from '#lib/platform/db/table.ts'
 import type { ApiVersion } from '#lib/invoice/schemas.ts'
@@ -197,10 +198,12 @@ export async function markProcessing(batchId: string): Promise<void> {
 
 /** A business's batches (headers only), oldest first. */
 export async function batchesOf(businessId: string): Promise<BatchHeader[]> {
-  const items = await queryAll({
-    IndexName: 'gsi1',
+  const listed = await queryAll({
+    IndexName: 'gsi1k',
     KeyConditionExpression: 'gsi1pk = :pk',
     ExpressionAttributeValues: { ':pk': keys.batchBusinessPartition(businessId) },
   })
+  // The index holds a batch's keys only (a CLI and test listing): the headers are read after it.
+  const items = await withAttributes<Record<string, unknown>>('gsi1k', 'item', listed)
   return items.map((item) => recordOf<BatchHeader>(item))
 }

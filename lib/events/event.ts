@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto'
 import { tableName } from '#lib/platform/db/client.ts'
 import { queryAll } from '#lib/platform/db/query.ts'
 import { recordOf } from '#lib/platform/db/items.ts'
+import { withAttributes } from '#lib/platform/db/index-reads.ts'
 import { EVENT_PREFIX, keys } from '#lib/platform/db/keys.ts'
-import { TTL_ATTRIBUTE } from '#lib/platform/db/table.ts'
+import { LISTED, TTL_ATTRIBUTE } from '#lib/platform/db/table.ts'
 import { currentMode } from '#lib/platform/mode.ts'
 import type { EventData, EventType } from './schemas.ts'
 
@@ -92,9 +93,9 @@ export function eventOf(item: Record<string, unknown>): IntegrationEvent {
 /** Every event of one business, oldest first (operations and tests). */
 export async function eventsOfBusiness(businessId: string): Promise<IntegrationEvent[]> {
   const items = await queryAll({
-    IndexName: 'gsi1',
+    IndexName: 'gsi1k',
     KeyConditionExpression: 'gsi1pk = :pk',
     ExpressionAttributeValues: { ':pk': keys.eventBusinessPartition(businessId) },
   })
-  return items.map(eventOf)
+  return (await withAttributes<Record<string, unknown>>('gsi1k', LISTED.event, items)).map(eventOf)
 }

@@ -1,5 +1,7 @@
 import { queryPage } from '#lib/platform/db/query.ts'
 import { readRecord } from '#lib/platform/db/items.ts'
+import { withAttributes } from '#lib/platform/db/index-reads.ts'
+import { indexNamed, LISTED } from '#lib/platform/db/table.ts'
 import { keys } from '#lib/platform/db/keys.ts'
 import { BadRequest, NotFound } from '#lib/platform/errors.ts'
 import { type EventItem, eventOf, type IntegrationEvent } from './event.ts'
@@ -49,7 +51,8 @@ export async function eventPage(
   window: EventWindow,
   options: { size: number; after?: { created_at: string; id: string }; order: 'newest' | 'oldest' },
 ): Promise<{ events: IntegrationEvent[]; more: boolean }> {
-  const index = window.type ? 'gsi2' : 'gsi1'
+  const index = window.type ? 'gsi2k' : 'gsi1k'
+  const { partitionKey, sortKey } = indexNamed(index)
   const partition = window.type
     ? keys.eventTypePartition(businessId, window.type)
     : keys.eventBusinessPartition(businessId)
@@ -66,21 +69,22 @@ export async function eventPage(
   const startInRange = after && sortKeyOf(after) >= lo && sortKeyOf(after) <= hi
   const query: Parameters<typeof queryPage>[0] = {
     IndexName: index,
-    KeyConditionExpression: `${index}pk = :pk AND ${index}sk BETWEEN :lo AND :hi`,
+    KeyConditionExpression: `${partitionKey} = :pk AND ${sortKey} BETWEEN :lo AND :hi`,
     ExpressionAttributeValues: { ':pk': partition, ':lo': lo, ':hi': hi },
     ScanIndexForward: options.order === 'oldest',
     ...(after && startInRange
       ? {
           ExclusiveStartKey: {
             ...keys.event(after.id),
-            [`${index}pk`]: partition,
-            [`${index}sk`]: sortKeyOf(after),
+            [partitionKey]: partition,
+            [sortKey]: sortKeyOf(after),
           },
         }
       : {}),
   }
   const page = await queryPage(query, options.size)
-  return { events: page.items.map(eventOf), more: page.more }
+  const events = await withAttributes<Record<string, unknown>>(index, LISTED.event, page.items)
+  return { events: events.map(eventOf), more: page.more }
 }
 
 /** GET /api/v1/events: a page and the cursor of the next one (null on the last page). */

@@ -112,8 +112,6 @@ export async function createRecord(
         TableName: tableName(),
         Item: {
           ...keys.invoice(content.irn),
-          ...keys.invoiceByBusiness(content.businessId, at, content.irn),
-          ...(content.buyerTin ? keys.invoiceByBuyer(content.buyerTin, at, content.irn) : {}),
           ...record,
         },
         ConditionExpression: 'attribute_not_exists(pk)',
@@ -192,18 +190,11 @@ async function contentUpdate(existing: InvoiceRecord, content: InvoiceContent) {
       : {}),
     ...(content.listSeq !== undefined ? { listSeq: content.listSeq } : {}),
   }
-  const createdAt = existing.createdAt ?? content.at
-  Object.assign(set, keys.invoiceByBusiness(content.businessId, createdAt, content.irn))
   const remove: string[] = []
-  if (content.buyerTin) {
-    Object.assign(
-      set,
-      { buyerTin: content.buyerTin },
-      keys.invoiceByBuyer(content.buyerTin, createdAt, content.irn),
-    )
-  } else {
-    remove.push('buyerTin', 'gsi2pk', 'gsi2sk')
-  }
+  if (content.buyerTin) set.buyerTin = content.buyerTin
+  else remove.push('buyerTin')
+  // The index keys a record written before issue 43 carries (no query reads them): dropped here.
+  remove.push('gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk')
   // Exactly one of the two storage forms is kept.
   remove.push(content.storage.invoice ? 'invoiceGzip' : 'invoice')
 
@@ -256,7 +247,7 @@ export async function createGenerated(
     {
       Put: {
         TableName: tableName(),
-        Item: { ...keys.invoice(irn), ...keys.invoiceByBusiness(businessId, at, irn), ...record },
+        Item: { ...keys.invoice(irn), ...record },
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },

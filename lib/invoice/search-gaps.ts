@@ -3,6 +3,7 @@ import { db, tableName } from '#lib/platform/db/client.ts'
 import { writeIf } from '#lib/platform/db/write.ts'
 import { keys } from '#lib/platform/db/keys.ts'
 import { queryAll } from '#lib/platform/db/query.ts'
+import { type IndexName, indexNamed } from '#lib/platform/db/table.ts'
 import {
   buyerSpace,
   currencySpace,
@@ -33,7 +34,7 @@ export interface SpaceGaps {
 }
 
 /** Which index holds a filter space's list (undefined: the ALL list, in the table). */
-function indexOf(space: string): string | undefined {
+function indexOf(space: string): IndexName | undefined {
   if (space.startsWith(buyerSpace(''))) return SPACE_INDEX.buyer
   if (space.startsWith(typeSpace(''))) return SPACE_INDEX.type
   if (space.startsWith(currencySpace(''))) return SPACE_INDEX.currency
@@ -46,7 +47,7 @@ async function numbersIn(businessId: string, space: string): Promise<Set<number>
   const items = index
     ? await queryAll({
         IndexName: index,
-        KeyConditionExpression: `${index}pk = :pk`,
+        KeyConditionExpression: `${indexNamed(index).partitionKey} = :pk`,
         ExpressionAttributeValues: { ':pk': keys.searchSpacePartition(businessId, space) },
       })
     : await queryAll({
@@ -54,7 +55,7 @@ async function numbersIn(businessId: string, space: string): Promise<Set<number>
         ExpressionAttributeValues: { ':pk': keys.searchListPartition(businessId) },
         ConsistentRead: true,
       })
-  return new Set(items.map((item) => Number(item[index ? `${index}sk` : 'sk'])))
+  return new Set(items.map((item) => Number(item[index ? indexNamed(index).sortKey : 'sk'])))
 }
 
 /** The spaces the business's invoices are numbered in, from its ALL list (every invoice is in it). */

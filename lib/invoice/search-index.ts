@@ -2,6 +2,7 @@ import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import type { TransactItem } from '#lib/platform/db/transact.ts'
 import { db, tableName } from '#lib/platform/db/client.ts'
 import { keys } from '#lib/platform/db/keys.ts'
+import { type IndexName, indexNamed } from '#lib/platform/db/table.ts'
 import { logger } from '#lib/platform/log.ts'
 import { amountKobo } from './amounts.ts'
 import type { PaymentStatus } from './record.ts'
@@ -38,7 +39,10 @@ export interface SearchSpaces {
  * The index each filter space's list is on: listKeys puts the list items there, the search and the
  * operator's gap repair (./search-gaps.ts) read them there. The ALL list is the table's own.
  */
-export const SPACE_INDEX = { buyer: 'gsi1', type: 'gsi2', currency: 'gsi3' } as const
+export const SPACE_INDEX = { buyer: 'gsi1k', type: 'gsi2k', currency: 'gsi3k' } as const satisfies Record<
+  string,
+  IndexName
+>
 
 export const buyerSpace = (tin: string) => `BUYER#${tin}`
 export const typeSpace = (code: string) => `TYPE#${code}`
@@ -87,9 +91,9 @@ export async function allocateNumbers(businessId: string, spaces: SearchSpaces):
 }
 
 /** An item's key attributes on one index. */
-export const indexKeys = (index: string, partition: string, sort: string) => ({
-  [`${index}pk`]: partition,
-  [`${index}sk`]: sort,
+export const indexKeys = (index: IndexName, partition: string, sort: string) => ({
+  [indexNamed(index).partitionKey]: partition,
+  [indexNamed(index).sortKey]: sort,
 })
 
 /** The table and index keys of the list item at these numbers. */

@@ -2,7 +2,8 @@ import { GetCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb'
 import { db, tableName } from '#lib/platform/db/client.ts'
 import { keys } from '#lib/platform/db/keys.ts'
 import { queryUpTo } from '#lib/platform/db/query.ts'
-import type { IndexName } from '#lib/platform/db/table.ts'
+import { withAttributes } from '#lib/platform/db/index-reads.ts'
+import { type IndexName, indexNamed, LISTED } from '#lib/platform/db/table.ts'
 import { koboToNaira } from '#lib/platform/money.ts'
 import { type Adjustments, adjustmentsView, shownPaymentStatus } from './adjustments.ts'
 import type { InvoiceRecord, PaymentStatus } from './record.ts'
@@ -136,7 +137,7 @@ async function readRange(
   const input: Omit<QueryCommandInput, 'TableName'> = space.index
     ? {
         IndexName: space.index,
-        KeyConditionExpression: `${space.index}pk = :pk AND ${space.index}sk BETWEEN :bottom AND :top`,
+        KeyConditionExpression: `${indexNamed(space.index).partitionKey} = :pk AND ${indexNamed(space.index).sortKey} BETWEEN :bottom AND :top`,
         ExpressionAttributeValues: { ':pk': keys.searchSpacePartition(businessId, space.name), ...range },
       }
     : {
@@ -146,10 +147,12 @@ async function readRange(
         ConsistentRead: true,
       }
   // A page over 1 MB (a CSV page of 1,000 with many notes) comes in parts: follow them to `limit`.
-  return queryUpTo<ListItem>({ ...input, ScanIndexForward: false }, limit, (page) => {
+  const items = await queryUpTo<ListItem>({ ...input, ScanIndexForward: false }, limit, (page) => {
     meter.requests++
     meter.pageItems += page.ScannedCount ?? 0
   })
+  // The filter spaces' indexes project the summary (LISTED.invoiceSummary): nothing more is read.
+  return space.index ? withAttributes<ListItem>(space.index, LISTED.invoiceSummary, items) : items
 }
 
 const listed = (item: ListItem) => item.entity === 'INVOICE_LIST'
@@ -219,12 +222,10 @@ async function windowPage(businessId: string, query: SearchQuery, space: Space, 
   return result
 }
 
-/** The item's number in the space it was read from. */
+/** The item's number in the space it was read from: its sort key there (the index holds no `seq`). */
 function numberIn(item: ListItem, space: Space): number {
   if (space === ALL || !space.index) return item.seq.all
-  if (space.index === SPACE_INDEX.buyer) return item.seq.buyer ?? 1
-  if (space.index === SPACE_INDEX.type) return item.seq.type
-  return item.seq.currency
+  return Number((item as unknown as Record<string, string>)[indexNamed(space.index).sortKey])
 }
 
 /** irn: the invoice record says whether it is this business's and where its list item is. */

@@ -1,6 +1,7 @@
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import { db, tableName } from '#lib/platform/db/client.ts'
 import { writeIf } from '#lib/platform/db/write.ts'
+import { withAttributes } from '#lib/platform/db/index-reads.ts'
 import { keys, OUTBOX_PREFIX } from '#lib/platform/db/keys.ts'
 import { type PlaceholderName, render } from './render.ts'
 import type { TemplateItem } from './templates.ts'
@@ -110,14 +111,15 @@ export async function listOutbox(merchantId: string, limit = 100): Promise<Outbo
   const out = await db().send(
     new QueryCommand({
       TableName: tableName(),
-      IndexName: 'gsi1',
+      IndexName: 'gsi1k',
       KeyConditionExpression: 'gsi1pk = :pk',
       ExpressionAttributeValues: { ':pk': keys.outboxMerchantPartition(merchantId) },
       ScanIndexForward: false,
       Limit: limit,
     }),
   )
-  return (out.Items ?? []) as OutboxItem[]
+  // The index holds an outbox item's keys only (an operator's listing): the items are read after it.
+  return withAttributes<OutboxItem>('gsi1k', 'item', out.Items ?? [])
 }
 
 /** How long a sender may hold an item before a redelivery may take it over (its own crash, say). */

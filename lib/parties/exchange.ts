@@ -70,7 +70,8 @@ function magicLookup(tin: string, name?: string): Lookup | undefined {
 async function partyWithTin(businessId: string, tin: string): Promise<PartyRecord | undefined> {
   const { items } = await queryPage<PartyRecord>(
     {
-      IndexName: 'gsi1',
+      // The index projects the party's name (LISTED.partyName), all this lookup shows.
+      IndexName: 'gsi1k',
       KeyConditionExpression: 'gsi1pk = :pk',
       ExpressionAttributeValues: { ':pk': keys.partyListPartition(businessId, `TIN#${tin}`) },
       ScanIndexForward: false,

@@ -4,6 +4,8 @@ import { db, tableName } from '#lib/platform/db/client.ts'
 import { recordOf } from '#lib/platform/db/items.ts'
 import { keys } from '#lib/platform/db/keys.ts'
 import { queryUpTo } from '#lib/platform/db/query.ts'
+import { withAttributes } from '#lib/platform/db/index-reads.ts'
+import { type IndexName, indexNamed } from '#lib/platform/db/table.ts'
 import { AGAIN, withRetries } from '#lib/platform/db/retry.ts'
 import { type TransactItem, transact } from '#lib/platform/db/transact.ts'
 import { BadRequest, Conflict } from '#lib/platform/errors.ts'
@@ -32,7 +34,10 @@ type Spaces = ReturnType<typeof spacesOf>
 type Numbers = Record<keyof Spaces, number>
 
 /** The index each filter space's list is on (the ALL list is the table's own). */
-const SPACE_INDEX = { tin: 'gsi1', name: 'gsi2', tinName: 'gsi3' } as const
+const SPACE_INDEX = { tin: 'gsi1k', name: 'gsi2k', tinName: 'gsi3k' } as const satisfies Record<
+  string,
+  IndexName
+>
 
 /** A page of parties: CONTRACT 16's Envelope page. */
 export interface PartyPage {
@@ -163,8 +168,8 @@ export async function createParty(businessId: string, request: CreatePartyReques
 /** The list item's table and index keys at its numbers. */
 function listKeys(businessId: string, spaces: Spaces, numbers: Numbers) {
   const indexed = (space: keyof typeof SPACE_INDEX) => ({
-    [`${SPACE_INDEX[space]}pk`]: keys.partyListPartition(businessId, spaces[space]),
-    [`${SPACE_INDEX[space]}sk`]: keys.seqKey(numbers[space]),
+    [indexNamed(SPACE_INDEX[space]).partitionKey]: keys.partyListPartition(businessId, spaces[space]),
+    [indexNamed(SPACE_INDEX[space]).sortKey]: keys.seqKey(numbers[space]),
   })
   return {
     ...keys.partyList(businessId, numbers.all),
@@ -195,13 +200,13 @@ export async function searchParties(businessId: string, query: PartySearchQuery)
   const partition = keys.partyListPartition(businessId, space.index ? space.name : undefined)
   const range = { ':pk': partition, ':bottom': keys.seqKey(bottom), ':top': keys.seqKey(top) }
   const index = space.index ? SPACE_INDEX[space.index] : undefined
-  const items =
+  const found =
     top >= 1
       ? await queryUpTo<Record<string, unknown>>(
           {
             ...(index ? { IndexName: index } : { ConsistentRead: true }),
             KeyConditionExpression: index
-              ? `${index}pk = :pk AND ${index}sk BETWEEN :bottom AND :top`
+              ? `${indexNamed(index).partitionKey} = :pk AND ${indexNamed(index).sortKey} BETWEEN :bottom AND :top`
               : 'pk = :pk AND sk BETWEEN :bottom AND :top',
             ExpressionAttributeValues: range,
             ScanIndexForward: false,
@@ -209,6 +214,9 @@ export async function searchParties(businessId: string, query: PartySearchQuery)
           top - bottom + 1,
         )
       : []
+  // A filter space's index holds the list items' keys only (a party's fields would not fit in the
+  // table's 100 projected attributes): the page's items are read after it.
+  const items = index ? await withAttributes<Record<string, unknown>>(index, 'item', found) : found
   return {
     content: items.map((item) => viewOf(recordOf<PartyRecord>(item))),
     page: {

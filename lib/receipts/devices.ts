@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { genesisHash } from '#client/receipts/crypto.ts'
 import { readRecord, recordOf } from '#lib/platform/db/items.ts'
-import { readInChunks } from './read-chunks.ts'
+import { readMany } from '#lib/platform/db/batch.ts'
 import { keys } from '#lib/platform/db/keys.ts'
 import { queryPage } from '#lib/platform/db/query.ts'
 import { AGAIN, withRetries } from '#lib/platform/db/retry.ts'
@@ -141,7 +141,7 @@ export async function ownDevice(businessId: string, deviceId: string): Promise<D
 /** The devices of a business named by a request's receipts, read together (one BatchGetItem per 100). */
 export async function devicesOf(businessId: string, deviceIds: string[]): Promise<Map<string, DeviceRecord>> {
   const unique = [...new Set(deviceIds)]
-  const items = await readInChunks(unique.map((id) => keys.device(businessId, id)))
+  const items = await readMany(unique.map((id) => keys.device(businessId, id)))
   const found = new Map<string, DeviceRecord>()
   for (const item of items.values()) {
     const device = recordOf<DeviceRecord>(item)

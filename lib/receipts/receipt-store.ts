@@ -1,13 +1,12 @@
 import { gzipSync } from 'node:zlib'
 import { recordOf } from '#lib/platform/db/items.ts'
-import { itemAt } from '#lib/platform/db/batch.ts'
+import { itemAt, readMany } from '#lib/platform/db/batch.ts'
 import { tableName } from '#lib/platform/db/client.ts'
 import { keys } from '#lib/platform/db/keys.ts'
 import type { TransactItem } from '#lib/platform/db/transact.ts'
 import { transact } from '#lib/platform/db/transact.ts'
 import { writeIf } from '#lib/platform/db/write.ts'
 import { readRecord } from '#lib/platform/db/items.ts'
-import { readInChunks } from './read-chunks.ts'
 import type { PrevGuard, ReceiptRecord } from './records.ts'
 
 /**
@@ -67,7 +66,7 @@ export const readFork = (deviceId: string, counter: number, hash: string) =>
 export async function slotsHeld(
   wanted: { deviceId: string; counter: number }[],
 ): Promise<Map<string, ReceiptRecord>> {
-  const found = await readInChunks(wanted.map((w) => keys.receipt(w.deviceId, w.counter)))
+  const found = await readMany(wanted.map((w) => keys.receipt(w.deviceId, w.counter)))
   const held = new Map<string, ReceiptRecord>()
   for (const w of wanted) {
     const item = itemAt<Record<string, unknown>>(found, keys.receipt(w.deviceId, w.counter))
@@ -82,7 +81,7 @@ export const slotId = (deviceId: string, counter: number) => `${deviceId}#${coun
 export async function claimants(record: Pick<ReceiptRecord, 'deviceId' | 'counter' | 'prevHash'>) {
   const slotKey = keys.receipt(record.deviceId, record.counter)
   const guardKey = keys.receiptPrevGuard(record.deviceId, record.prevHash)
-  const found = await readInChunks([slotKey, guardKey])
+  const found = await readMany([slotKey, guardKey])
   const slot = itemAt<Record<string, unknown>>(found, slotKey)
   const guard = itemAt<Record<string, unknown>>(found, guardKey)
   return {

@@ -5,7 +5,8 @@ import { writeIf } from '#lib/platform/db/write.ts'
 import { readRecord, recordOf } from '#lib/platform/db/items.ts'
 import { keys } from '#lib/platform/db/keys.ts'
 import type { EventType, IntegrationEvent } from '#lib/events/event.ts'
-import { TTL_ATTRIBUTE } from '#lib/platform/db/table.ts'
+import { withAttributes } from '#lib/platform/db/index-reads.ts'
+import { LISTED, TTL_ATTRIBUTE } from '#lib/platform/db/table.ts'
 import { BadRequest, Conflict } from '#lib/platform/errors.ts'
 import type { Subscription } from './subscriptions.ts'
 
@@ -322,7 +323,7 @@ export async function listDeliveries(
   const base: QueryCommandInput = options.status
     ? {
         TableName: tableName(),
-        IndexName: 'gsi1',
+        IndexName: 'gsi1k',
         KeyConditionExpression: 'gsi1pk = :pk',
         ExpressionAttributeValues: {
           ':pk': keys.webhookDeliveryStatusPartition(subscriptionId, options.status),
@@ -349,7 +350,10 @@ export async function listDeliveries(
       }
   // Newest first: the base partition sorts by event id (time-ordered), the index by creation time.
   const page = await queryPage({ ...base, ScanIndexForward: false }, options.size)
-  const shown = page.items.map((item) => recordOf<Delivery>(item))
+  const listed = options.status
+    ? await withAttributes<Record<string, unknown>>('gsi1k', LISTED.delivery, page.items)
+    : page.items
+  const shown = listed.map((item) => recordOf<Delivery>(item))
   const more = page.more
   return {
     content: shown.map(deliveryView),

@@ -1,6 +1,8 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb'
 import { db, tableName } from '#lib/platform/db/client.ts'
 import { recordOf } from '#lib/platform/db/items.ts'
+import { withAttributes } from '#lib/platform/db/index-reads.ts'
+import { LISTED } from '#lib/platform/db/table.ts'
 import { keys } from '#lib/platform/db/keys.ts'
 import type { Delivery } from './delivery-records.ts'
 import { attemptMessage, queueAttempt } from './delivery-worker.ts'
@@ -30,7 +32,7 @@ export async function queueDueDeliveries(businessId: string, testNowMs: number):
         const out = await db().send(
           new QueryCommand({
             TableName: tableName(),
-            IndexName: 'gsi1',
+            IndexName: 'gsi1k',
             KeyConditionExpression: 'gsi1pk = :pk',
             FilterExpression: 'nextAttemptAt <= :now',
             ExpressionAttributeValues: {
@@ -40,7 +42,12 @@ export async function queueDueDeliveries(businessId: string, testNowMs: number):
             Limit: SWEEP_LIMIT,
           }),
         )
-        const due = (out.Items ?? []).map((item) => recordOf<Delivery>(item))
+        const listed = await withAttributes<Record<string, unknown>>(
+          'gsi1k',
+          LISTED.delivery,
+          out.Items ?? [],
+        )
+        const due = listed.map((item) => recordOf<Delivery>(item))
         await Promise.all(due.map((d) => queueAttempt(attemptMessage(d, d.attempts))))
         return due.length
       }),

@@ -1,5 +1,7 @@
 import { queryUpTo } from '#lib/platform/db/query.ts'
 import { recordOf } from '#lib/platform/db/items.ts'
+import { withAttributes } from '#lib/platform/db/index-reads.ts'
+import { LISTED } from '#lib/platform/db/table.ts'
 import { keys } from '#lib/platform/db/keys.ts'
 import { inMode, type Mode } from '#lib/platform/mode.ts'
 import { DUE_STRIPES, type Delivery } from './delivery-records.ts'
@@ -39,7 +41,7 @@ async function sweepMode(mode: Mode, cutoff: string, nowMs: number): Promise<Swe
       Array.from({ length: DUE_STRIPES }, (_, stripe) =>
         queryUpTo(
           {
-            IndexName: 'gsi2',
+            IndexName: 'gsi2k',
             KeyConditionExpression: 'gsi2pk = :pk AND gsi2sk < :cutoff',
             ExpressionAttributeValues: { ':pk': keys.webhookDeliveryDuePartition(stripe), ':cutoff': cutoff },
           },
@@ -47,10 +49,8 @@ async function sweepMode(mode: Mode, cutoff: string, nowMs: number): Promise<Swe
         ),
       ),
     )
-    const overdue = stripes
-      .flat()
-      .map((item) => recordOf<Delivery>(item))
-      .filter((d) => d.status === 'PENDING')
+    const listed = await withAttributes<Record<string, unknown>>('gsi2k', LISTED.deliveryDue, stripes.flat())
+    const overdue = listed.map((item) => recordOf<Delivery>(item)).filter((d) => d.status === 'PENDING')
     await Promise.all(overdue.map((d) => queueAttempt(attemptMessage(d, d.attempts))))
     const oldest = overdue.reduce((min, d) => Math.min(min, Date.parse(d.nextAttemptAt)), nowMs)
     return { requeued: overdue.length, oldestOverdueMs: nowMs - oldest }

@@ -1,4 +1,4 @@
-import { apiClientsOf, usableSecrets } from '#lib/platform/auth/credentials.ts'
+import { apiClientsOf, getApiClient, usableSecrets } from '#lib/platform/auth/credentials.ts'
 import { currentMode } from '#lib/platform/mode.ts'
 
 /** A webhook a business registered on one of its API clients, with that client's credentials. */
@@ -22,7 +22,10 @@ export async function webhooksOf(businessId: string): Promise<PartyWebhook[]> {
   for (const client of clients) {
     if (!client.active || !client.webhookUrl || byUrl.has(client.webhookUrl)) continue
     if ((client.mode ?? 'live') !== mode) continue
-    const newest = client.secrets.slice(-1)
+    // The index holds no secrets: the client's own item is read, for the systems of this mode only.
+    const whole = await getApiClient(client.apiKey)
+    if (!whole?.active) continue
+    const newest = whole.secrets.slice(-1)
     // Stored encrypted: an undecryptable secret is logged by usableSecrets and the webhook skipped.
     const secret = (await usableSecrets(newest, { record: 'api-client', id: client.apiKey }))[0]?.secret
     if (!secret) continue

@@ -179,8 +179,6 @@ export async function putSignedInvoice(options: PutInvoiceOptions = {}): Promise
       TableName: tableName(),
       Item: {
         ...keys.invoice(irn),
-        ...keys.invoiceByBusiness(businessId, at, irn),
-        ...(buyerTin ? keys.invoiceByBuyer(buyerTin, at, irn) : {}),
         ...record,
       },
     }),

@@ -4,6 +4,7 @@ import { PutCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb'
 import type { Caller } from '#lib/platform/auth/caller.ts'
 import { db, tableName } from '#lib/platform/db/client.ts'
 import { recordOf } from '#lib/platform/db/items.ts'
+import { withAttributes } from '#lib/platform/db/index-reads.ts'
 import { keys } from '#lib/platform/db/keys.ts'
 import { queryAll } from '#lib/platform/db/query.ts'
 import { AGAIN, withRetries } from '#lib/platform/db/retry.ts'
@@ -228,8 +229,13 @@ async function writeAfter(subject: AuditInput['subject'] | undefined, after: Nam
   })
 }
 
+/** A subject's events from the table, or a business's from its index, whose items are read after it (keys only there). */
 async function eventsOf(input: Omit<QueryCommandInput, 'TableName'>): Promise<AuditEvent[]> {
-  return (await queryAll(input)).map((item) => recordOf<AuditEvent>(item))
+  const found = await queryAll(input)
+  const items = input.IndexName
+    ? await withAttributes<Record<string, unknown>>('gsi3k', 'item', found)
+    : found
+  return items.map((item) => recordOf<AuditEvent>(item))
 }
 
 /** Every event of one subject, oldest first. */
@@ -247,7 +253,7 @@ export const auditOfInvoice = (irn: string) => auditOfSubject('INVOICE', irn)
 /** Every event concerning one business (its invoices and credentials), oldest first. */
 export function auditOfBusiness(businessId: string): Promise<AuditEvent[]> {
   return eventsOf({
-    IndexName: 'gsi3',
+    IndexName: 'gsi3k',
     KeyConditionExpression: 'gsi3pk = :pk',
     ExpressionAttributeValues: { ':pk': keys.auditBusinessPartition(businessId) },
   })

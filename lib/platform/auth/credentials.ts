@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto'
-import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb'
+import { PutCommand } from '@aws-sdk/lib-dynamodb'
 import { DecryptionFailed, decryptField, encryptField } from '#lib/platform/crypto/fields.ts'
 import { forgetRecord } from '#lib/platform/cache/records.ts'
 import { db, tableName } from '#lib/platform/db/client.ts'
@@ -7,8 +7,10 @@ import { readRecord, recordOf } from '#lib/platform/db/items.ts'
 import { keys } from '#lib/platform/db/keys.ts'
 import { writeIf } from '#lib/platform/db/write.ts'
 import { AGAIN, withRetries } from '#lib/platform/db/retry.ts'
-import { putCountedKey, revokeCountedKey } from './key-count.ts'
+import { clientsIndexed, putCountedKey, revokeCountedKey } from './key-count.ts'
 import { checkDestination } from '#lib/platform/net/destination.ts'
+import { withAttributes } from '#lib/platform/db/index-reads.ts'
+import { LISTED } from '#lib/platform/db/table.ts'
 import { queryAll } from '#lib/platform/db/query.ts'
 import { Conflict, DependencyDown, NotFound } from '#lib/platform/errors.ts'
 import { logger, fingerprint } from '#lib/platform/log.ts'
@@ -189,17 +191,25 @@ export async function issueApiClient(input: {
 
 export const getApiClient = (apiKey: string) => readRecord<ApiClient>(keys.apiClient(apiKey))
 
-/** Every client of a business (to find the webhook of a party, for instance). */
-export async function apiClientsOf(businessId: string): Promise<ApiClient[]> {
-  const out = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk',
-      ExpressionAttributeValues: { ':pk': keys.apiClientByBusiness(businessId, '').gsi1pk },
-    }),
+/** What the business index shows of an API client: whether it is a system of the business. */
+export type ApiClientSystem = Pick<ApiClient, 'apiKey' | 'active' | 'mode' | 'webhookUrl'>
+
+/**
+ * Every client of a business as the index shows it (to find the webhook of a party, for instance):
+ * its secrets are not there (getApiClient reads them).
+ */
+export async function apiClientsOf(businessId: string): Promise<ApiClientSystem[]> {
+  return withAttributes<ApiClientSystem>('gsi1k', LISTED.apiClientSystem, await clientsIndexed(businessId))
+}
+
+/** Every client of a business, whole (the key listing), from the index then the items. */
+export async function wholeApiClientsOf(businessId: string): Promise<ApiClient[]> {
+  const items = await withAttributes<Record<string, unknown>>(
+    'gsi1k',
+    'item',
+    await clientsIndexed(businessId),
   )
-  return (out.Items ?? []) as ApiClient[]
+  return items.map((item) => recordOf<ApiClient>(item))
 }
 
 async function updateClient(
@@ -446,11 +456,13 @@ export async function issueNotifyAdminKey(input: { adminKeyId?: string; token?: 
 
 /** Every credential of a kind, secrets left out (the CLI masks what remains). */
 export async function listCredentials(kind: string): Promise<Record<string, unknown>[]> {
-  const items = await queryAll({
-    IndexName: 'gsi2',
+  // The index holds the keys only of credentials (an operator's listing): the items are read after it.
+  const listed = await queryAll({
+    IndexName: 'gsi2k',
     KeyConditionExpression: 'gsi2pk = :pk',
     ExpressionAttributeValues: { ':pk': keys.credentialListing(kind, '').gsi2pk },
   })
+  const items = await withAttributes<Record<string, unknown>>('gsi2k', 'item', listed)
   return items.map((item) => {
     const { secrets, tokenHash: _t, ...rest } = recordOf<Record<string, unknown>>(item)
     return { ...rest, ...(secrets ? { secrets: (secrets as ClientSecret[]).length } : {}) }

@@ -1,6 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb'
 import { db, tableName } from '#lib/platform/db/client.ts'
 import { queryAll } from '#lib/platform/db/query.ts'
+import { withAttributes } from '#lib/platform/db/index-reads.ts'
 import { recordOf } from '#lib/platform/db/items.ts'
 import { keys } from '#lib/platform/db/keys.ts'
 import { AGAIN, withRetries } from '#lib/platform/db/retry.ts'
@@ -153,17 +154,29 @@ async function readCount(businessId: string, mode: Mode) {
 }
 
 /**
+ * A business's API clients on its index (keys.apiClientByBusiness), as the index holds them: what
+ * LISTED.apiClientSystem names, no secrets (lib/platform/db/table.ts).
+ */
+export const clientsIndexed = (businessId: string) =>
+  queryAll({
+    IndexName: 'gsi1k',
+    KeyConditionExpression: 'gsi1pk = :pk',
+    ExpressionAttributeValues: { ':pk': keys.apiClientByBusiness(businessId, '').gsi1pk },
+  })
+
+/**
  * Makes the count include the active keys of the mode issued before it existed: once per business and
  * mode, in transactions that mark each such key `inCount` (conditional on it still being active and
  * unmarked) and ADD them to the count, the last one setting `includesEarlier`. A concurrent issue
  * doing the same, or a revocation meanwhile, fails a condition: the caller reads the count again.
  */
 async function countEarlierKeys(businessId: string, mode: Mode): Promise<void> {
-  const items = await queryAll({
-    IndexName: 'gsi1',
-    KeyConditionExpression: 'gsi1pk = :pk',
-    ExpressionAttributeValues: { ':pk': keys.apiClientByBusiness(businessId, '').gsi1pk },
-  })
+  // Whole items: whether a key is counted is not on the index.
+  const items = await withAttributes<Record<string, unknown>>(
+    'gsi1k',
+    'item',
+    await clientsIndexed(businessId),
+  )
   const earlier = items
     .map((item) => recordOf<CountedKey & { mode?: Mode }>(item))
     .filter((k) => k.active && (k.mode ?? 'live') === mode && !k.counted && !k.inCount)

@@ -13,20 +13,33 @@ const pause = (round: number, capMs: number, stepMs: number) =>
   new Promise((resolve) => setTimeout(resolve, Math.min(capMs, stepMs * 2 ** round)))
 
 /**
- * Strongly consistent reads of several items in one round trip. Returns the items found by key
- * (absent keys are simply missing from the map: read them with `itemAt`).
+ * Reads of several items, 100 to a BatchGetItem (its most), strongly consistent unless `consistent`
+ * is false. Returns the items found by key (absent keys are simply missing from the map: read them
+ * with `itemAt`).
  */
-export async function readMany(wanted: Key[]): Promise<Map<string, Record<string, unknown>>> {
+export async function readMany(
+  wanted: Key[],
+  { consistent = true }: { consistent?: boolean } = {},
+): Promise<Map<string, Record<string, unknown>>> {
   const found = new Map<string, Record<string, unknown>>()
-  let pending: Key[] = [...new Map(wanted.map((k) => [keyId(k), { pk: k.pk, sk: k.sk }])).values()]
-  for (let round = 0; pending.length > 0; round++) {
-    const out = await db().send(
-      new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: true } } }),
-    )
-    for (const item of out.Responses?.[tableName()] ?? []) found.set(keyId(item as Key), item)
-    pending = (out.UnprocessedKeys?.[tableName()]?.Keys ?? []) as Key[]
-    if (pending.length && round > 0) await pause(round, 200, 10)
-  }
+  const unique = [...new Map(wanted.map((k) => [keyId(k), { pk: k.pk, sk: k.sk }])).values()]
+  const chunks: Key[][] = []
+  for (let i = 0; i < unique.length; i += 100) chunks.push(unique.slice(i, i + 100))
+  await Promise.all(
+    chunks.map(async (chunk) => {
+      let pending = chunk
+      for (let round = 0; pending.length > 0; round++) {
+        const out = await db().send(
+          new BatchGetCommand({
+            RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: consistent } },
+          }),
+        )
+        for (const item of out.Responses?.[tableName()] ?? []) found.set(keyId(item as Key), item)
+        pending = (out.UnprocessedKeys?.[tableName()]?.Keys ?? []) as Key[]
+        if (pending.length && round > 0) await pause(round, 200, 10)
+      }
+    }),
+  )
   return found
 }
 

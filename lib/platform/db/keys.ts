@@ -122,18 +122,12 @@ export const keys = {
 
   /**
    * One invoice record per IRN (CONTRACT section 5). The IRN carries the issuing business's service
-   * id, so it names one business; the record keeps businessId for ownership checks. Indexed by
-   * business (gsi1) and by buyer TIN (gsi2) for listings and buyer pulls.
+   * id, so it names one business; the record keeps businessId for ownership checks. It is on no
+   * index: a business's invoices are listed by supplier search's list items (searchList), a buyer's
+   * by its inbox. Records written before issue 43 carry gsi1 and gsi2 keys no query reads, dropped
+   * when a validate or sign next rewrites the record (docs/operations.md, "Replacing an index").
    */
   invoice: (irn: string): Key => ({ pk: `IRN#${scoped(irn)}`, sk: 'INVOICE' }),
-  invoiceByBusiness: (businessId: string, createdAt: string, irn: string) => ({
-    gsi1pk: `BUSINESS#${scoped(businessId)}#INVOICES`,
-    gsi1sk: `${createdAt}#${irn}`,
-  }),
-  invoiceByBuyer: (buyerTin: string, createdAt: string, irn: string) => ({
-    gsi2pk: `BUYER#${scoped(buyerTin)}#INVOICES`,
-    gsi2sk: `${createdAt}#${irn}`,
-  }),
 
   /**
    * The buyer's inbox (CONTRACT 17, transmit/pull; lib/lifecycle/inbox.ts): one item per invoice

@@ -59,9 +59,8 @@ describe('POST /api/{v}/app/invoice/sign', () => {
     const item = await storedItem(invoice.irn)
     const canonical = canonicalize(invoice)!
     expect(item).toEqual({
+      // On no index (issue 43): the item is its keys and its record.
       ...keys.invoice(invoice.irn),
-      ...keys.invoiceByBusiness(DEV.supplier.businessId, item!.createdAt, invoice.irn),
-      ...keys.invoiceByBuyer(DEV.buyer.tin, item!.createdAt, invoice.irn),
       irn: invoice.irn,
       businessId: DEV.supplier.businessId,
       status: 'SIGNED',
@@ -300,7 +299,6 @@ describe('the invoice lifecycle through validate and sign', () => {
         TableName: tableName(),
         Item: {
           ...keys.invoice(invoice.irn),
-          ...keys.invoiceByBusiness(DEV.supplier.businessId, at, invoice.irn),
           irn: invoice.irn,
           businessId: DEV.supplier.businessId,
           status: 'GENERATED',
