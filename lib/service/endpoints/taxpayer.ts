@@ -17,8 +17,6 @@ export const verifyTin = /* @__PURE__ */ endpointsOf({
   routes: [
     { method: 'POST', path: '/resource/verify-tin' },
     { method: 'POST', path: '/api/v1/utilities/verify-tin', profile: 'authority' },
-    // The authority's clients send it with a trailing slash, which API Gateway routes as another path (CONTRACT 25).
-    { method: 'POST', path: '/api/v1/utilities/verify-tin/', profile: 'authority' },
   ],
   roles: ANY,
   access: { table: [reads(['TAXPAYER#', 'TIN#', 'BUSINESS#'])] },

@@ -47,14 +47,3 @@ describe('POST /api/v1/utilities/verify-tin', () => {
     expect(reply.body.errors[0].path).toBe('tin')
   })
 })
-
-describe('POST /api/v1/utilities/verify-tin/', () => {
-  it('is the same endpoint with the trailing slash the authority’s clients send (CONTRACT 25)', async () => {
-    const reply = await live.app.post<any>(`${PATH}/`, { tin: DEV.buyer.tin })
-    expect(reply.status).toBe(200)
-    expect(reply.body.code).toBe(200)
-    expect(reply.body.data).toEqual((await live.app.post<any>(PATH, { tin: DEV.buyer.tin })).body.data)
-    const bad = await live.app.post<any>(`${PATH}/`, { tin: 123 })
-    expect(bad.body).toEqual(authorityError(400))
-  })
-})
