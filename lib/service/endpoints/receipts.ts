@@ -242,67 +242,70 @@ export const deviceChainDocs = (): EndpointDocs => ({
   }),
 })
 
+/** A request of one receipt, for the OpenAPI document (a function: read only when the document is built). */
+const reportExample = () => ({
+  receipts: [
+    {
+      irn: 'RCT000042-94ND90NR-20261121',
+      business_id: '11111111-1111-4111-8111-111111111111',
+      issue_date: '2026-11-21',
+      invoice_type_code: '381',
+      invoice_kind: 'B2C',
+      payment_status: 'PAID',
+      document_currency_code: 'NGN',
+      tax_currency_code: 'NGN',
+      accounting_supplier_party: {
+        party_name: 'Dangote Cement Plc',
+        tin: '12345678-0001',
+        email: 'billing@supplier.example',
+        postal_address: {
+          street_name: '12 Marina Road',
+          city_name: 'Lagos Island',
+          postal_zone: '100001',
+          lga: 'NG-LA-LAI',
+          state: 'NG-LA',
+          country: 'NG',
+        },
+      },
+      tax_total: [
+        {
+          tax_amount: 75,
+          tax_subtotal: [
+            { taxable_amount: 1000, tax_amount: 75, tax_category: { id: 'STANDARD_VAT', percent: 7.5 } },
+          ],
+        },
+      ],
+      legal_monetary_total: {
+        line_extension_amount: 1000,
+        tax_exclusive_amount: 1000,
+        tax_inclusive_amount: 1075,
+        payable_amount: 1075,
+      },
+      invoice_line: [
+        {
+          item: { name: 'Cement 50kg', description: 'Portland cement' },
+          price: { price_amount: 1000, base_quantity: 1, price_unit: 'NGN per 1' },
+          hsn_code: '2523.29',
+          product_category: 'Building materials',
+          invoiced_quantity: 1,
+          line_extension_amount: 1000,
+        },
+      ],
+      device: {
+        device_id: 'dev_0193a1b2c3d4e5f60718293a4b5c6d7e8f90',
+        counter: 1,
+        prev_hash: 'x3Xnt1ft5jDNCqERO9ECZhqziCnKUqZCKreChi8mhkY',
+        issued_at: '2026-11-21T10:15:30Z',
+      },
+      signature: 'k6fQ1l7n0tPq3xW2yV8uB5cZ4aS9dE1fG6hJ7kL0mN3oP2qR5sT8uV1wX4yZ7aB0cD3eF6gH9iJ2kL5mN8oP1qRw',
+    },
+  ],
+})
+
 export const receiptsReportDocs = (): EndpointDocs => ({
   summary: 'Report B2C receipts signed by registered devices',
   description: `Up to ${MAX_RECEIPTS} receipts (or the 1 MiB body limit) a request, each a v2 invoice with \`invoice_kind\` B2C (buyer optional) plus \`device: {device_id, counter, prev_hash, issued_at}\` and \`signature\` (base64url; Ed25519, or ES256 as r || s) over the receipt's RFC 8785 bytes without \`signature\`. The reply has one result per receipt, in order: REPORTED (signed by the service and stored as an invoice of the business, as sign stores one: confirm, search, the PDF and UBL routes find it; \`late: true\` past report_by = issued_at + 24 h), DUPLICATE (a byte-identical receipt was received before: \`duplicate_of\` and its first result, for as long as the receipt is kept), FORK (another receipt holds that device and counter, or names the same prev_hash: both are kept, the first untouched), REJECTED (\`errors\`: unknown device, device revoked at issued_at, signature wrong, counter 1 not naming the genesis hash, issued_at more than 5 minutes ahead of the server, an IRN already used, or the invoice rules). Receipts may arrive in any order and none waits for another. A receipt rejected for its content keeps its counter: its correction is a new receipt naming \`corrects\` (the rejected hash).`,
-  example: {
-    receipts: [
-      {
-        irn: 'RCT000042-94ND90NR-20261121',
-        business_id: '11111111-1111-4111-8111-111111111111',
-        issue_date: '2026-11-21',
-        invoice_type_code: '381',
-        invoice_kind: 'B2C',
-        payment_status: 'PAID',
-        document_currency_code: 'NGN',
-        tax_currency_code: 'NGN',
-        accounting_supplier_party: {
-          party_name: 'Dangote Cement Plc',
-          tin: '12345678-0001',
-          email: 'billing@supplier.example',
-          postal_address: {
-            street_name: '12 Marina Road',
-            city_name: 'Lagos Island',
-            postal_zone: '100001',
-            lga: 'NG-LA-LAI',
-            state: 'NG-LA',
-            country: 'NG',
-          },
-        },
-        tax_total: [
-          {
-            tax_amount: 75,
-            tax_subtotal: [
-              { taxable_amount: 1000, tax_amount: 75, tax_category: { id: 'STANDARD_VAT', percent: 7.5 } },
-            ],
-          },
-        ],
-        legal_monetary_total: {
-          line_extension_amount: 1000,
-          tax_exclusive_amount: 1000,
-          tax_inclusive_amount: 1075,
-          payable_amount: 1075,
-        },
-        invoice_line: [
-          {
-            item: { name: 'Cement 50kg', description: 'Portland cement' },
-            price: { price_amount: 1000, base_quantity: 1, price_unit: 'NGN per 1' },
-            hsn_code: '2523.29',
-            product_category: 'Building materials',
-            invoiced_quantity: 1,
-            line_extension_amount: 1000,
-          },
-        ],
-        device: {
-          device_id: 'dev_0193a1b2c3d4e5f60718293a4b5c6d7e8f90',
-          counter: 1,
-          prev_hash: 'x3Xnt1ft5jDNCqERO9ECZhqziCnKUqZCKreChi8mhkY',
-          issued_at: '2026-11-21T10:15:30Z',
-        },
-        signature: 'k6fQ1l7n0tPq3xW2yV8uB5cZ4aS9dE1fG6hJ7kL0mN3oP2qR5sT8uV1wX4yZ7aB0cD3eF6gH9iJ2kL5mN8oP1qRw',
-      },
-    ],
-  },
+  example: reportExample(),
   replies: () => ({
     200: { description: 'One result per receipt, in order', data: z.array(ReceiptResult()) },
     400: 'The body is not `{receipts: [...]}` with 1 to 1,000 receipts',

@@ -37,6 +37,8 @@ const DOCS = [
   'docs/events.md',
   'docs/sandbox.md',
   'docs/operations.md',
+  // After the documents whose promised outputs count the business's invoices: its receipts are invoices too.
+  'docs/receipts.md',
   'docs/capacity.md',
   'docs/hostile-input.md',
   'docs/errors.md',
@@ -106,7 +108,12 @@ const serverFile = () => join(dir, 'server.json')
 
 /** The environment of a new terminal: nothing names a table, so the CLI must find the server. */
 function terminalEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, LOCAL_SERVER_FILE: serverFile() }
+  // TILL_DIR: docs/receipts.md's till keeps its key and receipts in this run's folder, not a shared one.
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    LOCAL_SERVER_FILE: serverFile(),
+    TILL_DIR: join(dir, 'till'),
+  }
   for (const name of ['TABLE_NAME', 'DYNAMODB_ENDPOINT', 'AWS_REGION', 'STAGE', 'PORT']) delete env[name]
   return env
 }
