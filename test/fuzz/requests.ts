@@ -201,6 +201,17 @@ export const SAMPLES: Record<string, (ctx: FuzzContext) => Sample> = {
       ],
     },
   }),
+  // The receipt's public verification page (a QR of no device: "not genuine", no write) and the
+  // compliance report (ADMIN: the fuzz's SI key is refused, and reads nothing).
+  'receipt-verify-page': () => ({
+    params: { device_id: `dev_${randomBytes(16).toString('hex')}`, counter: '1' },
+    query: {
+      h: randomBytes(32).toString('base64url'),
+      s: randomBytes(64).toString('base64url'),
+      i: newIrn(),
+    },
+  }),
+  'compliance-report': () => ({ query: { from: '2026-11-01', to: '2026-11-02', format: 'json' } }),
 }
 
 // Hostile values ----------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ import { b2cInvoice, hashOf } from './receipts.ts'
  * receipt sent twice, byte for byte) and late receipts (issued more than 24 h before they are sent).
  * The plan says what the service must find: each device's gaps (and which are overdue), its forked
  * counters, its late count, and the results the reports must get. bench/receipts.ts runs it at
- * 100,000 receipts; test/http/receipts/fault-day.test.ts at 10,000 on a test clock.
+ * 100,000 receipts; a test-clock run of 10,000 can use the same plan.
  *
  * Faults are spread by a seeded generator, so a run can be repeated; which device gets what is
  * recorded, never guessed back from the replies.
