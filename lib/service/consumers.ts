@@ -411,7 +411,8 @@ export const consumers: readonly Consumer[] = [
   declare({
     functionId: 'receipt-events',
     domain: 'receipts',
-    stack: 'events',
+    // Beside the receipts' endpoints' neighbours: the events stack is at its resource budget.
+    stack: 'exchange',
     // New receipt items (REPORTED, REJECTED and FORK; their entity is RECEIPT): the report replies
     // without writing their events, and this writes receipt.late and chain.fork after it.
     trigger: {
@@ -433,7 +434,8 @@ export const consumers: readonly Consumer[] = [
   declare({
     functionId: 'receipt-chain-watch',
     domain: 'receipts',
-    stack: 'events',
+    // Beside the receipts' endpoints' neighbours: the events stack is at its resource budget.
+    stack: 'exchange',
     // Every 15 minutes: a gap or a silence is found at most 15 minutes after its deadline.
     trigger: {
       kind: 'schedule',

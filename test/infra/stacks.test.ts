@@ -446,6 +446,8 @@ describe('service key secrets', () => {
         'health-check',
         // The invoice PDF encrypts its QR text once, for the authority key (lib/documents/invoice-qr.ts).
         'invoice-pdf',
+        // A reported B2C receipt is stamped as sign stamps an invoice (CONTRACT 23).
+        'receipts-report',
         'resource-verify-qr',
         'si-generate-qr-code',
       ].sort(),
@@ -631,6 +633,8 @@ describe('data encryption key (issue 7)', () => {
           (r) =>
             (r.handler.startsWith('functions/invoice/') && /validate|sign/.test(r.handler)) ||
             r.handler === 'functions/webhooks/webhook-subscription-create.ts' ||
+            // A reported B2C receipt is stored as a signed invoice, its notes sealed as sign seals them.
+            r.handler === 'functions/receipts/receipts-report.ts' ||
             // Self-service keys seal the secrets they issue and roll (CONTRACT 15).
             r.handler === 'functions/api-keys/api-key-issue.ts' ||
             r.handler === 'functions/api-keys/api-key-roll.ts',

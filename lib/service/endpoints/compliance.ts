@@ -20,7 +20,8 @@ export const ComplianceQuery = z.object({
   ),
 })
 
-const compliance = /* @__PURE__ */ endpointsOf({ domain: 'receipts', ...BUSINESS_ADMIN })
+// In the exchange stack, with the devices: the events stack is at its resource budget.
+const compliance = /* @__PURE__ */ endpointsOf({ domain: 'receipts', ...BUSINESS_ADMIN, stack: 'exchange' })
 
 export const complianceReport = /* @__PURE__ */ compliance({
   functionId: 'compliance-report',

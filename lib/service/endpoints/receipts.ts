@@ -26,7 +26,8 @@ import { ANY, BUSINESS_ADMIN, reads, Warning, writes } from './common.ts'
  * is in the invoicing stack with the sign endpoint.
  */
 
-const devices = /* @__PURE__ */ endpointsOf({ domain: 'receipts', ...BUSINESS_ADMIN })
+// In the exchange stack: the events stack, where the other ADMIN endpoints are, is at its resource budget.
+const devices = /* @__PURE__ */ endpointsOf({ domain: 'receipts', ...BUSINESS_ADMIN, stack: 'exchange' })
 
 export const deviceRegister = /* @__PURE__ */ devices({
   functionId: 'device-register',

@@ -14,14 +14,25 @@ const concrete = (path: string) =>
 
 // Public by design, and only these: the JWKS, the OpenAPI document, the docs page rendered from it and
 // (anonymous detail only) the health check.
-const PUBLIC = ['GET /api/v1/resource/public-keys', 'GET /api/openapi.json', 'GET /api/docs']
+const PUBLIC = [
+  'GET /api/v1/resource/public-keys',
+  'GET /api/openapi.json',
+  'GET /api/docs',
+  // The receipt's verification page, which a customer's phone opens from the printed QR (CONTRACT 23).
+  'GET /verify/r/{device_id}/{counter}',
+].sort()
 // The health check, at the seed's path and the authority's probe (CONTRACT 17); the authority's
 // self-health-check is its signed form.
 const ANONYMOUS_ALLOWED = ['GET /api/v1/health-check', 'GET /api']
 
 describe('every route in the route table', () => {
   it('names exactly the expected public routes', () => {
-    expect(routes.filter((r) => r.auth === 'none').map((r) => `${r.method} ${r.path}`)).toEqual(PUBLIC)
+    expect(
+      routes
+        .filter((r) => r.auth === 'none')
+        .map((r) => `${r.method} ${r.path}`)
+        .sort(),
+    ).toEqual(PUBLIC)
     expect(routes.filter((r) => r.allowAnonymous).map((r) => `${r.method} ${r.path}`)).toEqual(
       ANONYMOUS_ALLOWED,
     )
