@@ -203,6 +203,8 @@ describe('asynchronous consumers', () => {
         'DeadLettersWebhookRecover',
         'DeadLettersBatchDispatch',
         'DeadLettersBatchWorker',
+        // The receipts' stream consumer (receipt.late, chain.fork); the chain watch is scheduled.
+        'DeadLettersReceiptEvents',
       ].sort(),
     )
     expect(outputs.DeadLettersOutboxSender!.Description).toBe('Dead-letter queue of outbox-sender')
