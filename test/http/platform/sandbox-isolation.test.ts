@@ -225,7 +225,7 @@ describe('live and test mode (CONTRACT section 15)', () => {
       'BATCH#',
     ])
       expect(reached, `test-mode work reached ${prefix}`).toContain(prefix)
-  })
+  }, 90_000) // every authenticated route twice: it grew with the receipts routes past the default 30 s on a busy machine
 
   it('keeps one IRN as two invoices, each mode seeing its own and the other mode seeing none of it', async () => {
     const live = devClients(api.url)
