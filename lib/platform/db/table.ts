@@ -25,6 +25,17 @@ export interface IndexDefinition {
  * runs too rarely to pay for a copy on every write: a party's fields, an API key's secrets and roles,
  * the CLI's credentials, the outbox, batches and audit events of a business.
  */
+/** A merchant history row as Area C shows it: listed on its own, and with its numbers by reference. */
+const HISTORY_ROW = [
+  'amountKobo',
+  'completedAt',
+  'merchantReference',
+  'providerReference',
+  'accountNumber',
+  'status',
+  'type',
+] as const
+
 export const LISTED = {
   /** Supplier search's filter spaces (lib/invoice/search.ts): the list item's summary. */
   invoiceSummary: [
@@ -43,29 +54,11 @@ export const LISTED = {
     'notes',
   ],
   /** A merchant history row as Area C shows it (lib/merchant-history/service.ts toRecord). */
-  historyRow: [
-    'amountKobo',
-    'completedAt',
-    'merchantReference',
-    'providerReference',
-    'accountNumber',
-    'status',
-    'type',
-  ],
+  historyRow: HISTORY_ROW,
   /** A history item read as a date bound on the time index: its numbers only. */
   historyBound: ['seqAll', 'okCount', 'failedCount'],
   /** A reference's rows, filtered by status and date and ordered by number when read whole. */
-  historyReferenceRow: [
-    'amountKobo',
-    'completedAt',
-    'merchantReference',
-    'providerReference',
-    'accountNumber',
-    'status',
-    'type',
-    'seqAll',
-    'createdAt',
-  ],
+  historyReferenceRow: [...HISTORY_ROW, 'seqAll', 'createdAt'],
   /** An integration event (lib/events/event.ts eventOf). */
   event: ['id', 'type', 'created_at', 'business_id', 'mode', 'data'],
   /** The buyer's inbox entry (lib/lifecycle/inbox.ts inboxEntryOf). */
