@@ -68,6 +68,12 @@ async function main() {
     await ensureTable(dynamo.endpoint, tableName)
     const { seedLocal } = await import('./local/seed.ts')
     await seedLocal()
+    // The signing and QR keys of both modes, generated on a fresh clone (RSA-2048 takes seconds on a
+    // busy machine) and loaded now: the first health check or signed invoice does not wait for them,
+    // nor see them DOWN because its 1.5 s check ran out while they were made.
+    const { authorityKey } = await import('#lib/qr/authority-key.ts')
+    const { signingKey } = await import('#lib/platform/signing/key-source.ts')
+    await Promise.all([authorityKey('live'), authorityKey('test'), signingKey('live'), signingKey('test')])
     let bundles: Record<string, string> | undefined
     // Whose permissions the local IAM guard enforces (scripts/local/iam.ts): a synth's own, read from
     // its templates, when its bundles run; else those the sources derive the policies from.
