@@ -141,7 +141,7 @@ async function main() {
               const out = await db().send(
                 new QueryCommand({
                   TableName: tableName(),
-                  IndexName: 'gsi2k',
+                  IndexName: 'gsi2',
                   KeyConditionExpression: 'gsi2pk = :pk AND gsi2sk >= :since',
                   ExpressionAttributeValues: {
                     ':pk': keys.historyTimePartition(merchantId, stripe),

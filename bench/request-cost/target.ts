@@ -18,6 +18,7 @@
  * durations its request lines give (`durationMs`). The counts answer the same control GET.
  * The webhook consumers run on demand (the control's /workers/..., below).
  */
+import { appendFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
@@ -70,7 +71,11 @@ const noUsage = () => ({
 })
 const usage = noUsage()
 const WRITES = /^(Put|Update|Delete|BatchWrite|TransactWrite)/
-type Capacity = { CapacityUnits?: number; GlobalSecondaryIndexes?: Record<string, Capacity> }
+type Capacity = {
+  CapacityUnits?: number
+  Table?: { CapacityUnits?: number }
+  GlobalSecondaryIndexes?: Record<string, Capacity>
+}
 /** Items in a call's input (written) or output (read), for their sizes. */
 const writtenItems = (input: Record<string, any>): unknown[] => [
   ...(input.Item ? [input.Item] : []),
@@ -86,6 +91,31 @@ const readItems = (output: Record<string, any>): unknown[] => [
     ? Object.values(output.Responses as Record<string, unknown[]>).flat()
     : (output.Responses ?? []).flatMap((r: Record<string, unknown>) => (r?.Item ? [r.Item] : []))),
 ]
+/**
+ * COST_TRACE=<file>: one line per DynamoDB call, its command, the kind of each item it names (the
+ * key's prefix), and the units it used on the table and on each index. To see where a route's units
+ * go; the counts are not written with it.
+ */
+const trace = process.env.COST_TRACE
+const kindOf = (key: unknown) =>
+  String((key as { pk?: unknown } | undefined)?.pk ?? '?').replace(/[#:].*$/, '#')
+function traceCall(command: string, input: Record<string, any>, reported: Capacity[]) {
+  const items = [
+    input.Key,
+    input.Item && { pk: input.Item.pk },
+    ...(input.TransactItems ?? []).map((t: Record<string, any>) => {
+      const op = Object.values(t)[0] as Record<string, any>
+      return op.Key ?? { pk: op.Item?.pk }
+    }),
+  ].filter(Boolean)
+  const units = reported.map((c) => ({
+    table: c.Table?.CapacityUnits ?? c.CapacityUnits,
+    indexes: Object.fromEntries(
+      Object.entries(c.GlobalSecondaryIndexes ?? {}).map(([n, i]) => [n, i.CapacityUnits]),
+    ),
+  }))
+  appendFileSync(trace!, `${JSON.stringify({ command, items: items.map(kindOf), units })}\n`)
+}
 if (cost) {
   const { valueSize } = await from('lib/platform/db/item-size.ts')
   const size = (items: unknown[]) => items.reduce((n: number, item) => n + valueSize(item), 0)
@@ -111,6 +141,7 @@ if (cost) {
             for (const item of writtenItems(args.input))
               usage.largestWritten = Math.max(usage.largestWritten, valueSize(item))
           usage.readBytes += size(readItems(result.output))
+          if (trace) traceCall(context.commandName ?? '', args.input, reported)
           return result
         } catch (error) {
           if (write) usage.failedWrites.push(Math.max(1, written))

@@ -10,7 +10,7 @@ import {
 import { Key } from 'aws-cdk-lib/aws-kms'
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager'
 import type { Construct } from 'constructs'
-import { indexesFor, tableDefinition } from '#lib/platform/db/table.ts'
+import { type IndexDefinition, projectionProblems, tableDefinition } from '#lib/platform/db/table.ts'
 import type { ModeSecret } from '#lib/service/routes.ts'
 import { AlarmsNotify, AlarmTopic } from '../constructs/alarms.ts'
 import { acknowledge } from '../constructs/nag.ts'
@@ -59,11 +59,11 @@ export class DataStack extends Stack {
       removalPolicy: keep,
     })
 
-    // The service's indexes, or while a stage with data upgrades its indexes the ones the step names
-    // (`-c tableIndexes=gsi1,gsi2,gsi3,gsi1k`): CloudFormation adds or drops one index per update
-    // (docs/operations.md, "Replacing an index").
-    const named = this.node.tryGetContext('tableIndexes') as string | undefined
-    const indexes = indexesFor(named ? named.split(',').map((n) => n.trim()) : undefined)
+    // DynamoDB Local takes index projections DynamoDB refuses (more than 20 attributes an index):
+    // synth stops on them, not the deploy.
+    const indexes: readonly IndexDefinition[] = tableDefinition.globalSecondaryIndexes
+    const problems = projectionProblems(indexes)
+    if (problems.length) throw new Error(`lib/platform/db/table.ts: ${problems.join('; ')}`)
     this.table = new TableV2(this, 'Table', {
       partitionKey: stringKey(tableDefinition.partitionKey),
       sortKey: stringKey(tableDefinition.sortKey),

@@ -199,11 +199,11 @@ export async function markProcessing(batchId: string): Promise<void> {
 /** A business's batches (headers only), oldest first. */
 export async function batchesOf(businessId: string): Promise<BatchHeader[]> {
   const listed = await queryAll({
-    IndexName: 'gsi1k',
+    IndexName: 'gsi1',
     KeyConditionExpression: 'gsi1pk = :pk',
     ExpressionAttributeValues: { ':pk': keys.batchBusinessPartition(businessId) },
   })
   // The index holds a batch's keys only (a CLI and test listing): the headers are read after it.
-  const items = await withAttributes<Record<string, unknown>>('gsi1k', 'item', listed)
+  const items = await withAttributes<Record<string, unknown>>('gsi1', 'item', listed)
   return items.map((item) => recordOf<BatchHeader>(item))
 }

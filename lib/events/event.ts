@@ -93,9 +93,9 @@ export function eventOf(item: Record<string, unknown>): IntegrationEvent {
 /** Every event of one business, oldest first (operations and tests). */
 export async function eventsOfBusiness(businessId: string): Promise<IntegrationEvent[]> {
   const items = await queryAll({
-    IndexName: 'gsi1k',
+    IndexName: 'gsi1',
     KeyConditionExpression: 'gsi1pk = :pk',
     ExpressionAttributeValues: { ':pk': keys.eventBusinessPartition(businessId) },
   })
-  return (await withAttributes<Record<string, unknown>>('gsi1k', LISTED.event, items)).map(eventOf)
+  return (await withAttributes<Record<string, unknown>>('gsi1', LISTED.event, items)).map(eventOf)
 }

@@ -51,7 +51,7 @@ export async function eventPage(
   window: EventWindow,
   options: { size: number; after?: { created_at: string; id: string }; order: 'newest' | 'oldest' },
 ): Promise<{ events: IntegrationEvent[]; more: boolean }> {
-  const index = window.type ? 'gsi2k' : 'gsi1k'
+  const index = window.type ? 'gsi2' : 'gsi1'
   const { partitionKey, sortKey } = indexNamed(index)
   const partition = window.type
     ? keys.eventTypePartition(businessId, window.type)

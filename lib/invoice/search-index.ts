@@ -39,7 +39,7 @@ export interface SearchSpaces {
  * The index each filter space's list is on: listKeys puts the list items there, the search and the
  * operator's gap repair (./search-gaps.ts) read them there. The ALL list is the table's own.
  */
-export const SPACE_INDEX = { buyer: 'gsi1k', type: 'gsi2k', currency: 'gsi3k' } as const satisfies Record<
+export const SPACE_INDEX = { buyer: 'gsi1', type: 'gsi2', currency: 'gsi3' } as const satisfies Record<
   string,
   IndexName
 >

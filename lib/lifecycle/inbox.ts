@@ -197,7 +197,7 @@ export async function pullInbox(businessId: string, query: PullQuery): Promise<I
     {
       ...(table
         ? { KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to', ConsistentRead: true }
-        : { IndexName: 'gsi1k', KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk BETWEEN :from AND :to' }),
+        : { IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk BETWEEN :from AND :to' }),
       ExpressionAttributeValues: { ':pk': partition, ...rangeOf(query) },
       ScanIndexForward: false,
       ...(start ? { ExclusiveStartKey: start } : {}),

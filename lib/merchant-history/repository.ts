@@ -61,7 +61,7 @@ export async function lastItemBefore(
     stripesOf(1, head.all, head.unstriped.all).map(async (stripe) => {
       const out = await query(
         {
-          IndexName: 'gsi2k',
+          IndexName: 'gsi2',
           KeyConditionExpression: 'gsi2pk = :pk AND gsi2sk < :before',
           ExpressionAttributeValues: {
             ':pk': keys.historyTimePartition(merchantId, stripe),
@@ -155,7 +155,7 @@ export async function statusItems(
     numbers,
     (seq) => statusStripe(status, seq, head),
     (stripe, from, to) => ({
-      IndexName: 'gsi1k',
+      IndexName: 'gsi1',
       KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk BETWEEN :bottom AND :top',
       ExpressionAttributeValues: {
         ':pk': keys.historyStatusPartition(merchantId, status, stripe),
@@ -200,7 +200,7 @@ export async function hasUnrankedItems(
 ): Promise<boolean> {
   const out = await query(
     {
-      IndexName: 'gsi3k',
+      IndexName: 'gsi3',
       KeyConditionExpression: 'gsi3pk = :pk AND gsi3sk < :ranked',
       ExpressionAttributeValues: {
         ':pk': keys.historyReferencePartition(merchantId, reference),
@@ -235,7 +235,7 @@ export async function referenceRange(
   if (top < bottom) return []
   const out = await query(
     {
-      IndexName: 'gsi3k',
+      IndexName: 'gsi3',
       KeyConditionExpression: 'gsi3pk = :pk AND gsi3sk BETWEEN :bottom AND :top',
       ExpressionAttributeValues: {
         ':pk': keys.historyReferencePartition(merchantId, reference),
@@ -263,7 +263,7 @@ export async function everyReferenceItem(
 ): Promise<HistoryItem[]> {
   const items: HistoryItem[] = []
   for await (const page of queryPages({
-    IndexName: 'gsi3k',
+    IndexName: 'gsi3',
     KeyConditionExpression: 'gsi3pk = :pk',
     ExpressionAttributeValues: { ':pk': keys.historyReferencePartition(merchantId, reference) },
     ScanIndexForward: false,

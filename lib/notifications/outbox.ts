@@ -111,7 +111,7 @@ export async function listOutbox(merchantId: string, limit = 100): Promise<Outbo
   const out = await db().send(
     new QueryCommand({
       TableName: tableName(),
-      IndexName: 'gsi1k',
+      IndexName: 'gsi1',
       KeyConditionExpression: 'gsi1pk = :pk',
       ExpressionAttributeValues: { ':pk': keys.outboxMerchantPartition(merchantId) },
       ScanIndexForward: false,
@@ -119,7 +119,7 @@ export async function listOutbox(merchantId: string, limit = 100): Promise<Outbo
     }),
   )
   // The index holds an outbox item's keys only (an operator's listing): the items are read after it.
-  return withAttributes<OutboxItem>('gsi1k', 'item', out.Items ?? [])
+  return withAttributes<OutboxItem>('gsi1', 'item', out.Items ?? [])
 }
 
 /** How long a sender may hold an item before a redelivery may take it over (its own crash, say). */

@@ -71,7 +71,7 @@ async function partyWithTin(businessId: string, tin: string): Promise<PartyRecor
   const { items } = await queryPage<PartyRecord>(
     {
       // The index projects the party's name (LISTED.partyName), all this lookup shows.
-      IndexName: 'gsi1k',
+      IndexName: 'gsi1',
       KeyConditionExpression: 'gsi1pk = :pk',
       ExpressionAttributeValues: { ':pk': keys.partyListPartition(businessId, `TIN#${tin}`) },
       ScanIndexForward: false,

@@ -34,7 +34,7 @@ type Spaces = ReturnType<typeof spacesOf>
 type Numbers = Record<keyof Spaces, number>
 
 /** The index each filter space's list is on (the ALL list is the table's own). */
-const SPACE_INDEX = { tin: 'gsi1k', name: 'gsi2k', tinName: 'gsi3k' } as const satisfies Record<
+const SPACE_INDEX = { tin: 'gsi1', name: 'gsi2', tinName: 'gsi3' } as const satisfies Record<
   string,
   IndexName
 >

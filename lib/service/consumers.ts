@@ -250,7 +250,7 @@ export const consumers: readonly Consumer[] = [
     },
     // Reads the PENDING deliveries by due time (gsi2) and queues their attempts; writes nothing.
     access: {
-      table: [{ actions: ['Query'], keys: ['WHDELIVERY#'], indexes: ['gsi2k'] }],
+      table: [{ actions: ['Query'], keys: ['WHDELIVERY#'], indexes: ['gsi2'] }],
       queues: DELIVERY_QUEUES,
     },
     timeoutSeconds: 60,
@@ -277,7 +277,7 @@ export const consumers: readonly Consumer[] = [
     access: {
       table: [
         writes(['WEBHOOKS#', 'WHDELIVERY#']),
-        reads([EVENT_PREFIX, 'EVENTS#', 'WHDELIVERY#'], ['gsi1k']),
+        reads([EVENT_PREFIX, 'EVENTS#', 'WHDELIVERY#'], ['gsi1']),
       ],
       queues: [...DELIVERY_QUEUES, 'webhook-recoveries'],
     },

@@ -323,7 +323,7 @@ export async function listDeliveries(
   const base: QueryCommandInput = options.status
     ? {
         TableName: tableName(),
-        IndexName: 'gsi1k',
+        IndexName: 'gsi1',
         KeyConditionExpression: 'gsi1pk = :pk',
         ExpressionAttributeValues: {
           ':pk': keys.webhookDeliveryStatusPartition(subscriptionId, options.status),
@@ -351,7 +351,7 @@ export async function listDeliveries(
   // Newest first: the base partition sorts by event id (time-ordered), the index by creation time.
   const page = await queryPage({ ...base, ScanIndexForward: false }, options.size)
   const listed = options.status
-    ? await withAttributes<Record<string, unknown>>('gsi1k', LISTED.delivery, page.items)
+    ? await withAttributes<Record<string, unknown>>('gsi1', LISTED.delivery, page.items)
     : page.items
   const shown = listed.map((item) => recordOf<Delivery>(item))
   const more = page.more

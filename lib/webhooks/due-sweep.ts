@@ -32,7 +32,7 @@ export async function queueDueDeliveries(businessId: string, testNowMs: number):
         const out = await db().send(
           new QueryCommand({
             TableName: tableName(),
-            IndexName: 'gsi1k',
+            IndexName: 'gsi1',
             KeyConditionExpression: 'gsi1pk = :pk',
             FilterExpression: 'nextAttemptAt <= :now',
             ExpressionAttributeValues: {
@@ -42,11 +42,7 @@ export async function queueDueDeliveries(businessId: string, testNowMs: number):
             Limit: SWEEP_LIMIT,
           }),
         )
-        const listed = await withAttributes<Record<string, unknown>>(
-          'gsi1k',
-          LISTED.delivery,
-          out.Items ?? [],
-        )
+        const listed = await withAttributes<Record<string, unknown>>('gsi1', LISTED.delivery, out.Items ?? [])
         const due = listed.map((item) => recordOf<Delivery>(item))
         await Promise.all(due.map((d) => queueAttempt(attemptMessage(d, d.attempts))))
         return due.length

@@ -41,7 +41,7 @@ async function sweepMode(mode: Mode, cutoff: string, nowMs: number): Promise<Swe
       Array.from({ length: DUE_STRIPES }, (_, stripe) =>
         queryUpTo(
           {
-            IndexName: 'gsi2k',
+            IndexName: 'gsi2',
             KeyConditionExpression: 'gsi2pk = :pk AND gsi2sk < :cutoff',
             ExpressionAttributeValues: { ':pk': keys.webhookDeliveryDuePartition(stripe), ':cutoff': cutoff },
           },
@@ -49,7 +49,7 @@ async function sweepMode(mode: Mode, cutoff: string, nowMs: number): Promise<Swe
         ),
       ),
     )
-    const listed = await withAttributes<Record<string, unknown>>('gsi2k', LISTED.deliveryDue, stripes.flat())
+    const listed = await withAttributes<Record<string, unknown>>('gsi2', LISTED.deliveryDue, stripes.flat())
     const overdue = listed.map((item) => recordOf<Delivery>(item)).filter((d) => d.status === 'PENDING')
     await Promise.all(overdue.map((d) => queueAttempt(attemptMessage(d, d.attempts))))
     const oldest = overdue.reduce((min, d) => Math.min(min, Date.parse(d.nextAttemptAt)), nowMs)

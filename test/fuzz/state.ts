@@ -43,7 +43,7 @@ async function invoiceRecords(): Promise<unknown[]> {
 }
 
 /** An index partition's entries: keys, and what the index projects (lib/platform/db/table.ts). */
-const index = (name: 'gsi1k' | 'gsi2k' | 'gsi3k', pk: string): QueryCommandInput => ({
+const index = (name: 'gsi1' | 'gsi2' | 'gsi3', pk: string): QueryCommandInput => ({
   TableName: tableName(),
   IndexName: name,
   KeyConditionExpression: `${name.slice(0, 4)}pk = :pk`,
@@ -85,14 +85,14 @@ export async function snapshot(): Promise<string> {
     // The business's profile and its invoice-number counters; its invoices (state, payment status).
     queryAll(partition(`BUSINESS#${business}`)),
     invoiceRecords(),
-    queryAll(index('gsi3k', keys.auditBusinessPartition(business))),
+    queryAll(index('gsi3', keys.auditBusinessPartition(business))),
     // Templates of the fuzz's product, every template id, the e-mail list.
     queryAll(partition(`NTEMPLATE#${FUZZ_PRODUCT}`)),
     queryAll(partition(keys.notificationEmailPartition())),
     // Merchant history lists, daily totals and the outbox.
     ...merchants.flatMap((m) =>
       Array.from({ length: STRIPES }, (_, stripe) =>
-        queryAll(index('gsi2k', keys.historyTimePartition(m, stripe))),
+        queryAll(index('gsi2', keys.historyTimePartition(m, stripe))),
       ),
     ),
     ...merchants.map((m) =>
@@ -102,7 +102,7 @@ export async function snapshot(): Promise<string> {
         ExpressionAttributeValues: { ':pk': `MHIST#${m}`, ':day': 'DAY#' },
       }),
     ),
-    ...merchants.map((m) => queryAll(index('gsi1k', keys.outboxMerchantPartition(m)))),
+    ...merchants.map((m) => queryAll(index('gsi1', keys.outboxMerchantPartition(m)))),
     // Idempotency records of every caller the fuzz signs as.
     ...[
       `A#${DEV.clients.admin.apiKey}`,

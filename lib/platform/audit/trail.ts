@@ -232,9 +232,7 @@ async function writeAfter(subject: AuditInput['subject'] | undefined, after: Nam
 /** A subject's events from the table, or a business's from its index, whose items are read after it (keys only there). */
 async function eventsOf(input: Omit<QueryCommandInput, 'TableName'>): Promise<AuditEvent[]> {
   const found = await queryAll(input)
-  const items = input.IndexName
-    ? await withAttributes<Record<string, unknown>>('gsi3k', 'item', found)
-    : found
+  const items = input.IndexName ? await withAttributes<Record<string, unknown>>('gsi3', 'item', found) : found
   return items.map((item) => recordOf<AuditEvent>(item))
 }
 
@@ -253,7 +251,7 @@ export const auditOfInvoice = (irn: string) => auditOfSubject('INVOICE', irn)
 /** Every event concerning one business (its invoices and credentials), oldest first. */
 export function auditOfBusiness(businessId: string): Promise<AuditEvent[]> {
   return eventsOf({
-    IndexName: 'gsi3k',
+    IndexName: 'gsi3',
     KeyConditionExpression: 'gsi3pk = :pk',
     ExpressionAttributeValues: { ':pk': keys.auditBusinessPartition(businessId) },
   })

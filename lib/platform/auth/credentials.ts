@@ -199,13 +199,13 @@ export type ApiClientSystem = Pick<ApiClient, 'apiKey' | 'active' | 'mode' | 'we
  * its secrets are not there (getApiClient reads them).
  */
 export async function apiClientsOf(businessId: string): Promise<ApiClientSystem[]> {
-  return withAttributes<ApiClientSystem>('gsi1k', LISTED.apiClientSystem, await clientsIndexed(businessId))
+  return withAttributes<ApiClientSystem>('gsi1', LISTED.apiClientSystem, await clientsIndexed(businessId))
 }
 
 /** Every client of a business, whole (the key listing), from the index then the items. */
 export async function wholeApiClientsOf(businessId: string): Promise<ApiClient[]> {
   const items = await withAttributes<Record<string, unknown>>(
-    'gsi1k',
+    'gsi1',
     'item',
     await clientsIndexed(businessId),
   )
@@ -458,11 +458,11 @@ export async function issueNotifyAdminKey(input: { adminKeyId?: string; token?: 
 export async function listCredentials(kind: string): Promise<Record<string, unknown>[]> {
   // The index holds the keys only of credentials (an operator's listing): the items are read after it.
   const listed = await queryAll({
-    IndexName: 'gsi2k',
+    IndexName: 'gsi2',
     KeyConditionExpression: 'gsi2pk = :pk',
     ExpressionAttributeValues: { ':pk': keys.credentialListing(kind, '').gsi2pk },
   })
-  const items = await withAttributes<Record<string, unknown>>('gsi2k', 'item', listed)
+  const items = await withAttributes<Record<string, unknown>>('gsi2', 'item', listed)
   return items.map((item) => {
     const { secrets, tokenHash: _t, ...rest } = recordOf<Record<string, unknown>>(item)
     return { ...rest, ...(secrets ? { secrets: (secrets as ClientSecret[]).length } : {}) }

@@ -159,7 +159,7 @@ async function readCount(businessId: string, mode: Mode) {
  */
 export const clientsIndexed = (businessId: string) =>
   queryAll({
-    IndexName: 'gsi1k',
+    IndexName: 'gsi1',
     KeyConditionExpression: 'gsi1pk = :pk',
     ExpressionAttributeValues: { ':pk': keys.apiClientByBusiness(businessId, '').gsi1pk },
   })
@@ -173,7 +173,7 @@ export const clientsIndexed = (businessId: string) =>
 async function countEarlierKeys(businessId: string, mode: Mode): Promise<void> {
   // Whole items: whether a key is counted is not on the index.
   const items = await withAttributes<Record<string, unknown>>(
-    'gsi1k',
+    'gsi1',
     'item',
     await clientsIndexed(businessId),
   )

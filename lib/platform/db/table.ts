@@ -5,9 +5,10 @@
 export const TTL_ATTRIBUTE = 'expiresAt'
 
 /**
- * What an index holds besides its keys (the table's and its own, which every index carries).
- * INCLUDE names attributes; DynamoDB allows 100 of them across all the table's indexes, an attribute
- * projected into two indexes counting twice (test/unit/platform/table-indexes.test.ts holds it).
+ * What an index holds besides its keys (the table's and its own, which every index carries). INCLUDE
+ * names attributes: DynamoDB takes at most 20 an index and 100 across the table's indexes, an
+ * attribute projected into two counting twice (`projectionProblems` holds a declaration to both,
+ * at synth and in the unit tests, because DynamoDB Local enforces neither).
  */
 export type Projection = { type: 'ALL' } | { type: 'INCLUDE'; attributes: readonly string[] }
 
@@ -18,13 +19,6 @@ export interface IndexDefinition {
   projection: Projection
 }
 
-/**
- * What each listing read from an index shows, by the items it lists: the attributes its reader reads,
- * and so what the indexes project. A listing not here reads the items themselves after the index
- * (lib/platform/db/index-reads.ts), because what it shows would not fit in the 100 attributes or it
- * runs too rarely to pay for a copy on every write: a party's fields, an API key's secrets and roles,
- * the CLI's credentials, the outbox, batches and audit events of a business.
- */
 /** A merchant history row as Area C shows it: listed on its own, and with its numbers by reference. */
 const HISTORY_ROW = [
   'amountKobo',
@@ -36,6 +30,11 @@ const HISTORY_ROW = [
   'type',
 ] as const
 
+/**
+ * What each listing read from an index shows, by the items it lists: the attributes its reader reads
+ * (lib/platform/db/index-reads.ts). With every index projecting ALL these cost nothing more; were an
+ * index to project less, a listing it does not cover reads its items after the index, unchanged.
+ */
 export const LISTED = {
   /** Supplier search's filter spaces (lib/invoice/search.ts): the list item's summary. */
   invoiceSummary: [
@@ -97,63 +96,54 @@ export const LISTED = {
   /** Whether a business has a system in a mode: its API clients' webhook URLs (not their secrets). */
   apiClientSystem: ['apiKey', 'active', 'mode', 'webhookUrl'],
 } as const satisfies Record<string, readonly string[]>
-
-const include = (...listings: (readonly string[])[]): Projection => ({
-  type: 'INCLUDE',
-  attributes: [...new Set(listings.flat())].sort(),
-})
-
 /**
- * The indexes the service reads. Three generic ones, keyed `gsiNpk`/`gsiNsk` (what goes into them
- * is decided by the key builders in keys.ts), each projecting what its listings show. They replace
- * `gsi1`..`gsi3`, which projected ALL on the same keys (`REPLACED_INDEXES`): docs/operations.md,
- * "Replacing an index", is how a table that holds data moves from those to these.
+ * The indexes the service reads: three generic ones, keyed `gsiNpk`/`gsiNsk` (what goes into them is
+ * decided by the key builders in keys.ts), each projecting ALL.
+ *
+ * Why ALL (issue 43, measured with bench/cost.ts): what costs on an index is the size of each copy,
+ * and the items on these indexes are the small listing items themselves (an invoice's list item, an
+ * event, a history row, an inbox entry, a delivery), whose listings show nearly all of them. The
+ * invoice record and IRN registration, 2-9 KB, carry no index keys, so no index holds them. Projecting
+ * only what each listing shows would need 47, 28 and 22 attributes, past DynamoDB's 20 an index; with
+ * 20 the other listings would read each item again after the index. Measured both ways, INCLUDE saved
+ * nothing on an invoice write (sign 12 index units either way) and 2 units on a delivery redelivered
+ * or a key revoked, against a read of every listed item for the deliveries, inbox, history and keys.
  */
 const INDEXES = [
-  {
-    indexName: 'gsi1k',
-    partitionKey: 'gsi1pk',
-    sortKey: 'gsi1sk',
-    // Search by buyer, history by status, events, the buyer's inbox by receipt, deliveries by
-    // status, parties by TIN, API clients by business (batches and outbox items read after it).
-    projection: include(
-      LISTED.invoiceSummary,
-      LISTED.historyRow,
-      LISTED.event,
-      LISTED.inboxEntry,
-      LISTED.delivery,
-      LISTED.partyName,
-      LISTED.apiClientSystem,
-    ),
-  },
-  {
-    indexName: 'gsi2k',
-    partitionKey: 'gsi2pk',
-    sortKey: 'gsi2sk',
-    // Search by type, history by time, events by type, deliveries by due time, parties by name
-    // and the CLI's credentials (read after it).
-    projection: include(LISTED.invoiceSummary, LISTED.historyBound, LISTED.event, LISTED.deliveryDue),
-  },
-  {
-    indexName: 'gsi3k',
-    partitionKey: 'gsi3pk',
-    sortKey: 'gsi3sk',
-    // Search by currency, history by reference, parties by TIN and name, the audit of a business
-    // (read after it).
-    projection: include(LISTED.invoiceSummary, LISTED.historyReferenceRow),
-  },
-] as const satisfies IndexDefinition[]
-
-/**
- * The indexes `INDEXES` replace, as every table had them before issue 43: same keys, ALL projected.
- * A stage's table keeps them while it upgrades (docs/operations.md), and the migration test creates
- * a table with them; nothing in the service reads them any more.
- */
-export const REPLACED_INDEXES = [
+  // Search by buyer, history by status, events, the buyer's inbox by receipt, deliveries by status,
+  // parties by TIN, API clients by business.
   { indexName: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk', projection: { type: 'ALL' } },
+  // Search by type, history by time, events by type, deliveries by due time, parties by name, the
+  // CLI's credentials.
   { indexName: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk', projection: { type: 'ALL' } },
+  // Search by currency, history by reference, parties by TIN and name, the audit of a business.
   { indexName: 'gsi3', partitionKey: 'gsi3pk', sortKey: 'gsi3sk', projection: { type: 'ALL' } },
 ] as const satisfies IndexDefinition[]
+
+/** DynamoDB's limits on a table's indexes (its CreateTable and Projection references). */
+export const INDEX_LIMITS = { indexes: 20, includedPerIndex: 20, includedPerTable: 100 } as const
+
+/** What DynamoDB would refuse in these index declarations; empty when it takes them. */
+export function projectionProblems(indexes: readonly IndexDefinition[]): string[] {
+  const problems: string[] = []
+  if (indexes.length > INDEX_LIMITS.indexes)
+    problems.push(`${indexes.length} global secondary indexes: DynamoDB allows ${INDEX_LIMITS.indexes}`)
+  let total = 0
+  for (const index of indexes) {
+    if (index.projection.type !== 'INCLUDE') continue
+    const count = index.projection.attributes.length
+    total += count
+    if (count > INDEX_LIMITS.includedPerIndex)
+      problems.push(
+        `${index.indexName} projects ${count} attributes: DynamoDB allows ${INDEX_LIMITS.includedPerIndex} an index (project ALL, or read the items after the index)`,
+      )
+  }
+  if (total > INDEX_LIMITS.includedPerTable)
+    problems.push(
+      `the indexes project ${total} attributes in all: DynamoDB allows ${INDEX_LIMITS.includedPerTable}`,
+    )
+  return problems
+}
 
 export const tableDefinition = {
   partitionKey: 'pk',
@@ -169,23 +159,6 @@ export const tableDefinition = {
 
 export type IndexName = (typeof INDEXES)[number]['indexName']
 
-/**
- * The indexes a table is to have: the service's, or (a stage's upgrade, docs/operations.md, the CDK
- * context `tableIndexes`) those named, each of the service's or of those they replace.
- */
-export function indexesFor(names?: readonly string[]): IndexDefinition[] {
-  if (!names) return [...INDEXES]
-  const known: IndexDefinition[] = [...INDEXES, ...REPLACED_INDEXES]
-  return names.map((name) => {
-    const index = known.find((i) => i.indexName === name)
-    if (!index)
-      throw new Error(
-        `No index ${name}: name the service's (${INDEXES.map((i) => i.indexName).join(', ')}) or those they replace`,
-      )
-    return index
-  })
-}
-
 /** An index's declaration by name. */
 export function indexNamed(name: IndexName): (typeof INDEXES)[number] {
   return INDEXES.find((i) => i.indexName === name)!
@@ -194,12 +167,14 @@ export function indexNamed(name: IndexName): (typeof INDEXES)[number] {
 /** Whether every one of `attributes` is in the index's items (keys are always). */
 export function projects(name: IndexName, attributes: readonly string[]): boolean {
   const index = indexNamed(name)
+  const projection = index.projection as Projection
+  if (projection.type === 'ALL') return true
   const have = new Set<string>([
     tableDefinition.partitionKey,
     tableDefinition.sortKey,
     index.partitionKey,
     index.sortKey,
-    ...(index.projection.type === 'INCLUDE' ? index.projection.attributes : []),
+    ...projection.attributes,
   ])
   return attributes.every((a) => have.has(a))
 }
@@ -219,10 +194,7 @@ export function indexInput(index: IndexDefinition) {
   }
 }
 
-/**
- * The CreateTable input for DynamoDB Local (on-demand, the indexes of `tableDefinition`). `indexes`
- * is for the migration test, which creates a table as it was before.
- */
+/** The CreateTable input for DynamoDB Local (on-demand, the indexes of `tableDefinition`). */
 export function createTableInput(
   tableName: string,
   indexes: readonly IndexDefinition[] = tableDefinition.globalSecondaryIndexes,

@@ -118,7 +118,7 @@ export const WRITE_ACTIONS: readonly TableAction[] = [
   'DeleteItem',
   'ConditionCheckItem',
 ]
-export const ALL_INDEXES: readonly IndexName[] = ['gsi1k', 'gsi2k', 'gsi3k']
+export const ALL_INDEXES: readonly IndexName[] = ['gsi1', 'gsi2', 'gsi3']
 
 /** Get and query every record, through the table and every index (Scan is not among them). */
 export const READ_EVERY_RECORD: TableGrant = { actions: READ_ACTIONS, indexes: ALL_INDEXES }

@@ -23,7 +23,7 @@ export const keyIssue = /* @__PURE__ */ apiKeys({
   // record (its rate limit) and the business's count of active keys are under APIKEY#; the count's
   // first use lists the business's keys on gsi1 (lib/platform/auth/key-count.ts).
   access: {
-    table: [reads(['BUSINESS#'], ['gsi1k']), writes(['APIKEY#', 'AUDIT#'])],
+    table: [reads(['BUSINESS#'], ['gsi1']), writes(['APIKEY#', 'AUDIT#'])],
     encrypt: ['api-client'],
   },
   // Its 201 shows the secret once: a retry's stored reply is kept sealed.
@@ -33,9 +33,9 @@ export const keyIssue = /* @__PURE__ */ apiKeys({
 export const keyList = /* @__PURE__ */ apiKeys({
   functionId: 'api-key-list',
   routes: [{ method: 'GET', path: '/keys' }],
-  // The business's keys, listed on gsi1k (lib/platform/db/keys.ts apiClientByBusiness), then read
+  // The business's keys, listed on gsi1 (lib/platform/db/keys.ts apiClientByBusiness), then read
   // (APIKEY#): the listing shows roles and secrets' overlap, which the index does not hold.
-  access: { table: [reads(['BUSINESS#', 'APIKEY#'], ['gsi1k'])] },
+  access: { table: [reads(['BUSINESS#', 'APIKEY#'], ['gsi1'])] },
   request: {},
 })
 export const keyRoll = /* @__PURE__ */ apiKeys({

@@ -13,7 +13,7 @@ export const eventList = /* @__PURE__ */ events({
   functionId: 'event-list',
   routes: [{ method: 'GET', path: '/events' }],
   // The business's listing (gsi1) or its listing of one type (gsi2); the items are the events themselves.
-  access: { table: [reads([EVENT_PREFIX, 'EVENTS#'], ['gsi1k', 'gsi2k'])] },
+  access: { table: [reads([EVENT_PREFIX, 'EVENTS#'], ['gsi1', 'gsi2'])] },
   request: { query: EventsQuery },
 })
 

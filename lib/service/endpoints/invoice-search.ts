@@ -26,7 +26,7 @@ export const searchInvoices = /* @__PURE__ */ invoiceSearch({
   // The counters (INVSEQ#) and the list (INVLIST#, its filter spaces on gsi1-3); an irn is looked up
   // by its invoice record (IRN#).
   access: {
-    table: [reads([SEARCH_COUNTER_PREFIX, SEARCH_LIST_PREFIX, 'IRN#'], ['gsi1k', 'gsi2k', 'gsi3k'])],
+    table: [reads([SEARCH_COUNTER_PREFIX, SEARCH_LIST_PREFIX, 'IRN#'], ['gsi1', 'gsi2', 'gsi3'])],
   },
   request: { params: SearchPath, query: SearchQuery, queryValidation: 'handler' },
 })

@@ -28,7 +28,7 @@ export const transmit = /* @__PURE__ */ lifecycle({
   access: {
     // The buyer is found by TIN, and its system by its business's clients (gsi1, BUSINESS#<id>#CLIENTS).
     // The buyer's inbox item (INBOX#, lib/lifecycle/inbox.ts) is put in the transmit's transaction.
-    table: [writes(['IRN#', 'EVENT#', 'AUDIT#', INBOX_PREFIX]), reads(['BUSINESS#', 'TIN#'], ['gsi1k'])],
+    table: [writes(['IRN#', 'EVENT#', 'AUDIT#', INBOX_PREFIX]), reads(['BUSINESS#', 'TIN#'], ['gsi1'])],
     decrypt: ['invoice'],
   },
   // The authority's path names the IRN (its body is built from it); the seed's path has none.
@@ -104,7 +104,7 @@ export const transmitPull = /* @__PURE__ */ lifecycle({
   routes: [{ method: 'GET', path: '/api/v1/invoice/transmit/pull', profile: 'authority' }],
   roles: ANY,
   // Only the caller's own inbox: the table partition and its two receipt partitions on gsi1.
-  access: { table: [reads([INBOX_PREFIX], ['gsi1k'])] },
+  access: { table: [reads([INBOX_PREFIX], ['gsi1'])] },
   request: { query: PullQuery },
 })
 

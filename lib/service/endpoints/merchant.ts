@@ -20,7 +20,7 @@ export const merchantTransactions = /* @__PURE__ */ merchantHistory({
   functionId: 'merchant-transactions',
   routes: [{ method: 'GET', path: '/api/v1/merchant/transactions' }],
   // Pages read the striped lists and the status, time and reference indexes (lib/merchant-history).
-  access: { table: [reads(['MHIST#', 'PROVREF#'], ['gsi1k', 'gsi2k', 'gsi3k'])] },
+  access: { table: [reads(['MHIST#', 'PROVREF#'], ['gsi1', 'gsi2', 'gsi3'])] },
   request: { query: HistoryQuery, queryValidation: 'handler' },
 })
 

@@ -47,7 +47,7 @@ export const partySearch = /* @__PURE__ */ parties({
   functionId: 'invoice-party-search',
   routes: [{ method: 'GET', path: '/api/v1/invoice/party/{business_id}', profile: 'authority' }],
   roles: ANY,
-  access: { table: [reads([PARTY_COUNTER_PREFIX, PARTY_LIST_PREFIX], ['gsi1k', 'gsi2k', 'gsi3k'])] },
+  access: { table: [reads([PARTY_COUNTER_PREFIX, PARTY_LIST_PREFIX], ['gsi1', 'gsi2', 'gsi3'])] },
   request: { params: BusinessPath, query: PartySearchQuery },
 })
 
@@ -59,7 +59,7 @@ export const entity = /* @__PURE__ */ parties({
   ],
   roles: ANY,
   // The business, and its API clients (gsi1, BUSINESS#<id>#CLIENTS) for whether it has a system.
-  access: { table: [reads(['BUSINESS#'], ['gsi1k'])] },
+  access: { table: [reads(['BUSINESS#'], ['gsi1'])] },
   request: { params: EntityPath.partial(), query: EntityQuery.partial() },
 })
 
@@ -71,7 +71,7 @@ export const lookupTin = /* @__PURE__ */ parties({
   routes: [{ method: 'GET', path: '/api/v1/invoice/transmit/lookup/tin/{tin}', profile: 'authority' }],
   roles: ANY,
   // Also the caller's own parties with that TIN (PARTYLIST#, the TIN's list on gsi1).
-  access: { table: [reads([...findsSystems, PARTY_LIST_PREFIX], ['gsi1k'])] },
+  access: { table: [reads([...findsSystems, PARTY_LIST_PREFIX], ['gsi1'])] },
   request: { params: LookupTinPath },
 })
 
@@ -79,7 +79,7 @@ export const lookupParty = /* @__PURE__ */ parties({
   functionId: 'transmit-lookup-party',
   routes: [{ method: 'GET', path: '/api/v1/invoice/transmit/lookup/party/{party_id}', profile: 'authority' }],
   roles: ANY,
-  access: { table: [reads([...findsSystems, PARTY_PREFIX], ['gsi1k'])] },
+  access: { table: [reads([...findsSystems, PARTY_PREFIX], ['gsi1'])] },
   request: { params: LookupPartyPath },
 })
 

@@ -15,7 +15,7 @@ export const clockAdvance = /* @__PURE__ */ sandbox({
   // Moves the clock item; then queues the business's deliveries now due in test time: reads its
   // subscriptions and each one's PENDING listing (gsi1), and sends to test mode's delivery queue.
   access: {
-    table: [writes([TEST_CLOCK_PREFIX]), reads(['WEBHOOKS#', 'WHDELIVERY#'], ['gsi1k'])],
+    table: [writes([TEST_CLOCK_PREFIX]), reads(['WEBHOOKS#', 'WHDELIVERY#'], ['gsi1'])],
     queues: ['webhook-test-deliveries'],
   },
   request: { body: AdvanceClockRequest },

@@ -39,7 +39,7 @@ export const subscriptionDelete = /* @__PURE__ */ webhooks({
 export const deliveriesList = /* @__PURE__ */ webhooks({
   functionId: 'webhook-deliveries-list',
   routes: [{ method: 'GET', path: '/webhooks/{id}/deliveries' }],
-  access: { table: [reads(['WEBHOOKS#', 'WHDELIVERY#'], ['gsi1k'])] },
+  access: { table: [reads(['WEBHOOKS#', 'WHDELIVERY#'], ['gsi1'])] },
   request: { params: WebhookPath, query: DeliveriesQuery },
 })
 export const deliveryRedeliver = /* @__PURE__ */ webhooks({

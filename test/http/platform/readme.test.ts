@@ -152,7 +152,6 @@ describe('README.md and docs/*.md, pasted as written', () => {
       'docs/events.md: npm run cli -- webhooks deliveries --business 11111111-1111-4111-8111-111111111111 --subscription wh_... --status failed',
       'docs/sandbox.md: # 1. A test subscription whose receiver answers 5xx (yours, down), to invoice.signed:',
       'docs/operations.md: npx cdk synth                                   # offline, no AWS credentials needed',
-      'docs/operations.md: # 1-3. The new indexes beside the old, one a deploy, data stack only (the functions still read gsi1..3).',
       'docs/adding-an-endpoint.md: npm run openapi',
     ])
     expect(blocks.filter((b) => !b.skip).length).toBeGreaterThanOrEqual(10)
