@@ -107,8 +107,12 @@ if (cost) {
       ),
     ]
     for (const { key, item } of parts) {
-      const name = `${command.replace(/Command$/, '')} ${String(key?.pk ?? '?').split('#')[0]}#${String(key?.sk ?? '').split('#')[0]!.replace(/\d[\d:.TZ-]*/g, 'n')}`
-      const entry = (usage.byKey[name] ??= { items: 0, units: 0 })
+      const sort = String(key?.sk ?? '')
+        .split('#')[0]!
+        .replace(/\d[\d:.TZ-]*/g, 'n')
+      const name = `${command.replace(/Command$/, '')} ${String(key?.pk ?? '?').split('#')[0]}#${sort}`
+      usage.byKey[name] ??= { items: 0, units: 0 }
+      const entry = usage.byKey[name]
       entry.items++
       entry.units += Math.max(1, Math.ceil((item ? valueSize(item) : 0) / 1024)) * (transact ? 2 : 1)
     }

@@ -291,8 +291,9 @@ async function contentOf(request: InvoiceRequest, validated: StoredInvoice): Pro
 }
 
 /**
- * A sign's search numbers (none for a validate). On the first attempt they are taken beside the
- * record's read, so listing costs no round trip of its own (bench/request-cost.ts); a note takes them
+ * A sign's search numbers (none for a validate). Given by the caller (`numbersFor`: a report's range)
+ * or, on the first attempt, taken beside the record's read, so listing costs no round trip of its own
+ * (bench/request-cost.ts); a note takes them
  * after its original is checked (NG-BR-03 and NG-BR-04 take no numbers). A sign that then writes
  * nothing (a replay of the same content, a conflict, a refusal) voids them (`release`).
  */
