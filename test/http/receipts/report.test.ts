@@ -151,7 +151,7 @@ describe('POST /api/v1/receipts', () => {
 
   it("numbers a report's receipts for search in one ADD per space, in request order, and voids the numbers of those refused", async () => {
     const business = DEV.supplier.businessId
-    const read = async (key: Record<string, string>) =>
+    const read = async (key: { pk: string; sk: string }) =>
       (await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item
     const counter = async () => (await read(keys.searchCounter(business, 'ALL'))) ?? { n: 0, voids: 0 }
     const { till } = await registerTill(live.admin)
@@ -171,7 +171,7 @@ describe('POST /api/v1/receipts', () => {
       (next, context) => async (args) => {
         const input = args.input as { Key?: { pk?: string }; UpdateExpression?: string }
         if (
-          /^Update(Item)?Command$/.test(context.commandName) &&
+          /^Update(Item)?Command$/.test(context.commandName ?? '') &&
           input.Key?.pk?.startsWith(SEARCH_COUNTER_PREFIX)
         )
           adds.push(`${input.Key.pk} ${input.UpdateExpression}`)
