@@ -53,6 +53,8 @@ import {
   newestEvent,
   partyBody,
   qrText,
+  RECEIPT_BATCH,
+  receiptBatch,
   recovering,
   revokedKey,
   submittedBatch,
@@ -83,7 +85,7 @@ import {
 
 const ROUNDS = Number(process.env.ROUNDS ?? 20)
 const WARMUP = Number(process.env.WARMUP ?? 3)
-/** Only the functions whose id contains this, or one of these (e.g. ONLY=transactions,webhook). */
+/** Only the functions whose id contains this, or one of these (e.g. ONLY=transactions,webhook). BREAKDOWN=1 prints where each function's writes went. */
 const ONLY = process.env.ONLY
 const HERE = resolve(import.meta.dirname, '..')
 
@@ -176,6 +178,13 @@ const floors = {
   template: {
     says: 'the template item (1 KB) and its integer id taken from a counter (1); no replay write',
     units: () => ({ readUnits: 0, writeUnits: 2 }),
+  },
+  receipts: {
+    says: `the replay write; per receipt (${RECEIPT_BATCH} a batch) its largest item (its KB), its list item on its index keys (table, type, currency: 3) and one audit event; the device's chain item once (1 KB); not transactional`,
+    units: (u) => ({
+      readUnits: 0,
+      writeUnits: REPLAY + RECEIPT_BATCH * (writeUnits(u.largestWritten) + 3 + 1) + 1,
+    }),
   },
 } satisfies Record<string, Floor>
 
@@ -563,6 +572,18 @@ const REPRESENTATIVES: Record<string, Representative> = {
     request: (url) => notifyAdmin(url).post('/notification/email', { email: [costEmail()] }),
     floor: floors.bearerWrite,
   },
+  'receipts-report': {
+    sends: `POST receipts, ${RECEIPT_BATCH} new receipts of one till (per receipt: the row / ${RECEIPT_BATCH})`,
+    expect: 200,
+    prepare: receiptBatch,
+    request: (url, receipts) => areaA(url, 'si').post('/api/v1/receipts', { receipts }),
+    floor: floors.receipts,
+    after: async (_url, _prepared, reply) => {
+      const results = (reply.body as { data?: { status: string }[] }).data ?? []
+      const reported = results.filter((r) => r.status === 'REPORTED').length
+      if (reported !== RECEIPT_BATCH) throw new Error(`${reported} of ${RECEIPT_BATCH} receipts REPORTED`)
+    },
+  },
   'notification-email-remove': {
     sends: 'DELETE /notification/email of an address added',
     expect: 200,
@@ -599,6 +620,7 @@ interface Measured {
   floor: { readUnits: number; writeUnits: number }
   /** Whether any call reported no units and was priced from sizes. */
   estimated: boolean
+  byKey: Usage['byKey']
 }
 
 async function once(target: Target, r: Representative): Promise<Measured> {
@@ -642,6 +664,7 @@ async function once(target: Target, r: Representative): Promise<Measured> {
     requestBytes,
     floor: r.floor.units(u),
     estimated: failed > 0,
+    byKey: u.byKey,
   }
 }
 
@@ -705,6 +728,12 @@ async function main() {
         `| ${functionId} | ${r.sends} (${list.length} route${list.length === 1 ? '' : 's'}) | ${usage.readUnits} / ${usage.writeUnits} (${m((s) => s.indexWriteUnits)})${estimated} | ${m((s) => s.readKb).toFixed(1)} / ${m((s) => s.writtenKb).toFixed(1)} | ${usage.lambdaMs.toFixed(0)} | ${usage.logBytes.toFixed(0)} | ${usage.kmsRequests} | ${money(cost.dynamodb)} | ${money(cost.lambda)} | ${money(cost.apiGateway)} | ${money(cost.kms)} | ${money(cost.logs)} | **${money(cost.total)}** | ${floor.readUnits} / ${floor.writeUnits}: ${r.floor.says} | ${money(floorDollars)} | ${(cost.total / floorDollars).toFixed(1)}x |`,
       )
       console.error(`  ${functionId}: done (load ${load()})`)
+      // Where the last counted request's writes went, by key and call (bench/request-cost/target.ts).
+      if (process.env.BREAKDOWN)
+        for (const [name, { items, units }] of Object.entries(samples.at(-1)?.byKey ?? {}).sort(
+          (a, b) => b[1].units - a[1].units,
+        ))
+          console.error(`    ${name}: ${items} items, ${units} units by size`)
     }
   } finally {
     if (target) await stopTarget(target)

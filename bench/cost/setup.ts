@@ -9,6 +9,7 @@ import { partyCreateDocs } from '#lib/service/endpoints/parties.ts'
 import { DEV, DEV_TEST } from '../../scripts/local/dev-credentials.ts'
 import { buildInvoice, newIrn } from '../../test/fixtures/invoices/build.ts'
 import { scanQr } from '../../test/support/qr-scan.ts'
+import { type Receipt, registerTill, type Till } from '../../test/support/receipts.ts'
 import { type EventReceiver, startEventReceiver } from '../../test/support/standard-webhook-receiver.ts'
 import { areaA, irnRequest, notifyAdmin, signedInvoice } from '../request-cost/harness.ts'
 
@@ -177,4 +178,23 @@ export async function addedEmail(url: string): Promise<string> {
   const email = costEmail()
   dataOf('email', await notifyAdmin(url).post('/notification/email', { email: [email] }), 201)
   return email
+}
+
+/** Receipts in one counted report (bench/cost.ts: the receipts-report row is this batch, its units / this per receipt). */
+export const RECEIPT_BATCH = 10
+
+/** The till the receipts are signed with, per target: registered once (a business has at most 100 active devices). */
+const tills = new Map<string, Promise<Till>>()
+
+/** A batch of RECEIPT_BATCH new receipts of one till, each the next of its chain (a buyerless B2C invoice). */
+export async function receiptBatch(url: string): Promise<Receipt[]> {
+  if (!tills.has(url))
+    tills.set(
+      url,
+      registerTill(areaA(url, 'admin'), 'Ed25519', `Cost till ${randomUUID().slice(0, 8)}`).then(
+        (r) => r.till,
+      ),
+    )
+  const till = await tills.get(url)!
+  return Array.from({ length: RECEIPT_BATCH }, () => till.next())
 }

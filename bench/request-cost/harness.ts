@@ -89,6 +89,7 @@ export interface Usage {
   logBytes: number
   logLines: number
   handlerMs: number[]
+  byKey?: Record<string, { items: number; units: number }>
 }
 
 /** The target's counts since the last read (and resets them). */

@@ -68,6 +68,12 @@ const noUsage = () => ({
   logBytes: 0,
   logLines: 0,
   handlerMs: [] as number[],
+  /**
+   * Items written, by the first part of their key (`IRN`, `RCPT`, `INVSEQ`...) and call: how many, and
+   * their write units by size (1 per KB, x2 in a transaction; an index's copy not counted). For where
+   * a request's units go (bench/cost.ts BREAKDOWN=1).
+   */
+  byKey: {} as Record<string, { items: number; units: number }>,
 })
 const usage = noUsage()
 const WRITES = /^(Put|Update|Delete|BatchWrite|TransactWrite)/
@@ -119,6 +125,28 @@ function traceCall(command: string, input: Record<string, any>, reported: Capaci
 if (cost) {
   const { valueSize } = await from('lib/platform/db/item-size.ts')
   const size = (items: unknown[]) => items.reduce((n: number, item) => n + valueSize(item), 0)
+  const tally = (command: string, input: Record<string, any>) => {
+    const transact = command.startsWith('TransactWrite')
+    const parts: { key: Record<string, unknown>; item?: unknown }[] = [
+      ...(input.Item ? [{ key: input.Item, item: input.Item }] : input.Key ? [{ key: input.Key }] : []),
+      ...(input.TransactItems ?? []).flatMap((t: Record<string, any>) =>
+        Object.values(t).map((op: Record<string, any>) => ({ key: op.Item ?? op.Key, item: op.Item })),
+      ),
+      ...Object.values((input.RequestItems ?? {}) as Record<string, any[]>).flatMap((requests) =>
+        requests.map((r) => ({ key: r.PutRequest?.Item ?? r.DeleteRequest?.Key, item: r.PutRequest?.Item })),
+      ),
+    ]
+    for (const { key, item } of parts) {
+      const sort = String(key?.sk ?? '')
+        .split('#')[0]!
+        .replace(/\d[\d:.TZ-]*/g, 'n')
+      const name = `${command.replace(/Command$/, '')} ${String(key?.pk ?? '?').split('#')[0]}#${sort}`
+      usage.byKey[name] ??= { items: 0, units: 0 }
+      const entry = usage.byKey[name]
+      entry.items++
+      entry.units += Math.max(1, Math.ceil((item ? valueSize(item) : 0) / 1024)) * (transact ? 2 : 1)
+    }
+  }
   db().middlewareStack.add(
     (next: (args: unknown) => Promise<{ output: Record<string, any> }>, context: { commandName?: string }) =>
       async (args: { input: Record<string, any> }) => {
@@ -137,6 +165,7 @@ if (cost) {
                 usage.indexWriteUnits += index.CapacityUnits ?? 0
           else usage.readUnits += units
           usage.writtenBytes += written
+          if (write) tally(context.commandName ?? '', args.input)
           if (write)
             for (const item of writtenItems(args.input))
               usage.largestWritten = Math.max(usage.largestWritten, valueSize(item))

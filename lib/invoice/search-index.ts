@@ -66,18 +66,21 @@ export interface SearchNumbers {
   currency: number
 }
 
-async function next(businessId: string, space: string): Promise<number> {
+/** Takes `count` numbers of a space in one ADD: the last is the counter's new value. */
+async function take(businessId: string, space: string, count: number): Promise<number> {
   const out = await db().send(
     new UpdateCommand({
       TableName: tableName(),
       Key: keys.searchCounter(businessId, space),
-      UpdateExpression: 'ADD n :one SET entity = :entity',
-      ExpressionAttributeValues: { ':one': 1, ':entity': 'INVOICE_SEARCH_COUNTER' },
+      UpdateExpression: 'ADD n :count SET entity = :entity',
+      ExpressionAttributeValues: { ':count': count, ':entity': 'INVOICE_SEARCH_COUNTER' },
       ReturnValues: 'UPDATED_NEW',
     }),
   )
   return out.Attributes?.n as number
 }
+
+const next = (businessId: string, space: string) => take(businessId, space, 1)
 
 /** The next number in each space, side by side. */
 export async function allocateNumbers(businessId: string, spaces: SearchSpaces): Promise<SearchNumbers> {
@@ -88,6 +91,37 @@ export async function allocateNumbers(businessId: string, spaces: SearchSpaces):
     spaces.buyer ? next(businessId, spaces.buyer) : undefined,
   ])
   return { all, type, currency, ...(buyer !== undefined ? { buyer } : {}) }
+}
+
+/**
+ * Numbers for many invoices at once (a report of receipts, lib/receipts/report.ts): one ADD per
+ * distinct space, of the count of invoices in it, side by side, instead of one per invoice and
+ * space; each invoice's numbers, in order. A counter's invoices then take dense numbers from the range
+ * the ADD returned (value - count + 1 .. value), so pages and totals are as if they were taken one
+ * by one; a number an invoice then does not use is voided as any sign's is (voidNumbers).
+ */
+export async function allocateNumbersFor(
+  businessId: string,
+  spaces: SearchSpaces[],
+): Promise<SearchNumbers[]> {
+  const counts = new Map<string, number>()
+  for (const s of spaces)
+    for (const space of [s.all, s.type, s.currency, s.buyer])
+      if (space) counts.set(space, (counts.get(space) ?? 0) + 1)
+  const lasts = await Promise.all([...counts].map(([space, count]) => take(businessId, space, count)))
+  // The next number to hand out in each space: the first of its range.
+  const nextOf = new Map([...counts.keys()].map((space, i) => [space, lasts[i]! - counts.get(space)! + 1]))
+  const hand = (space: string) => {
+    const n = nextOf.get(space)!
+    nextOf.set(space, n + 1)
+    return n
+  }
+  return spaces.map((s) => ({
+    all: hand(s.all),
+    type: hand(s.type),
+    currency: hand(s.currency),
+    ...(s.buyer ? { buyer: hand(s.buyer) } : {}),
+  }))
 }
 
 /** An item's key attributes on one index. */

@@ -76,6 +76,12 @@ export interface InvoiceRequest {
   modeHeader: string | undefined
   /** The request rules of the route's profile: the interface's (default) or the authority's. */
   rules?: RuleSet
+  /**
+   * A sign's search numbers taken beforehand (a report's range for its receipts, lib/receipts/report.ts),
+   * asked with the validated invoice's spaces: undefined when it holds none for those, then they are
+   * taken as for any sign. Numbers it gives are this request's: voided when it writes nothing.
+   */
+  numbersFor?: (spaces: SearchSpaces) => SearchNumbers | undefined
 }
 
 /** The request's x-validation-mode, else the client's own default, else unset (the rule set's default). */
@@ -156,6 +162,7 @@ export async function handleInvoice(
     action === 'sign' ? spacesOf(invoice) : undefined,
     note,
     content,
+    request.numbersFor,
   )
   const reply = (record: Pick<InvoiceRecord, 'signedAt'>) =>
     replyOf(action, invoice, record, warnings, en16931)
@@ -284,8 +291,9 @@ async function contentOf(request: InvoiceRequest, validated: StoredInvoice): Pro
 }
 
 /**
- * A sign's search numbers (none for a validate). On the first attempt they are taken beside the
- * record's read, so listing costs no round trip of its own (bench/request-cost.ts); a note takes them
+ * A sign's search numbers (none for a validate). Given by the caller (`numbersFor`: a report's range)
+ * or, on the first attempt, taken beside the record's read, so listing costs no round trip of its own
+ * (bench/request-cost.ts); a note takes them
  * after its original is checked (NG-BR-03 and NG-BR-04 take no numbers). A sign that then writes
  * nothing (a replay of the same content, a conflict, a refusal) voids them (`release`).
  */
@@ -294,15 +302,19 @@ function searchNumbering(
   spaces: SearchSpaces | undefined,
   note: NoteFacts | undefined,
   content: InvoiceContent,
+  numbersFor: InvoiceRequest['numbersFor'],
 ) {
   let numbers: SearchNumbers | undefined
   const taken = (allocated: SearchNumbers) => {
     numbers = allocated
     content.listSeq = allocated.all
   }
+  // Numbers taken beforehand for these spaces are this request's from here on (voided by `release`).
+  const given = spaces && !note ? numbersFor?.(spaces) : undefined
+  if (given) taken(given)
   return {
     async readRecord(attempt: number) {
-      if (attempt > 0 || !spaces || note) return readInvoiceRecord(content.irn)
+      if (attempt > 0 || !spaces || note || numbers) return readInvoiceRecord(content.irn)
       const [read, allocated] = await Promise.allSettled([
         readInvoiceRecord(content.irn),
         allocateNumbers(businessId, spaces),

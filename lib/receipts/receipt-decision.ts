@@ -2,6 +2,7 @@ import type { ApiClientCaller } from '#lib/platform/auth/caller.ts'
 import { refusedBy } from '#lib/platform/db/transact.ts'
 import { DependencyDown, DomainError, type Problem } from '#lib/platform/errors.ts'
 import { handleInvoice, type InvoiceSigner } from '#lib/invoice/service.ts'
+import type { SearchSpaces } from '#lib/invoice/search-index.ts'
 import { CALLER_ITEMS } from '#lib/invoice/sign-items.ts'
 import type { ChainFork, ChainLink } from './chain.ts'
 import type { ParsedReceipt } from './receipt-shape.ts'
@@ -14,6 +15,7 @@ import {
   storeFork,
 } from './receipt-store.ts'
 import { type ReceiptRecord, type ReceiptResult, resultOf } from './records.ts'
+import type { ReceiptNumbers } from './search-numbers.ts'
 
 /**
  * What becomes of one authentic receipt (its device's, signature verified), decided by the table's
@@ -42,6 +44,8 @@ export interface DecisionContext {
   caller: ApiClientCaller
   sign: InvoiceSigner
   nowMs: number
+  /** The request's search numbers, taken for its receipts at once (./search-numbers.ts). */
+  numbers?: ReceiptNumbers
 }
 
 export const problem = (path: string, code: string, message: string): Problem => ({ path, code, message })
@@ -149,6 +153,9 @@ async function submit(context: DecisionContext, c: Candidate): Promise<Outcome> 
         caller: context.caller,
         body: c.receipt.invoice,
         modeHeader: undefined,
+        ...(context.numbers
+          ? { numbersFor: (spaces: SearchSpaces) => context.numbers!.take(c.index, spaces) }
+          : {}),
       },
       (would) => {
         offered = would.signed_at

@@ -1,4 +1,4 @@
-import { receiptHash, verifyReceiptSignature } from '#client/receipts/crypto.ts'
+import { hashOfReceiptBytes, receiptBytes, verifySignatureBytes } from '#client/receipts/crypto.ts'
 import type { ApiClientCaller } from '#lib/platform/auth/caller.ts'
 import type { Problem } from '#lib/platform/errors.ts'
 import type { InvoiceSigner } from '#lib/invoice/service.ts'
@@ -10,6 +10,7 @@ import { inParallel } from './in-parallel.ts'
 import { type Candidate, decide, type Outcome, problem } from './receipt-decision.ts'
 import { type ParsedReceipt, parseReceipt } from './receipt-shape.ts'
 import { bodyOf, slotId, slotsHeld } from './receipt-store.ts'
+import { ReceiptNumbers } from './search-numbers.ts'
 import type { DeviceRecord, ReceiptResult } from './records.ts'
 import { serverNowMs } from './server-time.ts'
 
@@ -40,7 +41,7 @@ const rejected = (hash: string, errors: Problem[], irn?: string): Outcome => ({
 /** A device's signature and status at issued_at; undefined when the receipt is the device's. */
 function refusal(
   receipt: ParsedReceipt,
-  raw: object,
+  bytes: Uint8Array,
   device: DeviceRecord | undefined,
 ): Problem[] | undefined {
   const { device: part } = receipt
@@ -60,7 +61,7 @@ function refusal(
         `The device was revoked at ${device.revokedAt}, before this receipt's issued_at: a revoked device's receipts are refused from its revocation on`,
       ),
     ]
-  if (!verifyReceiptSignature(raw, device.publicKey))
+  if (!verifySignatureBytes(bytes, receipt.signature, device.publicKey))
     return [
       problem(
         'signature',
@@ -94,13 +95,21 @@ export async function reportReceipts(
   const { outcomes, candidates } = await triage(caller.businessId, receipts, nowMs)
   const [firsts, others] = inRequestOrder(candidates)
   const held = await slotsHeld(firsts.map((c) => c.record))
-  const context = { caller, sign, nowMs }
-  for (const batch of [firsts, others]) {
-    await inParallel(batch, WIDTH, async (c) => {
-      const read =
-        batch === firsts ? (held.get(slotId(c.record.deviceId, c.record.counter)) ?? null) : undefined
-      outcomes[c.index] = await decide(context, c, read)
-    })
+  const heldBy = (c: Candidate) => held.get(slotId(c.record.deviceId, c.record.counter)) ?? null
+  // The search numbers of the receipts to be signed, for the request at once (./search-numbers.ts).
+  const numbers = await ReceiptNumbers.reserve(
+    caller.businessId,
+    firsts.filter((c) => !heldBy(c)).map((c) => ({ index: c.index, invoice: c.receipt.invoice })),
+  )
+  const context = { caller, sign, nowMs, numbers }
+  try {
+    for (const batch of [firsts, others]) {
+      await inParallel(batch, WIDTH, async (c) => {
+        outcomes[c.index] = await decide(context, c, batch === firsts ? heldBy(c) : undefined)
+      })
+    }
+  } finally {
+    await numbers.voidUnused()
   }
   await updateChains(candidates, outcomes)
   // Resends counted on the receipt they repeat, for the compliance report (./compliance-report.ts).
@@ -110,19 +119,21 @@ export async function reportReceipts(
 
 /** Step 1: each receipt's shape, device and signature; the authentic ones become candidates. */
 async function triage(businessId: string, receipts: unknown[], nowMs: number) {
-  const parsed = receipts.map((raw) => ({ raw, hash: hashOf(raw), parse: parseReceipt(raw) }))
+  const parsed = receipts.map((raw) => ({ raw, bytes: bytesOf(raw), parse: parseReceipt(raw) }))
   const devices = await devicesOf(
     businessId,
     parsed.flatMap((p) => (p.parse.ok ? [p.parse.receipt.device.device_id] : [])),
   )
   const outcomes: Outcome[] = new Array(receipts.length)
   const candidates: Candidate[] = []
-  parsed.forEach(({ raw, hash, parse }, index) => {
+  parsed.forEach(({ raw, bytes, parse }, index) => {
+    // The receipt is serialised once: its hash and its signature are over these bytes.
+    const hash = bytes ? hashOfReceiptBytes(bytes) : ''
     if (!parse.ok) outcomes[index] = rejected(hash, parse.problems)
-    else if (!hash) outcomes[index] = rejected(hash, [NOT_I_JSON])
+    else if (!bytes) outcomes[index] = rejected(hash, [NOT_I_JSON])
     else {
       const { receipt } = parse
-      const refused = refusal(receipt, raw as object, devices.get(receipt.device.device_id))
+      const refused = refusal(receipt, bytes, devices.get(receipt.device.device_id))
       const candidate = candidateOf(index, receipt, raw, hash, businessId, nowMs)
       if (refused) outcomes[index] = rejected(hash, refused, candidate.record.irn || undefined)
       else candidates.push(candidate)
@@ -193,12 +204,12 @@ async function updateChains(candidates: Candidate[], outcomes: Outcome[]) {
   )
 }
 
-/** The receipt's hash; '' for what has none (not an object, or text that is not I-JSON: a lone surrogate). */
-function hashOf(raw: unknown): string {
-  if (!raw || typeof raw !== 'object') return ''
+/** The receipt's RFC 8785 bytes; undefined for what has none (not an object, or text that is not I-JSON: a lone surrogate). */
+function bytesOf(raw: unknown): Uint8Array | undefined {
+  if (!raw || typeof raw !== 'object') return undefined
   try {
-    return receiptHash(raw)
+    return receiptBytes(raw)
   } catch {
-    return ''
+    return undefined
   }
 }
