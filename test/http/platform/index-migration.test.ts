@@ -1,5 +1,7 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb'
+import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb'
+import { marshall, unmarshall } from '@aws-sdk/util-dynamodb'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { keys } from '#lib/platform/db/keys.ts'
 import { localDynamoConfig } from '#lib/platform/db/local.ts'
 import { indexesFor } from '#lib/platform/db/table.ts'
 import { changeIndex } from '../../../scripts/local/table.ts'
@@ -107,6 +109,14 @@ describe('replacing gsi1..gsi3 on a table that holds invoices (docs/operations.m
     expect(c.body.data.payment_status).toBe('PAID')
     expect((await clients.app.get<any>(`/api/v1/app/invoice/confirm/${C}`)).status).toBe(200)
     await expectListed('payment_status=PAID', [C])
+    // The record keeps the layout it was found in (docs/operations.md: a payment update leaves its
+    // index keys, which only a validate or sign drops, and its plain body).
+    const { Item } = await dynamo.send(
+      new GetItemCommand({ TableName: api.tableName, Key: marshall(keys.invoice(C)), ConsistentRead: true }),
+    )
+    const record = unmarshall(Item!)
+    expect(record).toMatchObject({ paymentStatus: 'PAID', gsi1pk: expect.any(String), invoice: { irn: C } })
+    expect(record.invoiceGzip).toBeUndefined()
 
     const csv = await search('size=1000', { accept: 'text/csv' })
     expect(csv.status).toBe(200)
