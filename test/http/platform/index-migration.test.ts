@@ -143,7 +143,7 @@ describe('replacing gsi1..gsi3 on a table that holds invoices (docs/operations.m
     })
     await expectOldInvoicesServed(true)
 
-    const E = { ...invoiceOfUnits(4, undefined, buyerX), issue_date: '2026-11-22' }
+    const E: Record<string, any> = { ...invoiceOfUnits(4, undefined, buyerX), issue_date: '2026-11-22' }
     const signed = await clients.app.post<any>('/api/v1/app/invoice/sign', E)
     expect(signed.status, JSON.stringify(signed.body)).toBe(200)
     await expectListed('', [E.irn, D, C, B, A])

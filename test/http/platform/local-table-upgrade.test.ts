@@ -66,7 +66,7 @@ describe('ensureTable on a table kept from before issue 43', () => {
     expect(irnsOf(await clients.si.get<any>(`/api/v1/invoices?buyer_tin=${buyerX.tin}`))).toEqual([D, B, A])
     expect(irnsOf(await clients.si.get<any>('/api/v1/invoices?currency=USD'))).toEqual([B])
 
-    const E = { ...invoiceOfUnits(2, undefined, buyerX), issue_date: '2026-11-22' }
+    const E: Record<string, any> = { ...invoiceOfUnits(2, undefined, buyerX), issue_date: '2026-11-22' }
     expect((await clients.app.post<any>('/api/v1/app/invoice/sign', E)).status).toBe(200)
     const listed = await clients.si.get<any>('/api/v1/invoices?invoice_type_code=381')
     expect(irnsOf(listed)).toEqual([E.irn, C, B, A])
