@@ -24,7 +24,15 @@ export interface TestApi {
 }
 
 export async function startApi(
-  options: { dynamoEndpoint?: string; workers?: boolean | string[] } = {},
+  options: {
+    dynamoEndpoint?: string
+    workers?: boolean | string[]
+    /**
+     * Makes the table instead of ensureTable (the index migration tests: a table of an older layout
+     * holding data), in the file's own database, before the seed.
+     */
+    table?: (target: { tableName: string; dynamoEndpoint: string }) => Promise<void>
+  } = {},
 ): Promise<TestApi> {
   const dynamoEndpoint = options.dynamoEndpoint ?? inject('dynamoEndpoint')
   const tableName = `test-${randomUUID()}`
@@ -35,7 +43,8 @@ export async function startApi(
   process.env.AWS_REGION = 'eu-west-1'
   // This file's own database in the run's DynamoDB Local (lib/platform/db/local.ts); child processes inherit it.
   process.env.DYNAMODB_LOCAL_DATABASE = `test${randomUUID().replaceAll('-', '')}`
-  await ensureTable(dynamoEndpoint, tableName)
+  if (options.table) await options.table({ tableName, dynamoEndpoint })
+  else await ensureTable(dynamoEndpoint, tableName)
   const { seedLocal } = await import('../../scripts/local/seed.ts')
   await seedLocal()
   // The local stream drives and queues (scripts/local/workers.ts): the history indexer always, as
