@@ -1,17 +1,12 @@
 import { readFileSync } from 'node:fs'
-import {
-  CreateTableCommand,
-  DescribeTableCommand,
-  type DynamoDBClient,
-  UpdateTimeToLiveCommand,
-} from '@aws-sdk/client-dynamodb'
+import { CreateTableCommand, type DynamoDBClient, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb'
 import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
-import { createTableInput, REPLACED_INDEXES, tableDefinition } from '#lib/platform/db/table.ts'
+import { createTableInput, tableDefinition } from '#lib/platform/db/table.ts'
 
 /**
- * A table as the service kept it before issue 43, for the index migration tests: the indexes of then
- * (gsi1..gsi3, every attribute projected) and the items four signs of that code wrote
- * (test/fixtures/pre-issue-43, whose README says how they were made).
+ * A table as the service kept it before issue 43, for the upgrade test: its indexes (gsi1..gsi3,
+ * projecting ALL, today's too) and the items four signs of that code wrote (test/fixtures/pre-issue-43,
+ * whose README says how they were made).
  */
 
 /** The fixture's invoices, signed in this order by the dev supplier. */
@@ -29,9 +24,9 @@ export const PRE43 = {
 
 const FIXTURE = new URL('../fixtures/pre-issue-43/signed-invoices.json', import.meta.url)
 
-/** Creates the table with the indexes of before issue 43 and puts the fixture's items on it. */
+/** Creates the table and puts the fixture's items on it. */
 export async function pre43Table(dynamo: DynamoDBClient, tableName: string): Promise<void> {
-  await dynamo.send(new CreateTableCommand(createTableInput(tableName, REPLACED_INDEXES)))
+  await dynamo.send(new CreateTableCommand(createTableInput(tableName)))
   await dynamo.send(
     new UpdateTimeToLiveCommand({
       TableName: tableName,
@@ -47,12 +42,4 @@ export async function pre43Table(dynamo: DynamoDBClient, tableName: string): Pro
     )
     if (Object.keys(UnprocessedItems ?? {}).length) throw new Error('DynamoDB Local left items unwritten')
   }
-}
-
-/** The table's indexes, each by name with its projection type. */
-export async function indexesOf(dynamo: DynamoDBClient, tableName: string): Promise<Record<string, string>> {
-  const { Table } = await dynamo.send(new DescribeTableCommand({ TableName: tableName }))
-  return Object.fromEntries(
-    (Table?.GlobalSecondaryIndexes ?? []).map((i) => [i.IndexName, i.Projection?.ProjectionType]),
-  )
 }

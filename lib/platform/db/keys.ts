@@ -125,7 +125,7 @@ export const keys = {
    * id, so it names one business; the record keeps businessId for ownership checks. It is on no
    * index: a business's invoices are listed by supplier search's list items (searchList), a buyer's
    * by its inbox. Records written before issue 43 carry gsi1 and gsi2 keys no query reads, dropped
-   * when a validate or sign next rewrites the record (docs/operations.md, "Replacing an index").
+   * when a validate or sign next rewrites the record (docs/operations.md, "Upgrading a table that holds data").
    */
   invoice: (irn: string): Key => ({ pk: `IRN#${scoped(irn)}`, sk: 'INVOICE' }),
 
