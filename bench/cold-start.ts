@@ -66,7 +66,7 @@ interface Bundle {
   metafile: Metafile
 }
 
-/** The bundle NodejsFunction makes, with a metafile for the analysis. */
+/** The bundle the construct makes, with a metafile for the analysis. */
 async function bundle(handler: string, functionIds: string[]): Promise<Bundle> {
   const file = join(OUT_DIR, handler.replace(/\.[cm]?tsx?$/, '').replaceAll('/', '__'), 'index.mjs')
   const result = await build(esbuildOptionsFor(handler, file))

@@ -1,19 +1,20 @@
+import { execFileSync } from 'node:child_process'
 import { join } from 'node:path'
-import { projectFile } from '#lib/platform/http/route.ts'
 import { fileURLToPath } from 'node:url'
-import { Duration, type RemovalPolicy } from 'aws-cdk-lib'
+import { AssetHashType, Duration, type RemovalPolicy } from 'aws-cdk-lib'
 import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch'
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb'
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam'
 import type { IKey } from 'aws-cdk-lib/aws-kms'
-import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda'
-import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs'
+import { Architecture, Code, Function as LambdaFunction, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda'
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs'
 import { Construct } from 'constructs'
-import type { BuildOptions, Loader } from 'esbuild'
+import type { BuildOptions } from 'esbuild'
 import type { Access } from '#lib/platform/iam/access.ts'
 import { accessOfRoutes } from '#lib/service/function-access.ts'
 import { builtinAliases } from './builtin-shims.ts'
+import { bundlePlugins } from './bundle-plugins.ts'
+import type { FunctionAsset } from './bundle-function.ts'
 import { acknowledge } from './nag.ts'
 import { grantAccess } from './grants.ts'
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager'
@@ -97,23 +98,6 @@ export const EN16931_CHUNK = {
 /** A chunk built beside a function's bundle and imported by it on first use. */
 export type Chunk = typeof UBL_IN_CHUNK | typeof EN16931_CHUNK
 
-/** The esbuild settings every function is bundled with, but for the aliases (see bundling()). */
-const BUNDLING = {
-  format: OutputFormat.ESM,
-  minify: true,
-  sourceMap: true,
-  // Stack traces need the mappings, not a copy of every source file: the .map shrinks from about
-  // 2.2 MB to 0.9 MB, and Lambda parses it at every cold start (--enable-source-maps).
-  sourcesContent: false,
-  target: 'node22',
-  mainFields: ['module', 'main'],
-  banner: ESM_REQUIRE_BANNER,
-  // Bundle the AWS SDK: the version the tests ran against is the version that runs, and a single
-  // bundled file loads faster than the runtime's SDK spread over node_modules.
-  externalModules: [],
-  loader: { '.json': 'json' },
-} satisfies BundlingOptions
-
 /** The module through which the catch-all finds the table's paths (functions/meta/route-table.ts). */
 const ROUTE_LOOKUP = '#functions/meta/route-table.ts'
 
@@ -135,23 +119,9 @@ export function routeLookupBundling(served: readonly Route[]): {
 }
 
 /**
- * NodejsFunction's bundling: BUNDLING, the aliases and the function's own routes (`served`), which
- * its esbuild CLI takes as arguments.
- */
-export const bundling = (served: readonly Route[] = []): BundlingOptions => {
-  const lookup = routeLookupBundling(served)
-  const aliases = { ...bundleAliases(), ...lookup.alias }
-  return {
-    ...BUNDLING,
-    define: lookup.define,
-    esbuildArgs: { '--alias': Object.entries(aliases).map(([name, shim]) => `${name}=${shim}`) },
-  }
-}
-
-/**
- * BUNDLING in esbuild's own API (NodejsFunction runs the esbuild CLI with the same settings), for the
- * cold-start benchmark and the bundle tests, so they look at the very bundles Lambda runs: the
- * handler module's routes are those lib/service/routes.ts gives it, as the stack deploys them.
+ * The esbuild settings of every function's bundle: the construct builds with them (functionCode,
+ * bundle-function.ts), and so do the cold-start benchmark and the bundle tests, so they look at the
+ * very bundles Lambda runs: the handler module's routes are those lib/service/routes.ts gives it.
  */
 export function esbuildOptionsFor(handler: string, outfile: string): BuildOptions & { metafile: true } {
   const lookup = routeLookupBundling(routeTable.filter((r) => r.handler === handler))
@@ -161,18 +131,23 @@ export function esbuildOptionsFor(handler: string, outfile: string): BuildOption
     outfile,
     bundle: true,
     platform: 'node',
-    format: BUNDLING.format === OutputFormat.ESM ? 'esm' : 'cjs',
-    minify: BUNDLING.minify,
-    // NodejsFunction's `sourceMap: true` is esbuild's --sourcemap: an external, linked .map file.
-    sourcemap: BUNDLING.sourceMap ? 'linked' : false,
-    sourcesContent: BUNDLING.sourcesContent,
-    target: BUNDLING.target,
-    mainFields: BUNDLING.mainFields,
-    banner: { js: BUNDLING.banner },
-    external: BUNDLING.externalModules,
-    loader: BUNDLING.loader as Record<string, Loader>,
+    format: 'esm',
+    minify: true,
+    // An external, linked .map file. Stack traces need the mappings, not a copy of every source file:
+    // the .map shrinks from about 2.2 MB to 0.9 MB, and Lambda parses it at every cold start
+    // (--enable-source-maps).
+    sourcemap: 'linked',
+    sourcesContent: false,
+    target: 'node22',
+    mainFields: ['module', 'main'],
+    banner: { js: ESM_REQUIRE_BANNER },
+    // Bundle the AWS SDK: the version the tests ran against is the version that runs, and a single
+    // bundled file loads faster than the runtime's SDK spread over node_modules.
+    external: [],
+    loader: { '.json': 'json' },
     alias: { ...bundleAliases(), ...lookup.alias },
     define: lookup.define,
+    plugins: bundlePlugins(),
     metafile: true,
     logLevel: 'warning',
   }
@@ -257,45 +232,45 @@ export interface HouseFunctionProps {
 export const physicalFunctionName = (stage: string, functionId: string): string =>
   `einvoicing-${stage}-${functionId}`
 
+/** The script that builds a function's asset (bundle-function.ts), run by the local bundling below. */
+const BUNDLE_FUNCTION_SCRIPT = fileURLToPath(new URL('./bundle-function.ts', import.meta.url))
+
 /**
- * Copies each package file beside the bundle, where the function reads it at run time, and builds
- * the UBL in chunk there when the function takes XML (the same esbuild settings, by its CLI).
+ * A function's code: its asset built at synth by bundle-function.ts, with esbuild's API and
+ * esbuildOptionsFor() (NodejsFunction runs esbuild's command line, which takes no plugins, and its
+ * bundles could drift from those the benchmarks measure). Hashed by its output, as NodejsFunction's.
  */
-const copyFiles = (
-  files: readonly string[],
-  chunks: readonly Chunk[] = [],
-): BundlingOptions['commandHooks'] => ({
-  beforeBundling: () => [],
-  beforeInstall: () => [],
-  afterBundling: (inputDir, outputDir) => [
-    ...files.map((file) => `cp "${join(inputDir, projectFile(file))}" "${outputDir}/"`),
-    ...chunks.map((chunk) => chunkCommand(chunk, inputDir, outputDir)),
-  ],
-})
-
-/** The shell command that builds the UBL in chunk into `outputDir` (esbuild's CLI, the bundles' settings). */
-export function ublInChunkCommand(inputDir: string, outputDir: string): string {
-  return chunkCommand(UBL_IN_CHUNK, inputDir, outputDir)
-}
-
-/** The shell command that builds a chunk into `outputDir` (esbuild's CLI, the bundles' settings). */
-export function chunkCommand(chunk: Chunk, inputDir: string, outputDir: string): string {
-  return [
-    `cd "${inputDir}" && npx esbuild "${chunk.entry}" --bundle --platform=node --format=esm`,
-    `--minify --target=${BUNDLING.target} --main-fields=${BUNDLING.mainFields.join(',')}`,
-    `--banner:js="${BUNDLING.banner}" --outfile="${outputDir}/${chunk.file}"`,
-    ...Object.entries(bundleAliases()).map(([name, shim]) => `--alias:${name}=${shim}`),
-  ].join(' ')
+export function functionCode(asset: FunctionAsset): Code {
+  return Code.fromAsset(PROJECT_ROOT, {
+    assetHashType: AssetHashType.OUTPUT,
+    bundling: {
+      // Local bundling only (tryBundle always succeeds or throws); the image is never pulled.
+      image: Runtime.NODEJS_22_X.bundlingImage,
+      local: {
+        tryBundle(outputDir: string) {
+          execFileSync(
+            process.execPath,
+            ['--import', 'tsx', BUNDLE_FUNCTION_SCRIPT, JSON.stringify(asset), outputDir],
+            {
+              cwd: PROJECT_ROOT,
+              stdio: 'inherit',
+            },
+          )
+          return true
+        },
+      },
+    },
+  })
 }
 
 /**
- * A NodejsFunction with the house defaults (Node 22 on ARM64, the shared bundling, the common
+ * A Lambda function with the house defaults (Node 22 on ARM64, the shared bundling, the common
  * environment) and its own log group. API functions and consumers (consumers.ts) are all made with it.
  */
 export function houseFunction(
   scope: Construct,
   props: HouseFunctionProps,
-): { function: NodejsFunction; logGroup: LogGroup } {
+): { function: LambdaFunction; logGroup: LogGroup } {
   // Created explicitly (rather than by Lambda on first log line) so retention is set and the group
   // is removed with the stack where that is wanted.
   const logGroup = new LogGroup(scope, 'Logs', {
@@ -314,25 +289,22 @@ export function houseFunction(
     ...(ublIn ? [UBL_IN_CHUNK] : []),
     ...(needsEn16931Chunk(props.routes ?? []) ? [EN16931_CHUNK] : []),
   ]
-  const fn = new NodejsFunction(scope, 'Function', {
+  const fn = new LambdaFunction(scope, 'Function', {
     functionName: physicalFunctionName(props.stage, props.name),
     role,
     description: `${props.serviceName} ${props.stage} ${props.name}`,
-    // Absolute, so synth works from any working directory.
-    entry: join(PROJECT_ROOT, props.handler),
-    handler: 'handler',
-    projectRoot: PROJECT_ROOT,
-    depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
+    code: functionCode({
+      handler: props.handler,
+      chunks: chunks.map((c) => c.file),
+      files: props.files ?? [],
+    }),
+    handler: 'index.handler',
     runtime: Runtime.NODEJS_22_X,
     architecture: Architecture.ARM_64,
     memorySize: props.memorySize ?? API_FUNCTION_MEMORY_MB,
     timeout: props.timeout ?? Duration.seconds(10),
     tracing: Tracing.ACTIVE,
     logGroup,
-    bundling:
-      props.files?.length || chunks.length
-        ? { ...bundling(props.routes), commandHooks: copyFiles(props.files ?? [], chunks) }
-        : bundling(props.routes),
     environment: {
       TABLE_NAME: props.table.tableName,
       STAGE: props.stage,
@@ -362,7 +334,7 @@ export function houseFunction(
 
 /** A Lambda function behind the API, with the house defaults and only the table access it needs. */
 export class ApiFunction extends Construct {
-  readonly function: NodejsFunction
+  readonly function: LambdaFunction
   readonly logGroup: LogGroup
   /** What its role allows (lib/service/function-access.ts), as the local runs enforce it. */
   readonly access: Access

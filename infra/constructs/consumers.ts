@@ -3,8 +3,7 @@ import type { RetentionDays } from 'aws-cdk-lib/aws-logs'
 import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch'
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb'
 import type { IKey } from 'aws-cdk-lib/aws-kms'
-import type { IFunction } from 'aws-cdk-lib/aws-lambda'
-import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs'
+import type { Function as LambdaFunction, IFunction } from 'aws-cdk-lib/aws-lambda'
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager'
 import type { Queue } from 'aws-cdk-lib/aws-sqs'
 import { Construct } from 'constructs'
@@ -56,7 +55,7 @@ export interface ConsumersProps {
  * alarms. The stack's AlarmsNotify sends every alarm to the alarm topic.
  */
 export class Consumers extends Construct {
-  readonly functions = new Map<string, NodejsFunction>()
+  readonly functions = new Map<string, LambdaFunction>()
   readonly queues = new Map<QueueName, Queue>()
 
   constructor(scope: Construct, id: string, props: ConsumersProps) {
@@ -77,7 +76,7 @@ export class Consumers extends Construct {
     // API functions that send to a queue made here, which did not exist when they were built.
     for (const [functionId, api] of props.apiFunctions) {
       for (const queueName of api.access?.queues ?? []) {
-        grantQueue(api.function as NodejsFunction, queueName, this.queueFor(functionId, queueName))
+        grantQueue(api.function as LambdaFunction, queueName, this.queueFor(functionId, queueName))
       }
     }
   }

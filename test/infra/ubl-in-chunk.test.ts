@@ -1,19 +1,16 @@
-import { execSync, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { build } from 'esbuild'
 import { afterAll, describe, expect, it } from 'vitest'
 import { ublOf } from '#lib/documents/ubl.ts'
+import { bundleFunction } from '../../infra/constructs/bundle-function.ts'
 import {
-  chunkCommand,
   EN16931_CHUNK,
-  esbuildOptionsFor,
   needsEn16931Chunk,
   needsUblInChunk,
   PROJECT_ROOT,
   UBL_IN_CHUNK,
-  ublInChunkCommand,
 } from '../../infra/constructs/api-function.ts'
 import { routes } from '#lib/service/routes.ts'
 import { buildInvoice } from '../fixtures/invoices/build.ts'
@@ -50,10 +47,12 @@ describe('the UBL in chunk of the invoice functions', () => {
     expect([...taking].sort()).toEqual(['app-invoice-sign', 'app-invoice-validate', 'si-validate'])
   })
 
-  it("is built by the construct's command and read by the bundle's loader, which does not hold it", async () => {
-    execSync(ublInChunkCommand(PROJECT_ROOT, dir), { stdio: 'pipe' })
+  it("is built as the construct builds it and read by the bundle's loader, which does not hold it", async () => {
+    await bundleFunction(
+      { handler: 'functions/invoice/si-validate.ts', chunks: [UBL_IN_CHUNK.file], files: [] },
+      dir,
+    )
     const bundle = join(dir, 'index.mjs')
-    await build({ ...esbuildOptionsFor('functions/invoice/si-validate.ts', bundle), sourcemap: false })
     const text = readFileSync(bundle, 'utf8')
     // The schema model and saxes are in the chunk only.
     expect(text).not.toContain('InvoiceLineType')
@@ -90,12 +89,11 @@ describe('the EN 16931 chunk of the validate functions', () => {
   })
 
   it.each(['functions/invoice/si-validate.ts', 'functions/invoice/app-invoice-validate.ts'])(
-    "is built by the construct's command and read by %s's loader, which does not hold it",
+    "is built as the construct builds it and read by %s's loader, which does not hold it",
     async (handler) => {
       const out = mkdtempSync(join(dir, 'en16931-'))
-      execSync(chunkCommand(EN16931_CHUNK, PROJECT_ROOT, out), { stdio: 'pipe' })
+      await bundleFunction({ handler, chunks: [EN16931_CHUNK.file], files: [] }, out)
       const bundle = join(out, 'index.mjs')
-      await build({ ...esbuildOptionsFor(handler, bundle), sourcemap: false })
       const text = readFileSync(bundle, 'utf8')
       // The rules' texts are in the chunk only.
       expect(text).not.toContain('Invoice total amount with VAT (BT-112)')
