@@ -246,6 +246,10 @@ export function functionCode(asset: FunctionAsset): Code {
     bundling: {
       // Local bundling only (tryBundle always succeeds or throws); the image is never pulled.
       image: Runtime.NODEJS_22_X.bundlingImage,
+      // Never run, but part of the key CDK caches a bundling under within a synth: the source (the
+      // project root) and these options, of which `local` counts for nothing. Without the function's
+      // own asset here, every function got the first one's bundle.
+      command: ['bundle-function', JSON.stringify(asset)],
       local: {
         tryBundle(outputDir: string) {
           execFileSync(
