@@ -3,6 +3,7 @@
  *
  *   npx tsx bench/request-cost.ts                       (this checkout only)
  *   BASELINE=<checkout> npx tsx bench/request-cost.ts   (before -> now, in the same rounds)
+ *   ONLY=status-query npx tsx bench/request-cost.ts     (the endpoints whose name contains it)
  *
  * BASELINE is the root of an earlier checkout (a `git worktree` with node_modules). Each checkout
  * runs in its own process (bench/request-cost/target.ts) with its own table in one DynamoDB Local
@@ -56,7 +57,9 @@ const ENDPOINTS: Endpoint[] = [
   { name: 'POST transactions/transfer', target: 4, ...REQUESTS.transfer },
   { name: 'POST transactions/reversal', target: 4, ...REQUESTS.reversal },
   { name: 'POST transactions/balance-enquiry', target: 3, ...REQUESTS.balance },
-]
+  // The auth scheme's calls (as the balance enquiry's) and ONE GetItem of the request record.
+  { name: 'POST transactions/status-query', target: 3, ...REQUESTS.statusQuery },
+].filter((endpoint) => !process.env.ONLY || endpoint.name.includes(process.env.ONLY))
 
 interface Sample {
   ms: number

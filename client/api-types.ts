@@ -1562,6 +1562,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/transactions/status-query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Transaction status query
+         * @description What became of a transfer or reversal whose reply was lost (a timeout): its FIRST reply, every field as it was first sent except this reply's own `traceId` and `timestamp`, plus `queriedAt`; kept for at least 400 days. Every transfer and reversal is final when answered, so no answer is pending: query 15 s after a timeout. A requestId this switch client never sent answers 25 (`RJCT` `AG09`) and that answer is FINAL: it is recorded, and the original arriving afterwards (within the 300 s signature window) is refused with the same 25 and never debited. Another switch client's requestIds are never found (25). One read; a first query for an unknown requestId adds one conditional write. Session ids are not accepted yet.
+         */
+        post: operations["transactions-status-query-v1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/transactions/test/clock/advance": {
         parameters: {
             query?: never;
@@ -2683,6 +2703,31 @@ export interface components {
             /** @description What was ignored or defaulted without failing the request, at most 100 */
             warnings?: components["schemas"]["Problem"][];
         };
+        /** @description Area B error record: responseCode with its ISO 20022 pair. */
+        BankResponseCodeError: {
+            /** @description Every problem found in the request, at most 100 */
+            errors?: components["schemas"]["Problem"][];
+            iso20022: components["schemas"]["Iso20022"];
+            responseCode: components["schemas"]["ResponseCode"];
+            /** @description What went wrong, for a person */
+            responseMessage: string;
+            /** @constant */
+            responseStatus: "FAILED";
+            /** @description Time of the reply (Area C: Lagos local time) */
+            timestamp: string;
+            /**
+             * Format: uuid
+             * @description Identifies this request in the service logs
+             */
+            traceId: string;
+            /** @description Present when a list was cut at 100: the counts left out. Validation stops looking past 100 errors, so `errors` is then a lower bound. */
+            truncated?: {
+                /** @description Errors found and not listed (at least this many) */
+                errors: number;
+                /** @description Warnings found and not listed */
+                warnings: number;
+            };
+        };
         BusinessParty: {
             business_description?: string;
             business_id: string;
@@ -3400,6 +3445,39 @@ export interface components {
             /** @description string (required: N (page: Y)) */
             service_category?: string;
         };
+        /**
+         * @description The reply as an ISO 20022 status report (pacs.002) would give it. Every code with its pair:
+         *
+         *     | responseCode | status | reason | when |
+         *     |---|---|---|---|
+         *     | 00 | ACSC | null | Approved: the transfer or reversal is done |
+         *     | 03 | RJCT | UCRD | No active merchant has this merchantId (the creditor is unknown) |
+         *     | 12 | RJCT | FF12 | A reversal of a declined transfer (also 405 on an Area B path) |
+         *     | 12 | RJCT | ARDT | A second reversal of the same transfer |
+         *     | 13 | RJCT | AM12 | The amount is invalid |
+         *     | 14 | RJCT | AC02 | No such (debtor) account |
+         *     | 25 | RJCT | AG09 | No such record: a status query for a requestId never received (final), a reversal of an unknown transfer, an unknown path |
+         *     | 26 | RJCT | AM05 | The requestId was already used for a different request |
+         *     | 30 | RJCT | FF01 | Format error: a field or the body is not of its form |
+         *     | 51 | RJCT | AM04 | Insufficient funds: a recorded decline |
+         *     | 63 | RJCT | AG08 | Security violation: a missing or unknown bearer token |
+         *     | 65 | RJCT | DS0K | Over the client rate limit |
+         *     | 91 | RJCT | DS0B | Invalid signature (also the sandbox issuer-unavailable account, 503) |
+         *     | 92 | RJCT | DT02 | Timestamp expired or malformed |
+         *     | 93 | RJCT | AM05 | Duplicate nonce |
+         *     | 94 | RJCT | DS0B | Missing signature headers |
+         *     | 95 | RJCT | FF01 | Malformed signature or nonce |
+         *     | 96 | RJCT | FF10 | System malfunction: a dependency is down or the account too busy; retry with the same requestId |
+         */
+        Iso20022: {
+            /** @description ExternalStatusReason1Code of a rejection; null when settled */
+            reason: string | null;
+            /**
+             * @description ExternalPaymentTransactionStatus1Code: ACSC settled (responseCode 00), RJCT rejected
+             * @enum {string}
+             */
+            status: "ACSC" | "RJCT";
+        };
         Item: {
             /** @description string, Y */
             description: string;
@@ -3844,7 +3922,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ResponseCodeError"];
+                "application/json": components["schemas"]["BankResponseCodeError"];
             };
         };
         /** @description The client is over its rate limit (by default 6000 requests every 60 s per API key, switch client, merchant token or admin key; set per client by the operator): retry after Retry-After seconds */
@@ -14719,6 +14797,7 @@ export interface operations {
                         availableBalance: number;
                         /** @description NGN */
                         currency: string;
+                        iso20022: components["schemas"]["Iso20022"];
                         /** @description ISO 8583 processing code, as sent */
                         processingCode: string;
                         /** @description The idempotency key of the request, as sent */
@@ -14749,7 +14828,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ResponseCodeError"];
+                    "application/json": components["schemas"]["BankResponseCodeError"];
                 };
             };
             /** @description Signature refused: 94 missing header, 95 malformed, 92 timestamp, 91 signature, 93 nonce reused (responseCode says which) */
@@ -14758,7 +14837,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ResponseCodeError"];
+                    "application/json": components["schemas"]["BankResponseCodeError"];
                 };
             };
             /** @description No account has this number (code 14) */
@@ -14767,7 +14846,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ResponseCodeError"];
+                    "application/json": components["schemas"]["BankResponseCodeError"];
                 };
             };
             /** @description The body is larger than 1 MiB */
@@ -14776,7 +14855,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ResponseCodeError"];
+                    "application/json": components["schemas"]["BankResponseCodeError"];
                 };
             };
             /** @description Content-Type is not application/json */
@@ -14785,7 +14864,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ResponseCodeError"];
+                    "application/json": components["schemas"]["BankResponseCodeError"];
                 };
             };
             429: components["responses"]["RateLimited_bank_seed"];
@@ -14796,7 +14875,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ResponseCodeError"];
+                    "application/json": components["schemas"]["BankResponseCodeError"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -14805,7 +14884,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ResponseCodeError"];
+                    "application/json": components["schemas"]["BankResponseCodeError"];
                 };
             };
         };
@@ -14855,6 +14934,7 @@ export interface operations {
                         amount: number;
                         /** @constant */
                         currency: "NGN";
+                        iso20022: components["schemas"]["Iso20022"];
                         originalRequestId: string;
                         /** @description ISO 8583 processing code, as sent */
                         processingCode: string;
@@ -14892,7 +14972,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ResponseCodeError"];
+                    "application/json": components["schemas"]["BankResponseCodeError"];
                 };
             };
             /** @description Signature refused: 94 missing header, 95 malformed, 92 timestamp, 91 signature, 93 nonce reused (responseCode says which) */
@@ -14901,7 +14981,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ResponseCodeError"];
+                    "application/json": components["schemas"]["BankResponseCodeError"];
                 };
             };
             /** @description The original transfer was not found (25) */
@@ -14910,17 +14990,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ResponseCodeError"];
+                    "application/json": components["schemas"]["BankResponseCodeError"];
                 };
             };
-            /** @description The original was declined or already reversed (12), or the requestId was used for something else (26) */
+            /** @description The original was declined (12, FF12) or already reversed (12, ARDT), or the requestId was used for something else (26) */
             409: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ResponseCodeError"];
+                    "application/json": components["schemas"]["BankResponseCodeError"];
                 };
             };
             /** @description The body is larger than 1 MiB */
@@ -14929,7 +15009,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ResponseCodeError"];
+                    "application/json": components["schemas"]["BankResponseCodeError"];
                 };
             };
             /** @description Content-Type is not application/json */
@@ -14938,7 +15018,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ResponseCodeError"];
+                    "application/json": components["schemas"]["BankResponseCodeError"];
                 };
             };
             429: components["responses"]["RateLimited_bank_seed"];
@@ -14949,7 +15029,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ResponseCodeError"];
+                    "application/json": components["schemas"]["BankResponseCodeError"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -14958,7 +15038,140 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ResponseCodeError"];
+                    "application/json": components["schemas"]["BankResponseCodeError"];
+                };
+            };
+        };
+    };
+    "transactions-status-query-v1": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key (1 to 128 visible ASCII characters) gets the first reply back. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "requestId": "REQ-20261121-0001"
+                 *     }
+                 */
+                "application/json": {
+                    requestId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The first reply of the transfer (00 or 51) or reversal (00), with queriedAt; its fields as in the transfer and reversal replies */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Environment": components["headers"]["X-Environment"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        iso20022: components["schemas"]["Iso20022"];
+                        /** @description UTC time of this query, ISO 8601 */
+                        queriedAt: string;
+                        /** @description The requestId queried, as first sent */
+                        requestId: string;
+                        /** @description "00" approved; other codes decline (e.g. "51") */
+                        responseCode: string;
+                        responseMessage: string;
+                        /** @enum {string} */
+                        responseStatus: "SUCCESS" | "FAILED";
+                        /**
+                         * Format: date-time
+                         * @description UTC time of the reply
+                         */
+                        timestamp: string;
+                        /**
+                         * Format: uuid
+                         * @description Identifies this request in the service logs
+                         */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description The body is invalid: code 13 when the amount is at fault, 30 otherwise; every problem listed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankResponseCodeError"];
+                };
+            };
+            /** @description Signature refused: 94 missing header, 95 malformed, 92 timestamp, 91 signature, 93 nonce reused (responseCode says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankResponseCodeError"];
+                };
+            };
+            /** @description No transfer or reversal with this requestId was received (25, RJCT AG09): final, recorded, and the original is refused if it arrives later */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankResponseCodeError"];
+                };
+            };
+            /** @description The Idempotency-Key was used with a different body, or its first request is still in progress */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankResponseCodeError"];
+                };
+            };
+            /** @description The body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankResponseCodeError"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankResponseCodeError"];
+                };
+            };
+            429: components["responses"]["RateLimited_bank_seed"];
+            /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankResponseCodeError"];
+                };
+            };
+            /** @description An unexpected error; the message never carries internals (logged with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankResponseCodeError"];
                 };
             };
         };
@@ -14996,6 +15209,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        iso20022: components["schemas"]["Iso20022"];
                         /** @description How far the test clock is ahead of the real time */
                         offset_seconds: number;
                         /** @description "00" approved; other codes decline (e.g. "51") */
@@ -15024,7 +15238,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ResponseCodeError"];
+                    "application/json": components["schemas"]["BankResponseCodeError"];
                 };
             };
             /** @description Signature refused: 94 missing header, 95 malformed, 92 timestamp, 91 signature, 93 nonce reused (responseCode says which) */
@@ -15033,7 +15247,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ResponseCodeError"];
+                    "application/json": components["schemas"]["BankResponseCodeError"];
                 };
             };
             /** @description The switch credential is a live one: the test clock exists in test mode only */
@@ -15042,7 +15256,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ResponseCodeError"];
+                    "application/json": components["schemas"]["BankResponseCodeError"];
                 };
             };
             /** @description The Idempotency-Key was used with a different body, or its first request is still in progress */
@@ -15052,7 +15266,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ResponseCodeError"];
+                    "application/json": components["schemas"]["BankResponseCodeError"];
                 };
             };
             /** @description The body is larger than 1 MiB */
@@ -15061,7 +15275,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ResponseCodeError"];
+                    "application/json": components["schemas"]["BankResponseCodeError"];
                 };
             };
             /** @description Content-Type is not application/json */
@@ -15070,7 +15284,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ResponseCodeError"];
+                    "application/json": components["schemas"]["BankResponseCodeError"];
                 };
             };
             429: components["responses"]["RateLimited_bank_seed"];
@@ -15081,7 +15295,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ResponseCodeError"];
+                    "application/json": components["schemas"]["BankResponseCodeError"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -15090,7 +15304,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ResponseCodeError"];
+                    "application/json": components["schemas"]["BankResponseCodeError"];
                 };
             };
         };
@@ -15141,6 +15355,7 @@ export interface operations {
                         completedAt: string;
                         /** @constant */
                         currency: "NGN";
+                        iso20022: components["schemas"]["Iso20022"];
                         merchantId: string;
                         merchantReference: string;
                         narration?: string;
@@ -15182,7 +15397,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ResponseCodeError"];
+                    "application/json": components["schemas"]["BankResponseCodeError"];
                 };
             };
             /** @description Signature refused: 94 missing header, 95 malformed, 92 timestamp, 91 signature, 93 nonce reused (responseCode says which) */
@@ -15191,7 +15406,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ResponseCodeError"];
+                    "application/json": components["schemas"]["BankResponseCodeError"];
                 };
             };
             /** @description Unknown account (14) or merchant (03) */
@@ -15200,7 +15415,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ResponseCodeError"];
+                    "application/json": components["schemas"]["BankResponseCodeError"];
                 };
             };
             /** @description The requestId was already used for a different request (26) */
@@ -15210,7 +15425,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ResponseCodeError"];
+                    "application/json": components["schemas"]["BankResponseCodeError"];
                 };
             };
             /** @description The body is larger than 1 MiB */
@@ -15219,7 +15434,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ResponseCodeError"];
+                    "application/json": components["schemas"]["BankResponseCodeError"];
                 };
             };
             /** @description Content-Type is not application/json */
@@ -15228,7 +15443,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ResponseCodeError"];
+                    "application/json": components["schemas"]["BankResponseCodeError"];
                 };
             };
             429: components["responses"]["RateLimited_bank_seed"];
@@ -15239,7 +15454,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ResponseCodeError"];
+                    "application/json": components["schemas"]["BankResponseCodeError"];
                 };
             };
             /** @description An unexpected error; the message never carries internals (logged with the request id) */
@@ -15248,7 +15463,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ResponseCodeError"];
+                    "application/json": components["schemas"]["BankResponseCodeError"];
                 };
             };
         };

@@ -241,6 +241,19 @@ export const REQUESTS = {
       })
     },
   },
+  statusQuery: {
+    expect: 200,
+    prepare: async (url) => {
+      const original = transferBody()
+      const reply = await switchClient(url).post('/api/v1/transactions/transfer', original)
+      if (reply.status !== 200) throw new Error(`status query's transfer answered ${reply.status}`)
+      return original
+    },
+    request: (url, prepared) =>
+      switchClient(url).post('/api/v1/transactions/status-query', {
+        requestId: (prepared as ReturnType<typeof transferBody>).requestId,
+      }),
+  },
   balance: {
     expect: 200,
     request: (url) =>

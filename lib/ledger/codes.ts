@@ -11,7 +11,7 @@ export const CODES = {
   invalidAmount: '13',
   /** No such account. */
   unknownAccount: '14',
-  /** The original request of a reversal was not found. */
+  /** Record not found: a reversal's original transfer, or (final) a status query's requestId never received. */
   originalNotFound: '25',
   /** The requestId was already used for a different request. */
   duplicateRecord: '26',

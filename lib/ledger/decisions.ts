@@ -1,5 +1,6 @@
 import { CODES, MESSAGES } from './codes.ts'
-import type { Account, BankRequestRecord, Merchant, TransferRecord } from './repository.ts'
+import type { Iso20022Case } from '#lib/platform/iso20022.ts'
+import type { Account, BankRequestRecord, Merchant, NotReceivedRecord, TransferRecord } from './repository.ts'
 
 /**
  * The rules of Area B (CONTRACT section 6) as pure functions: what was read in, what the request comes
@@ -15,16 +16,15 @@ export interface Refusal {
   http: 404 | 409
   responseCode: string
   message: string
+  /** Refines the ISO 20022 reason of the code (lib/platform/iso20022.ts). */
+  iso20022Case?: Iso20022Case
 }
 
 /** The same requestId again: the first reply, or 409 (code 26) when it came with another request. */
 export type Replay = { outcome: 'replay'; reply: Reply } | Refusal
 
-export function replayOf(
-  record: BankRequestRecord,
-  kind: BankRequestRecord['kind'],
-  bodyHash: string,
-): Replay {
+export function replayOf(record: BankRequestRecord, kind: 'TRANSFER' | 'REVERSAL', bodyHash: string): Replay {
+  if (record.kind === 'NOT_RECEIVED') return neverReceived(record)
   if (record.kind !== kind || record.bodyHash !== bodyHash) {
     return {
       outcome: 'refused',
@@ -35,6 +35,17 @@ export function replayOf(
   }
   return { outcome: 'replay', reply: record.reply }
 }
+
+/**
+ * The final 25 of a requestId a status query found no record of (CONTRACT 24): the query's answer,
+ * and the answer to the original should it arrive afterwards.
+ */
+export const neverReceived = (record: Pick<NotReceivedRecord, 'requestId' | 'queriedAt'>): Refusal => ({
+  outcome: 'refused',
+  http: 404,
+  responseCode: CODES.originalNotFound,
+  message: `No transfer or reversal with requestId ${record.requestId} was received before the status query of ${record.queriedAt}: that answer is final, nothing was or will be debited under this requestId`,
+})
 
 export interface Verdict {
   outcome: 'approved' | 'declined'
@@ -136,6 +147,7 @@ export function decideReversal(
       outcome: 'refused',
       http: 409,
       responseCode: CODES.invalidTransaction,
+      iso20022Case: 'already-reversed',
       message: `Transfer ${request.originalRequestId} was already reversed by request ${original.reversedBy} at ${original.reversedAt}: no second credit is made`,
     }
   }

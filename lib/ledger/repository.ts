@@ -53,7 +53,23 @@ export interface ReversalRecord {
   createdAt: string
 }
 
-export type BankRequestRecord = TransferRecord | ReversalRecord
+/**
+ * A status query's final "never received" (25) for a requestId that has no record (CONTRACT 24): put
+ * at the request record's own key with attribute_not_exists, so a transfer or reversal arriving later
+ * with that requestId collides with it (its read finds it, or its transaction's put fails on it) and
+ * is refused with the same 25, never debited.
+ */
+export interface NotReceivedRecord {
+  kind: 'NOT_RECEIVED'
+  switchClientId: string
+  requestId: string
+  /** When the status query recorded it (UTC ISO). */
+  queriedAt: string
+  /** TTL, epoch seconds: 400 days on; an original can be no more than the 300 s signature window late. */
+  expiresAt: number
+}
+
+export type BankRequestRecord = TransferRecord | ReversalRecord | NotReceivedRecord
 
 export async function getItem<T>(key: Key): Promise<T | undefined> {
   const out = await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))

@@ -64,6 +64,13 @@ export const ReversalRequest = z.object({ ...Common, originalRequestId: RequestI
 export type ReversalRequest = z.output<typeof ReversalRequest>
 
 /**
+ * A transaction status query (CONTRACT 24): the requestId of the transfer or reversal asked about.
+ * Session ids (`sessionId`) are not accepted yet.
+ */
+export const StatusQueryRequest = z.object({ requestId: RequestId })
+export type StatusQueryRequest = z.output<typeof StatusQueryRequest>
+
+/**
  * The error for an invalid Area B body (the declarations' `invalidBody`): a 400 with code 13 when the
  * amount is at fault and 30 (format error) otherwise, listing every problem found.
  */

@@ -63,8 +63,11 @@ export function newProviderReference(atMs: number): string {
 }
 
 /** A refusal as the error the factory answers with (HTTP status and responseCode). */
-function refused(refusal: Refusal): Error {
-  const options = { responseCode: refusal.responseCode }
+export function refused(refusal: Refusal): Error {
+  const options = {
+    responseCode: refusal.responseCode,
+    ...(refusal.iso20022Case ? { iso20022Case: refusal.iso20022Case } : {}),
+  }
   return refusal.http === 404
     ? new NotFound(refusal.message, options)
     : new Conflict(refusal.message, options)
@@ -86,7 +89,7 @@ function replayed(replay: Replay): Reply {
 async function commitOrReplay(
   items: { request: TransactItem } & Record<string, TransactItem | TransactItem[]>,
   reply: Reply,
-  request: { switchClientId: string; requestId: string; kind: BankRequestRecord['kind']; bodyHash: string },
+  request: { switchClientId: string; requestId: string; kind: 'TRANSFER' | 'REVERSAL'; bodyHash: string },
 ): Promise<Reply | typeof AGAIN> {
   const outcome = await transact(items)
   if (outcome.ok) return reply

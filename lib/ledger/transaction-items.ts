@@ -1,4 +1,5 @@
 import { tableName } from '#lib/platform/db/client.ts'
+import { iso20022Of } from '#lib/platform/iso20022.ts'
 import { type Key, keys } from '#lib/platform/db/keys.ts'
 import { outboxItem } from '#lib/notifications/outbox.ts'
 import type { toTemplateItem } from '#lib/notifications/templates.ts'
@@ -34,6 +35,7 @@ export function transferReply(body: TransferRequest, facts: TransferFacts): Repl
     responseCode: verdict.responseCode,
     responseMessage: verdict.responseMessage,
     responseStatus: verdict.responseStatus,
+    iso20022: iso20022Of(verdict.responseCode),
     requestId: body.requestId,
     stan: body.stan,
     processingCode: body.processingCode,
@@ -156,6 +158,7 @@ export function reversalReply(body: ReversalRequest, original: TransferRecord, r
     responseCode: '00',
     responseMessage: 'Approved',
     responseStatus: 'SUCCESS',
+    iso20022: iso20022Of('00'),
     requestId: body.requestId,
     stan: body.stan,
     processingCode: body.processingCode,

@@ -1,3 +1,4 @@
+import type { Iso20022Case } from './iso20022.ts'
 import { MAX_LISTED } from './reply-bounds.ts'
 
 /**
@@ -69,6 +70,8 @@ export interface DomainErrorOptions {
    * "51" insufficient funds, "91" bad signature): part of the domain's language with the switch.
    */
   responseCode?: string
+  /** The case that refines the code's ISO 20022 reason (lib/platform/iso20022.ts): a second reversal. */
+  iso20022Case?: Iso20022Case
   /** When trying again makes sense, and how soon (the edge sends it as Retry-After). */
   retryAfterSeconds?: number
   cause?: unknown
@@ -81,6 +84,7 @@ export class DomainError extends Error {
   readonly notListed: { errors?: number; warnings?: number }
   readonly en16931: readonly object[] | undefined
   readonly responseCode: string | undefined
+  readonly iso20022Case: Iso20022Case | undefined
   readonly retryAfterSeconds: number | undefined
   code: string | undefined
   readonly requiredRoles: readonly string[] | undefined
@@ -94,6 +98,7 @@ export class DomainError extends Error {
     this.notListed = options.notListed ?? {}
     this.en16931 = options.en16931
     this.responseCode = options.responseCode
+    this.iso20022Case = options.iso20022Case
     this.retryAfterSeconds = options.retryAfterSeconds
     this.code = options.code
     this.requiredRoles = options.requiredRoles

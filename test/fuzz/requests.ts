@@ -117,6 +117,7 @@ export const SAMPLES: Record<string, (ctx: FuzzContext) => Sample> = {
       narration: 'Fuzz top-up',
     }),
   'transactions-reversal': (ctx) => bank({ originalRequestId: ctx.transferRequestId }),
+  'transactions-status-query': (ctx) => ({ body: { requestId: ctx.transferRequestId } }),
   'merchant-transactions': () => ({ query: { page: '1', size: '5', status: 'ALL' } }),
   'merchant-statement': () => ({ query: { date: new Date().toISOString().slice(0, 10) } }),
   'notification-template-create': () => ({ body: template }),

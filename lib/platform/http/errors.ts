@@ -1,3 +1,4 @@
+import type { Iso20022Case } from '#lib/platform/iso20022.ts'
 import { DomainError, type Problem, statusOf } from '#lib/platform/errors.ts'
 
 /**
@@ -14,6 +15,7 @@ export interface ApiErrorOptions {
   /** An invoice's EN 16931 findings, sent beside the problems (lib/platform/errors.ts). */
   en16931?: readonly object[]
   responseCode?: string
+  iso20022Case?: Iso20022Case
   /** The reply's code when it lists no problems (lib/platform/error-codes.ts). */
   code?: string
   /** A 403: the roles that may call the route. */
@@ -29,6 +31,7 @@ export class ApiError extends Error {
   readonly notListed: { errors?: number; warnings?: number }
   readonly en16931: readonly object[] | undefined
   readonly responseCode: string | undefined
+  readonly iso20022Case: Iso20022Case | undefined
   readonly headers: Record<string, string>
   readonly code: string | undefined
   readonly requiredRoles: readonly string[] | undefined
@@ -42,6 +45,7 @@ export class ApiError extends Error {
     this.notListed = options.notListed ?? {}
     this.en16931 = options.en16931
     this.responseCode = options.responseCode
+    this.iso20022Case = options.iso20022Case
     this.headers = options.headers ?? {}
     this.code = options.code
     this.requiredRoles = options.requiredRoles
@@ -58,6 +62,7 @@ export function toApiError(error: unknown): ApiError | undefined {
       notListed: error.notListed,
       ...(error.en16931 === undefined ? {} : { en16931: error.en16931 }),
       ...(error.responseCode === undefined ? {} : { responseCode: error.responseCode }),
+      ...(error.iso20022Case === undefined ? {} : { iso20022Case: error.iso20022Case }),
       ...(error.code === undefined ? {} : { code: error.code }),
       ...(error.requiredRoles === undefined ? {} : { requiredRoles: error.requiredRoles }),
       ...(error.retryAfterSeconds === undefined

@@ -2,6 +2,7 @@ import * as z from 'zod'
 import { En16931Findings } from '#lib/platform/http/en16931-findings.ts'
 import { Truncated } from '#lib/platform/http/truncated.ts'
 import type { ReplyShape } from '#lib/platform/http/replies.ts'
+import { ISO20022_TABLE } from '#lib/platform/iso20022.ts'
 
 /**
  * The reply records of the four areas as lib/platform/http/replies.ts writes them, in zod: the OpenAPI
@@ -74,6 +75,29 @@ export const FailedEnvelope = z
 
 const traceId = z.uuid().meta({ description: 'Identifies this request in the service logs' })
 
+/** A markdown table of every code Area B sends with its ISO 20022 pair (lib/platform/iso20022.ts). */
+const iso20022Table = () =>
+  [
+    '| responseCode | status | reason | when |',
+    '|---|---|---|---|',
+    ...ISO20022_TABLE.map((r) => `| ${r.responseCode} | ${r.status} | ${r.reason ?? 'null'} | ${r.when} |`),
+  ].join('\n')
+
+/** Area B's ISO 20022 pair beside responseCode (CONTRACT 24). */
+const Iso20022Pair = z
+  .object({
+    status: z.enum(['ACSC', 'RJCT']).meta({
+      description: 'ExternalPaymentTransactionStatus1Code: ACSC settled (responseCode 00), RJCT rejected',
+    }),
+    reason: z
+      .string()
+      .nullable()
+      .meta({ description: 'ExternalStatusReason1Code of a rejection; null when settled' }),
+  })
+  .meta({
+    description: `The reply as an ISO 20022 status report (pacs.002) would give it. Every code with its pair:\n\n${iso20022Table()}`,
+  })
+
 /** Area B success: the handler's record inside these fields (CONTRACT section 6). */
 export const bankRecordOf = (data: z.ZodType) =>
   z.intersection(
@@ -81,6 +105,7 @@ export const bankRecordOf = (data: z.ZodType) =>
       responseCode: z.string().meta({ description: '"00" approved; other codes decline (e.g. "51")' }),
       responseMessage: z.string(),
       responseStatus: z.enum(['SUCCESS', 'FAILED']),
+      iso20022: Iso20022Pair,
       traceId,
       timestamp: z.iso.datetime().meta({ description: 'UTC time of the reply' }),
     }),
@@ -105,6 +130,11 @@ export const ResponseCodeError = z
     timestamp: z.string().meta({ description: 'Time of the reply (Area C: Lagos local time)' }),
   })
   .meta({ description: 'Area B and C error record.' })
+
+/** Area B's error record: Area C's with the ISO 20022 pair (CONTRACT 24). */
+export const BankResponseCodeError = ResponseCodeError.extend({ iso20022: Iso20022Pair }).meta({
+  description: 'Area B error record: responseCode with its ISO 20022 pair.',
+})
 
 /** Area C success envelope (C.1). */
 export const merchantEnvelopeOf = (data: z.ZodType) =>
@@ -204,6 +234,7 @@ export function errorRecord(shape: ReplyShape): z.ZodType {
     case 'record':
       return FirsErrorDetails
     case 'bank':
+      return BankResponseCodeError
     case 'merchant':
       return ResponseCodeError
     case 'notification':
@@ -228,5 +259,7 @@ export const recordComponents = (): Record<string, z.ZodType> => ({
   FirsErrorWithCode,
   AuthorityError,
   ResponseCodeError,
+  BankResponseCodeError,
+  Iso20022: Iso20022Pair,
   NotificationError,
 })

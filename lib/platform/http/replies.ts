@@ -5,6 +5,7 @@ import { lagosDateTime } from '#lib/platform/time.ts'
 import type { PlatformCode } from '#lib/platform/error-codes.ts'
 import type { ApiError } from './errors.ts'
 import { statusLine } from './status.ts'
+import { iso20022Of } from '#lib/platform/iso20022.ts'
 
 /** What a handler returns: the data, and optionally a status, message and headers. */
 export interface Reply {
@@ -171,11 +172,15 @@ function successBody(kind: ReplyKind, reply: Reply, ctx: ReplyContext, status: n
     case 'bank': {
       // A business decline (e.g. 51 insufficient funds) is a completed request, not an error: the
       // handler puts its own responseCode/responseMessage/responseStatus in data to override these.
+      // Its ISO 20022 pair follows the code (lib/platform/iso20022.ts), unless the data brings its own
+      // (a status query answers the first reply as it was sent, iso20022 included).
       const data = (reply.data ?? {}) as Record<string, unknown>
+      const responseCode = typeof data.responseCode === 'string' ? data.responseCode : '00'
       return {
         responseCode: '00',
         responseMessage: reply.message ?? 'Approved',
         responseStatus: 'SUCCESS',
+        iso20022: iso20022Of(responseCode),
         ...data,
         traceId: ctx.traceId,
         timestamp: new Date().toISOString(),
@@ -245,7 +250,18 @@ function errorBody(kind: ReplyKind, error: ApiError, ctx: ReplyContext): unknown
       }
     case 'record':
       return firsErrorDetails(error)
-    case 'bank':
+    case 'bank': {
+      const responseCode = error.responseCode ?? defaultResponseCode(error.status)
+      return {
+        responseCode,
+        responseMessage: error.message,
+        responseStatus: 'FAILED',
+        iso20022: iso20022Of(responseCode, error.iso20022Case),
+        traceId: ctx.traceId,
+        ...errorsOf(error),
+        timestamp: new Date().toISOString(),
+      }
+    }
     case 'merchant':
       return {
         responseCode: error.responseCode ?? defaultResponseCode(error.status),
@@ -253,7 +269,7 @@ function errorBody(kind: ReplyKind, error: ApiError, ctx: ReplyContext): unknown
         responseStatus: 'FAILED',
         traceId: ctx.traceId,
         ...errorsOf(error),
-        timestamp: kind === 'merchant' ? lagosDateTime() : new Date().toISOString(),
+        timestamp: lagosDateTime(),
       }
     case 'notification':
       return {

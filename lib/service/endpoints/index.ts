@@ -100,6 +100,7 @@ const pairs: [Endpoint, () => EndpointDocs][] = [
   [ledger.balanceEnquiry, ledger.balanceEnquiryDocs],
   [ledger.transfer, ledger.transferDocs],
   [ledger.reversal, ledger.reversalDocs],
+  [ledger.statusQuery, ledger.statusQueryDocs],
   [sandbox.bankClockAdvance, sandbox.bankClockAdvanceDocs],
   [merchantTransactions, merchantTransactionsDocs],
   [merchantStatement, merchantStatementDocs],

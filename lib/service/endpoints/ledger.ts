@@ -4,6 +4,7 @@ import {
   BalanceEnquiryRequest,
   bankBodyError,
   ReversalRequest,
+  StatusQueryRequest,
   TransferRequest,
 } from '#lib/ledger/schemas.ts'
 import { TEST_CLOCK_PREFIX } from '#lib/platform/db/keys.ts'
@@ -50,6 +51,17 @@ export const reversal = /* @__PURE__ */ ledger({
   routes: [{ method: 'POST', path: '/api/v1/transactions/reversal' }],
   access: moneyMoves,
   request: { body: ReversalRequest, invalidBody: bankBodyError },
+})
+
+/**
+ * The transaction status query: one GetItem of the request record; for a requestId never received,
+ * one conditional put of its final "not received" at the same key (lib/ledger/status-query.ts).
+ */
+export const statusQuery = /* @__PURE__ */ ledger({
+  functionId: 'transactions-status-query',
+  routes: [{ method: 'POST', path: '/api/v1/transactions/status-query' }],
+  access: { table: [writes(['BANKREQ#'])] },
+  request: { body: StatusQueryRequest, invalidBody: bankBodyError },
 })
 
 const common = () => ({
@@ -162,6 +174,27 @@ export const reversalDocs = (): EndpointDocs => ({
     },
     400: INVALID,
     404: 'The original transfer was not found (25)',
-    409: 'The original was declined or already reversed (12), or the requestId was used for something else (26)',
+    409: 'The original was declined (12, FF12) or already reversed (12, ARDT), or the requestId was used for something else (26)',
+  }),
+})
+
+export const statusQueryDocs = (): EndpointDocs => ({
+  summary: 'Transaction status query',
+  description:
+    "What became of a transfer or reversal whose reply was lost (a timeout): its FIRST reply, every field as it was first sent except this reply's own `traceId` and `timestamp`, plus `queriedAt`; kept for at least 400 days. Every transfer and reversal is final when answered, so no answer is pending: query 15 s after a timeout. A requestId this switch client never sent answers 25 (`RJCT` `AG09`) and that answer is FINAL: it is recorded, and the original arriving afterwards (within the 300 s signature window) is refused with the same 25 and never debited. Another switch client's requestIds are never found (25). One read; a first query for an unknown requestId adds one conditional write. Session ids are not accepted yet.",
+  example: { requestId: 'REQ-20261121-0001' },
+  replies: () => ({
+    200: {
+      description:
+        'The first reply of the transfer (00 or 51) or reversal (00), with queriedAt; its fields as in the transfer and reversal replies',
+      data: z
+        .object({
+          requestId: z.string().meta({ description: 'The requestId queried, as first sent' }),
+          queriedAt: z.string().meta({ description: 'UTC time of this query, ISO 8601' }),
+        })
+        .catchall(z.unknown()),
+    },
+    400: INVALID,
+    404: 'No transfer or reversal with this requestId was received (25, RJCT AG09): final, recorded, and the original is refused if it arrives later',
   }),
 })

@@ -96,6 +96,8 @@ function withErrorCodes(schemas: Record<string, Json>): Record<string, Json> {
   problem.properties.code = { $ref: `${COMPONENT_REF}ErrorCode` }
   const bankError = schemas.ResponseCodeError as { properties: Record<string, Json> }
   bankError.properties.responseCode = { $ref: `${COMPONENT_REF}ResponseCode` }
+  const areaBError = schemas.BankResponseCodeError as { properties: Record<string, Json> }
+  areaBError.properties.responseCode = { $ref: `${COMPONENT_REF}ResponseCode` }
   return { ...schemas, ...errorCodeSchemas() }
 }
 

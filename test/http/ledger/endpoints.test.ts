@@ -39,6 +39,7 @@ describe('POST /api/v1/transactions/balance-enquiry', () => {
       responseCode: '00',
       responseMessage: 'Approved',
       responseStatus: 'SUCCESS',
+      iso20022: { status: 'ACSC', reason: null },
       requestId: body.requestId,
       stan: '000001',
       processingCode: '310000',
@@ -62,6 +63,7 @@ describe('POST /api/v1/transactions/balance-enquiry', () => {
       responseCode: '14',
       responseMessage: 'No account has the number 5555555555',
       responseStatus: 'FAILED',
+      iso20022: { status: 'RJCT', reason: 'AC02' },
       traceId: TRACE,
       timestamp: ISO_UTC,
     })
@@ -94,6 +96,7 @@ describe('POST /api/v1/transactions/transfer', () => {
       responseCode: '00',
       responseMessage: 'Approved',
       responseStatus: 'SUCCESS',
+      iso20022: { status: 'ACSC', reason: null },
       requestId: body.requestId,
       stan: '123456',
       processingCode: '400000',
@@ -153,6 +156,7 @@ describe('POST /api/v1/transactions/transfer', () => {
       responseCode: '14',
       responseMessage: 'No account has the number 5555555555',
       responseStatus: 'FAILED',
+      iso20022: { status: 'RJCT', reason: 'AC02' },
       traceId: TRACE,
       timestamp: ISO_UTC,
     })
@@ -260,6 +264,7 @@ describe('POST /api/v1/transactions/reversal', () => {
       responseCode: '00',
       responseMessage: 'Approved',
       responseStatus: 'SUCCESS',
+      iso20022: { status: 'ACSC', reason: null },
       requestId: rev.requestId,
       stan: '654321',
       processingCode: '400000',
@@ -307,6 +312,7 @@ describe('POST /api/v1/transactions/reversal', () => {
       responseCode: '25',
       responseMessage: 'No transfer with requestId REQ-NEVER-SENT was found to reverse',
       responseStatus: 'FAILED',
+      iso20022: { status: 'RJCT', reason: 'AG09' },
       traceId: TRACE,
       timestamp: ISO_UTC,
     })
