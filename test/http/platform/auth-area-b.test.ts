@@ -3,6 +3,7 @@ import { areaBCanonical, hmac } from '#lib/platform/auth/canonical.ts'
 import { newNonce, signAreaB } from '#client/signing.ts'
 import { send, startApi, type TestApi } from '../../support/api.ts'
 import { DEV } from '../../support/clients.ts'
+import { iso20022Of } from '#lib/platform/iso20022.ts'
 
 const PATH = '/api/v1/transactions/balance-enquiry'
 const BODY = JSON.stringify({
@@ -51,6 +52,8 @@ function expectRefusal(reply: Awaited<ReturnType<typeof post>>, code: string) {
     responseStatus: 'FAILED',
     traceId: expect.stringMatching(/^[0-9a-f-]{36}$/),
     timestamp: expect.any(String),
+    // Each signature refusal's ISO 20022 pair (CONTRACT 24): 91 and 94 DS0B, 92 DT02, 93 AM05, 95 FF01.
+    iso20022: iso20022Of(code),
   })
 }
 
