@@ -1,5 +1,4 @@
-import { createServer, request } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { startDynamoProxy } from './dynamo-proxy.ts'
 
 /**
  * A proxy in front of DynamoDB Local that lets a test step into one request: the API talks to
@@ -25,53 +24,29 @@ export interface DynamoInterceptor {
 }
 
 export async function startDynamoInterceptor(target: string): Promise<DynamoInterceptor> {
-  const upstream = new URL(target)
   let hook: (Interception & { matched: () => void }) | undefined
-  const server = createServer((incoming, reply) => {
-    const chunks: Buffer[] = []
-    incoming.on('data', (chunk: Buffer) => chunks.push(chunk))
-    incoming.on('end', async () => {
-      const body = Buffer.concat(chunks)
-      const operation = String(incoming.headers['x-amz-target'] ?? '').split('.')[1] ?? ''
-      const mine =
-        hook && hook.operation === operation && body.toString('utf8').includes(hook.marker) ? hook : undefined
-      if (mine) hook = undefined
-      if (mine?.before) await mine.before()
-      const out = request(
-        {
-          host: upstream.hostname,
-          port: upstream.port,
-          method: incoming.method,
-          path: incoming.url,
-          headers: incoming.headers,
-        },
-        (response) => {
-          const parts: Buffer[] = []
-          response.on('data', (part: Buffer) => parts.push(part))
-          response.on('end', () => {
-            mine?.matched()
-            if (mine?.hold) return
-            reply.writeHead(response.statusCode ?? 500, response.headers)
-            reply.end(Buffer.concat(parts))
-          })
-        },
-      )
-      out.on('error', (error) => reply.destroy(error))
-      out.end(body)
-    })
+  // The request the hook is for, from its arrival to DynamoDB's answer (the hook is used once).
+  let mine: typeof hook
+  const proxy = await startDynamoProxy(target, {
+    async onRequest({ operation, body }) {
+      if (!hook || hook.operation !== operation || !body.includes(hook.marker)) return
+      mine = hook
+      hook = undefined
+      await mine.before?.()
+    },
+    onAnswer({ operation, body }) {
+      if (!mine || mine.operation !== operation || !body.includes(mine.marker)) return undefined
+      const answered = mine
+      mine = undefined
+      answered.matched()
+      return answered.hold ? 'hold' : undefined
+    },
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
   return {
-    endpoint: `http://127.0.0.1:${port}`,
+    ...proxy,
     intercept: (set) =>
       new Promise<void>((resolve) => {
         hook = { ...set, matched: resolve }
-      }),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve())
-        server.closeAllConnections()
       }),
   }
 }

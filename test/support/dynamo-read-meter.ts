@@ -1,5 +1,4 @@
-import { createServer, request } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { startDynamoProxy } from './dynamo-proxy.ts'
 
 /**
  * A counting proxy in front of DynamoDB Local, for tests that bound what a request reads: the API
@@ -21,7 +20,6 @@ export interface ReadMeter {
 const READS = new Set(['GetItem', 'BatchGetItem', 'Query', 'Scan'])
 
 export async function startReadMeter(target: string, prefix: string): Promise<ReadMeter> {
-  const upstream = new URL(target)
   const meter = {
     itemsRead: 0,
     requests: 0,
@@ -30,49 +28,15 @@ export async function startReadMeter(target: string, prefix: string): Promise<Re
       meter.requests = 0
     },
   }
-  const server = createServer((incoming, reply) => {
-    const chunks: Buffer[] = []
-    incoming.on('data', (chunk: Buffer) => chunks.push(chunk))
-    incoming.on('end', () => {
-      const body = Buffer.concat(chunks)
-      const operation = String(incoming.headers['x-amz-target'] ?? '').split('.')[1] ?? ''
-      const counted = READS.has(operation) && body.toString('utf8').includes(`"${prefix}`)
-      const out = request(
-        {
-          host: upstream.hostname,
-          port: upstream.port,
-          method: incoming.method,
-          path: incoming.url,
-          headers: incoming.headers,
-        },
-        (response) => {
-          const parts: Buffer[] = []
-          response.on('data', (part: Buffer) => parts.push(part))
-          response.on('end', () => {
-            const text = Buffer.concat(parts)
-            if (counted && response.statusCode === 200) {
-              meter.requests++
-              meter.itemsRead += itemsIn(operation, JSON.parse(text.toString('utf8')))
-            }
-            reply.writeHead(response.statusCode ?? 500, response.headers)
-            reply.end(text)
-          })
-        },
-      )
-      out.on('error', (error) => reply.destroy(error))
-      out.end(body)
-    })
+  const proxy = await startDynamoProxy(target, {
+    onAnswer({ operation, body }, answer) {
+      if (!READS.has(operation) || !body.includes(`"${prefix}`) || answer.status !== 200) return undefined
+      meter.requests++
+      meter.itemsRead += itemsIn(operation, JSON.parse(answer.body.toString('utf8')))
+      return undefined
+    },
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  return Object.assign(meter, {
-    endpoint: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve())
-        server.closeAllConnections()
-      }),
-  })
+  return Object.assign(meter, proxy)
 }
 
 function itemsIn(operation: string, out: Record<string, any>): number {
