@@ -163,7 +163,7 @@ describe('SENT_COMMANDS', () => {
     const listed = Object.entries(SENT_COMMANDS).flatMap(([client, commands]) =>
       commands.map((c) => `${client} ${c}`),
     )
-    expect(new Set(sent).difference(new Set(listed))).toEqual(new Set())
+    expect([...new Set(sent)].filter((command) => !listed.includes(command))).toEqual([])
   })
 
   it('is never bypassed by an error class the functions import (they tell SDK errors by name)', () => {
