@@ -308,7 +308,11 @@ export async function startServer(port = 0, options: ServerOptions = {}): Promis
   })
   server.on('clientError', onClientError)
   server.on('connect', onConnect)
-  server.keepAliveTimeout = 5000
+  // Longer than any client keeps an idle connection (fetch's undici: 4 s): the client closes first,
+  // so a request is never sent on a connection the server is closing at that moment (ECONNRESET).
+  // At 5 s the two were a second apart, which a busy event loop under a loaded test run erased.
+  server.keepAliveTimeout = 65_000
+  server.headersTimeout = 66_000
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(port, '127.0.0.1', () => resolve())
