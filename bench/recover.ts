@@ -106,7 +106,13 @@ const task = await admin.post<any>(`/api/v1/webhooks/${id}/recover`, { since })
 if (task.status !== 202) throw new Error(`recover: ${task.status} ${JSON.stringify(task.body)}`)
 let completedMs = 0
 let state: any
+// Progress every 30 s on stderr: the rate of a run that cannot finish (a loaded machine) is still read.
+let reported = 0
 for (;;) {
+  if (performance.now() - t0 >= reported + 30_000) {
+    reported += 30_000
+    console.error(`${reported / 1000} s: ${received.size} delivered, task ${state?.state ?? '?'}`)
+  }
   if (!completedMs) {
     const reply = await admin.get<any>(`/api/v1/webhooks/${id}/recover/${task.body.data.id}`)
     // A refusal (a 503 while DynamoDB Local is busy) is asked again, never read as the task.
@@ -122,6 +128,19 @@ const deliveredMs = performance.now() - t0
 const twice = [...received.values()].filter((n) => n > 1).length
 // Each with its original webhook-id: the id of the event it carries, the one a receiver deduplicates by.
 const original = events.filter((e) => received.has(e.id)).length
+
+console.log(`recovery of ${EVENTS} events (one subscription, one receiver answering 204)`)
+console.log(
+  `  task COMPLETED after ${(completedMs / 1000).toFixed(1)} s  (scanned ${state?.events_scanned}, queued ${state?.queued})`,
+)
+console.log(
+  `  ${received.size >= EVENTS ? 'every event delivered' : 'stopped, not all delivered,'} after ${(deliveredMs / 1000).toFixed(1)} s  (${received.size} distinct webhook-ids, ${original} of them the events' original ids, ${twice} received twice)`,
+)
+console.log(
+  `  ${(received.size / (deliveredMs / 1000)).toFixed(1)} events a second; load average at the end ${loadavg()
+    .map((n) => n.toFixed(2))
+    .join(', ')} (${cpus().length} cores)`,
+)
 
 // 2. Items read per events page.
 await workers.drained(600_000)
@@ -139,18 +158,6 @@ while (deep.next && deepNumber < 100) {
 }
 const typed = await pageReads(`size=50&type=invoice.signed&since=${since}`)
 
-console.log(`recovery of ${EVENTS} events (one subscription, one receiver answering 204)`)
-console.log(
-  `  task COMPLETED after ${(completedMs / 1000).toFixed(1)} s  (scanned ${state?.events_scanned}, queued ${state?.queued})`,
-)
-console.log(
-  `  every event delivered after ${(deliveredMs / 1000).toFixed(1)} s  (${received.size} distinct webhook-ids, ${original} of them the events' original ids, ${twice} received twice)`,
-)
-console.log(
-  `  ${(received.size / (deliveredMs / 1000)).toFixed(1)} events a second; load average at the end ${loadavg()
-    .map((n) => n.toFixed(2))
-    .join(', ')} (${cpus().length} cores)`,
-)
 console.log('GET /api/v1/events, size 50: items DynamoDB read per page')
 console.log(
   `  first page ${first.reads}   page ${deepNumber} (by cursor) ${deep.reads}   type + since filter ${typed.reads}`,

@@ -9,6 +9,7 @@ import { clockOffsetMs } from '#lib/platform/test-clock.ts'
 import { adminNoticeItem } from '#lib/notifications/outbox.ts'
 import { guardedRequest, outcomeOf } from '#lib/platform/net/request.ts'
 import {
+  type HostLease,
   hostOf,
   type LineEntry,
   moveLineQuietly,
@@ -81,8 +82,10 @@ export interface AttemptMessage {
    * waited there: written again (the slot it was handed taken by another), it keeps its place.
    */
   place?: string
-  /** The host whose line handed it a slot: a message that does not use the slot hands it on. */
+  /** The host whose line queued it: a message that does not use its turn hands it on. */
   host?: string
+  /** The slot a release handed it (lib/webhooks/host-slots.ts): it is this attempt's, not taken again. */
+  lease?: HostLease
 }
 
 /** The attempt message of a delivery (the business rides along in test mode only). */
@@ -318,11 +321,27 @@ export async function attempt(message: AttemptMessage, realNow = Date.now()): Pr
   try {
     return await attemptHanded(message, realNow, slot)
   } finally {
-    // Queued from the host's line and not using its slot (stale, not due, claimed by another run,
-    // its subscription gone): the next entry is queued instead, or the slot would idle.
-    if (message.host && !slot.handedOn) await moveLineQuietly(message.host, 1)
+    // Queued from the host's line and not using its turn (stale, not due, claimed by another run,
+    // its subscription gone): the slot it was handed is released (and so handed on), or the line
+    // moved, or the slot would idle.
+    if (!slot.handedOn) await passTurnOn(message)
   }
 }
+
+async function passTurnOn(message: AttemptMessage): Promise<void> {
+  try {
+    if (message.lease) await releaseHostSlot(message.lease)
+    else if (message.host) await moveLineQuietly(message.host, 1)
+  } catch (error) {
+    logger.warn('webhook host slot not released', { error: (error as Error).message })
+  }
+}
+
+/** A handed lease this attempt may use: the host's, with time left for a whole attempt and its writes. */
+const usableLease = (lease: HostLease | undefined, host: string): HostLease | undefined =>
+  lease && lease.host === host && (lease.until ?? 0) - Date.now() > DELIVERY_TIMEOUT_MS + 10_000
+    ? lease
+    : undefined
 
 /** The attempt itself; `slot.handedOn` once a host slot taken here (its release moves the line) or a place in the line makes it so. */
 async function attemptHanded(
@@ -352,8 +371,11 @@ async function attemptHanded(
   // One of the destination host's slots first: with all of them held, the attempt waits in the
   // host's line until a release hands it a slot, and its count does not move.
   const host = hostOf(subscription.url)
-  const lease = await takeHostSlot(host, realNow)
+  const handed = usableLease(message.lease, host)
+  // A handed slot too near its end (a message that waited long) is let go, and handed on.
+  if (message.lease && !handed) await passTurnOn(message)
   slot.handedOn = true
+  const lease = handed ?? (await takeHostSlot(host, realNow))
   if (!lease) {
     await waitInLine(host, message, realNow)
     return 'waiting'
@@ -406,7 +428,8 @@ export const lineEntry = (message: AttemptMessage & { place: string; host: strin
 /** Writes an attempt into its host's waiting line (lib/webhooks/host-slots.ts), queued again when a slot frees. */
 export function waitInLine(host: string, message: AttemptMessage, realNow = Date.now()): Promise<void> {
   const place = placeOf(message, realNow)
-  return waitForSlot(host, lineEntry({ ...message, place, host }), realNow)
+  const { lease: _handed, ...rest } = message
+  return waitForSlot(host, lineEntry({ ...rest, place, host }), realNow)
 }
 
 /**

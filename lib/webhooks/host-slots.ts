@@ -22,7 +22,7 @@ import { TTL_ATTRIBUTE } from '#lib/platform/db/table.ts'
  *
  * When every slot is held the work waits in the host's waiting line (`WAIT#<place>` items beside the
  * slots), and each release hands the freed slot on: it takes the line's oldest entry and queues its
- * message with no delay. So a host's backlog moves at the pace its slots free (its receiver's pace),
+ * message with no delay, the slot's lease given to it (a new holder) rather than freed. So a host's backlog moves at the pace its slots free (its receiver's pace),
  * not at a fixed wait's, and waiting costs one write instead of an attempt every few seconds
  * (issue 46). An entry that found the slots full re-reads them after it is written: should every
  * holder have released between its read and its write, it moves the line itself, so no entry waits
@@ -41,6 +41,8 @@ export interface HostLease {
   host: string
   slot: number
   holder: string
+  /** When the lease runs out (ms); absent from leases taken before it was kept. */
+  until?: number
 }
 
 /** The host a lease is keyed by: the URL's host name, lower case, whatever the port (a host is one machine). */
@@ -85,7 +87,7 @@ export async function takeHostSlot(host: string, now = Date.now()): Promise<Host
         },
       },
     })
-    if (taken.written) return { host, slot, holder }
+    if (taken.written) return { host, slot, holder, until: now + LEASE_MS }
   }
   return undefined
 }
@@ -95,6 +97,11 @@ export async function takeHostSlot(host: string, now = Date.now()): Promise<Host
  * hands it on: the oldest entry of the host's waiting line is queued now.
  */
 export async function releaseHostSlot(lease: HostLease): Promise<void> {
+  try {
+    if (await moveLine(lease.host, 1, lease)) return
+  } catch (error) {
+    logger.warn('webhook host line not moved after a release', { error: (error as Error).message })
+  }
   await writeIf({
     Update: {
       Key: keys.webhookHostSlot(lease.host, lease.slot),
@@ -104,7 +111,27 @@ export async function releaseHostSlot(lease: HostLease): Promise<void> {
       ExpressionAttributeValues: { ':holder': lease.holder },
     },
   })
+  // The line was empty when looked at: an entry written since found this slot held, and is moved here.
   await moveLineQuietly(lease.host, 1)
+}
+
+/**
+ * A lease handed on: the same slot, a new holder and a fresh lease, if `lease` still holds it.
+ * Saves the next attempt the read and the write of taking a slot, and the slot is never seen free
+ * by a newcomer in between (the line is served first).
+ */
+async function handOn(lease: HostLease, now = Date.now()): Promise<HostLease | undefined> {
+  const next = { host: lease.host, slot: lease.slot, holder: randomUUID(), until: now + LEASE_MS }
+  const moved = await writeIf({
+    Update: {
+      Key: keys.webhookHostSlot(lease.host, lease.slot),
+      UpdateExpression: 'SET #until = :until, holder = :next',
+      ConditionExpression: 'holder = :holder',
+      ExpressionAttributeNames: { '#until': 'until' },
+      ExpressionAttributeValues: { ':until': next.until, ':next': next.holder, ':holder': lease.holder },
+    },
+  })
+  return moved.written ? next : undefined
 }
 
 /**
@@ -151,10 +178,12 @@ export async function waitForSlots(host: string, entries: LineEntry[], now = Dat
 /**
  * Queues the line's oldest entries, with no delay, until `slots` entries that fill a slot are
  * queued or the line is empty. Each entry is taken by a conditional delete, so of two workers moving
- * the line at once each queues different entries.
+ * the line at once each queues different entries. With `lease` (a release), the first entry that
+ * fills a slot is handed that slot; true when it was.
  */
-export async function moveLine(host: string, slots: number): Promise<void> {
+export async function moveLine(host: string, slots: number, lease?: HostLease): Promise<boolean> {
   let handed = 0
+  let leaseHanded = false
   while (handed < slots) {
     const out = await db().send(
       new QueryCommand({
@@ -166,7 +195,10 @@ export async function moveLine(host: string, slots: number): Promise<void> {
       }),
     )
     const entries = out.Items ?? []
-    if (!entries.length) return
+    if (!entries.length) return leaseHanded
+    // In random order: releases at the same moment read the same oldest few, and mostly take
+    // different ones (the line is first come, first served to within those few).
+    entries.sort(() => Math.random() - 0.5)
     let took = false
     for (const item of entries) {
       if (handed >= slots) break
@@ -175,12 +207,16 @@ export async function moveLine(host: string, slots: number): Promise<void> {
       })
       if (!taken.written) continue
       took = true
-      await sendMessage(item.queue as QueueName, item.body as object)
+      // The first entry that fills a slot is handed `lease` (the releaser's) when there is one.
+      const given = item.fills && lease && !leaseHanded ? await handOn(lease) : undefined
+      if (given) leaseHanded = true
+      await sendMessage(item.queue as QueueName, given ? { ...item.body, lease: given } : item.body)
       if (item.fills) handed++
     }
     // Every entry read was taken by another worker moving the line: it is moving.
-    if (!took) return
+    if (!took) return leaseHanded
   }
+  return leaseHanded
 }
 
 /**
