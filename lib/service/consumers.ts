@@ -211,13 +211,18 @@ export const consumers: readonly Consumer[] = [
       // (WEBHOOKS#, WHDELIVERY#); in test mode, the business's test clock (TESTCLOCK#,
       // lib/platform/test-clock.ts). Its retries go to its own queue; the live consumer may also send
       // to the test queue, for a test message queued on the live one before the queues were split.
+      // A release hands its host slot on (lib/webhooks/host-slots.ts): the line's next entry may be a
+      // recovery's next page, queued on webhook-recoveries.
       access: {
         table: [
           writes(['WEBHOOKS#', 'WHDELIVERY#', 'WHHOST#', OUTBOX_PREFIX]),
           reads([EVENT_PREFIX, TEST_CLOCK_PREFIX]),
         ],
         decrypt: ['webhook-subscription'],
-        queues: mode === 'live' ? DELIVERY_QUEUES : ['webhook-test-deliveries'],
+        queues:
+          mode === 'live'
+            ? [...DELIVERY_QUEUES, 'webhook-recoveries']
+            : ['webhook-test-deliveries', 'webhook-recoveries'],
       },
       // Ten attempts of 5 s at most, in parallel, plus their writes.
       timeoutSeconds: 30,
@@ -272,11 +277,14 @@ export const consumers: readonly Consumer[] = [
     },
     // The task and the subscription's recovery slot (WEBHOOKS#); a page of the business's events
     // (gsi1, lib/events/queries.ts); the deliveries it makes or restarts (WHDELIVERY#), and its PENDING
-    // ones (gsi1: the backlog it waits on); their first
-    // attempts to the delivery queue and its own next page to its own (lib/webhooks/recovery.ts).
+    // ones (gsi1: the backlog it waits on); their first attempts and its own next page into the
+    // destination host's waiting line and its slots read (WHHOST#), and the line moved to the delivery
+    // queue while slots are free; a watch to its own queue (lib/webhooks/recovery.ts).
     access: {
       table: [
-        writes(['WEBHOOKS#', 'WHDELIVERY#']),
+        writes(['WEBHOOKS#', 'WHDELIVERY#', 'WHHOST#']),
+        // A page's entries go into the line in batches of 25 (lib/webhooks/host-slots.ts waitForSlots).
+        { actions: ['BatchWriteItem'], keys: ['WHHOST#'] },
         reads([EVENT_PREFIX, 'EVENTS#', 'WHDELIVERY#'], ['gsi1']),
       ],
       queues: [...DELIVERY_QUEUES, 'webhook-recoveries'],

@@ -8,7 +8,15 @@ import { currentMode } from '#lib/platform/mode.ts'
 import { clockOffsetMs } from '#lib/platform/test-clock.ts'
 import { adminNoticeItem } from '#lib/notifications/outbox.ts'
 import { guardedRequest, outcomeOf } from '#lib/platform/net/request.ts'
-import { hostOf, releaseHostSlot, takeHostSlot } from './host-slots.ts'
+import {
+  type HostLease,
+  hostOf,
+  type LineEntry,
+  moveLineQuietly,
+  releaseHostSlot,
+  takeHostSlot,
+  waitForSlot,
+} from './host-slots.ts'
 import {
   type AttemptLog,
   claimAttempt,
@@ -56,7 +64,7 @@ export const DELIVERY_TIMEOUT_MS = 5000
  * so a sandbox burst never waits in front of live deliveries; their host slots are their own too
  * (lib/webhooks/host-slots.ts).
  */
-const deliveryQueue = (): QueueName =>
+export const deliveryQueue = (): QueueName =>
   currentMode() === 'test' ? 'webhook-test-deliveries' : 'webhook-deliveries'
 
 export interface AttemptMessage {
@@ -69,6 +77,15 @@ export interface AttemptMessage {
    * after it. Absent from live messages, and from test ones queued before it was added (then read after).
    */
   businessId?: string
+  /**
+   * Its place in the destination host's waiting line (lib/webhooks/host-slots.ts), once it has
+   * waited there: written again (the slot it was handed taken by another), it keeps its place.
+   */
+  place?: string
+  /** The host whose line queued it: a message that does not use its turn hands it on. */
+  host?: string
+  /** The slot a release handed it (lib/webhooks/host-slots.ts): it is this attempt's, not taken again. */
+  lease?: HostLease
 }
 
 /** The attempt message of a delivery (the business rides along in test mode only). */
@@ -98,9 +115,6 @@ export type DeliveryMessage = AttemptMessage | FanOutMessage
 
 /** Subscriptions read per unit of fan-out work. */
 export const FAN_OUT_PAGE = 10
-
-/** An attempt that found its host's slots all held comes back after this long (+ jitter). */
-const HOST_BUSY_DELAY_S = 2
 
 /** Routes a delivery-queue message to its work. */
 export const handleDeliveryMessage = (message: DeliveryMessage) =>
@@ -303,6 +317,38 @@ async function readWithClock(
 
 /** Runs the attempt a queue message names, if it is still due and still this worker's to make. */
 export async function attempt(message: AttemptMessage, realNow = Date.now()): Promise<AttemptResult> {
+  const slot = { handedOn: false }
+  try {
+    return await attemptHanded(message, realNow, slot)
+  } finally {
+    // Queued from the host's line and not using its turn (stale, not due, claimed by another run,
+    // its subscription gone): the slot it was handed is released (and so handed on), or the line
+    // moved, or the slot would idle.
+    if (!slot.handedOn) await passTurnOn(message)
+  }
+}
+
+async function passTurnOn(message: AttemptMessage): Promise<void> {
+  try {
+    if (message.lease) await releaseHostSlot(message.lease)
+    else if (message.host) await moveLineQuietly(message.host, 1)
+  } catch (error) {
+    logger.warn('webhook host slot not released', { error: (error as Error).message })
+  }
+}
+
+/** A handed lease this attempt may use: the host's, with time left for a whole attempt and its writes. */
+const usableLease = (lease: HostLease | undefined, host: string): HostLease | undefined =>
+  lease && lease.host === host && (lease.until ?? 0) - Date.now() > DELIVERY_TIMEOUT_MS + 10_000
+    ? lease
+    : undefined
+
+/** The attempt itself; `slot.handedOn` once a host slot taken here (its release moves the line) or a place in the line makes it so. */
+async function attemptHanded(
+  message: AttemptMessage,
+  realNow: number,
+  slot: { handedOn: boolean },
+): Promise<AttemptResult> {
   const { d, clock } = await readWithClock(message)
   if (d?.status !== 'PENDING' || d.attempts !== message.attempt) return 'stale'
   const now = realNow + clock.offsetMs
@@ -322,11 +368,16 @@ export async function attempt(message: AttemptMessage, realNow = Date.now()): Pr
   const subscription = await getSubscription(d.businessId, d.subscriptionId)
   if (!subscription || !takesDeliveries(subscription))
     return failDeleted(d, clock, realNow, subscription?.status === 'DISABLED')
-  // One of the destination host's slots first: with all of them held, the attempt waits (the same
-  // message, a little later) and its count does not move.
-  const lease = await takeHostSlot(hostOf(subscription.url), realNow)
+  // One of the destination host's slots first: with all of them held, the attempt waits in the
+  // host's line until a release hands it a slot, and its count does not move.
+  const host = hostOf(subscription.url)
+  const handed = usableLease(message.lease, host)
+  // A handed slot too near its end (a message that waited long) is let go, and handed on.
+  if (message.lease && !handed) await passTurnOn(message)
+  slot.handedOn = true
+  const lease = handed ?? (await takeHostSlot(host, realNow))
   if (!lease) {
-    await sendMessage(deliveryQueue(), message, HOST_BUSY_DELAY_S * (1 + Math.random()))
+    await waitInLine(host, message, realNow)
     return 'waiting'
   }
   let result: { ok: boolean; entry: AttemptLog }
@@ -359,6 +410,26 @@ export async function attempt(message: AttemptMessage, realNow = Date.now()): Pr
   if (await recordOutcome(d, { status: 'PENDING', entry, nextAttemptAt }))
     await sendMessage(deliveryQueue(), attemptMessage(d, d.attempts + 1), wait / 1000)
   return 'retrying'
+}
+
+/** An attempt's place in its host's line: its first wait's time, then the delivery (unique per attempt). */
+const placeOf = (message: AttemptMessage, realNow: number) =>
+  message.place ??
+  `${new Date(realNow).toISOString()}#${message.subscriptionId}#${message.eventId}#${message.attempt}`
+
+/** An attempt as an entry of its host's line (`place` and `host` set): it takes a slot when queued. */
+export const lineEntry = (message: AttemptMessage & { place: string; host: string }): LineEntry => ({
+  place: message.place,
+  queue: deliveryQueue(),
+  body: message,
+  fills: true,
+})
+
+/** Writes an attempt into its host's waiting line (lib/webhooks/host-slots.ts), queued again when a slot frees. */
+export function waitInLine(host: string, message: AttemptMessage, realNow = Date.now()): Promise<void> {
+  const place = placeOf(message, realNow)
+  const { lease: _handed, ...rest } = message
+  return waitForSlot(host, lineEntry({ ...rest, place, host }), realNow)
 }
 
 /**

@@ -434,6 +434,14 @@ export const keys = {
     sk: `SLOT#${slot}`,
   }),
   /**
+   * A place in a destination host's waiting line (lib/webhooks/host-slots.ts): work that found every
+   * slot held, taken oldest first as slots free. Beside the host's slots (its own sk prefix).
+   */
+  webhookHostLine: (host: string, place: string): Key => ({
+    pk: `WHHOST#${scoped(host)}`,
+    sk: `WAIT#${place}`,
+  }),
+  /**
    * One event's delivery to one subscription: created once (attribute_not_exists) by the fan-out,
    * so an event reaches a subscription through one delivery however often the stream repeats it.
    * Listed per subscription and status on gsi1, newest first.
