@@ -1542,6 +1542,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/transactions/name-enquiry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Name enquiry
+         * @description Who holds the account, its currency and status, so the payer sees whom the transfer debits. A read: nothing is recorded, and no money moves. An unknown account is 14 (`RJCT` `AC02`); a dormant one is 06 (`RJCT` `AC06`), without its name. In test mode `1000000006` is dormant (docs/sandbox.md).
+         */
+        post: operations["transactions-name-enquiry-v1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/transactions/reversal": {
         parameters: {
             query?: never;
@@ -3452,6 +3472,7 @@ export interface components {
          *     |---|---|---|---|
          *     | 00 | ACSC | null | Approved: the transfer or reversal is done |
          *     | 03 | RJCT | UCRD | No active merchant has this merchantId (the creditor is unknown) |
+         *     | 06 | RJCT | AC06 | The account is dormant (name enquiry, transfer) |
          *     | 12 | RJCT | FF12 | A reversal of a declined transfer (also 405 on an Area B path) |
          *     | 12 | RJCT | ARDT | A second reversal of the same transfer |
          *     | 13 | RJCT | AM12 | The amount is invalid |
@@ -3627,6 +3648,7 @@ export interface components {
         /**
          * @description An Area B or C error's `responseCode` (docs/errors.md):
          *     - `03` (404): No active merchant has this merchantId
+         *     - `06` (409): Dormant account: the account exists but takes no postings
          *     - `12` (409): Invalid transaction: a reversal of a declined or already reversed transfer (also 405 on an Area B or C path)
          *     - `13` (400): amount is not a number, zero or negative, has more than 2 decimals or is too large
          *     - `14` (404): No such account
@@ -3643,7 +3665,7 @@ export interface components {
          *     - `96` (503): System malfunction: a dependency is down or the account too busy
          * @enum {string}
          */
-        ResponseCode: "03" | "12" | "13" | "14" | "25" | "26" | "30" | "63" | "65" | "91" | "92" | "93" | "94" | "95" | "96";
+        ResponseCode: "03" | "06" | "12" | "13" | "14" | "25" | "26" | "30" | "63" | "65" | "91" | "92" | "93" | "94" | "95" | "96";
         /** @description Area B and C error record. */
         ResponseCodeError: {
             /** @description Every problem found in the request, at most 100 */
@@ -14889,6 +14911,140 @@ export interface operations {
             };
         };
     };
+    "transactions-name-enquiry-v1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    accountNumber: string;
+                    requestId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description responseCode 00 with the holder, currency and status */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Environment": components["headers"]["X-Environment"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The account holder's name */
+                        accountName: string;
+                        /** @description The queried account (NUBAN) */
+                        accountNumber: string;
+                        /**
+                         * @description A dormant account answers 06 instead
+                         * @constant
+                         */
+                        accountStatus: "ACTIVE";
+                        /** @constant */
+                        currency: "NGN";
+                        iso20022: components["schemas"]["Iso20022"];
+                        /** @description As sent */
+                        requestId: string;
+                        /** @description "00" approved; other codes decline (e.g. "51") */
+                        responseCode: string;
+                        responseMessage: string;
+                        /** @enum {string} */
+                        responseStatus: "SUCCESS" | "FAILED";
+                        /**
+                         * Format: date-time
+                         * @description UTC time of the reply
+                         */
+                        timestamp: string;
+                        /**
+                         * Format: uuid
+                         * @description Identifies this request in the service logs
+                         */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description The body is invalid: code 30; every problem listed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankResponseCodeError"];
+                };
+            };
+            /** @description Signature refused: 94 missing header, 95 malformed, 92 timestamp, 91 signature, 93 nonce reused (responseCode says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankResponseCodeError"];
+                };
+            };
+            /** @description No account has this number (14, RJCT AC02) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankResponseCodeError"];
+                };
+            };
+            /** @description The account is dormant (06, RJCT AC06) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankResponseCodeError"];
+                };
+            };
+            /** @description The body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankResponseCodeError"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankResponseCodeError"];
+                };
+            };
+            429: components["responses"]["RateLimited_bank_seed"];
+            /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankResponseCodeError"];
+                };
+            };
+            /** @description An unexpected error; the message never carries internals (logged with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankResponseCodeError"];
+                };
+            };
+        };
+    };
     "transactions-reversal-v1": {
         parameters: {
             query?: never;
@@ -15418,7 +15574,7 @@ export interface operations {
                     "application/json": components["schemas"]["BankResponseCodeError"];
                 };
             };
-            /** @description The requestId was already used for a different request (26) */
+            /** @description The requestId was already used for a different request (26), or the account is dormant (06) */
             409: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];

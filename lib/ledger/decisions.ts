@@ -59,7 +59,7 @@ export type TransferDecision = Replay | Verdict
 
 /**
  * A transfer: the same requestId replays; an unknown or inactive merchant is 03, an unknown account
- * 14; otherwise approved (00) when the balance covers the amount (balance >= amount), declined (51)
+ * 14, a dormant one 06; otherwise approved (00) when the balance covers the amount (balance >= amount), declined (51)
  * when it does not. A decline is recorded too: it answers the same way when the requestId returns.
  */
 export function decideTransfer(
@@ -76,6 +76,7 @@ export function decideTransfer(
     }
   }
   if (!read.account) return unknownAccount(request.accountNumber)
+  if (read.account.status === 'DORMANT') return dormantAccount(request.accountNumber)
   return read.account.balanceKobo >= request.amountKobo
     ? {
         outcome: 'approved',
@@ -98,6 +99,14 @@ export const unknownAccount = (accountNumber: string): Refusal => ({
   http: 404,
   responseCode: CODES.unknownAccount,
   message: `No account has the number ${accountNumber}`,
+})
+
+/** A dormant account takes no postings and a name enquiry does not name its holder (06, RJCT AC06). */
+export const dormantAccount = (accountNumber: string): Refusal => ({
+  outcome: 'refused',
+  http: 409,
+  responseCode: CODES.dormantAccount,
+  message: `Account ${accountNumber} is dormant: it takes no postings until its holder reactivates it`,
 })
 
 export type ReversalDecision =

@@ -9,11 +9,18 @@ export interface Account {
   name: string
   currency: 'NGN'
   balanceKobo: number
+  /**
+   * DORMANT: the account takes no postings (a name enquiry answers 06, a transfer is refused with
+   * 06). Absent on the accounts stored before it existed, which are all active.
+   */
+  status?: AccountStatus
   /** The balance the account was opened with: reconciliation checks balance = opening + transfers. */
   openingBalanceKobo?: number
   createdAt: string
   updatedAt: string
 }
+
+export type AccountStatus = 'ACTIVE' | 'DORMANT'
 
 export interface Merchant {
   merchantId: string
@@ -89,6 +96,7 @@ export async function openAccount(input: {
   accountNumber: string
   name: string
   balanceKobo: number
+  status?: AccountStatus
 }): Promise<{ account: Account; created: boolean }> {
   const now = new Date().toISOString()
   const account: Account = {

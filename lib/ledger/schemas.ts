@@ -38,6 +38,10 @@ const Amount = z.unknown().transform((value, ctx) => {
 export const BalanceEnquiryRequest = z.object({ ...Common, accountNumber: AccountNumber })
 export type BalanceEnquiryRequest = z.output<typeof BalanceEnquiryRequest>
 
+/** A name enquiry (CONTRACT 24): who holds the account, before a transfer names it. */
+export const NameEnquiryRequest = z.object({ requestId: RequestId, accountNumber: AccountNumber })
+export type NameEnquiryRequest = z.output<typeof NameEnquiryRequest>
+
 export const TransferRequest = z.object({
   ...Common,
   merchantId: z

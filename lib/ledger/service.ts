@@ -11,6 +11,7 @@ import {
   decideReversal,
   decideTransfer,
   type Refusal,
+  dormantAccount,
   type Replay,
   type Reply,
   replayOf,
@@ -28,7 +29,12 @@ import {
 import { itemAt, readMany } from '#lib/platform/db/batch.ts'
 import { type TransactItem, transact } from '#lib/platform/db/transact.ts'
 import { AGAIN, oneAtATime, withRetries } from '#lib/platform/db/retry.ts'
-import type { BalanceEnquiryRequest, ReversalRequest, TransferRequest } from './schemas.ts'
+import type {
+  BalanceEnquiryRequest,
+  NameEnquiryRequest,
+  ReversalRequest,
+  TransferRequest,
+} from './schemas.ts'
 import {
   accountItem,
   creditItem,
@@ -112,7 +118,7 @@ async function openMagicAccount(accountNumber: string): Promise<Account | undefi
 
 const unopenedMagicAccount = (accountNumber: string) => {
   const magic = magicAccount(accountNumber)
-  return magic && { accountNumber, balanceKobo: magic.balanceKobo, currency: 'NGN' as const }
+  return magic && { ...magic, currency: 'NGN' as const }
 }
 
 /** The magic account whose issuer is always unavailable: 91, nothing debited and nothing recorded. */
@@ -146,6 +152,25 @@ export async function balanceEnquiry(body: BalanceEnquiryRequest): Promise<Reply
     accountNumber: account.accountNumber,
     availableBalance: koboToNaira(account.balanceKobo),
     currency: account.currency,
+  }
+}
+
+/**
+ * A name enquiry (CONTRACT 24): the holder's name, the currency and the status of an account, so a
+ * switch can show the payer whom it debits before the transfer. A read, like the balance enquiry:
+ * nothing is recorded. Unknown is 14 (RJCT AC02); dormant is 06 (RJCT AC06), without the name.
+ */
+export async function nameEnquiry(body: NameEnquiryRequest): Promise<Reply> {
+  refuseIfIssuerUnavailable(body.accountNumber)
+  const account = (await getAccount(body.accountNumber)) ?? unopenedMagicAccount(body.accountNumber)
+  if (!account) throw refused(unknownAccount(body.accountNumber))
+  if (account.status === 'DORMANT') throw refused(dormantAccount(body.accountNumber))
+  return {
+    requestId: body.requestId,
+    accountNumber: account.accountNumber,
+    accountName: account.name,
+    currency: account.currency,
+    accountStatus: 'ACTIVE',
   }
 }
 

@@ -209,6 +209,11 @@ export const RESPONSE_CODES = {
     meaning: 'No active merchant has this merchantId',
     action: 'Check merchantId; nothing was recorded',
   },
+  '06': {
+    status: 409,
+    meaning: 'Dormant account: the account exists but takes no postings',
+    action: 'Ask the account holder to reactivate it at their bank; nothing was recorded',
+  },
   '12': {
     status: 409,
     meaning:

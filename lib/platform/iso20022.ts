@@ -46,6 +46,7 @@ const rejected = (responseCode: string, reason: string, when: string, kase?: Iso
 export const ISO20022_TABLE: readonly Iso20022Row[] = [
   settled('00', 'Approved: the transfer or reversal is done'),
   rejected('03', 'UCRD', 'No active merchant has this merchantId (the creditor is unknown)'),
+  rejected('06', 'AC06', 'The account is dormant (name enquiry, transfer)'),
   rejected('12', 'FF12', 'A reversal of a declined transfer (also 405 on an Area B path)'),
   rejected('12', 'ARDT', 'A second reversal of the same transfer', 'already-reversed'),
   rejected('13', 'AM12', 'The amount is invalid'),
@@ -84,3 +85,14 @@ export function iso20022Of(responseCode: string, kase?: Iso20022Case): Iso20022 
     byCode.get(responseCode)
   return row ? { status: row.status, reason: row.reason } : { status: 'RJCT', reason: 'FF10' }
 }
+
+/**
+ * The table as markdown: the OpenAPI document's and docs/payments.md's (which
+ * test/unit/platform/iso20022.test.ts holds to this).
+ */
+export const iso20022Table = () =>
+  [
+    '| responseCode | status | reason | when |',
+    '|---|---|---|---|',
+    ...ISO20022_TABLE.map((r) => `| ${r.responseCode} | ${r.status} | ${r.reason ?? 'null'} | ${r.when} |`),
+  ].join('\n')

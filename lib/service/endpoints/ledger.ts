@@ -3,6 +3,7 @@ import { type EndpointDocs, endpointsOf } from '#lib/platform/http/endpoint.ts'
 import {
   BalanceEnquiryRequest,
   bankBodyError,
+  NameEnquiryRequest,
   ReversalRequest,
   StatusQueryRequest,
   TransferRequest,
@@ -10,7 +11,7 @@ import {
 import { TEST_CLOCK_PREFIX } from '#lib/platform/db/keys.ts'
 import { reads, writes } from './common.ts'
 
-/** Area B: balance enquiry, debit transfer and reversal (CONTRACT section 6). */
+/** Area B: balance and name enquiry, debit transfer, reversal and status query (CONTRACT sections 6, 24). */
 
 const ledger = /* @__PURE__ */ endpointsOf({
   domain: 'ledger',
@@ -37,6 +38,12 @@ export const balanceEnquiry = /* @__PURE__ */ ledger({
   routes: [{ method: 'POST', path: '/api/v1/transactions/balance-enquiry' }],
   access: { table: [reads(['ACCOUNT#'])] },
   request: { body: BalanceEnquiryRequest, invalidBody: bankBodyError },
+})
+export const nameEnquiry = /* @__PURE__ */ ledger({
+  functionId: 'transactions-name-enquiry',
+  routes: [{ method: 'POST', path: '/api/v1/transactions/name-enquiry' }],
+  access: { table: [reads(['ACCOUNT#'])] },
+  request: { body: NameEnquiryRequest, invalidBody: bankBodyError },
 })
 export const transfer = /* @__PURE__ */ ledger({
   functionId: 'transactions-transfer',
@@ -109,6 +116,34 @@ export const balanceEnquiryDocs = (): EndpointDocs => ({
   }),
 })
 
+export const nameEnquiryDocs = (): EndpointDocs => ({
+  summary: 'Name enquiry',
+  description:
+    'Who holds the account, its currency and status, so the payer sees whom the transfer debits. A read: nothing is recorded, and no money moves. An unknown account is 14 (`RJCT` `AC02`); a dormant one is 06 (`RJCT` `AC06`), without its name. In test mode `1000000006` is dormant (docs/sandbox.md).',
+  example: { requestId: 'NE-20261121-0001', accountNumber: '0123456789' },
+  examples: {
+    sandboxDormant: {
+      summary: 'Test mode: account 1000000006 is dormant (06, RJCT AC06)',
+      value: { requestId: 'NE-20261121-0002', accountNumber: '1000000006' },
+    },
+  },
+  replies: () => ({
+    200: {
+      description: 'responseCode 00 with the holder, currency and status',
+      data: z.object({
+        requestId: z.string().meta({ description: 'As sent' }),
+        accountNumber: z.string().meta({ description: 'The queried account (NUBAN)' }),
+        accountName: z.string().meta({ description: "The account holder's name" }),
+        currency: z.literal('NGN'),
+        accountStatus: z.literal('ACTIVE').meta({ description: 'A dormant account answers 06 instead' }),
+      }),
+    },
+    400: 'The body is invalid: code 30; every problem listed',
+    404: 'No account has this number (14, RJCT AC02)',
+    409: 'The account is dormant (06, RJCT AC06)',
+  }),
+})
+
 export const transferDocs = (): EndpointDocs => ({
   summary: 'Debit transfer to a merchant',
   description:
@@ -148,7 +183,7 @@ export const transferDocs = (): EndpointDocs => ({
     },
     400: INVALID,
     404: 'Unknown account (14) or merchant (03)',
-    409: 'The requestId was already used for a different request (26)',
+    409: 'The requestId was already used for a different request (26), or the account is dormant (06)',
     503: 'Test mode, account 1000000091: the issuer is unavailable (91), nothing was debited; or the account is busy, retry with the same requestId',
   }),
 })
