@@ -1593,7 +1593,7 @@ export interface paths {
         put?: never;
         /**
          * Transaction status query
-         * @description What became of a transfer or reversal whose reply was lost (a timeout): its FIRST reply, every field as it was first sent except this reply's own `traceId` and `timestamp`, plus `queriedAt`; kept for at least 400 days. Every transfer and reversal is final when answered, so no answer is pending: query 15 s after a timeout. A requestId this switch client never sent answers 25 (`RJCT` `AG09`) and that answer is FINAL: it is recorded, and the original arriving afterwards (within the 300 s signature window) is refused with the same 25 and never debited. Another switch client's requestIds are never found (25). One read; a first query for an unknown requestId adds one conditional write. Session ids are not accepted yet.
+         * @description What became of a transfer or reversal whose reply was lost (a timeout): its FIRST reply, every field as it was first sent except this reply's own `traceId` and `timestamp`, plus `queriedAt`; kept for at least 400 days. Every transfer and reversal is final when answered, so no answer is pending: query 15 s after a timeout. A requestId this switch client never sent answers 25 (`RJCT` `AG09`) and that answer is FINAL: it is recorded, and the original arriving afterwards (within the 300 s signature window) is refused with the same 25 and never debited. Another switch client's ids are never found (25). By `sessionId` (the NIP session id the transfer or reversal carried) instead of `requestId`, the same: one of the two, never both. One read; a first query for an unknown id adds one conditional write.
          */
         post: operations["transactions-status-query-v1"];
         delete?: never;
@@ -15069,6 +15069,7 @@ export interface operations {
                     originalRequestId: string;
                     processingCode: string;
                     requestId: string;
+                    sessionId?: string;
                     stan: string;
                 };
             };
@@ -15105,6 +15106,8 @@ export interface operations {
                         responseStatus: "SUCCESS" | "FAILED";
                         /** @description Lagos local date-time */
                         reversedAt: string;
+                        /** @description The NIP session id, as sent (absent when none was) */
+                        sessionId?: string;
                         /** @description System trace audit number, as sent */
                         stan: string;
                         /** @constant */
@@ -15140,7 +15143,7 @@ export interface operations {
                     "application/json": components["schemas"]["BankResponseCodeError"];
                 };
             };
-            /** @description The original transfer was not found (25) */
+            /** @description The original transfer was not found (25), or a status query already found this sessionId never received (25, final) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15149,7 +15152,7 @@ export interface operations {
                     "application/json": components["schemas"]["BankResponseCodeError"];
                 };
             };
-            /** @description The original was declined (12, FF12) or already reversed (12, ARDT), or the requestId was used for something else (26) */
+            /** @description The original was declined (12, FF12) or already reversed (12, ARDT), or the requestId was used for something else or the sessionId by another requestId (26) */
             409: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -15211,13 +15214,9 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "requestId": "REQ-20261121-0001"
-                 *     }
-                 */
                 "application/json": {
-                    requestId: string;
+                    requestId?: string;
+                    sessionId?: string;
                 };
             };
         };
@@ -15488,6 +15487,7 @@ export interface operations {
                     processingCode: string;
                     productCode: string;
                     requestId: string;
+                    sessionId?: string;
                     stan: string;
                 };
             };
@@ -15527,6 +15527,8 @@ export interface operations {
                         responseMessage: string;
                         /** @enum {string} */
                         responseStatus: "SUCCESS" | "FAILED";
+                        /** @description The NIP session id, as sent (absent when none was) */
+                        sessionId?: string;
                         /** @description System trace audit number, as sent */
                         stan: string;
                         /**
@@ -15565,7 +15567,7 @@ export interface operations {
                     "application/json": components["schemas"]["BankResponseCodeError"];
                 };
             };
-            /** @description Unknown account (14) or merchant (03) */
+            /** @description Unknown account (14) or merchant (03), or a status query already found its sessionId never received (25, final) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15574,7 +15576,7 @@ export interface operations {
                     "application/json": components["schemas"]["BankResponseCodeError"];
                 };
             };
-            /** @description The requestId was already used for a different request (26), or the account is dormant (06) */
+            /** @description The requestId was already used for a different request, or the sessionId by another requestId (26, RJCT AM05); or the account is dormant (06) */
             409: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];

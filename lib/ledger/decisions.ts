@@ -1,6 +1,13 @@
 import { CODES, MESSAGES } from './codes.ts'
 import type { Iso20022Case } from '#lib/platform/iso20022.ts'
-import type { Account, BankRequestRecord, Merchant, NotReceivedRecord, TransferRecord } from './repository.ts'
+import type {
+  Account,
+  BankRequestRecord,
+  BankSessionRecord,
+  Merchant,
+  NotReceivedRecord,
+  TransferRecord,
+} from './repository.ts'
 
 /**
  * The rules of Area B (CONTRACT section 6) as pure functions: what was read in, what the request comes
@@ -40,12 +47,38 @@ export function replayOf(record: BankRequestRecord, kind: 'TRANSFER' | 'REVERSAL
  * The final 25 of a requestId a status query found no record of (CONTRACT 24): the query's answer,
  * and the answer to the original should it arrive afterwards.
  */
-export const neverReceived = (record: Pick<NotReceivedRecord, 'requestId' | 'queriedAt'>): Refusal => ({
-  outcome: 'refused',
-  http: 404,
-  responseCode: CODES.originalNotFound,
-  message: `No transfer or reversal with requestId ${record.requestId} was received before the status query of ${record.queriedAt}: that answer is final, nothing was or will be debited under this requestId`,
-})
+export const neverReceived = (
+  record: Pick<NotReceivedRecord, 'queriedAt'> & ({ requestId: string } | { sessionId: string }),
+): Refusal => {
+  const [field, id] =
+    'requestId' in record ? ['requestId', record.requestId] : ['sessionId', record.sessionId]
+  return {
+    outcome: 'refused',
+    http: 404,
+    responseCode: CODES.originalNotFound,
+    message: `No transfer or reversal with ${field} ${id} was received before the status query of ${record.queriedAt}: that answer is final, nothing was or will be debited under this ${field}`,
+  }
+}
+
+/**
+ * A session id names one transfer or reversal (CONTRACT 24): carried by another requestId it is 26
+ * (RJCT AM05, a duplicate); queried before it was received, the query's final 25. Undefined when the
+ * request may carry it (no record yet, or the record is this request's own).
+ */
+export function sessionRefusal(
+  session: BankSessionRecord | undefined,
+  requestId: string,
+): Refusal | undefined {
+  if (!session) return undefined
+  if (session.kind === 'NOT_RECEIVED') return neverReceived(session)
+  if (session.requestId === requestId) return undefined
+  return {
+    outcome: 'refused',
+    http: 409,
+    responseCode: CODES.duplicateRecord,
+    message: `sessionId ${session.sessionId} was already used by requestId ${session.requestId}: every transfer or reversal needs its own sessionId`,
+  }
+}
 
 export interface Verdict {
   outcome: 'approved' | 'declined'
@@ -58,15 +91,23 @@ export interface Verdict {
 export type TransferDecision = Replay | Verdict
 
 /**
- * A transfer: the same requestId replays; an unknown or inactive merchant is 03, an unknown account
+ * A transfer: the same requestId replays; a session id of another request is 26; an unknown or inactive merchant is 03, an unknown account
  * 14, a dormant one 06; otherwise approved (00) when the balance covers the amount (balance >= amount), declined (51)
  * when it does not. A decline is recorded too: it answers the same way when the requestId returns.
  */
 export function decideTransfer(
-  read: { existing?: BankRequestRecord; merchant?: Merchant; account?: Account },
-  request: { merchantId: string; accountNumber: string; amountKobo: number; bodyHash: string },
+  read: { existing?: BankRequestRecord; session?: BankSessionRecord; merchant?: Merchant; account?: Account },
+  request: {
+    requestId: string
+    merchantId: string
+    accountNumber: string
+    amountKobo: number
+    bodyHash: string
+  },
 ): TransferDecision {
   if (read.existing) return replayOf(read.existing, 'TRANSFER', request.bodyHash)
+  const sessionRefused = sessionRefusal(read.session, request.requestId)
+  if (sessionRefused) return sessionRefused
   if (!read.merchant?.active) {
     return {
       outcome: 'refused',
@@ -120,10 +161,12 @@ export type ReversalDecision =
  * (no second credit); otherwise it is credited back.
  */
 export function decideReversal(
-  read: { existing?: BankRequestRecord; original?: BankRequestRecord },
+  read: { existing?: BankRequestRecord; session?: BankSessionRecord; original?: BankRequestRecord },
   request: { requestId: string; originalRequestId: string; bodyHash: string; mayReadAgain: boolean },
 ): ReversalDecision {
   if (read.existing) return replayOf(read.existing, 'REVERSAL', request.bodyHash)
+  const sessionRefused = sessionRefusal(read.session, request.requestId)
+  if (sessionRefused) return sessionRefused
   // Reversed by this very request, whose record is not in the read: a copy of it committed between
   // the two items' reads (BatchGetItem reads items one by one, not as one snapshot). The record was
   // written in the same transaction as the mark, so a second read finds it and replays its reply.

@@ -21,6 +21,7 @@ import { koboToNaira } from '#lib/platform/money.ts'
 import {
   type Account,
   type BankRequestRecord,
+  type BankSessionRecord,
   getAccount,
   getBankRequest,
   type Merchant,
@@ -44,6 +45,7 @@ import {
   requestRecordItem,
   reversalRecord,
   reversalReply,
+  sessionItem,
   type TransferFacts,
   transferRecord,
 } from './transaction-items.ts'
@@ -79,6 +81,10 @@ export function refused(refusal: Refusal): Error {
     : new Conflict(refusal.message, options)
 }
 
+/** The session id's record key, read with the request's items, when the request carries one. */
+const sessionKeyOf = (switchClientId: string, sessionId: string | undefined) =>
+  sessionId === undefined ? [] : [keys.bankSession(switchClientId, sessionId)]
+
 /** The first reply of a request already recorded, or the refusal when the requestId was reused. */
 function replayed(replay: Replay): Reply {
   if (replay.outcome === 'refused') throw refused(replay)
@@ -90,7 +96,8 @@ function replayed(replay: Replay): Reply {
  * If that record's condition failed, the same requestId committed concurrently (or an earlier attempt
  * of ours did, its reply lost): the winner's reply is replayed. Any other failed condition or a
  * conflict means the state moved under the decision (a balance crossed the line, the merchant's head
- * moved on, another reversal got there first): decide again on fresh reads.
+ * moved on, another reversal got there first, the session id was taken or queried): decide again on fresh
+ * reads.
  */
 async function commitOrReplay(
   items: { request: TransactItem } & Record<string, TransactItem | TransactItem[]>,
@@ -178,6 +185,7 @@ export async function transfer(switchClientId: string, body: TransferRequest): P
   refuseIfIssuerUnavailable(body.accountNumber)
   const bodyHash = hashOf(body)
   const requestKey = keys.bankRequest(switchClientId, body.requestId)
+  const sessionKeys = sessionKeyOf(switchClientId, body.sessionId)
   const accountKey = keys.account(body.accountNumber)
   const merchantKey = keys.merchant(body.merchantId)
   const templateKeys = [
@@ -189,15 +197,29 @@ export async function transfer(switchClientId: string, body: TransferRequest): P
   // in one process, attempts on one account queue instead of failing each other's conditions.
   return withRetries(() =>
     oneAtATime(`account:${body.accountNumber}`, async () => {
-      const found = await readMany([requestKey, accountKey, merchantKey, ...templateKeys, ...bankClock()])
+      const found = await readMany([
+        requestKey,
+        ...sessionKeys,
+        accountKey,
+        merchantKey,
+        ...templateKeys,
+        ...bankClock(),
+      ])
       if (!itemAt(found, accountKey) && (await openMagicAccount(body.accountNumber))) return AGAIN
       const verdict = decideTransfer(
         {
           existing: itemAt<BankRequestRecord>(found, requestKey),
+          session: sessionKeys[0] && itemAt<BankSessionRecord>(found, sessionKeys[0]),
           merchant: itemAt<Merchant>(found, merchantKey),
           account: itemAt<Account>(found, accountKey),
         },
-        { merchantId: body.merchantId, accountNumber: body.accountNumber, amountKobo: body.amount, bodyHash },
+        {
+          requestId: body.requestId,
+          merchantId: body.merchantId,
+          accountNumber: body.accountNumber,
+          amountKobo: body.amount,
+          bodyHash,
+        },
       )
       if (verdict.outcome === 'replay' || verdict.outcome === 'refused') return replayed(verdict)
 
@@ -218,6 +240,7 @@ export async function transfer(switchClientId: string, body: TransferRequest): P
         account: accountItem(body.accountNumber, body.amount, facts),
         request: requestRecordItem(record),
         pointer: providerReferencePointerItem(switchClientId, body, facts),
+        session: sessionItem(switchClientId, body, record.reply),
         outbox: template ? [outboxItemOf(template, body, facts)] : [],
       }
       return commitOrReplay(items, record.reply, {
@@ -234,12 +257,14 @@ export async function reversal(switchClientId: string, body: ReversalRequest): P
   const bodyHash = hashOf(body)
   const ownKey = keys.bankRequest(switchClientId, body.requestId)
   const originalKey = keys.bankRequest(switchClientId, body.originalRequestId)
+  const sessionKeys = sessionKeyOf(switchClientId, body.sessionId)
 
   return withRetries(async (attempt) => {
-    const found = await readMany([ownKey, originalKey, ...bankClock()])
+    const found = await readMany([ownKey, ...sessionKeys, originalKey, ...bankClock()])
     const decision = decideReversal(
       {
         existing: itemAt<BankRequestRecord>(found, ownKey),
+        session: sessionKeys[0] && itemAt<BankSessionRecord>(found, sessionKeys[0]),
         original: itemAt<BankRequestRecord>(found, originalKey),
       },
       // A few reads again at most: should the record ever be missing, the reply is the plain 409.
@@ -260,6 +285,7 @@ export async function reversal(switchClientId: string, body: ReversalRequest): P
       original: markReversedItem(originalKey, body.requestId, reversedAt),
       request: requestRecordItem(reversalRecord(switchClientId, body, bodyHash, reply, reversedAt)),
       credit: creditItem(original.accountNumber, original.amountKobo, atMs),
+      session: sessionItem(switchClientId, body, reply),
     }
     return commitOrReplay(items, reply, {
       switchClientId,
