@@ -1573,7 +1573,7 @@ export interface paths {
         put?: never;
         /**
          * Reverse a transfer
-         * @description Credits a successful transfer back to its account, exactly once. A repeated requestId returns the first reply.
+         * @description Credits a successful transfer back to its account, exactly once, within 30 days of the transfer (the stage's `ledger.reversalWindowDays`; later is 12, `RJCT` `TM01`). Full amount only: `amount` may be left out, and when sent must be the transfer's full amount (another is 13, `RJCT` `AM12`). A repeated requestId returns the first reply.
          */
         post: operations["transactions-reversal-v1"];
         delete?: never;
@@ -3475,6 +3475,7 @@ export interface components {
          *     | 06 | RJCT | AC06 | The account is dormant (name enquiry, transfer) |
          *     | 12 | RJCT | FF12 | A reversal of a declined transfer (also 405 on an Area B path) |
          *     | 12 | RJCT | ARDT | A second reversal of the same transfer |
+         *     | 12 | RJCT | TM01 | A reversal after the reversal window (30 days) of its transfer |
          *     | 13 | RJCT | AM12 | The amount is invalid |
          *     | 14 | RJCT | AC02 | No such (debtor) account |
          *     | 25 | RJCT | AG09 | No such record: a status query for a requestId never received (final), a reversal of an unknown transfer, an unknown path |
@@ -3649,8 +3650,8 @@ export interface components {
          * @description An Area B or C error's `responseCode` (docs/errors.md):
          *     - `03` (404): No active merchant has this merchantId
          *     - `06` (409): Dormant account: the account exists but takes no postings
-         *     - `12` (409): Invalid transaction: a reversal of a declined or already reversed transfer (also 405 on an Area B or C path)
-         *     - `13` (400): amount is not a number, zero or negative, has more than 2 decimals or is too large
+         *     - `12` (409): Invalid transaction: a reversal of a declined or already reversed transfer, or one after the reversal window (also 405 on an Area B or C path)
+         *     - `13` (400): amount is not a number, zero or negative, has more than 2 decimals or is too large; or a reversal's amount is not its transfer's full amount
          *     - `14` (404): No such account
          *     - `25` (404): Record not found: a reversal's original transfer, or a path that does not exist
          *     - `26` (409): The requestId was already used for a different request
@@ -15066,6 +15067,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    amount?: unknown;
                     originalRequestId: string;
                     processingCode: string;
                     requestId: string;
@@ -15125,7 +15127,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is invalid: code 13 when the amount is at fault, 30 otherwise; every problem listed */
+            /** @description The body is invalid: code 13 when the amount is at fault, 30 otherwise; every problem listed; or an amount that is not the transfer's full amount (13, RJCT AM12) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15152,7 +15154,7 @@ export interface operations {
                     "application/json": components["schemas"]["BankResponseCodeError"];
                 };
             };
-            /** @description The original was declined (12, FF12) or already reversed (12, ARDT), or the requestId was used for something else or the sessionId by another requestId (26) */
+            /** @description The original was declined (12, FF12), already reversed (12, ARDT) or is past the reversal window (12, TM01), or the requestId was used for something else or the sessionId by another requestId (26) */
             409: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];

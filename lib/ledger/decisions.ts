@@ -1,3 +1,5 @@
+import { koboToNaira } from '#lib/platform/money.ts'
+import { parseLagosLocal } from '#lib/platform/time.ts'
 import { CODES, MESSAGES } from './codes.ts'
 import type { Iso20022Case } from '#lib/platform/iso20022.ts'
 import type {
@@ -20,9 +22,11 @@ export type Reply = Record<string, unknown>
 /** A request answered without moving anything, as the HTTP status and response code it gets. */
 export interface Refusal {
   outcome: 'refused'
-  http: 404 | 409
+  http: 400 | 404 | 409
   responseCode: string
   message: string
+  /** The field at fault, for a 400. */
+  path?: string
   /** Refines the ISO 20022 reason of the code (lib/platform/iso20022.ts). */
   iso20022Case?: Iso20022Case
 }
@@ -157,12 +161,23 @@ export type ReversalDecision =
 
 /**
  * A reversal of an earlier transfer of the same switch client: 25 when there is no such transfer
- * (a reversal cannot be reversed), 12 when it was declined (it moved no money) or already reversed
- * (no second credit); otherwise it is credited back.
+ * (a reversal cannot be reversed), 12 when it was declined (it moved no money), already reversed (no
+ * second credit) or is past the reversal window (TM01); 13 when it names an amount other than the
+ * transfer's full amount; otherwise it is credited back.
  */
 export function decideReversal(
   read: { existing?: BankRequestRecord; session?: BankSessionRecord; original?: BankRequestRecord },
-  request: { requestId: string; originalRequestId: string; bodyHash: string; mayReadAgain: boolean },
+  request: {
+    requestId: string
+    originalRequestId: string
+    bodyHash: string
+    mayReadAgain: boolean
+    /** The amount the reversal names, kobo: when given, it must be the transfer's full amount. */
+    amountKobo?: number | undefined
+    /** When the reversal is decided, epoch ms, and how many days after its transfer it may be. */
+    atMs: number
+    windowDays: number
+  },
 ): ReversalDecision {
   if (read.existing) return replayOf(read.existing, 'REVERSAL', request.bodyHash)
   const sessionRefused = sessionRefusal(read.session, request.requestId)
@@ -203,5 +218,27 @@ export function decideReversal(
       message: `Transfer ${request.originalRequestId} was already reversed by request ${original.reversedBy} at ${original.reversedAt}: no second credit is made`,
     }
   }
+  const transferMs = parseLagosLocal(original.createdAt)?.getTime() ?? 0
+  if (request.atMs - transferMs > request.windowDays * DAY_MS) {
+    return {
+      outcome: 'refused',
+      http: 409,
+      responseCode: CODES.invalidTransaction,
+      iso20022Case: 'too-late',
+      message: `Transfer ${request.originalRequestId} of ${original.createdAt} (Lagos) is past its ${request.windowDays}-day reversal window: it can no longer be reversed here`,
+    }
+  }
+  // A partial reversal is an invalid amount (13, AM12): a reversal returns the whole transfer or nothing.
+  if (request.amountKobo !== undefined && request.amountKobo !== original.amountKobo) {
+    return {
+      outcome: 'refused',
+      http: 400,
+      responseCode: CODES.invalidAmount,
+      path: 'amount',
+      message: `amount must be the transfer's full amount, ${koboToNaira(original.amountKobo)} naira: a reversal returns all of it, never part`,
+    }
+  }
   return { outcome: 'reverse', original }
 }
+
+const DAY_MS = 86_400_000

@@ -93,9 +93,15 @@ export const TransferRequest = z.object({
 })
 export type TransferRequest = z.output<typeof TransferRequest>
 
+/**
+ * A reversal: `amount`, when sent, must be the transfer's full amount (CONTRACT 24: no partial
+ * reversal; lib/ledger/decisions.ts refuses another with 13).
+ */
 export const ReversalRequest = z.object({
   ...Common,
   originalRequestId: RequestId,
+  /** Integer kobo after parsing. */
+  amount: Amount.optional(),
   sessionId: SessionId.optional(),
 })
 export type ReversalRequest = z.output<typeof ReversalRequest>

@@ -1,7 +1,7 @@
 import { createHash, randomInt } from 'node:crypto'
 import canonicalize from 'canonicalize'
 import { keys } from '#lib/platform/db/keys.ts'
-import { Conflict, DependencyDown, NotFound } from '#lib/platform/errors.ts'
+import { BadRequest, Conflict, DependencyDown, NotFound } from '#lib/platform/errors.ts'
 import { currentMode } from '#lib/platform/mode.ts'
 import { clockKey, offsetOf } from '#lib/platform/test-clock.ts'
 import { issuerUnavailable, magicAccount } from '#lib/sandbox/magic.ts'
@@ -18,6 +18,7 @@ import {
   unknownAccount,
 } from './decisions.ts'
 import { koboToNaira } from '#lib/platform/money.ts'
+import { reversalWindowDays } from './reversal-window.ts'
 import {
   type Account,
   type BankRequestRecord,
@@ -76,6 +77,11 @@ export function refused(refusal: Refusal): Error {
     responseCode: refusal.responseCode,
     ...(refusal.iso20022Case ? { iso20022Case: refusal.iso20022Case } : {}),
   }
+  if (refusal.http === 400)
+    return new BadRequest(refusal.message, {
+      ...options,
+      problems: [{ path: refusal.path ?? '', code: 'FIELD_VALUE', message: refusal.message }],
+    })
   return refusal.http === 404
     ? new NotFound(refusal.message, options)
     : new Conflict(refusal.message, options)
@@ -261,6 +267,7 @@ export async function reversal(switchClientId: string, body: ReversalRequest): P
 
   return withRetries(async (attempt) => {
     const found = await readMany([ownKey, ...sessionKeys, originalKey, ...bankClock()])
+    const atMs = stampOf(found)
     const decision = decideReversal(
       {
         existing: itemAt<BankRequestRecord>(found, ownKey),
@@ -273,12 +280,14 @@ export async function reversal(switchClientId: string, body: ReversalRequest): P
         originalRequestId: body.originalRequestId,
         bodyHash,
         mayReadAgain: attempt < 3,
+        amountKobo: body.amount,
+        atMs,
+        windowDays: reversalWindowDays(),
       },
     )
     if (decision.outcome === 'read-again') return AGAIN
     if (decision.outcome !== 'reverse') return replayed(decision)
     const { original } = decision
-    const atMs = stampOf(found)
     const reversedAt = lagosLocalIso(new Date(atMs))
     const reply = reversalReply(body, original, reversedAt)
     const items = {

@@ -19,14 +19,14 @@ export interface Iso20022 {
 
 export interface Iso20022Row extends Iso20022 {
   responseCode: string
-  /** Set for the rows that refine a code's usual reason for one case (a second reversal). */
+  /** Set for the rows that refine a code's usual reason for one case (a second or late reversal). */
   case?: Iso20022Case
   /** When the service sends it, in a few words (docs/payments.md's table). */
   when: string
 }
 
 /** The cases whose reason differs from their code's usual one. */
-export type Iso20022Case = 'already-reversed'
+export type Iso20022Case = 'already-reversed' | 'too-late'
 
 const settled = (responseCode: string, when: string): Iso20022Row => ({
   responseCode,
@@ -49,6 +49,7 @@ export const ISO20022_TABLE: readonly Iso20022Row[] = [
   rejected('06', 'AC06', 'The account is dormant (name enquiry, transfer)'),
   rejected('12', 'FF12', 'A reversal of a declined transfer (also 405 on an Area B path)'),
   rejected('12', 'ARDT', 'A second reversal of the same transfer', 'already-reversed'),
+  rejected('12', 'TM01', 'A reversal after the reversal window (30 days) of its transfer', 'too-late'),
   rejected('13', 'AM12', 'The amount is invalid'),
   rejected('14', 'AC02', 'No such (debtor) account'),
   rejected(

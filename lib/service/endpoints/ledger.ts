@@ -195,7 +195,7 @@ export const transferDocs = (): EndpointDocs => ({
 export const reversalDocs = (): EndpointDocs => ({
   summary: 'Reverse a transfer',
   description:
-    'Credits a successful transfer back to its account, exactly once. A repeated requestId returns the first reply.',
+    "Credits a successful transfer back to its account, exactly once, within 30 days of the transfer (the stage's `ledger.reversalWindowDays`; later is 12, `RJCT` `TM01`). Full amount only: `amount` may be left out, and when sent must be the transfer's full amount (another is 13, `RJCT` `AM12`). A repeated requestId returns the first reply.",
   example: { ...exampleCommon, requestId: 'REQ-20261121-0002', originalRequestId: 'REQ-20261121-0001' },
   replies: () => ({
     200: {
@@ -212,9 +212,9 @@ export const reversalDocs = (): EndpointDocs => ({
         reversedAt: z.string().meta({ description: 'Lagos local date-time' }),
       }),
     },
-    400: INVALID,
+    400: `${INVALID}; or an amount that is not the transfer's full amount (13, RJCT AM12)`,
     404: 'The original transfer was not found (25), or a status query already found this sessionId never received (25, final)',
-    409: 'The original was declined (12, FF12) or already reversed (12, ARDT), or the requestId was used for something else or the sessionId by another requestId (26)',
+    409: 'The original was declined (12, FF12), already reversed (12, ARDT) or is past the reversal window (12, TM01), or the requestId was used for something else or the sessionId by another requestId (26)',
   }),
 })
 

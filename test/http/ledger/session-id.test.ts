@@ -5,7 +5,7 @@ import { ApiClient } from '#client/api-client.ts'
 import { getAccount, openAccount } from '#lib/ledger/repository.ts'
 import { startApi, type TestApi } from '../../support/api.ts'
 import { type DevClients, devClients, testModeClients } from '../../support/clients.ts'
-import { transferBody } from '../../support/transfers.ts'
+import { transferBody as anyTransfer } from '../../support/transfers.ts'
 
 /**
  * CONTRACT 24: NIP session ids on transfers and reversals, stored, queryable by the status query in
@@ -38,8 +38,14 @@ async function freshAccount(balanceKobo: number) {
   await openAccount({ accountNumber, name: 'Session account', balanceKobo })
   return accountNumber
 }
+/** The support's transfer body, with the sessionId these tests give it. */
+const transferBody = (overrides: Record<string, unknown>) =>
+  anyTransfer(overrides) as ReturnType<typeof anyTransfer> & { sessionId: string }
 const balanceOf = async (accountNumber: string) => (await getAccount(accountNumber))!.balanceKobo
-const reversalBody = (originalRequestId: string, extra: Record<string, unknown> = {}) => ({
+const reversalBody = (
+  originalRequestId: string,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> & { requestId: string; sessionId?: string } => ({
   requestId: `REV-${randomUUID()}`,
   stan: '000011',
   processingCode: '400000',

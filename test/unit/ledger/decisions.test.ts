@@ -93,7 +93,41 @@ describe('decideTransfer', () => {
 })
 
 describe('decideReversal', () => {
-  const reversal = { requestId: 'rev1', originalRequestId: 'r1', bodyHash: 'hr', mayReadAgain: true }
+  // A day after the fixture's transfer (2026-01-01T00:00 Lagos), in a 30-day window.
+  const reversal = {
+    requestId: 'rev1',
+    originalRequestId: 'r1',
+    bodyHash: 'hr',
+    mayReadAgain: true,
+    atMs: Date.parse('2026-01-02T00:00:00+01:00'),
+    windowDays: 30,
+  }
+
+  it('reverses up to the end of the window, and refuses after it with 12 (TM01)', () => {
+    const original = transfer()
+    const end = Date.parse('2026-01-31T00:00:00+01:00')
+    expect(decideReversal({ original }, { ...reversal, atMs: end })).toEqual({ outcome: 'reverse', original })
+    expect(decideReversal({ original }, { ...reversal, atMs: end + 1 })).toMatchObject({
+      outcome: 'refused',
+      http: 409,
+      responseCode: CODES.invalidTransaction,
+      iso20022Case: 'too-late',
+    })
+  })
+
+  it('takes the full amount only: another is 13 at amount', () => {
+    const original = transfer()
+    expect(decideReversal({ original }, { ...reversal, amountKobo: 10_000 })).toEqual({
+      outcome: 'reverse',
+      original,
+    })
+    expect(decideReversal({ original }, { ...reversal, amountKobo: 9_999 })).toMatchObject({
+      outcome: 'refused',
+      http: 400,
+      responseCode: CODES.invalidAmount,
+      path: 'amount',
+    })
+  })
 
   it('reverses a successful transfer', () => {
     const original = transfer()

@@ -53,6 +53,7 @@ describe('the ISO 20022 table of Area B', () => {
       expect(iso20022Of(code), code).toEqual({ status: 'RJCT', reason })
     }
     expect(iso20022Of('12', 'already-reversed')).toEqual({ status: 'RJCT', reason: 'ARDT' })
+    expect(iso20022Of('12', 'too-late')).toEqual({ status: 'RJCT', reason: 'TM01' })
     expect(iso20022Of('00')).toEqual({ status: 'ACSC', reason: null })
   })
 
