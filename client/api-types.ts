@@ -1542,6 +1542,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/transactions/name-enquiry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Name enquiry
+         * @description Who holds the account, its currency and status, so the payer sees whom the transfer debits. A read: nothing is recorded, and no money moves. An unknown account is 14 (`RJCT` `AC02`); a dormant one is 06 (`RJCT` `AC06`), without its name. In test mode `1000000006` is dormant (docs/sandbox.md).
+         */
+        post: operations["transactions-name-enquiry-v1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/transactions/reversal": {
         parameters: {
             query?: never;
@@ -1553,7 +1573,7 @@ export interface paths {
         put?: never;
         /**
          * Reverse a transfer
-         * @description Credits a successful transfer back to its account, exactly once. A repeated requestId returns the first reply.
+         * @description Credits a successful transfer back to its account, exactly once, within 30 days of the transfer (the stage's `ledger.reversalWindowDays`; later is 12, `RJCT` `TM01`). Full amount only: `amount` may be left out, and when sent must be the transfer's full amount (another is 13, `RJCT` `AM12`). A repeated requestId returns the first reply.
          */
         post: operations["transactions-reversal-v1"];
         delete?: never;
@@ -1573,7 +1593,7 @@ export interface paths {
         put?: never;
         /**
          * Transaction status query
-         * @description What became of a transfer or reversal whose reply was lost (a timeout): its FIRST reply, every field as it was first sent except this reply's own `traceId` and `timestamp`, plus `queriedAt`; kept for at least 400 days. Every transfer and reversal is final when answered, so no answer is pending: query 15 s after a timeout. A requestId this switch client never sent answers 25 (`RJCT` `AG09`) and that answer is FINAL: it is recorded, and the original arriving afterwards (within the 300 s signature window) is refused with the same 25 and never debited. Another switch client's requestIds are never found (25). One read; a first query for an unknown requestId adds one conditional write. Session ids are not accepted yet.
+         * @description What became of a transfer or reversal whose reply was lost (a timeout): its FIRST reply, every field as it was first sent except this reply's own `traceId` and `timestamp`, plus `queriedAt`; kept for at least 400 days. Every transfer and reversal is final when answered, so no answer is pending: query 15 s after a timeout. A requestId this switch client never sent answers 25 (`RJCT` `AG09`) and that answer is FINAL: it is recorded, and the original arriving afterwards (within the 300 s signature window) is refused with the same 25 and never debited. Another switch client's ids are never found (25). By `sessionId` (the NIP session id the transfer or reversal carried) instead of `requestId`, the same: one of the two, never both. One read; a first query for an unknown id adds one conditional write.
          */
         post: operations["transactions-status-query-v1"];
         delete?: never;
@@ -3452,8 +3472,10 @@ export interface components {
          *     |---|---|---|---|
          *     | 00 | ACSC | null | Approved: the transfer or reversal is done |
          *     | 03 | RJCT | UCRD | No active merchant has this merchantId (the creditor is unknown) |
+         *     | 06 | RJCT | AC06 | The account is dormant (name enquiry, transfer) |
          *     | 12 | RJCT | FF12 | A reversal of a declined transfer (also 405 on an Area B path) |
          *     | 12 | RJCT | ARDT | A second reversal of the same transfer |
+         *     | 12 | RJCT | TM01 | A reversal after the reversal window (30 days) of its transfer |
          *     | 13 | RJCT | AM12 | The amount is invalid |
          *     | 14 | RJCT | AC02 | No such (debtor) account |
          *     | 25 | RJCT | AG09 | No such record: a status query for a requestId never received (final), a reversal of an unknown transfer, an unknown path |
@@ -3627,8 +3649,9 @@ export interface components {
         /**
          * @description An Area B or C error's `responseCode` (docs/errors.md):
          *     - `03` (404): No active merchant has this merchantId
-         *     - `12` (409): Invalid transaction: a reversal of a declined or already reversed transfer (also 405 on an Area B or C path)
-         *     - `13` (400): amount is not a number, zero or negative, has more than 2 decimals or is too large
+         *     - `06` (409): Dormant account: the account exists but takes no postings
+         *     - `12` (409): Invalid transaction: a reversal of a declined or already reversed transfer, or one after the reversal window (also 405 on an Area B or C path)
+         *     - `13` (400): amount is not a number, zero or negative, has more than 2 decimals or is too large; or a reversal's amount is not its transfer's full amount
          *     - `14` (404): No such account
          *     - `25` (404): Record not found: a reversal's original transfer, or a path that does not exist
          *     - `26` (409): The requestId was already used for a different request
@@ -3643,7 +3666,7 @@ export interface components {
          *     - `96` (503): System malfunction: a dependency is down or the account too busy
          * @enum {string}
          */
-        ResponseCode: "03" | "12" | "13" | "14" | "25" | "26" | "30" | "63" | "65" | "91" | "92" | "93" | "94" | "95" | "96";
+        ResponseCode: "03" | "06" | "12" | "13" | "14" | "25" | "26" | "30" | "63" | "65" | "91" | "92" | "93" | "94" | "95" | "96";
         /** @description Area B and C error record. */
         ResponseCodeError: {
             /** @description Every problem found in the request, at most 100 */
@@ -14889,6 +14912,140 @@ export interface operations {
             };
         };
     };
+    "transactions-name-enquiry-v1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    accountNumber: string;
+                    requestId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description responseCode 00 with the holder, currency and status */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Environment": components["headers"]["X-Environment"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The account holder's name */
+                        accountName: string;
+                        /** @description The queried account (NUBAN) */
+                        accountNumber: string;
+                        /**
+                         * @description A dormant account answers 06 instead
+                         * @constant
+                         */
+                        accountStatus: "ACTIVE";
+                        /** @constant */
+                        currency: "NGN";
+                        iso20022: components["schemas"]["Iso20022"];
+                        /** @description As sent */
+                        requestId: string;
+                        /** @description "00" approved; other codes decline (e.g. "51") */
+                        responseCode: string;
+                        responseMessage: string;
+                        /** @enum {string} */
+                        responseStatus: "SUCCESS" | "FAILED";
+                        /**
+                         * Format: date-time
+                         * @description UTC time of the reply
+                         */
+                        timestamp: string;
+                        /**
+                         * Format: uuid
+                         * @description Identifies this request in the service logs
+                         */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description The body is invalid: code 30; every problem listed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankResponseCodeError"];
+                };
+            };
+            /** @description Signature refused: 94 missing header, 95 malformed, 92 timestamp, 91 signature, 93 nonce reused (responseCode says which) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankResponseCodeError"];
+                };
+            };
+            /** @description No account has this number (14, RJCT AC02) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankResponseCodeError"];
+                };
+            };
+            /** @description The account is dormant (06, RJCT AC06) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankResponseCodeError"];
+                };
+            };
+            /** @description The body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankResponseCodeError"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankResponseCodeError"];
+                };
+            };
+            429: components["responses"]["RateLimited_bank_seed"];
+            /** @description A service this request depends on is unavailable or throttled (DynamoDB, Lambda): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankResponseCodeError"];
+                };
+            };
+            /** @description An unexpected error; the message never carries internals (logged with the request id) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankResponseCodeError"];
+                };
+            };
+        };
+    };
     "transactions-reversal-v1": {
         parameters: {
             query?: never;
@@ -14910,9 +15067,11 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    amount?: unknown;
                     originalRequestId: string;
                     processingCode: string;
                     requestId: string;
+                    sessionId?: string;
                     stan: string;
                 };
             };
@@ -14949,6 +15108,8 @@ export interface operations {
                         responseStatus: "SUCCESS" | "FAILED";
                         /** @description Lagos local date-time */
                         reversedAt: string;
+                        /** @description The NIP session id, as sent (absent when none was) */
+                        sessionId?: string;
                         /** @description System trace audit number, as sent */
                         stan: string;
                         /** @constant */
@@ -14966,7 +15127,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is invalid: code 13 when the amount is at fault, 30 otherwise; every problem listed */
+            /** @description The body is invalid: code 13 when the amount is at fault, 30 otherwise; every problem listed; or an amount that is not the transfer's full amount (13, RJCT AM12) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14984,7 +15145,7 @@ export interface operations {
                     "application/json": components["schemas"]["BankResponseCodeError"];
                 };
             };
-            /** @description The original transfer was not found (25) */
+            /** @description The original transfer was not found (25), or a status query already found this sessionId never received (25, final) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14993,7 +15154,7 @@ export interface operations {
                     "application/json": components["schemas"]["BankResponseCodeError"];
                 };
             };
-            /** @description The original was declined (12, FF12) or already reversed (12, ARDT), or the requestId was used for something else (26) */
+            /** @description The original was declined (12, FF12), already reversed (12, ARDT) or is past the reversal window (12, TM01), or the requestId was used for something else or the sessionId by another requestId (26) */
             409: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -15055,13 +15216,9 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "requestId": "REQ-20261121-0001"
-                 *     }
-                 */
                 "application/json": {
-                    requestId: string;
+                    requestId?: string;
+                    sessionId?: string;
                 };
             };
         };
@@ -15332,6 +15489,7 @@ export interface operations {
                     processingCode: string;
                     productCode: string;
                     requestId: string;
+                    sessionId?: string;
                     stan: string;
                 };
             };
@@ -15371,6 +15529,8 @@ export interface operations {
                         responseMessage: string;
                         /** @enum {string} */
                         responseStatus: "SUCCESS" | "FAILED";
+                        /** @description The NIP session id, as sent (absent when none was) */
+                        sessionId?: string;
                         /** @description System trace audit number, as sent */
                         stan: string;
                         /**
@@ -15409,7 +15569,7 @@ export interface operations {
                     "application/json": components["schemas"]["BankResponseCodeError"];
                 };
             };
-            /** @description Unknown account (14) or merchant (03) */
+            /** @description Unknown account (14) or merchant (03), or a status query already found its sessionId never received (25, final) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15418,7 +15578,7 @@ export interface operations {
                     "application/json": components["schemas"]["BankResponseCodeError"];
                 };
             };
-            /** @description The requestId was already used for a different request (26) */
+            /** @description The requestId was already used for a different request, or the sessionId by another requestId (26, RJCT AM05); or the account is dormant (06) */
             409: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];

@@ -3,6 +3,7 @@ import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import * as z from 'zod'
 import { MAX_QUOTA, MAX_WINDOW_SECONDS } from '#lib/platform/auth/rate-limit.ts'
+import { MAX_REVERSAL_WINDOW_DAYS } from '#lib/ledger/reversal-window.ts'
 
 /**
  * A stage's settings (CONTRACT 20): one committed file per stage, `infra/stages/<stage>.json`, read
@@ -80,6 +81,11 @@ export const stageSettingsSchema = z
     clientLimits: z.strictObject({
       quota: z.int().min(1).max(MAX_QUOTA),
       windowSeconds: z.int().min(1).max(MAX_WINDOW_SECONDS),
+    }),
+    /** Area B's bank rules (lib/ledger/reversal-window.ts). */
+    ledger: z.strictObject({
+      /** Days after a transfer that it may still be reversed (CONTRACT 24: 30). */
+      reversalWindowDays: z.int().min(1).max(MAX_REVERSAL_WINDOW_DAYS),
     }),
   })
   .superRefine((settings, ctx) => {

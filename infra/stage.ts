@@ -124,6 +124,7 @@ export function buildStage(app: App, props: StageProps): Stage {
       alarmTopic: data.alarmTopic,
       ...logs,
       clientLimits: settings.clientLimits,
+      reversalWindowDays: settings.ledger.reversalWindowDays,
       ses: settings.ses,
       description: `E-invoicing ${area}: functions, routes, consumers and their alarms (${props.stage})`,
     })

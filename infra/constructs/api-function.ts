@@ -192,6 +192,8 @@ export interface ApiFunctionProps {
   logRetention: RetentionDays
   /** The stage's default per-client rate limit (`clientLimits`), read by the authenticating code. */
   clientLimits: { quota: number; windowSeconds: number }
+  /** The stage's reversal window in days (`ledger.reversalWindowDays`), read by the ledger; the edge's functions have none. */
+  reversalWindowDays?: number
 }
 
 /** p99 function duration that pages: well under the 10 s timeout, far over a healthy request. */
@@ -353,9 +355,13 @@ export class ApiFunction extends Construct {
       name: props.functionId,
       files,
       // The limit of a client that has none of its own (lib/platform/auth/rate-limit.ts).
+      // and the stage's reversal window (lib/ledger/reversal-window.ts).
       environment: {
         DEFAULT_RATE_QUOTA: String(props.clientLimits.quota),
         DEFAULT_RATE_WINDOW_SECONDS: String(props.clientLimits.windowSeconds),
+        ...(props.reversalWindowDays === undefined
+          ? {}
+          : { REVERSAL_WINDOW_DAYS: String(props.reversalWindowDays) }),
       },
     })
     this.function = made.function

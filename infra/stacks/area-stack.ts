@@ -41,6 +41,8 @@ export interface AreaStackProps extends StackProps, ServiceInfo {
   logRetention: RetentionDays
   logRemovalPolicy: RemovalPolicy
   clientLimits: { quota: number; windowSeconds: number }
+  /** Days a transfer may be reversed after it (`ledger.reversalWindowDays`). */
+  reversalWindowDays: number
   /** A verified SES identity for the consumers that e-mail (outcome notifications); without it they only log. */
   ses?: { fromAddress: string; identity: string } | null
 }
@@ -75,6 +77,7 @@ export class AreaStack extends Stack {
       logRetention: props.logRetention,
       logRemovalPolicy: props.logRemovalPolicy,
       clientLimits: props.clientLimits,
+      reversalWindowDays: props.reversalWindowDays,
     }
 
     for (const [functionId, served] of functionsOf(props.routes)) {

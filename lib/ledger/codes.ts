@@ -4,6 +4,8 @@
  */
 export const CODES = {
   approved: '00',
+  /** The account is dormant: a name enquiry answers it rather than the name, and no transfer debits it. */
+  dormantAccount: '06',
   /** The merchantId names no active merchant. */
   invalidMerchant: '03',
   /** A transaction that cannot be carried out as asked (reversal of a declined or reversed one). */

@@ -9,11 +9,18 @@ export interface Account {
   name: string
   currency: 'NGN'
   balanceKobo: number
+  /**
+   * DORMANT: the account takes no postings (a name enquiry answers 06, a transfer is refused with
+   * 06). Absent on the accounts stored before it existed, which are all active.
+   */
+  status?: AccountStatus
   /** The balance the account was opened with: reconciliation checks balance = opening + transfers. */
   openingBalanceKobo?: number
   createdAt: string
   updatedAt: string
 }
+
+export type AccountStatus = 'ACTIVE' | 'DORMANT'
 
 export interface Merchant {
   merchantId: string
@@ -38,6 +45,8 @@ export interface TransferRecord {
   merchantReference: string
   providerReference: string
   productCode: string
+  /** The NIP session id the switch gave it (CONTRACT 24), also keyed by lib/ledger's session record. */
+  sessionId?: string
   createdAt: string
   reversedBy?: string
   reversedAt?: string
@@ -50,6 +59,7 @@ export interface ReversalRecord {
   bodyHash: string
   reply: Record<string, unknown>
   originalRequestId: string
+  sessionId?: string
   createdAt: string
 }
 
@@ -71,6 +81,22 @@ export interface NotReceivedRecord {
 
 export type BankRequestRecord = TransferRecord | ReversalRecord | NotReceivedRecord
 
+/**
+ * A session id's record (CONTRACT 24), at keys.bankSession: written in the transaction of the transfer
+ * or reversal that carried it, with a copy of that first reply (a status query by session id is one
+ * GetItem). A status query for a session id never received puts the final NOT_RECEIVED here instead
+ * (with `sessionId`), which a late original carrying that id collides with.
+ */
+export interface SessionRecord {
+  kind: 'SESSION'
+  switchClientId: string
+  sessionId: string
+  requestId: string
+  reply: Record<string, unknown>
+}
+export type SessionNotReceived = Omit<NotReceivedRecord, 'requestId'> & { sessionId: string }
+export type BankSessionRecord = SessionRecord | SessionNotReceived
+
 export async function getItem<T>(key: Key): Promise<T | undefined> {
   const out = await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))
   return out.Item as T | undefined
@@ -80,6 +106,8 @@ export const getAccount = (accountNumber: string) => getItem<Account>(keys.accou
 export const getMerchant = (merchantId: string) => getItem<Merchant>(keys.merchant(merchantId))
 export const getBankRequest = (switchClientId: string, requestId: string) =>
   getItem<BankRequestRecord>(keys.bankRequest(switchClientId, requestId))
+export const getBankSession = (switchClientId: string, sessionId: string) =>
+  getItem<BankSessionRecord>(keys.bankSession(switchClientId, sessionId))
 
 /**
  * Opens an account with an opening balance. An existing account is left exactly as it is (seeding a
@@ -89,6 +117,7 @@ export async function openAccount(input: {
   accountNumber: string
   name: string
   balanceKobo: number
+  status?: AccountStatus
 }): Promise<{ account: Account; created: boolean }> {
   const now = new Date().toISOString()
   const account: Account = {

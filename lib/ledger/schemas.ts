@@ -18,6 +18,34 @@ const Common = {
   stan: z.string().regex(/^\d{6}$/, 'stan must be exactly 6 digits'),
   processingCode: z.string().regex(/^\d{6}$/, 'processingCode must be exactly 6 digits (ISO 8583 style)'),
 }
+/**
+ * A NIP session id (CONTRACT 24): 30 digits, the sending institution's 6-digit code, the time
+ * `yyMMddHHmmss` and a 12-digit serial. The time must be a real one (month 01-12, a day the month has,
+ * 00-23 h, 00-59 min and s): a switch that builds it from a wrong clock or field order is told so
+ * rather than having a malformed id stored as its key.
+ */
+const SessionId = z
+  .string()
+  .regex(/^\d{30}$/, 'sessionId must be 30 digits: institution code (6), yyMMddHHmmss (12), serial (12)')
+  // Checked only on 30 digits, so a malformed id gets one problem, the regex's.
+  .refine((id) => !/^\d{30}$/.test(id) || isRealStamp(id.slice(6, 18)), {
+    message: 'sessionId digits 7-18 must be a real date and time, yyMMddHHmmss',
+  })
+
+/** Whether `yyMMddHHmmss` names a moment of the 2000s that exists (31 February does not). */
+export function isRealStamp(stamp: string): boolean {
+  const [yy, mm, dd, hh, mi, ss] = (stamp.match(/\d\d/g) ?? []).map(Number)
+  if (yy === undefined || ss === undefined) return false
+  const date = new Date(Date.UTC(2000 + yy, mm! - 1, dd, hh, mi, ss))
+  return (
+    date.getUTCMonth() === mm! - 1 &&
+    date.getUTCDate() === dd &&
+    date.getUTCHours() === hh &&
+    date.getUTCMinutes() === mi &&
+    date.getUTCSeconds() === ss
+  )
+}
+
 const AccountNumber = z.string().regex(/^\d{10}$/, 'accountNumber must be a 10-digit account number (NUBAN)')
 
 const AMOUNT_MESSAGES: Record<AmountProblem, string> = {
@@ -38,6 +66,10 @@ const Amount = z.unknown().transform((value, ctx) => {
 export const BalanceEnquiryRequest = z.object({ ...Common, accountNumber: AccountNumber })
 export type BalanceEnquiryRequest = z.output<typeof BalanceEnquiryRequest>
 
+/** A name enquiry (CONTRACT 24): who holds the account, before a transfer names it. */
+export const NameEnquiryRequest = z.object({ requestId: RequestId, accountNumber: AccountNumber })
+export type NameEnquiryRequest = z.output<typeof NameEnquiryRequest>
+
 export const TransferRequest = z.object({
   ...Common,
   merchantId: z
@@ -57,17 +89,35 @@ export const TransferRequest = z.object({
     .string()
     .regex(/^[A-Za-z0-9_.-]{1,50}$/, 'productCode must be 1 to 50 letters, digits, "_", "." or "-"'),
   narration: z.string().max(140, 'narration must be at most 140 characters').optional(),
+  sessionId: SessionId.optional(),
 })
 export type TransferRequest = z.output<typeof TransferRequest>
 
-export const ReversalRequest = z.object({ ...Common, originalRequestId: RequestId })
+/**
+ * A reversal: `amount`, when sent, must be the transfer's full amount (CONTRACT 24: no partial
+ * reversal; lib/ledger/decisions.ts refuses another with 13).
+ */
+export const ReversalRequest = z.object({
+  ...Common,
+  originalRequestId: RequestId,
+  /** Integer kobo after parsing. */
+  amount: Amount.optional(),
+  sessionId: SessionId.optional(),
+})
 export type ReversalRequest = z.output<typeof ReversalRequest>
 
 /**
- * A transaction status query (CONTRACT 24): the requestId of the transfer or reversal asked about.
- * Session ids (`sessionId`) are not accepted yet.
+ * A transaction status query (CONTRACT 24): the requestId or the sessionId of the transfer or
+ * reversal asked about, exactly one of them.
  */
-export const StatusQueryRequest = z.object({ requestId: RequestId })
+export const StatusQueryRequest = z
+  .object({ requestId: RequestId.optional(), sessionId: SessionId.optional() })
+  .superRefine((body, ctx) => {
+    if (body.requestId === undefined && body.sessionId === undefined)
+      ctx.addIssue({ code: 'custom', path: ['requestId'], message: 'requestId or sessionId is required' })
+    if (body.requestId !== undefined && body.sessionId !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['sessionId'], message: 'send requestId or sessionId, not both' })
+  })
 export type StatusQueryRequest = z.output<typeof StatusQueryRequest>
 
 /**

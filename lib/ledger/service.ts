@@ -1,7 +1,7 @@
 import { createHash, randomInt } from 'node:crypto'
 import canonicalize from 'canonicalize'
 import { keys } from '#lib/platform/db/keys.ts'
-import { Conflict, DependencyDown, NotFound } from '#lib/platform/errors.ts'
+import { BadRequest, Conflict, DependencyDown, NotFound } from '#lib/platform/errors.ts'
 import { currentMode } from '#lib/platform/mode.ts'
 import { clockKey, offsetOf } from '#lib/platform/test-clock.ts'
 import { issuerUnavailable, magicAccount } from '#lib/sandbox/magic.ts'
@@ -11,15 +11,18 @@ import {
   decideReversal,
   decideTransfer,
   type Refusal,
+  dormantAccount,
   type Replay,
   type Reply,
   replayOf,
   unknownAccount,
 } from './decisions.ts'
 import { koboToNaira } from '#lib/platform/money.ts'
+import { reversalWindowDays } from './reversal-window.ts'
 import {
   type Account,
   type BankRequestRecord,
+  type BankSessionRecord,
   getAccount,
   getBankRequest,
   type Merchant,
@@ -28,7 +31,12 @@ import {
 import { itemAt, readMany } from '#lib/platform/db/batch.ts'
 import { type TransactItem, transact } from '#lib/platform/db/transact.ts'
 import { AGAIN, oneAtATime, withRetries } from '#lib/platform/db/retry.ts'
-import type { BalanceEnquiryRequest, ReversalRequest, TransferRequest } from './schemas.ts'
+import type {
+  BalanceEnquiryRequest,
+  NameEnquiryRequest,
+  ReversalRequest,
+  TransferRequest,
+} from './schemas.ts'
 import {
   accountItem,
   creditItem,
@@ -38,6 +46,7 @@ import {
   requestRecordItem,
   reversalRecord,
   reversalReply,
+  sessionItem,
   type TransferFacts,
   transferRecord,
 } from './transaction-items.ts'
@@ -68,10 +77,19 @@ export function refused(refusal: Refusal): Error {
     responseCode: refusal.responseCode,
     ...(refusal.iso20022Case ? { iso20022Case: refusal.iso20022Case } : {}),
   }
+  if (refusal.http === 400)
+    return new BadRequest(refusal.message, {
+      ...options,
+      problems: [{ path: refusal.path ?? '', code: 'FIELD_VALUE', message: refusal.message }],
+    })
   return refusal.http === 404
     ? new NotFound(refusal.message, options)
     : new Conflict(refusal.message, options)
 }
+
+/** The session id's record key, read with the request's items, when the request carries one. */
+const sessionKeyOf = (switchClientId: string, sessionId: string | undefined) =>
+  sessionId === undefined ? [] : [keys.bankSession(switchClientId, sessionId)]
 
 /** The first reply of a request already recorded, or the refusal when the requestId was reused. */
 function replayed(replay: Replay): Reply {
@@ -84,7 +102,8 @@ function replayed(replay: Replay): Reply {
  * If that record's condition failed, the same requestId committed concurrently (or an earlier attempt
  * of ours did, its reply lost): the winner's reply is replayed. Any other failed condition or a
  * conflict means the state moved under the decision (a balance crossed the line, the merchant's head
- * moved on, another reversal got there first): decide again on fresh reads.
+ * moved on, another reversal got there first, the session id was taken or queried): decide again on fresh
+ * reads.
  */
 async function commitOrReplay(
   items: { request: TransactItem } & Record<string, TransactItem | TransactItem[]>,
@@ -112,7 +131,7 @@ async function openMagicAccount(accountNumber: string): Promise<Account | undefi
 
 const unopenedMagicAccount = (accountNumber: string) => {
   const magic = magicAccount(accountNumber)
-  return magic && { accountNumber, balanceKobo: magic.balanceKobo, currency: 'NGN' as const }
+  return magic && { ...magic, currency: 'NGN' as const }
 }
 
 /** The magic account whose issuer is always unavailable: 91, nothing debited and nothing recorded. */
@@ -149,10 +168,30 @@ export async function balanceEnquiry(body: BalanceEnquiryRequest): Promise<Reply
   }
 }
 
+/**
+ * A name enquiry (CONTRACT 24): the holder's name, the currency and the status of an account, so a
+ * switch can show the payer whom it debits before the transfer. A read, like the balance enquiry:
+ * nothing is recorded. Unknown is 14 (RJCT AC02); dormant is 06 (RJCT AC06), without the name.
+ */
+export async function nameEnquiry(body: NameEnquiryRequest): Promise<Reply> {
+  refuseIfIssuerUnavailable(body.accountNumber)
+  const account = (await getAccount(body.accountNumber)) ?? unopenedMagicAccount(body.accountNumber)
+  if (!account) throw refused(unknownAccount(body.accountNumber))
+  if (account.status === 'DORMANT') throw refused(dormantAccount(body.accountNumber))
+  return {
+    requestId: body.requestId,
+    accountNumber: account.accountNumber,
+    accountName: account.name,
+    currency: account.currency,
+    accountStatus: 'ACTIVE',
+  }
+}
+
 export async function transfer(switchClientId: string, body: TransferRequest): Promise<Reply> {
   refuseIfIssuerUnavailable(body.accountNumber)
   const bodyHash = hashOf(body)
   const requestKey = keys.bankRequest(switchClientId, body.requestId)
+  const sessionKeys = sessionKeyOf(switchClientId, body.sessionId)
   const accountKey = keys.account(body.accountNumber)
   const merchantKey = keys.merchant(body.merchantId)
   const templateKeys = [
@@ -164,15 +203,29 @@ export async function transfer(switchClientId: string, body: TransferRequest): P
   // in one process, attempts on one account queue instead of failing each other's conditions.
   return withRetries(() =>
     oneAtATime(`account:${body.accountNumber}`, async () => {
-      const found = await readMany([requestKey, accountKey, merchantKey, ...templateKeys, ...bankClock()])
+      const found = await readMany([
+        requestKey,
+        ...sessionKeys,
+        accountKey,
+        merchantKey,
+        ...templateKeys,
+        ...bankClock(),
+      ])
       if (!itemAt(found, accountKey) && (await openMagicAccount(body.accountNumber))) return AGAIN
       const verdict = decideTransfer(
         {
           existing: itemAt<BankRequestRecord>(found, requestKey),
+          session: sessionKeys[0] && itemAt<BankSessionRecord>(found, sessionKeys[0]),
           merchant: itemAt<Merchant>(found, merchantKey),
           account: itemAt<Account>(found, accountKey),
         },
-        { merchantId: body.merchantId, accountNumber: body.accountNumber, amountKobo: body.amount, bodyHash },
+        {
+          requestId: body.requestId,
+          merchantId: body.merchantId,
+          accountNumber: body.accountNumber,
+          amountKobo: body.amount,
+          bodyHash,
+        },
       )
       if (verdict.outcome === 'replay' || verdict.outcome === 'refused') return replayed(verdict)
 
@@ -193,6 +246,7 @@ export async function transfer(switchClientId: string, body: TransferRequest): P
         account: accountItem(body.accountNumber, body.amount, facts),
         request: requestRecordItem(record),
         pointer: providerReferencePointerItem(switchClientId, body, facts),
+        session: sessionItem(switchClientId, body, record.reply),
         outbox: template ? [outboxItemOf(template, body, facts)] : [],
       }
       return commitOrReplay(items, record.reply, {
@@ -209,12 +263,15 @@ export async function reversal(switchClientId: string, body: ReversalRequest): P
   const bodyHash = hashOf(body)
   const ownKey = keys.bankRequest(switchClientId, body.requestId)
   const originalKey = keys.bankRequest(switchClientId, body.originalRequestId)
+  const sessionKeys = sessionKeyOf(switchClientId, body.sessionId)
 
   return withRetries(async (attempt) => {
-    const found = await readMany([ownKey, originalKey, ...bankClock()])
+    const found = await readMany([ownKey, ...sessionKeys, originalKey, ...bankClock()])
+    const atMs = stampOf(found)
     const decision = decideReversal(
       {
         existing: itemAt<BankRequestRecord>(found, ownKey),
+        session: sessionKeys[0] && itemAt<BankSessionRecord>(found, sessionKeys[0]),
         original: itemAt<BankRequestRecord>(found, originalKey),
       },
       // A few reads again at most: should the record ever be missing, the reply is the plain 409.
@@ -223,18 +280,21 @@ export async function reversal(switchClientId: string, body: ReversalRequest): P
         originalRequestId: body.originalRequestId,
         bodyHash,
         mayReadAgain: attempt < 3,
+        amountKobo: body.amount,
+        atMs,
+        windowDays: reversalWindowDays(),
       },
     )
     if (decision.outcome === 'read-again') return AGAIN
     if (decision.outcome !== 'reverse') return replayed(decision)
     const { original } = decision
-    const atMs = stampOf(found)
     const reversedAt = lagosLocalIso(new Date(atMs))
     const reply = reversalReply(body, original, reversedAt)
     const items = {
       original: markReversedItem(originalKey, body.requestId, reversedAt),
       request: requestRecordItem(reversalRecord(switchClientId, body, bodyHash, reply, reversedAt)),
       credit: creditItem(original.accountNumber, original.amountKobo, atMs),
+      session: sessionItem(switchClientId, body, reply),
     }
     return commitOrReplay(items, reply, {
       switchClientId,

@@ -6,7 +6,7 @@ import type { toTemplateItem } from '#lib/notifications/templates.ts'
 import type { Reply, Verdict } from './decisions.ts'
 import { formatNaira, koboToNaira } from '#lib/platform/money.ts'
 import type { TransactItem } from '#lib/platform/db/transact.ts'
-import type { ReversalRecord, TransferRecord } from './repository.ts'
+import type { ReversalRecord, SessionRecord, TransferRecord } from './repository.ts'
 import type { ReversalRequest, TransferRequest } from './schemas.ts'
 
 /**
@@ -19,6 +19,10 @@ import type { ReversalRequest, TransferRequest } from './schemas.ts'
 export const putNew = (Item: Record<string, unknown>): TransactItem => ({
   Put: { TableName: tableName(), Item, ConditionExpression: 'attribute_not_exists(pk)' },
 })
+
+/** The sessionId member of a reply or record: there when the request carried one. */
+const sessionOf = (body: { sessionId?: string | undefined }) =>
+  body.sessionId === undefined ? {} : { sessionId: body.sessionId }
 
 /** What a transfer's decision settled, beyond the request itself. */
 export interface TransferFacts {
@@ -46,6 +50,7 @@ export function transferReply(body: TransferRequest, facts: TransferFacts): Repl
     currency: body.currency,
     productCode: body.productCode,
     ...(body.narration === undefined ? {} : { narration: body.narration }),
+    ...sessionOf(body),
     providerReference: facts.providerReference,
     status: verdict.status,
     completedAt: facts.createdAt,
@@ -72,8 +77,30 @@ export function transferRecord(
     merchantReference: body.merchantReference,
     providerReference: facts.providerReference,
     productCode: body.productCode,
+    ...sessionOf(body),
     createdAt: facts.createdAt,
   }
+}
+
+/**
+ * The session id's record (CONTRACT 24), in the transaction of the request that carries it: with
+ * `attribute_not_exists`, the id is one request's only, and a final "not received" of a status query
+ * stops the late original; the first reply is copied so a query by session id is one GetItem.
+ */
+export function sessionItem(
+  switchClientId: string,
+  body: { requestId: string; sessionId?: string | undefined },
+  reply: Reply,
+): TransactItem[] {
+  if (body.sessionId === undefined) return []
+  const record: SessionRecord = {
+    kind: 'SESSION',
+    switchClientId,
+    sessionId: body.sessionId,
+    requestId: body.requestId,
+    reply,
+  }
+  return [putNew({ ...keys.bankSession(switchClientId, body.sessionId), entity: 'BANK_SESSION', ...record })]
 }
 
 /**
@@ -163,6 +190,7 @@ export function reversalReply(body: ReversalRequest, original: TransferRecord, r
     stan: body.stan,
     processingCode: body.processingCode,
     originalRequestId: body.originalRequestId,
+    ...sessionOf(body),
     providerReference: original.providerReference,
     accountNumber: original.accountNumber,
     amount: koboToNaira(original.amountKobo),
@@ -186,6 +214,7 @@ export function reversalRecord(
     bodyHash,
     reply,
     originalRequestId: body.originalRequestId,
+    ...sessionOf(body),
     createdAt: reversedAt,
   }
 }

@@ -209,15 +209,21 @@ export const RESPONSE_CODES = {
     meaning: 'No active merchant has this merchantId',
     action: 'Check merchantId; nothing was recorded',
   },
+  '06': {
+    status: 409,
+    meaning: 'Dormant account: the account exists but takes no postings',
+    action: 'Ask the account holder to reactivate it at their bank; nothing was recorded',
+  },
   '12': {
     status: 409,
     meaning:
-      'Invalid transaction: a reversal of a declined or already reversed transfer (also 405 on an Area B or C path)',
+      'Invalid transaction: a reversal of a declined or already reversed transfer, or one after the reversal window (also 405 on an Area B or C path)',
     action: 'Read the original transfer: nothing is left to reverse',
   },
   '13': {
     status: 400,
-    meaning: 'amount is not a number, zero or negative, has more than 2 decimals or is too large',
+    meaning:
+      "amount is not a number, zero or negative, has more than 2 decimals or is too large; or a reversal's amount is not its transfer's full amount",
     action: 'Send amount in naira, more than 0, at most 2 decimals',
   },
   '14': { status: 404, meaning: 'No such account', action: 'Check accountNumber; nothing was recorded' },

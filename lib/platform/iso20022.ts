@@ -19,14 +19,14 @@ export interface Iso20022 {
 
 export interface Iso20022Row extends Iso20022 {
   responseCode: string
-  /** Set for the rows that refine a code's usual reason for one case (a second reversal). */
+  /** Set for the rows that refine a code's usual reason for one case (a second or late reversal). */
   case?: Iso20022Case
   /** When the service sends it, in a few words (docs/payments.md's table). */
   when: string
 }
 
 /** The cases whose reason differs from their code's usual one. */
-export type Iso20022Case = 'already-reversed'
+export type Iso20022Case = 'already-reversed' | 'too-late'
 
 const settled = (responseCode: string, when: string): Iso20022Row => ({
   responseCode,
@@ -46,8 +46,10 @@ const rejected = (responseCode: string, reason: string, when: string, kase?: Iso
 export const ISO20022_TABLE: readonly Iso20022Row[] = [
   settled('00', 'Approved: the transfer or reversal is done'),
   rejected('03', 'UCRD', 'No active merchant has this merchantId (the creditor is unknown)'),
+  rejected('06', 'AC06', 'The account is dormant (name enquiry, transfer)'),
   rejected('12', 'FF12', 'A reversal of a declined transfer (also 405 on an Area B path)'),
   rejected('12', 'ARDT', 'A second reversal of the same transfer', 'already-reversed'),
+  rejected('12', 'TM01', 'A reversal after the reversal window (30 days) of its transfer', 'too-late'),
   rejected('13', 'AM12', 'The amount is invalid'),
   rejected('14', 'AC02', 'No such (debtor) account'),
   rejected(
@@ -84,3 +86,14 @@ export function iso20022Of(responseCode: string, kase?: Iso20022Case): Iso20022 
     byCode.get(responseCode)
   return row ? { status: row.status, reason: row.reason } : { status: 'RJCT', reason: 'FF10' }
 }
+
+/**
+ * The table as markdown: the OpenAPI document's and docs/payments.md's (which
+ * test/unit/platform/iso20022.test.ts holds to this).
+ */
+export const iso20022Table = () =>
+  [
+    '| responseCode | status | reason | when |',
+    '|---|---|---|---|',
+    ...ISO20022_TABLE.map((r) => `| ${r.responseCode} | ${r.status} | ${r.reason ?? 'null'} | ${r.when} |`),
+  ].join('\n')

@@ -34,6 +34,8 @@ export const MAGIC_ACCOUNTS = {
   insufficientFunds: '1000000051',
   /** Always 91 (issuer unavailable): nothing is debited and nothing recorded. */
   issuerUnavailable: '1000000091',
+  /** Dormant: a name enquiry answers 06 (RJCT AC06) and a transfer is refused with 06; opened with 0.00. */
+  dormant: '1000000006',
 } as const
 
 /** The system a magic buyer TIN has in test mode: `up`, `down`, or undefined when it is not magic here. */
@@ -50,7 +52,7 @@ export function magicBuyerSystem(tin: string | undefined): 'up' | 'down' | undef
  */
 export function magicAccount(
   accountNumber: string,
-): { accountNumber: string; name: string; balanceKobo: number } | undefined {
+): { accountNumber: string; name: string; balanceKobo: number; status?: 'DORMANT' } | undefined {
   if (!inTest()) return undefined
   switch (accountNumber) {
     case MAGIC_ACCOUNTS.approves:
@@ -59,6 +61,8 @@ export function magicAccount(
       return { accountNumber, name: 'Sandbox: always 51', balanceKobo: 0 }
     case MAGIC_ACCOUNTS.issuerUnavailable:
       return { accountNumber, name: 'Sandbox: always 91', balanceKobo: 100_000_000 }
+    case MAGIC_ACCOUNTS.dormant:
+      return { accountNumber, name: 'Sandbox: dormant', balanceKobo: 0, status: 'DORMANT' }
     default:
       return undefined
   }

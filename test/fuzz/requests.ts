@@ -106,6 +106,7 @@ export const SAMPLES: Record<string, (ctx: FuzzContext) => Sample> = {
   'resource-public-keys': none,
   'resource-verify-qr': () => ({ body: { qr: randomBytes(256).toString('base64') } }),
   'transactions-balance-enquiry': () => bank({ processingCode: '310000', accountNumber: '0123456789' }),
+  'transactions-name-enquiry': () => ({ body: { requestId: unique(), accountNumber: '0123456789' } }),
   'transactions-transfer': () =>
     bank({
       merchantId: 'MRC0001',

@@ -46,6 +46,7 @@ describe('stage settings, validated', () => {
       'retention.logDays',
       'deletionProtection',
       'clientLimits.quota',
+      'ledger.reversalWindowDays',
     ]) {
       expect(() => parseStageSettings(without(path), 'infra/stages/prod.json'), path).toThrow(
         new RegExp(
@@ -174,6 +175,9 @@ describe('a deploy with no flags but the stage (cdk deploy -c stage=prod)', () =
         DEFAULT_RATE_QUOTA: String(settings.clientLimits.quota),
         DEFAULT_RATE_WINDOW_SECONDS: String(settings.clientLimits.windowSeconds),
       })
+      // The ledger reads the stage's reversal window (the edge's unrouted function has no reversals).
+      if (functionId.startsWith('transactions-'))
+        expect(variables.REVERSAL_WINDOW_DAYS, functionId).toBe(String(settings.ledger.reversalWindowDays))
     }
   })
 })

@@ -264,6 +264,16 @@ export const keys = {
     pk: `${BANK_REQUEST_PREFIX}${scoped(switchClientId)}#${requestId}`,
     sk: 'REQUEST',
   }),
+  /**
+   * One NIP session id per switch client (CONTRACT 24): written with attribute_not_exists in the
+   * transaction of the transfer or reversal that carries it, with a copy of its first reply, so the
+   * id is unique across request ids and a status query by it is one GetItem. Its own prefix: the
+   * history indexer's stream filter takes BANKREQ# items.
+   */
+  bankSession: (switchClientId: string, sessionId: string): Key => ({
+    pk: `BANKSESSION#${scoped(switchClientId)}#${sessionId}`,
+    sk: 'SESSION',
+  }),
   /** A providerReference (`TNX...`): unique across the bank, points to its merchant history item. */
   providerReference: (reference: string): Key => ({ pk: `PROVREF#${scoped(reference)}`, sk: 'TRANSACTION' }),
 

@@ -2,7 +2,7 @@ import * as z from 'zod'
 import { En16931Findings } from '#lib/platform/http/en16931-findings.ts'
 import { Truncated } from '#lib/platform/http/truncated.ts'
 import type { ReplyShape } from '#lib/platform/http/replies.ts'
-import { ISO20022_TABLE } from '#lib/platform/iso20022.ts'
+import { iso20022Table } from '#lib/platform/iso20022.ts'
 
 /**
  * The reply records of the four areas as lib/platform/http/replies.ts writes them, in zod: the OpenAPI
@@ -74,14 +74,6 @@ export const FailedEnvelope = z
   .meta({ description: 'Area A Envelope of a failure (A.1).' })
 
 const traceId = z.uuid().meta({ description: 'Identifies this request in the service logs' })
-
-/** A markdown table of every code Area B sends with its ISO 20022 pair (lib/platform/iso20022.ts). */
-const iso20022Table = () =>
-  [
-    '| responseCode | status | reason | when |',
-    '|---|---|---|---|',
-    ...ISO20022_TABLE.map((r) => `| ${r.responseCode} | ${r.status} | ${r.reason ?? 'null'} | ${r.when} |`),
-  ].join('\n')
 
 /** Area B's ISO 20022 pair beside responseCode (CONTRACT 24). */
 const Iso20022Pair = z

@@ -98,6 +98,7 @@ const pairs: [Endpoint, () => EndpointDocs][] = [
   [sandbox.clockAdvance, sandbox.clockAdvanceDocs],
   [sandbox.clockRead, sandbox.clockReadDocs],
   [ledger.balanceEnquiry, ledger.balanceEnquiryDocs],
+  [ledger.nameEnquiry, ledger.nameEnquiryDocs],
   [ledger.transfer, ledger.transferDocs],
   [ledger.reversal, ledger.reversalDocs],
   [ledger.statusQuery, ledger.statusQueryDocs],

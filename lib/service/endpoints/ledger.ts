@@ -3,6 +3,7 @@ import { type EndpointDocs, endpointsOf } from '#lib/platform/http/endpoint.ts'
 import {
   BalanceEnquiryRequest,
   bankBodyError,
+  NameEnquiryRequest,
   ReversalRequest,
   StatusQueryRequest,
   TransferRequest,
@@ -10,7 +11,7 @@ import {
 import { TEST_CLOCK_PREFIX } from '#lib/platform/db/keys.ts'
 import { reads, writes } from './common.ts'
 
-/** Area B: balance enquiry, debit transfer and reversal (CONTRACT section 6). */
+/** Area B: balance and name enquiry, debit transfer, reversal and status query (CONTRACT sections 6, 24). */
 
 const ledger = /* @__PURE__ */ endpointsOf({
   domain: 'ledger',
@@ -21,13 +22,13 @@ const ledger = /* @__PURE__ */ endpointsOf({
 })
 
 /**
- * A transfer or reversal: the accounts, the bank request, the provider-reference pointer and the
- * outcome notification are written in one transaction; the merchant and its templates are read.
+ * A transfer or reversal: the accounts, the bank request, its session id's record, the
+ * provider-reference pointer and the outcome notification are written in one transaction; the merchant and its templates are read.
  */
 const moneyMoves = {
   // TESTCLOCK#: the sandbox bank's test clock, read with the request's items in test mode only.
   table: [
-    writes(['ACCOUNT#', 'BANKREQ#', 'PROVREF#', 'OUTBOX#']),
+    writes(['ACCOUNT#', 'BANKREQ#', 'BANKSESSION#', 'PROVREF#', 'OUTBOX#']),
     reads(['MERCHANT#', 'NTEMPLATE#', TEST_CLOCK_PREFIX]),
   ],
 }
@@ -37,6 +38,12 @@ export const balanceEnquiry = /* @__PURE__ */ ledger({
   routes: [{ method: 'POST', path: '/api/v1/transactions/balance-enquiry' }],
   access: { table: [reads(['ACCOUNT#'])] },
   request: { body: BalanceEnquiryRequest, invalidBody: bankBodyError },
+})
+export const nameEnquiry = /* @__PURE__ */ ledger({
+  functionId: 'transactions-name-enquiry',
+  routes: [{ method: 'POST', path: '/api/v1/transactions/name-enquiry' }],
+  access: { table: [reads(['ACCOUNT#'])] },
+  request: { body: NameEnquiryRequest, invalidBody: bankBodyError },
 })
 export const transfer = /* @__PURE__ */ ledger({
   functionId: 'transactions-transfer',
@@ -54,13 +61,14 @@ export const reversal = /* @__PURE__ */ ledger({
 })
 
 /**
- * The transaction status query: one GetItem of the request record; for a requestId never received,
- * one conditional put of its final "not received" at the same key (lib/ledger/status-query.ts).
+ * The transaction status query: one GetItem of the request record (or the session id's); for an id
+ * never received, one conditional put of its final "not received" at the same key
+ * (lib/ledger/status-query.ts).
  */
 export const statusQuery = /* @__PURE__ */ ledger({
   functionId: 'transactions-status-query',
   routes: [{ method: 'POST', path: '/api/v1/transactions/status-query' }],
-  access: { table: [writes(['BANKREQ#'])] },
+  access: { table: [writes(['BANKREQ#', 'BANKSESSION#'])] },
   request: { body: StatusQueryRequest, invalidBody: bankBodyError },
 })
 
@@ -69,6 +77,8 @@ const common = () => ({
   stan: z.string().meta({ description: 'System trace audit number, as sent' }),
   processingCode: z.string().meta({ description: 'ISO 8583 processing code, as sent' }),
 })
+const sessionIdMember = () =>
+  z.string().optional().meta({ description: 'The NIP session id, as sent (absent when none was)' })
 const naira = (description: string) => z.number().meta({ description: `${description}, naira (2 decimals)` })
 
 const INVALID = 'The body is invalid: code 13 when the amount is at fault, 30 otherwise; every problem listed'
@@ -109,6 +119,34 @@ export const balanceEnquiryDocs = (): EndpointDocs => ({
   }),
 })
 
+export const nameEnquiryDocs = (): EndpointDocs => ({
+  summary: 'Name enquiry',
+  description:
+    'Who holds the account, its currency and status, so the payer sees whom the transfer debits. A read: nothing is recorded, and no money moves. An unknown account is 14 (`RJCT` `AC02`); a dormant one is 06 (`RJCT` `AC06`), without its name. In test mode `1000000006` is dormant (docs/sandbox.md).',
+  example: { requestId: 'NE-20261121-0001', accountNumber: '0123456789' },
+  examples: {
+    sandboxDormant: {
+      summary: 'Test mode: account 1000000006 is dormant (06, RJCT AC06)',
+      value: { requestId: 'NE-20261121-0002', accountNumber: '1000000006' },
+    },
+  },
+  replies: () => ({
+    200: {
+      description: 'responseCode 00 with the holder, currency and status',
+      data: z.object({
+        requestId: z.string().meta({ description: 'As sent' }),
+        accountNumber: z.string().meta({ description: 'The queried account (NUBAN)' }),
+        accountName: z.string().meta({ description: "The account holder's name" }),
+        currency: z.literal('NGN'),
+        accountStatus: z.literal('ACTIVE').meta({ description: 'A dormant account answers 06 instead' }),
+      }),
+    },
+    400: 'The body is invalid: code 30; every problem listed',
+    404: 'No account has this number (14, RJCT AC02)',
+    409: 'The account is dormant (06, RJCT AC06)',
+  }),
+})
+
 export const transferDocs = (): EndpointDocs => ({
   summary: 'Debit transfer to a merchant',
   description:
@@ -141,14 +179,15 @@ export const transferDocs = (): EndpointDocs => ({
         currency: z.literal('NGN'),
         productCode: z.string(),
         narration: z.string().optional(),
+        sessionId: sessionIdMember(),
         providerReference: z.string().meta({ description: 'TNX + unique digits: this transfer at the bank' }),
         status: z.enum(['SUCCESSFUL', 'FAILED']).meta({ description: 'FAILED when declined (code 51)' }),
         completedAt: z.string().meta({ description: 'Lagos local date-time, YYYY-MM-DDTHH:MM:SS.sss' }),
       }),
     },
     400: INVALID,
-    404: 'Unknown account (14) or merchant (03)',
-    409: 'The requestId was already used for a different request (26)',
+    404: 'Unknown account (14) or merchant (03), or a status query already found its sessionId never received (25, final)',
+    409: 'The requestId was already used for a different request, or the sessionId by another requestId (26, RJCT AM05); or the account is dormant (06)',
     503: 'Test mode, account 1000000091: the issuer is unavailable (91), nothing was debited; or the account is busy, retry with the same requestId',
   }),
 })
@@ -156,7 +195,7 @@ export const transferDocs = (): EndpointDocs => ({
 export const reversalDocs = (): EndpointDocs => ({
   summary: 'Reverse a transfer',
   description:
-    'Credits a successful transfer back to its account, exactly once. A repeated requestId returns the first reply.',
+    "Credits a successful transfer back to its account, exactly once, within 30 days of the transfer (the stage's `ledger.reversalWindowDays`; later is 12, `RJCT` `TM01`). Full amount only: `amount` may be left out, and when sent must be the transfer's full amount (another is 13, `RJCT` `AM12`). A repeated requestId returns the first reply.",
   example: { ...exampleCommon, requestId: 'REQ-20261121-0002', originalRequestId: 'REQ-20261121-0001' },
   replies: () => ({
     200: {
@@ -164,6 +203,7 @@ export const reversalDocs = (): EndpointDocs => ({
       data: z.object({
         ...common(),
         originalRequestId: z.string(),
+        sessionId: sessionIdMember(),
         providerReference: z.string().meta({ description: 'The original transfer at the bank' }),
         accountNumber: z.string().meta({ description: 'The credited-back account' }),
         amount: naira('Amount returned'),
@@ -172,17 +212,23 @@ export const reversalDocs = (): EndpointDocs => ({
         reversedAt: z.string().meta({ description: 'Lagos local date-time' }),
       }),
     },
-    400: INVALID,
-    404: 'The original transfer was not found (25)',
-    409: 'The original was declined (12, FF12) or already reversed (12, ARDT), or the requestId was used for something else (26)',
+    400: `${INVALID}; or an amount that is not the transfer's full amount (13, RJCT AM12)`,
+    404: 'The original transfer was not found (25), or a status query already found this sessionId never received (25, final)',
+    409: 'The original was declined (12, FF12), already reversed (12, ARDT) or is past the reversal window (12, TM01), or the requestId was used for something else or the sessionId by another requestId (26)',
   }),
 })
 
 export const statusQueryDocs = (): EndpointDocs => ({
   summary: 'Transaction status query',
   description:
-    "What became of a transfer or reversal whose reply was lost (a timeout): its FIRST reply, every field as it was first sent except this reply's own `traceId` and `timestamp`, plus `queriedAt`; kept for at least 400 days. Every transfer and reversal is final when answered, so no answer is pending: query 15 s after a timeout. A requestId this switch client never sent answers 25 (`RJCT` `AG09`) and that answer is FINAL: it is recorded, and the original arriving afterwards (within the 300 s signature window) is refused with the same 25 and never debited. Another switch client's requestIds are never found (25). One read; a first query for an unknown requestId adds one conditional write. Session ids are not accepted yet.",
+    "What became of a transfer or reversal whose reply was lost (a timeout): its FIRST reply, every field as it was first sent except this reply's own `traceId` and `timestamp`, plus `queriedAt`; kept for at least 400 days. Every transfer and reversal is final when answered, so no answer is pending: query 15 s after a timeout. A requestId this switch client never sent answers 25 (`RJCT` `AG09`) and that answer is FINAL: it is recorded, and the original arriving afterwards (within the 300 s signature window) is refused with the same 25 and never debited. Another switch client's ids are never found (25). By `sessionId` (the NIP session id the transfer or reversal carried) instead of `requestId`, the same: one of the two, never both. One read; a first query for an unknown id adds one conditional write.",
   example: { requestId: 'REQ-20261121-0001' },
+  examples: {
+    bySessionId: {
+      summary: 'By the NIP session id the transfer carried',
+      value: { sessionId: '000015261121101530000000000001' },
+    },
+  },
   replies: () => ({
     200: {
       description:

@@ -33,6 +33,7 @@ const TENANT_PREFIXES = [
   'INVLIST#',
   'ACCOUNT#',
   'BANKREQ#',
+  'BANKSESSION#',
   'PROVREF#',
   'MHIST#',
   'OUTBOX#MERCHANT#',

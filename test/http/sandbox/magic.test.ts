@@ -227,6 +227,22 @@ describe('Area B magic accounts in test mode', () => {
     expect(await inMode('test', () => getAccount('1000000091'))).toMatchObject({ balanceKobo: 100_000_000 })
   })
 
+  it('1000000006 is dormant: the name enquiry and a transfer answer 06 (RJCT AC06), nothing is debited', async () => {
+    const named: any = await test.switch.post('/api/v1/transactions/name-enquiry', {
+      requestId: `NE-${crypto.randomUUID()}`,
+      accountNumber: '1000000006',
+    })
+    expect(named.status).toBe(409)
+    expect(named.body).toMatchObject({ responseCode: '06', iso20022: { status: 'RJCT', reason: 'AC06' } })
+    const reply: any = await test.switch.post(TRANSFER, transferBody({ accountNumber: '1000000006' }))
+    expect(reply.status).toBe(409)
+    expect(reply.body).toMatchObject({ responseCode: '06', iso20022: { status: 'RJCT', reason: 'AC06' } })
+    expect(await inMode('test', () => getAccount('1000000006'))).toMatchObject({
+      balanceKobo: 0,
+      status: 'DORMANT',
+    })
+  })
+
   it('opens a magic account on its first use in a stack that never seeded it', async () => {
     await dropTestAccounts(['1000000000'])
     expect(await inMode('test', () => getAccount('1000000000'))).toBeUndefined()
@@ -244,5 +260,11 @@ describe('Area B magic accounts in test mode', () => {
     const reply: any = await live.switch.post(TRANSFER, transferBody({ accountNumber: '1000000091' }))
     expect(reply.status).toBe(404)
     expect(reply.body.responseCode).toBe('14')
+    const named: any = await live.switch.post('/api/v1/transactions/name-enquiry', {
+      requestId: `NE-${crypto.randomUUID()}`,
+      accountNumber: '1000000006',
+    })
+    expect(named.status).toBe(404)
+    expect(named.body.responseCode).toBe('14')
   })
 })

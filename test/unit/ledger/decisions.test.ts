@@ -18,7 +18,13 @@ const account: Account = {
   updatedAt: '2026-01-01T00:00:00Z',
 }
 const merchant: Merchant = { merchantId: 'M1', name: 'Shop', active: true, createdAt: '2026-01-01T00:00:00Z' }
-const request = { merchantId: 'M1', accountNumber: '0123456789', amountKobo: 10_000, bodyHash: 'h1' }
+const request = {
+  requestId: 'r1',
+  merchantId: 'M1',
+  accountNumber: '0123456789',
+  amountKobo: 10_000,
+  bodyHash: 'h1',
+}
 
 const transfer = (fields: Partial<TransferRecord> = {}): TransferRecord => ({
   kind: 'TRANSFER',
@@ -87,7 +93,41 @@ describe('decideTransfer', () => {
 })
 
 describe('decideReversal', () => {
-  const reversal = { requestId: 'rev1', originalRequestId: 'r1', bodyHash: 'hr', mayReadAgain: true }
+  // A day after the fixture's transfer (2026-01-01T00:00 Lagos), in a 30-day window.
+  const reversal = {
+    requestId: 'rev1',
+    originalRequestId: 'r1',
+    bodyHash: 'hr',
+    mayReadAgain: true,
+    atMs: Date.parse('2026-01-02T00:00:00+01:00'),
+    windowDays: 30,
+  }
+
+  it('reverses up to the end of the window, and refuses after it with 12 (TM01)', () => {
+    const original = transfer()
+    const end = Date.parse('2026-01-31T00:00:00+01:00')
+    expect(decideReversal({ original }, { ...reversal, atMs: end })).toEqual({ outcome: 'reverse', original })
+    expect(decideReversal({ original }, { ...reversal, atMs: end + 1 })).toMatchObject({
+      outcome: 'refused',
+      http: 409,
+      responseCode: CODES.invalidTransaction,
+      iso20022Case: 'too-late',
+    })
+  })
+
+  it('takes the full amount only: another is 13 at amount', () => {
+    const original = transfer()
+    expect(decideReversal({ original }, { ...reversal, amountKobo: 10_000 })).toEqual({
+      outcome: 'reverse',
+      original,
+    })
+    expect(decideReversal({ original }, { ...reversal, amountKobo: 9_999 })).toMatchObject({
+      outcome: 'refused',
+      http: 400,
+      responseCode: CODES.invalidAmount,
+      path: 'amount',
+    })
+  })
 
   it('reverses a successful transfer', () => {
     const original = transfer()
@@ -147,6 +187,39 @@ describe('decideReversal', () => {
     ).toEqual({
       outcome: 'replay',
       reply: existing.reply,
+    })
+  })
+})
+
+describe('a session id (CONTRACT 24)', () => {
+  const session = {
+    kind: 'SESSION' as const,
+    switchClientId: 'sw',
+    sessionId: '0'.repeat(30),
+    requestId: 'r0',
+    reply: {},
+  }
+  it('is refused with 26 under another requestId, allowed under its own', () => {
+    expect(decideTransfer({ session, merchant, account }, request)).toMatchObject({
+      outcome: 'refused',
+      http: 409,
+      responseCode: CODES.duplicateRecord,
+    })
+    expect(decideTransfer({ session, merchant, account }, { ...request, requestId: 'r0' })).toMatchObject({
+      outcome: 'approved',
+    })
+  })
+  it("is the status query's final 25 once it was queried before it was received", () => {
+    const notReceived = {
+      kind: 'NOT_RECEIVED' as const,
+      switchClientId: 'sw',
+      sessionId: '0'.repeat(30),
+      queriedAt: '2026-01-01T00:00:00.000Z',
+      expiresAt: 0,
+    }
+    expect(decideTransfer({ session: notReceived, merchant, account }, request)).toMatchObject({
+      responseCode: CODES.originalNotFound,
+      http: 404,
     })
   })
 })

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import codeSets from '../../../data/standards/iso20022/external-code-sets.json' with { type: 'json' }
 import { RESPONSE_CODES } from '#lib/platform/error-codes.ts'
-import { ISO20022_TABLE, iso20022Of } from '#lib/platform/iso20022.ts'
+import { readFileSync } from 'node:fs'
+import { ISO20022_TABLE, iso20022Of, iso20022Table } from '#lib/platform/iso20022.ts'
 
 /**
  * CONTRACT 24: every responseCode Area B sends has its ISO 20022 pair, from the one table, and every
@@ -35,6 +36,7 @@ describe('the ISO 20022 table of Area B', () => {
     const expected: Record<string, string> = {
       '51': 'AM04',
       '14': 'AC02',
+      '06': 'AC06',
       '25': 'AG09',
       '26': 'AM05',
       '93': 'AM05',
@@ -51,6 +53,11 @@ describe('the ISO 20022 table of Area B', () => {
       expect(iso20022Of(code), code).toEqual({ status: 'RJCT', reason })
     }
     expect(iso20022Of('12', 'already-reversed')).toEqual({ status: 'RJCT', reason: 'ARDT' })
+    expect(iso20022Of('12', 'too-late')).toEqual({ status: 'RJCT', reason: 'TM01' })
     expect(iso20022Of('00')).toEqual({ status: 'ACSC', reason: null })
+  })
+
+  it('is the table docs/payments.md shows, row for row', () => {
+    expect(readFileSync('docs/payments.md', 'utf8')).toContain(iso20022Table())
   })
 })
