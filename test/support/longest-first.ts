@@ -8,6 +8,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node'
  * leases it strands). Started first, their waiting overlaps the rest of the suite.
  */
 const LONGEST = [
+  'test/http/receipts/fault-day.test.ts',
   'test/http/events/faults.test.ts',
   'test/http/ledger/fault.test.ts',
   'test/http/platform/readme.test.ts',
