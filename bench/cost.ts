@@ -152,7 +152,7 @@ const floors = {
     }),
   },
   balance: {
-    says: 'the replay write; the account read strongly consistent (1)',
+    says: 'the replay write; one item read strongly consistent (1): the account, or the request record',
     units: () => ({ readUnits: 1, writeUnits: REPLAY }),
   },
   created: {
@@ -285,6 +285,16 @@ const REPRESENTATIVES: Record<string, Representative> = {
   'transactions-balance-enquiry': {
     sends: 'POST transactions/balance-enquiry',
     ...REQUESTS.balance,
+    floor: floors.balance,
+  },
+  'transactions-name-enquiry': {
+    sends: 'POST transactions/name-enquiry',
+    ...REQUESTS.nameEnquiry,
+    floor: floors.balance,
+  },
+  'transactions-status-query': {
+    sends: 'POST transactions/status-query of a transfer, by requestId',
+    ...REQUESTS.statusQuery,
     floor: floors.balance,
   },
   'merchant-transactions': {

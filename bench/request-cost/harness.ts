@@ -254,6 +254,14 @@ export const REQUESTS = {
         requestId: (prepared as ReturnType<typeof transferBody>).requestId,
       }),
   },
+  nameEnquiry: {
+    expect: 200,
+    request: (url) =>
+      switchClient(url).post('/api/v1/transactions/name-enquiry', {
+        requestId: id('NE'),
+        accountNumber: '0987654321',
+      }),
+  },
   balance: {
     expect: 200,
     request: (url) =>
