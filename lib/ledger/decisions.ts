@@ -201,6 +201,16 @@ export function decideReversal(
       message: `No transfer with requestId ${request.originalRequestId} was found to reverse`,
     }
   }
+  const refusal = reversalRefusal(original, request)
+  if (refusal) return refusal
+  return { outcome: 'reverse', original }
+}
+
+/** Why a transfer that exists may not be reversed by this request: declined, reversed, too old, or part of it. */
+function reversalRefusal(
+  original: TransferRecord,
+  request: { originalRequestId: string; amountKobo?: number | undefined; atMs: number; windowDays: number },
+): Refusal | undefined {
   if (original.status === 'FAILED') {
     return {
       outcome: 'refused',
@@ -238,7 +248,7 @@ export function decideReversal(
       message: `amount must be the transfer's full amount, ${koboToNaira(original.amountKobo)} naira: a reversal returns all of it, never part`,
     }
   }
-  return { outcome: 'reverse', original }
+  return undefined
 }
 
 const DAY_MS = 86_400_000

@@ -16,6 +16,7 @@ import {
   type Reply,
   replayOf,
   unknownAccount,
+  type Verdict,
 } from './decisions.ts'
 import { koboToNaira } from '#lib/platform/money.ts'
 import { reversalWindowDays } from './reversal-window.ts'
@@ -187,6 +188,10 @@ export async function nameEnquiry(body: NameEnquiryRequest): Promise<Reply> {
   }
 }
 
+/** The product's notification templates, for an approved (0) and a declined (1) transfer. */
+const transferTemplateKeys = (body: TransferRequest) =>
+  [keys.notificationTemplate(body.productCode, 0), keys.notificationTemplate(body.productCode, 1)] as const
+
 export async function transfer(switchClientId: string, body: TransferRequest): Promise<Reply> {
   refuseIfIssuerUnavailable(body.accountNumber)
   const bodyHash = hashOf(body)
@@ -194,10 +199,7 @@ export async function transfer(switchClientId: string, body: TransferRequest): P
   const sessionKeys = sessionKeyOf(switchClientId, body.sessionId)
   const accountKey = keys.account(body.accountNumber)
   const merchantKey = keys.merchant(body.merchantId)
-  const templateKeys = [
-    keys.notificationTemplate(body.productCode, 0),
-    keys.notificationTemplate(body.productCode, 1),
-  ] as const
+  const templateKeys = transferTemplateKeys(body)
 
   // Only the account is contended (the merchant's history is recorded afterwards, by the indexer):
   // in one process, attempts on one account queue instead of failing each other's conditions.
@@ -229,34 +231,43 @@ export async function transfer(switchClientId: string, body: TransferRequest): P
       )
       if (verdict.outcome === 'replay' || verdict.outcome === 'refused') return replayed(verdict)
 
-      const atMs = stampOf(found)
-      const facts: TransferFacts = {
-        verdict,
-        providerReference: newProviderReference(atMs),
-        createdAt: lagosLocalIso(new Date(atMs)),
-        atMs,
-      }
-      const record = transferRecord(switchClientId, body, bodyHash, facts)
-      const stored = itemAt<Record<string, unknown>>(
-        found,
-        templateKeys[verdict.outcome === 'approved' ? 0 : 1],
-      )
-      const template = stored ? toTemplateItem(stored) : undefined
-      const items = {
-        account: accountItem(body.accountNumber, body.amount, facts),
-        request: requestRecordItem(record),
-        pointer: providerReferencePointerItem(switchClientId, body, facts),
-        session: sessionItem(switchClientId, body, record.reply),
-        outbox: template ? [outboxItemOf(template, body, facts)] : [],
-      }
-      return commitOrReplay(items, record.reply, {
-        switchClientId,
-        requestId: body.requestId,
-        kind: 'TRANSFER',
-        bodyHash,
-      })
+      return commitTransfer(switchClientId, body, bodyHash, verdict, found)
     }),
   )
+}
+
+/** An approved or declined transfer written: its record, the account, the pointer, the session, the outbox. */
+async function commitTransfer(
+  switchClientId: string,
+  body: TransferRequest,
+  bodyHash: string,
+  verdict: Verdict,
+  found: Map<string, Record<string, unknown>>,
+): Promise<Reply | typeof AGAIN> {
+  const templateKeys = transferTemplateKeys(body)
+  const atMs = stampOf(found)
+  const facts: TransferFacts = {
+    verdict,
+    providerReference: newProviderReference(atMs),
+    createdAt: lagosLocalIso(new Date(atMs)),
+    atMs,
+  }
+  const record = transferRecord(switchClientId, body, bodyHash, facts)
+  const stored = itemAt<Record<string, unknown>>(found, templateKeys[verdict.outcome === 'approved' ? 0 : 1])
+  const template = stored ? toTemplateItem(stored) : undefined
+  const items = {
+    account: accountItem(body.accountNumber, body.amount, facts),
+    request: requestRecordItem(record),
+    pointer: providerReferencePointerItem(switchClientId, body, facts),
+    session: sessionItem(switchClientId, body, record.reply),
+    outbox: template ? [outboxItemOf(template, body, facts)] : [],
+  }
+  return commitOrReplay(items, record.reply, {
+    switchClientId,
+    requestId: body.requestId,
+    kind: 'TRANSFER',
+    bodyHash,
+  })
 }
 
 export async function reversal(switchClientId: string, body: ReversalRequest): Promise<Reply> {

@@ -387,6 +387,16 @@ async function attemptHanded(
   } finally {
     await releaseHostSlot(lease)
   }
+  return afterAttempt(d, subscription, result, clock)
+}
+
+/** What an attempt made leads to: delivered, failed for good (or the subscription disabled), or the next attempt queued. */
+async function afterAttempt(
+  d: Delivery,
+  subscription: Subscription,
+  result: { ok: boolean; entry: AttemptLog },
+  clock: Awaited<ReturnType<typeof readWithClock>>['clock'],
+): Promise<AttemptResult> {
   const { ok, entry } = result
   if (ok) {
     await recordOutcome(d, { status: 'DELIVERED', entry })

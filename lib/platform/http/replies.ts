@@ -5,7 +5,7 @@ import { lagosDateTime } from '#lib/platform/time.ts'
 import type { PlatformCode } from '#lib/platform/error-codes.ts'
 import type { ApiError } from './errors.ts'
 import { statusLine } from './status.ts'
-import { iso20022Of } from '#lib/platform/iso20022.ts'
+import { type Iso20022, iso20022Of } from '#lib/platform/iso20022.ts'
 
 /** What a handler returns: the data, and optionally a status, message and headers. */
 export interface Reply {
@@ -176,12 +176,15 @@ function successBody(kind: ReplyKind, reply: Reply, ctx: ReplyContext, status: n
       // (a status query answers the first reply as it was sent, iso20022 included).
       const data = (reply.data ?? {}) as Record<string, unknown>
       const responseCode = typeof data.responseCode === 'string' ? data.responseCode : '00'
+      // A stored reply comes back from DynamoDB with its map's keys in DynamoDB's order: the pair is
+      // written in one order, so a replay is byte for byte the first reply.
+      const { status, reason } = (data.iso20022 as Iso20022 | undefined) ?? iso20022Of(responseCode)
       return {
         responseCode: '00',
         responseMessage: reply.message ?? 'Approved',
         responseStatus: 'SUCCESS',
-        iso20022: iso20022Of(responseCode),
         ...data,
+        iso20022: { status, reason },
         traceId: ctx.traceId,
         timestamp: new Date().toISOString(),
       }

@@ -71,6 +71,7 @@ describe('the contract check of test replies', () => {
         responseCode,
         responseMessage: 'x',
         responseStatus: 'FAILED',
+        iso20022: { status: 'RJCT', reason: 'DS0B' },
         traceId: '6f1c0b2e-8a1d-4c1e-9b1a-2f3e4d5c6b7a',
         timestamp: '2026-11-21T10:15:30.000Z',
       })
