@@ -101,6 +101,9 @@ afterAll(async () => {
   if (copy) rmSync(copy, { recursive: true, force: true })
 })
 
+/** Open routes whose own answer to the placeholder values is a refusal, not a 200. */
+const OWN_REFUSAL: Record<string, number> = { '/verify/r/{device_id}/{counter}': 400 }
+
 /** A concrete path for a route: each path parameter gets a plausible value. */
 const concrete = (path: string) => path.replace(/\{(\w+)\}/g, (_, name: string) => `${name}-1`)
 
@@ -117,8 +120,10 @@ describe.runIf(hasAssembly)(
           body: hasBody ? '{}' : undefined,
         })
         const open = route.auth === 'none' || route.allowAnonymous
-        // A bundle that failed to load is the local server's 500, never the route's own answer.
-        if (reply.status !== (open ? 200 : 401)) failed.push(`${route.method} ${route.path}: ${reply.status}`)
+        // A bundle that failed to load is the local server's 500, never the route's own answer. The
+        // receipt verification page answers a placeholder device id with its own 400 page.
+        const expected = open ? (OWN_REFUSAL[route.path] ?? 200) : 401
+        if (reply.status !== expected) failed.push(`${route.method} ${route.path}: ${reply.status}`)
       }
       expect(failed, server?.output()).toEqual([])
       // And what no route takes, the catch-all's bundle.
