@@ -195,10 +195,8 @@ export function indexInput(index: IndexDefinition) {
 }
 
 /** The CreateTable input for DynamoDB Local (on-demand, the indexes of `tableDefinition`). */
-export function createTableInput(
-  tableName: string,
-  indexes: readonly IndexDefinition[] = tableDefinition.globalSecondaryIndexes,
-) {
+export function createTableInput(tableName: string) {
+  const indexes: readonly IndexDefinition[] = tableDefinition.globalSecondaryIndexes
   const keyAttributes = [
     tableDefinition.partitionKey,
     tableDefinition.sortKey,
