@@ -37,6 +37,7 @@ import { functionsOf, routes } from '#lib/service/routes.ts'
 import { startDynamoDbLocal } from '../scripts/local/dynamodb-local.ts'
 import { DEV } from '../scripts/local/dev-credentials.ts'
 import { buildInvoice, newIrn } from '../test/fixtures/invoices/build.ts'
+import { deviceKeyPair } from '../test/support/receipts.ts'
 import { floorCost, PRICES, perMillion, requestCost, writeUnits } from './cost/pricing.ts'
 import {
   addedEmail,
@@ -55,6 +56,9 @@ import {
   qrText,
   RECEIPT_BATCH,
   receiptBatch,
+  registeredDevice,
+  reportedTill,
+  revokedDevice,
   recovering,
   revokedKey,
   submittedBatch,
@@ -178,6 +182,18 @@ const floors = {
   template: {
     says: 'the template item (1 KB) and its integer id taken from a counter (1); no replay write',
     units: () => ({ readUnits: 0, writeUnits: 2 }),
+  },
+  device: {
+    says: 'the replay write; the device (1 KB), its public entry by id (1 KB) and the active count, in one transaction (3 items x 2)',
+    units: () => ({ readUnits: 0, writeUnits: REPLAY + 6 }),
+  },
+  deviceChange: {
+    says: 'the replay write; the device read (its KB / 4 / 2), it and its public entry rewritten and the active count lowered, in one transaction (3 x 2)',
+    units: (u) => ({ readUnits: eventual(u.readBytes), writeUnits: REPLAY + 6 }),
+  },
+  publicRead: {
+    says: 'its reads eventually consistent (bytes read / 4 KB / 2); no credential, so no replay write',
+    units: (u) => ({ readUnits: eventual(u.readBytes), writeUnits: 0 }),
   },
   receipts: {
     says: `the replay write; per receipt (${RECEIPT_BATCH} a batch) its largest item (its KB), its list item on its index keys (table, type, currency: 3) and one audit event; the device's chain item once (1 KB); not transactional`,
@@ -593,6 +609,62 @@ const REPRESENTATIVES: Record<string, Representative> = {
       const reported = results.filter((r) => r.status === 'REPORTED').length
       if (reported !== RECEIPT_BATCH) throw new Error(`${reported} of ${RECEIPT_BATCH} receipts REPORTED`)
     },
+  },
+  'device-register': {
+    sends: 'POST devices (ADMIN), an Ed25519 till',
+    expect: 201,
+    request: (url) =>
+      areaA(url, 'admin').post('/api/v1/devices', {
+        name: `Cost till ${Date.now()}`,
+        public_key: deviceKeyPair('Ed25519').publicJwk,
+      }),
+    floor: floors.device,
+    after: (url, _prepared, reply) => revokedDevice(url, (reply.body as any).data.device_id),
+  },
+  'device-revoke': {
+    sends: 'DELETE devices/{id} (ADMIN) of a fresh device',
+    expect: 200,
+    prepare: registeredDevice,
+    request: (url, id) => areaA(url, 'admin').request('DELETE', `/api/v1/devices/${id}`),
+    floor: floors.deviceChange,
+  },
+  'device-list': {
+    sends: 'GET devices (ADMIN)',
+    ...get('/api/v1/devices', 'admin'),
+    floor: floors.signedRead,
+  },
+  'device-get': {
+    sends: 'GET devices/{id} (ADMIN) of a till with 10 receipts',
+    expect: 200,
+    prepare: reportedTill,
+    request: (url, t) => areaA(url, 'admin').get(`/api/v1/devices/${(t as { deviceId: string }).deviceId}`),
+    floor: floors.signedRead,
+  },
+  'device-chain': {
+    sends: 'GET devices/{id}/chain (ADMIN) of a till with 10 receipts',
+    expect: 200,
+    prepare: reportedTill,
+    request: (url, t) =>
+      areaA(url, 'admin').get(`/api/v1/devices/${(t as { deviceId: string }).deviceId}/chain`),
+    floor: floors.signedRead,
+  },
+  'receipt-verify-page': {
+    sends: "GET verify/r/{device_id}/{counter}, a reported receipt's QR URL (public)",
+    expect: 200,
+    prepare: reportedTill,
+    request: (_url, t) => fetch((t as { verifyUrl: string }).verifyUrl),
+    floor: floors.publicRead,
+  },
+  'compliance-report': {
+    sends: "GET compliance/report (ADMIN) of today's receipts",
+    expect: 200,
+    prepare: reportedTill,
+    request: (url) => {
+      // Today in Lagos (UTC+1, no daylight saving): the receipts' issue day.
+      const day = new Date(Date.now() + 3_600_000).toISOString().slice(0, 10)
+      return areaA(url, 'admin').get(`/api/v1/compliance/report?from=${day}&to=${day}`)
+    },
+    floor: floors.signedRead,
   },
   'notification-email-remove': {
     sends: 'DELETE /notification/email of an address added',

@@ -9,7 +9,8 @@ import { partyCreateDocs } from '#lib/service/endpoints/parties.ts'
 import { DEV, DEV_TEST } from '../../scripts/local/dev-credentials.ts'
 import { buildInvoice, newIrn } from '../../test/fixtures/invoices/build.ts'
 import { scanQr } from '../../test/support/qr-scan.ts'
-import { type Receipt, registerTill, type Till } from '../../test/support/receipts.ts'
+import { receiptVerifyUrl } from '#client/receipts/verify-url.ts'
+import { hashOf, type Receipt, registerTill, type Till } from '../../test/support/receipts.ts'
 import { type EventReceiver, startEventReceiver } from '../../test/support/standard-webhook-receiver.ts'
 import { areaA, irnRequest, notifyAdmin, signedInvoice } from '../request-cost/harness.ts'
 
@@ -197,4 +198,52 @@ export async function receiptBatch(url: string): Promise<Receipt[]> {
     )
   const till = await tills.get(url)!
   return Array.from({ length: RECEIPT_BATCH }, () => till.next())
+}
+
+/**
+ * A till of its own with RECEIPT_BATCH receipts reported, per target (the devices' reads, the chain,
+ * the verification page and the compliance report read it): its id, and the URL of its last receipt's QR.
+ */
+const reportedTills = new Map<string, Promise<{ deviceId: string; verifyUrl: string }>>()
+export function reportedTill(url: string): Promise<{ deviceId: string; verifyUrl: string }> {
+  if (!reportedTills.has(url))
+    reportedTills.set(
+      url,
+      (async () => {
+        const { till } = await registerTill(
+          areaA(url, 'admin'),
+          'Ed25519',
+          `Cost read till ${randomUUID().slice(0, 8)}`,
+        )
+        const receipts = Array.from({ length: RECEIPT_BATCH }, () => till.next())
+        dataOf('receipts', await areaA(url, 'si').post('/api/v1/receipts', { receipts }), 200)
+        const last = receipts.at(-1)!
+        const verifyUrl = receiptVerifyUrl(url, {
+          irn: last.irn,
+          hash: hashOf(last),
+          device_id: till.deviceId,
+          counter: last.device.counter,
+          signature: last.signature,
+        })
+        return { deviceId: till.deviceId, verifyUrl }
+      })(),
+    )
+  return reportedTills.get(url)!
+}
+
+/** A device registered for the request to revoke (a business holds at most 100 active ones). */
+export async function registeredDevice(url: string): Promise<string> {
+  const { till } = await registerTill(
+    areaA(url, 'admin'),
+    'Ed25519',
+    `Cost device ${randomUUID().slice(0, 8)}`,
+  )
+  return till.deviceId
+}
+
+/** Revokes a device a counted registration made, so the rounds stay under the active-device bound. */
+export async function revokedDevice(url: string, deviceId: string) {
+  const reply = await areaA(url, 'admin').request('DELETE', `/api/v1/devices/${deviceId}`)
+  if (reply.status !== 200)
+    throw new Error(`device revoke answered ${reply.status}: ${JSON.stringify(reply.body)}`)
 }

@@ -122,9 +122,56 @@ function traceCall(command: string, input: Record<string, any>, reported: Capaci
   }))
   appendFileSync(trace!, `${JSON.stringify({ command, items: items.map(kindOf), units })}\n`)
 }
+let transactionCapacity: (input: Record<string, any>) => Promise<Capacity[]> = async () => []
 if (cost) {
   const { valueSize } = await from('lib/platform/db/item-size.ts')
   const size = (items: unknown[]) => items.reduce((n: number, item) => n + valueSize(item), 0)
+  const { transactionUnits } = await import('../cost/pricing.ts')
+  const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb')
+  const { DynamoDBDocumentClient, GetCommand } = await import('@aws-sdk/lib-dynamodb')
+  // Uncounted reads of what a transaction left (its updated items' sizes), beside the counted client.
+  const { localDynamoConfig } = await from('lib/platform/db/local.ts')
+  const { config } = await from('lib/platform/config.ts')
+  const looker = DynamoDBDocumentClient.from(
+    new DynamoDBClient({ region: config().region, ...localDynamoConfig(config().dynamoEndpoint) }),
+  )
+  /** An item's indexes: those whose two key attributes it holds (gsiNpk, gsiNsk; lib/platform/db/table.ts). */
+  const indexesOf = (item: Record<string, unknown>) =>
+    ['gsi1', 'gsi2', 'gsi3'].filter((i) => item[`${i}pk`] !== undefined && item[`${i}sk`] !== undefined)
+  /**
+   * A committed transaction's units by the published rules (bench/cost/pricing.ts transactionUnits):
+   * a Put's item as sent; an Update's or a ConditionCheck's item as it stands after the commit (read
+   * back, uncounted); a Delete's as 1 KB on no index. An update that moves an item off an index, or
+   * onto another key of it, is priced as the item's copy on the indexes it is on after.
+   */
+  transactionCapacity = async (input) => {
+    const items = await Promise.all(
+      (input.TransactItems as Record<string, any>[]).map(async (t) => {
+        const op = Object.values(t)[0] as Record<string, any>
+        const item: Record<string, unknown> | undefined = t.Put
+          ? op.Item
+          : t.Delete
+            ? undefined
+            : (
+                await looker.send(
+                  new GetCommand({ TableName: op.TableName, Key: op.Key, ConsistentRead: true }),
+                )
+              ).Item
+        return item ? { bytes: valueSize(item), indexes: indexesOf(item) } : { bytes: 1, indexes: [] }
+      }),
+    )
+    const { table, indexes } = transactionUnits(items)
+    const total = table + Object.values(indexes).reduce((a, b) => a + b, 0)
+    return [
+      {
+        CapacityUnits: total,
+        Table: { CapacityUnits: table },
+        GlobalSecondaryIndexes: Object.fromEntries(
+          Object.entries(indexes).map(([name, units]) => [name, { CapacityUnits: units }]),
+        ),
+      },
+    ]
+  }
   const tally = (command: string, input: Record<string, any>) => {
     const transact = command.startsWith('TransactWrite')
     const parts: { key: Record<string, unknown>; item?: unknown }[] = [
@@ -155,7 +202,11 @@ if (cost) {
         const written = write ? size(writtenItems(args.input)) : 0
         try {
           const result = await next(args)
-          const reported = [result.output.ConsumedCapacity ?? []].flat() as Capacity[]
+          const transact = context.commandName === 'TransactWriteItemsCommand'
+          // DynamoDB Local prices a transaction as one item of their total size: priced item by item here.
+          const reported = transact
+            ? await transactionCapacity(args.input)
+            : ([result.output.ConsumedCapacity ?? []].flat() as Capacity[])
           const units = reported.reduce((n, c) => n + (c.CapacityUnits ?? 0), 0)
           if (write) usage.writeUnits += units
           if (write && String(args.input.Key?.pk ?? '').startsWith('RATE#')) usage.rateWriteUnits += units

@@ -5,6 +5,7 @@ import {
   perMillion,
   readUnits,
   requestCost,
+  transactionUnits,
   writeUnits,
 } from '../../../bench/cost/pricing.ts'
 
@@ -57,5 +58,19 @@ describe('request cost pricing', () => {
   it('prices the floor as its units, one API request and one invocation', () => {
     expect(perMillion(floorCost({ readUnits: 1, writeUnits: 1 }))).toBeCloseTo(0.125 + 0.625 + 1 + 0.2, 10)
     expect(PRICES.region).toBe('us-east-1')
+  })
+
+  it('prices a transaction item by item: each rounded up to its KB and doubled, index copies once each', () => {
+    // Four 300-byte items: DynamoDB Local reports 2 units (their 1.2 KB total, doubled); DynamoDB 8.
+    const small = { bytes: 300, indexes: [] }
+    expect(transactionUnits([small, small, small, small])).toEqual({ table: 8, indexes: {} })
+    // A 5,000-byte invoice on no index and a 300-byte list item on two: 5 x 2 + 1 x 2; 1 per index.
+    expect(
+      transactionUnits([
+        { bytes: 5_000, indexes: [] },
+        { bytes: 300, indexes: ['gsi1', 'gsi2'] },
+        { bytes: 2_100, indexes: ['gsi1'] },
+      ]),
+    ).toEqual({ table: 10 + 2 + 6, indexes: { gsi1: 1 + 3, gsi2: 1 } })
   })
 })
