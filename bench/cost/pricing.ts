@@ -109,8 +109,9 @@ export function writeUnits(itemBytes: number, { transactional = false, indexes =
 
 /**
  * A TransactWriteItems call's write units by the published rules: each item rounded up to its own KB
- * and counted twice on the table; each index copy once, rounded up on its own (index writes are not
- * transactional). DynamoDB Local reports a transaction as if its items were one item (2 units per KB of
+ * and counted twice on the table; each index copy once, rounded up on its own (a transaction's changes
+ * propagate to the indexes after it completes: DynamoDB developer guide, "Amazon DynamoDB
+ * Transactions: How it works"). DynamoDB Local reports a transaction as if its items were one item (2 units per KB of
  * their total, and an index's copies by their total), so four 300-byte items read 2 units on the table
  * instead of 8: bench/request-cost/target.ts prices every transaction with this instead.
  */
