@@ -9,6 +9,7 @@
  *   BASELINE=<dir> npx tsx bench/cold-start.ts
  *   MAPS=1 npx tsx bench/cold-start.ts (also with --enable-source-maps, as Lambda runs)
  *   ONLY=<regex> npx tsx bench/cold-start.ts (only the handler modules it matches)
+ *   TIMING=cpu npx tsx bench/cold-start.ts (each process's CPU time, not its wall time: for a loaded machine)
  *
  * Target per function: bundle under 600 KB, and import at most 1.15x its own floor: the project's code
  * and what it does at load may add 15% to what its libraries cost. The run ends with
@@ -27,7 +28,7 @@ import { build, type Metafile } from 'esbuild'
 import { esbuildOptionsFor, PROJECT_ROOT } from '../infra/constructs/api-function.ts'
 import { functionsOf, routes, UNROUTED } from '../lib/service/routes.ts'
 import { floorSource, libraryImportsOf, packageOf } from './floor/generate.ts'
-import { importOf, type Timed, timeInterleaved } from './import-timing.ts'
+import { importOf, type Timed, TIMING, timeInterleaved } from './import-timing.ts'
 
 const RUNS = Number(process.env.RUNS ?? 7)
 const TARGET_KB = 600
@@ -137,7 +138,7 @@ async function main() {
   const plan = bundlesToBuild()
   const functionCount = [...plan.values()].reduce((n, ids) => n + ids.length, 0)
   console.log(
-    `node ${process.version} (${process.execPath}), ${RUNS} interleaved rounds, median of whole-process wall time`,
+    `node ${process.version} (${process.execPath}), ${RUNS} interleaved rounds, median of whole-process ${TIMING === 'cpu' ? 'CPU time (TIMING=cpu)' : 'wall time'}`,
   )
   console.log(`${functionCount} functions from ${plan.size} distinct handler modules\n`)
 

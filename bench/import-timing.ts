@@ -1,4 +1,7 @@
 import { spawnSync } from 'node:child_process'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 
 /**
@@ -16,13 +19,37 @@ export interface Timed {
   env: NodeJS.ProcessEnv
 }
 
-/** Wall time of one whole `node` process, spawn to exit, in ms. */
+/**
+ * TIMING=cpu: each process's own CPU time (user + system, all its threads, start to exit, from
+ * process.cpuUsage in an exit hook) instead of its wall time. On a machine others are loading, wall
+ * time measures the queue for a core as much as the work; CPU time measures the work, which is what
+ * an import adds to a cold start. Wall time (the default) is the figure on a quiet machine.
+ */
+export const TIMING: 'wall' | 'cpu' = process.env.TIMING === 'cpu' ? 'cpu' : 'wall'
+const CPU_MARK = 'import-timing-cpu-us '
+let cpuHook: string | undefined
+function cpuHookFile(): string {
+  if (cpuHook) return cpuHook
+  cpuHook = join(mkdtempSync(join(tmpdir(), 'import-timing-')), 'cpu-hook.cjs')
+  writeFileSync(
+    cpuHook,
+    `process.on('exit', () => { const u = process.cpuUsage(); process.stderr.write('\\n${CPU_MARK}' + (u.user + u.system) + '\\n') })\n`,
+  )
+  return cpuHook
+}
+
+/** Wall time (or with TIMING=cpu, CPU time) of one whole `node` process, spawn to exit, in ms. */
 function timeOnce({ args, env }: Timed): number {
+  const argv = TIMING === 'cpu' ? ['--require', cpuHookFile(), ...args] : args
   const start = performance.now()
-  const run = spawnSync(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'] })
+  const run = spawnSync(process.execPath, argv, { env, stdio: ['ignore', 'ignore', 'pipe'] })
   const elapsed = performance.now() - start
-  if (run.status !== 0) throw new Error(`node ${args.join(' ')} failed:\n${run.stderr.toString()}`)
-  return elapsed
+  const stderr = run.stderr.toString()
+  if (run.status !== 0) throw new Error(`node ${args.join(' ')} failed:\n${stderr}`)
+  if (TIMING === 'wall') return elapsed
+  const cpu = stderr.slice(stderr.lastIndexOf(CPU_MARK) + CPU_MARK.length)
+  if (!stderr.includes(CPU_MARK)) throw new Error(`node ${args.join(' ')} printed no CPU time`)
+  return Number.parseInt(cpu, 10) / 1000
 }
 
 /**
