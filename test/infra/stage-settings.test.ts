@@ -47,6 +47,7 @@ describe('stage settings, validated', () => {
       'deletionProtection',
       'clientLimits.quota',
       'ledger.reversalWindowDays',
+      'statements.accountServicer.institutionId',
     ]) {
       expect(() => parseStageSettings(without(path), 'infra/stages/prod.json'), path).toThrow(
         new RegExp(
@@ -179,5 +180,15 @@ describe('a deploy with no flags but the stage (cdk deploy -c stage=prod)', () =
       if (functionId.startsWith('transactions-'))
         expect(variables.REVERSAL_WINDOW_DAYS, functionId).toBe(String(settings.ledger.reversalWindowDays))
     }
+  })
+
+  it("gives the statement function, and it alone, the settings' account servicer", () => {
+    const servicers = [...stage.functions].flatMap(([functionId, fn]) => {
+      const variables = template(fn.function.stack).toJSON().Resources[logicalIdOf(fn.function)].Properties
+        .Environment.Variables as Record<string, string>
+      const value = variables.STATEMENT_ACCOUNT_SERVICER
+      return value === undefined ? [] : [[functionId, JSON.parse(value)]]
+    })
+    expect(servicers).toEqual([['merchant-statement', settings.statements.accountServicer]])
   })
 })
