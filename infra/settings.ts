@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url'
 import * as z from 'zod'
 import { MAX_QUOTA, MAX_WINDOW_SECONDS } from '#lib/platform/auth/rate-limit.ts'
 import { MAX_REVERSAL_WINDOW_DAYS } from '#lib/ledger/reversal-window.ts'
+import { AccountServicer } from '#lib/finance/account-servicer.ts'
 
 /**
  * A stage's settings (CONTRACT 20): one committed file per stage, `infra/stages/<stage>.json`, read
@@ -86,6 +87,11 @@ export const stageSettingsSchema = z
     ledger: z.strictObject({
       /** Days after a transfer that it may still be reversed (CONTRACT 24: 30). */
       reversalWindowDays: z.int().min(1).max(MAX_REVERSAL_WINDOW_DAYS),
+    }),
+    /** Area C's statements (lib/finance/statement-formats.ts). */
+    statements: z.strictObject({
+      /** The operator's institution, camt.053's Acct/Svcr (lib/finance/account-servicer.ts). */
+      accountServicer: AccountServicer,
     }),
   })
   .superRefine((settings, ctx) => {

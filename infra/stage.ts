@@ -125,6 +125,7 @@ export function buildStage(app: App, props: StageProps): Stage {
       ...logs,
       clientLimits: settings.clientLimits,
       reversalWindowDays: settings.ledger.reversalWindowDays,
+      accountServicer: settings.statements.accountServicer,
       ses: settings.ses,
       description: `E-invoicing ${area}: functions, routes, consumers and their alarms (${props.stage})`,
     })

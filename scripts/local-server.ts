@@ -13,6 +13,7 @@ import { resolve } from 'node:path'
 import { dataKeyDir } from '#lib/platform/crypto/keyring.ts'
 import { keysDir } from '#lib/platform/keys/pem-store.ts'
 import { JavaMissingError, startDynamoDbLocal } from './local/dynamodb-local.ts'
+import { useDevStageEnvironment } from './local/stage-environment.ts'
 import { removeLocalServerState, writeLocalServerState } from './local/state.ts'
 import { ensureTable } from './local/table.ts'
 
@@ -57,6 +58,8 @@ async function main() {
   process.env.DYNAMODB_ENDPOINT = dynamo.endpoint
   process.env.STAGE = 'local'
   process.env.AWS_REGION ??= 'eu-west-1'
+  // What the stacks set from the stage's settings file (the statements' servicer), from dev's.
+  useDevStageEnvironment()
   // EMF metric lines (lib/platform/metrics.ts) mean nothing without CloudWatch: off unless asked for.
   process.env.POWERTOOLS_METRICS_DISABLED ??= 'true'
 

@@ -1,3 +1,4 @@
+import { accountServicer } from '#lib/finance/account-servicer.ts'
 import { merchantBearer } from '#lib/platform/auth/merchant-bearer.ts'
 import { merchantStatement } from '#lib/service/endpoints/merchant.ts'
 import { statementOf } from '#lib/finance/statement.ts'
@@ -34,7 +35,7 @@ export const handler = apiHandler(
       format === 'csv'
         ? statementCsv(page)
         : format === 'camt053'
-          ? statementCamt053(page)
+          ? statementCamt053(page, accountServicer())
           : statementMt940(page)
     return { raw: { contentType: STATEMENT_MEDIA[format], body }, headers: linkHeader }
   },

@@ -10,6 +10,7 @@ import { Architecture, Code, Function as LambdaFunction, Runtime, Tracing } from
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs'
 import { Construct } from 'constructs'
 import type { BuildOptions } from 'esbuild'
+import { type AccountServicer, accountServicerEnvironment } from '#lib/finance/account-servicer.ts'
 import type { Access } from '#lib/platform/iam/access.ts'
 import { accessOfRoutes } from '#lib/service/function-access.ts'
 import { builtinAliases } from './builtin-shims.ts'
@@ -194,6 +195,8 @@ export interface ApiFunctionProps {
   clientLimits: { quota: number; windowSeconds: number }
   /** The stage's reversal window in days (`ledger.reversalWindowDays`), read by the ledger; the edge's functions have none. */
   reversalWindowDays?: number
+  /** The institution its statements name (`statements.accountServicer`): the statement function's only. */
+  accountServicer?: AccountServicer
 }
 
 /** p99 function duration that pages: well under the 10 s timeout, far over a healthy request. */
@@ -354,14 +357,15 @@ export class ApiFunction extends Construct {
       ...props,
       name: props.functionId,
       files,
-      // The limit of a client that has none of its own (lib/platform/auth/rate-limit.ts).
-      // and the stage's reversal window (lib/ledger/reversal-window.ts).
+      // The limit of a client that has none of its own (lib/platform/auth/rate-limit.ts),
+      // the stage's reversal window (lib/ledger/reversal-window.ts) and the statements' servicer.
       environment: {
         DEFAULT_RATE_QUOTA: String(props.clientLimits.quota),
         DEFAULT_RATE_WINDOW_SECONDS: String(props.clientLimits.windowSeconds),
         ...(props.reversalWindowDays === undefined
           ? {}
           : { REVERSAL_WINDOW_DAYS: String(props.reversalWindowDays) }),
+        ...(props.accountServicer && accountServicerEnvironment(props.accountServicer)),
       },
     })
     this.function = made.function

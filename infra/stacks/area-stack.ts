@@ -14,7 +14,9 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda'
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager'
 import type { ITopic } from 'aws-cdk-lib/aws-sns'
 import type { Construct } from 'constructs'
+import type { AccountServicer } from '#lib/finance/account-servicer.ts'
 import type { Consumer } from '#lib/service/consumers.ts'
+import { merchantStatement } from '#lib/service/endpoints/merchant.ts'
 import { functionsOf, type ModeSecret, type Route } from '#lib/service/routes.ts'
 import { AlarmsNotify } from '../constructs/alarms.ts'
 import { ApiFunction } from '../constructs/api-function.ts'
@@ -43,6 +45,8 @@ export interface AreaStackProps extends StackProps, ServiceInfo {
   clientLimits: { quota: number; windowSeconds: number }
   /** Days a transfer may be reversed after it (`ledger.reversalWindowDays`). */
   reversalWindowDays: number
+  /** The institution the statement function's statements name (`statements.accountServicer`). */
+  accountServicer: AccountServicer
   /** A verified SES identity for the consumers that e-mail (outcome notifications); without it they only log. */
   ses?: { fromAddress: string; identity: string } | null
 }
@@ -91,6 +95,8 @@ export class AreaStack extends Stack {
         functionId,
         handler: served[0]!.handler,
         routes: served,
+        // Only the statement function writes statements: only it is given their servicer.
+        accountServicer: functionId === merchantStatement.functionId ? props.accountServicer : undefined,
       })
       this.functions.set(functionId, fn)
       const integration = new HttpLambdaIntegration(`${id}Integration`, fn.function, {

@@ -1,4 +1,5 @@
 import { leaf, node, XML_DECLARATION } from '#lib/documents/xml.ts'
+import type { AccountServicer } from './account-servicer.ts'
 import type { StatementEntry } from '#lib/merchant-history/items.ts'
 import { ApiError } from '#lib/platform/http/errors.ts'
 import { formatNaira, koboToNaira } from '#lib/platform/money.ts'
@@ -249,11 +250,16 @@ function camtEntry(e: StatementEntry): string {
 
 /**
  * ISO 20022 BankToCustomerStatementV08, valid against camt.053.001.08.xsd (test/fixtures/iso20022):
- * one Stmt for the merchant's collections account (Othr/Id = the merchant id), the opening balance
- * (OPBD, or ITBD brought forward on a later page), the entries and the closing balance (CLBD, or
- * ITBD on a page that does not end the period), paged with MsgPgntn.
+ * one Stmt for the merchant's collections account (Othr/Id = the merchant id, serviced by the
+ * operator's institution: lib/finance/account-servicer.ts), the opening balance (OPBD, or ITBD
+ * brought forward on a later page), the entries and the closing balance (CLBD, or ITBD on a page
+ * that does not end the period), paged with MsgPgntn.
  */
-export function statementCamt053(page: StatementPage, now = new Date()): string {
+export function statementCamt053(
+  page: StatementPage,
+  servicer: AccountServicer | undefined,
+  now = new Date(),
+): string {
   const asOf = lagosWithOffset(statementAsOf(page, now))
   const id = statementId(page)
   const pagination = [leaf('PgNb', String(page.page)), leaf('LastPgInd', String(page.last))]
@@ -268,6 +274,7 @@ export function statementCamt053(page: StatementPage, now = new Date()): string 
     node('Acct', [
       node('Id', [node('Othr', [leaf('Id', page.merchantId.slice(0, 34))])]),
       leaf('Ccy', page.currency),
+      servicer ? camtServicer(servicer) : '',
     ]),
     camtBalance(page.page === 1 ? 'OPBD' : 'ITBD', page.openingKobo, openingDay(page)),
     camtBalance(page.last ? 'CLBD' : 'ITBD', page.closingKobo, closingDay(page)),
@@ -277,6 +284,16 @@ export function statementCamt053(page: StatementPage, now = new Date()): string 
   const header = node('GrpHdr', [leaf('MsgId', id), leaf('CreDtTm', asOf), node('MsgPgntn', pagination)])
   return `${XML_DECLARATION}${node('Document', [node('BkToCstmrStmt', [header, statement])], { xmlns: CAMT_NAMESPACE })}\n`
 }
+
+/** Acct/Svcr: the institution holding the account, in the XSD's order (BICFI, Nm, Othr). */
+const camtServicer = (servicer: AccountServicer): string =>
+  node('Svcr', [
+    node('FinInstnId', [
+      leaf('BICFI', servicer.bic ?? undefined),
+      leaf('Nm', servicer.name),
+      node('Othr', [leaf('Id', servicer.institutionId)]),
+    ]),
+  ])
 
 /** The day a page's opening balance is dated: the period's first day, or its first entry's. */
 const openingDay = (page: StatementPage) =>
@@ -319,8 +336,10 @@ const mtReference = (value: string) =>
 /**
  * SWIFT MT940 (customer statement), lines CRLF: :20: the statement's reference, :25: the merchant's
  * account, :28C: statement/page, :60F: (or :60M: brought forward) the opening balance, one :61: and
- * :86: per entry (a reversal is RC, reversal of credit: a debit), :62F: (or :62M:) the closing
- * balance. Parsed back by mt940js and @centrapay/swift-parser in the tests.
+ * :86: per entry, :62F: (or :62M:) the closing balance. A reversal is a plain `D` (a debit), told
+ * apart by its type NRTI and its :86: text, not by SWIFT's `RC` mark: importers read `D` alike, and
+ * several read `RC` as a credit or refuse it (docs/finance.md, "MT940 reversal mark").
+ * Parsed back by mt940js, @centrapay/swift-parser and mt940-js in the tests.
  */
 export function statementMt940(page: StatementPage): string {
   const lines = [
@@ -330,7 +349,7 @@ export function statementMt940(page: StatementPage): string {
     mtBalance(page.page === 1 ? '60F' : '60M', page.openingKobo, openingDay(page)),
   ]
   for (const e of page.entries) {
-    const mark = e.kind === 'REVERSAL' ? 'RC' : e.amountKobo < 0 ? 'D' : 'C'
+    const mark = e.amountKobo < 0 ? 'D' : 'C'
     lines.push(
       `:61:${yymmdd(e.valueAt.slice(0, 10))}${mmdd(e.bookedAt.slice(0, 10))}${mark}${mtAmount(e.amountKobo)}${e.kind === 'REVERSAL' ? 'NRTI' : 'NTRF'}${mtReference(e.merchantReference)}//${mtReference(e.providerReference)}`,
       `:86:${swift(`${e.kind} ${e.providerReference} REF ${e.merchantReference} ACCT ${e.accountNumber}`).slice(0, 65)}`,

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { App } from 'aws-cdk-lib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { cdkApp } from '../support/cdk-app.ts'
 import type { Access } from '#lib/platform/iam/access.ts'
 import { accessOfFunctions } from '#lib/service/function-access.ts'
 import {
@@ -43,7 +43,7 @@ function canonical(access: Access | undefined) {
 const expected = accessOfFunctions()
 
 beforeAll(() => {
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] }, outdir })
+  const app = cdkApp({ context: { 'aws:cdk:bundling-stacks': [] }, outdir })
   buildStage(app, {
     stage: 'dev',
     prefix: 'Grants-dev',

@@ -1,10 +1,11 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { App, Stack } from 'aws-cdk-lib'
+import { Stack } from 'aws-cdk-lib'
 import { Template } from 'aws-cdk-lib/assertions'
 import { Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda'
 import { afterAll, describe, expect, it } from 'vitest'
+import { cdkApp } from '../support/cdk-app.ts'
 import { functionCode } from '../../infra/constructs/api-function.ts'
 
 /**
@@ -18,7 +19,7 @@ afterAll(() => rmSync(outdir, { recursive: true, force: true }))
 
 describe('functionCode (infra/constructs/api-function.ts)', () => {
   it('gives two functions in one synth each its own bundle, holding its own handler', () => {
-    const app = new App({ outdir })
+    const app = cdkApp({ outdir })
     const stack = new Stack(app, 'FunctionCode')
     const handlers = { Openapi: 'functions/meta/openapi.ts', Docs: 'functions/meta/docs.ts' }
     for (const [id, handler] of Object.entries(handlers))

@@ -2,9 +2,9 @@ import { consumers } from '#lib/service/consumers.ts'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { App } from 'aws-cdk-lib'
 import { Template } from 'aws-cdk-lib/assertions'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { cdkApp } from '../support/cdk-app.ts'
 import { functionsOf, routes, UNROUTED } from '#lib/service/routes.ts'
 import { accessOfRoutes } from '#lib/service/function-access.ts'
 import { addNagChecks } from '../../infra/constructs/nag.ts'
@@ -27,7 +27,7 @@ let dataTemplate: Template
 let topicRef: unknown
 let synthError: unknown
 beforeAll(() => {
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] }, outdir })
+  const app = cdkApp({ context: { 'aws:cdk:bundling-stacks': [] }, outdir })
   addNagChecks(app)
   // The prod stage's committed settings (infra/stages/prod.json) page oncall@example.com.
   stage = buildStage(app, { stage: 'prod', prefix: 'Ops-prod' })

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { App } from 'aws-cdk-lib'
 import { Match, Template } from 'aws-cdk-lib/assertions'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { cdkApp } from '../support/cdk-app.ts'
 import { defaultRateLimit } from '#lib/platform/auth/rate-limit.ts'
 import { routeKey, routes } from '#lib/service/routes.ts'
 import { stageFromContext } from '../../infra/context.ts'
@@ -47,6 +47,7 @@ describe('stage settings, validated', () => {
       'deletionProtection',
       'clientLimits.quota',
       'ledger.reversalWindowDays',
+      'statements.accountServicer.institutionId',
     ]) {
       expect(() => parseStageSettings(without(path), 'infra/stages/prod.json'), path).toThrow(
         new RegExp(
@@ -94,7 +95,7 @@ describe('stage settings, validated', () => {
   })
 
   it('refuses the -c flags the settings file replaced, naming the setting to set instead', () => {
-    const app = new App({
+    const app = cdkApp({
       context: { stage: 'prod', alarmEmail: 'oncall@example.com', 'aws:cdk:bundling-stacks': [] },
     })
     expect(() => stageFromContext(app)).toThrow(
@@ -111,7 +112,7 @@ describe('a deploy with no flags but the stage (cdk deploy -c stage=prod)', () =
   beforeAll(() => {
     settings = loadStageSettings('prod')
     // The context `cdk deploy -c stage=prod` gives infra/app.ts, and nothing else (bundling skipped).
-    const app = new App({ context: { stage: 'prod', 'aws:cdk:bundling-stacks': [] } })
+    const app = cdkApp({ context: { stage: 'prod', 'aws:cdk:bundling-stacks': [] } })
     stage = stageFromContext(app)
     for (const stack of stage.stacks) templates.set(stack.stackName, Template.fromStack(stack))
   }, 180_000)
@@ -179,5 +180,15 @@ describe('a deploy with no flags but the stage (cdk deploy -c stage=prod)', () =
       if (functionId.startsWith('transactions-'))
         expect(variables.REVERSAL_WINDOW_DAYS, functionId).toBe(String(settings.ledger.reversalWindowDays))
     }
+  })
+
+  it("gives the statement function, and it alone, the settings' account servicer", () => {
+    const servicers = [...stage.functions].flatMap(([functionId, fn]) => {
+      const variables = template(fn.function.stack).toJSON().Resources[logicalIdOf(fn.function)].Properties
+        .Environment.Variables as Record<string, string>
+      const value = variables.STATEMENT_ACCOUNT_SERVICER
+      return value === undefined ? [] : [[functionId, JSON.parse(value)]]
+    })
+    expect(servicers).toEqual([['merchant-statement', settings.statements.accountServicer]])
   })
 })

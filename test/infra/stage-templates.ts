@@ -1,7 +1,8 @@
-import { App, type CfnElement, Stack } from 'aws-cdk-lib'
+import { type CfnElement, Stack } from 'aws-cdk-lib'
 import { Template } from 'aws-cdk-lib/assertions'
 import type { IConstruct } from 'constructs'
 import { buildStage, type Stage, type StageProps } from '../../infra/stage.ts'
+import { cdkApp } from '../support/cdk-app.ts'
 
 /** A stage's stacks synthesized in-process, with NodejsFunction bundling skipped (seconds, not minutes). */
 export interface SynthesizedStage {
@@ -14,7 +15,7 @@ export interface SynthesizedStage {
 }
 
 export function synthStage(props: StageProps): SynthesizedStage {
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } })
+  const app = cdkApp({ context: { 'aws:cdk:bundling-stacks': [] } })
   const stage = buildStage(app, props)
   const templates = new Map(stage.stacks.map((s) => [s.stackName, Template.fromStack(s)]))
   return {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { inject } from 'vitest'
 import { dropLocalStateTable } from '../../scripts/local/local-state-table.ts'
 import { dropTable, ensureTable } from '../../scripts/local/table.ts'
+import { useDevStageEnvironment } from '../../scripts/local/stage-environment.ts'
 import { checkReply } from './contract.ts'
 
 /**
@@ -41,6 +42,8 @@ export async function startApi(
   process.env.DYNAMODB_ENDPOINT = dynamoEndpoint
   process.env.STAGE = 'local'
   process.env.AWS_REGION = 'eu-west-1'
+  // What the stacks set from the stage's settings, from dev's, as `npm start` does.
+  useDevStageEnvironment()
   // This file's own database in the run's DynamoDB Local (lib/platform/db/local.ts); child processes inherit it.
   process.env.DYNAMODB_LOCAL_DATABASE = `test${randomUUID().replaceAll('-', '')}`
   if (options.table) await options.table({ tableName, dynamoEndpoint })

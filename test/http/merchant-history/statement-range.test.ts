@@ -1,10 +1,13 @@
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { PutCommand } from '@aws-sdk/lib-dynamodb'
+import { CashManagementEndOfDayReport } from 'iso20022.js'
+import { read as readMt940 } from 'mt940-js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as XLSX from 'xlsx'
 import { validateXML } from 'xmllint-wasm'
 import { ApiClient } from '#client/api-client.ts'
+import { accountServicer } from '#lib/finance/account-servicer.ts'
 import { statementCamt053, statementMt940 } from '#lib/finance/statement-formats.ts'
 import { statementPage } from '#lib/finance/statement-range.ts'
 import { addMerchant } from '#lib/ledger/repository.ts'
@@ -35,10 +38,22 @@ const swiftParser = require('@centrapay/swift-parser') as {
   parse(input: { type: 'mt940'; data: string; validate?: boolean }): {
     openingBalance: { toString(): string }
     closingBalance: { toString(): string }
-    transactions: { amount: { toString(): string }; isReversal: boolean; bankReference: string }[]
+    transactions: { amount: { toString(): string }; transactionType: string; bankReference: string }[]
   }[]
 }
 const CAMT_XSD = readFileSync(new URL('../../fixtures/iso20022/camt.053.001.08.xsd', import.meta.url), 'utf8')
+
+/** mt940-js (webschik): amounts unsigned, the direction in isCredit; opening + entries in kobo. */
+async function mt940jsBalance(text: string) {
+  const [statement] = await readMt940(Buffer.from(text))
+  const signed = (b: { isCredit: boolean; amount?: number; value?: number }) =>
+    (b.isCredit ? 1 : -1) * kobo(b.amount ?? b.value ?? Number.NaN)
+  return {
+    opening: signed(statement!.openingBalance!),
+    entries: statement!.transactions.map(signed),
+    closing: signed(statement!.closingBalance!),
+  }
+}
 
 const PATH = '/api/v1/merchant/statement'
 const MERCHANT = 'MRC-STMT-1'
@@ -207,7 +222,26 @@ describe('GET /api/v1/merchant/statement: the statement of entries over a range'
     expect(reply.text.match(/<Ntry>/g)).toHaveLength(3)
   })
 
-  it('answers MT940 that two independent parsers read back, balanced to the kobo with every entry', async () => {
+  it("names the operator's institution as the account's servicer, so iso20022.js reads and balances it", async () => {
+    const reply = await get('?from=2026-01-05&to=2026-01-07&format=camt053', 'application/xml')
+    // The dev stage's setting (infra/stages/dev.json), as npm start and the dev stage give it.
+    const servicer = accountServicer()!
+    expect(reply.text).toContain(
+      `<Ccy>NGN</Ccy><Svcr><FinInstnId><Nm>${servicer.name}</Nm><Othr><Id>${servicer.institutionId}</Id></Othr></FinInstnId></Svcr></Acct>`,
+    )
+    // A third reader nobody here chose: it throws on a statement without Acct/Svcr.
+    const report = CashManagementEndOfDayReport.fromXML(reply.text)
+    const [statement] = report.statements
+    const signed = (x: { amount: number; creditDebitIndicator: string }) =>
+      (x.creditDebitIndicator === 'credit' ? 1 : -1) * x.amount
+    const balance = (type: string) => signed(statement!.balances.find((b) => b.type === type)!)
+    const entries = report.entries.map(signed)
+    expect(entries).toEqual([15_000, 9_999, -15_000])
+    expect(balance('OPBD') + entries.reduce((sum, x) => sum + x, 0)).toBe(balance('CLBD'))
+    expect(balance('CLBD')).toBe(9_999)
+  })
+
+  it('answers MT940 that three independent parsers read back, balanced to the kobo with every entry', async () => {
     const reply = await get('?from=2026-01-05&to=2026-01-07&format=mt940', 'text/plain')
     expect(reply.status).toBe(200)
     const references = [t1.providerReference]
@@ -223,8 +257,13 @@ describe('GET /api/v1/merchant/statement: the statement of entries over a range'
     expect(kobo(Number(b!.openingBalance.toString())) + bAmounts.reduce((s, x) => s + x, 0)).toBe(
       kobo(Number(b!.closingBalance.toString())),
     )
-    expect(b!.transactions.map((t) => t.isReversal)).toEqual([false, false, true])
     expect(b!.transactions[0]!.bankReference).toBe(references[0])
+    // The reversal is a plain debit (not RC, which mt940-js and others read as a credit), of type NRTI.
+    expect(b!.transactions.map((t) => t.transactionType)).toEqual(['NTRF', 'NTRF', 'NRTI'])
+    const c = await mt940jsBalance(reply.text)
+    expect(c.entries).toEqual([15_000, 9_999, -15_000])
+    expect(c.opening + c.entries.reduce((sum, x) => sum + x, 0)).toBe(c.closing)
+    expect(c.closing).toBe(9_999)
   })
 
   it('pages a long period, each page balanced and the pages together every entry once', async () => {
@@ -241,7 +280,7 @@ describe('GET /api/v1/merchant/statement: the statement of entries over a range'
     // Each page is a statement of its own in every format: ITBD balances and MsgPgntn in camt.053
     // (still valid), :60M:/:62M: in MT940 (still balanced for both parsers).
     for (const page of pages) {
-      const camt = statementCamt053(page)
+      const camt = statementCamt053(page, accountServicer())
       const result = await validateXML({
         xml: [{ fileName: 'page.xml', contents: camt }],
         schema: [{ fileName: 'camt.053.001.08.xsd', contents: CAMT_XSD }],
@@ -253,8 +292,11 @@ describe('GET /api/v1/merchant/statement: the statement of entries over a range'
       expect(kobo(a!.closingBalance)).toBe(page.closingKobo)
       const [b] = swiftParser.parse({ type: 'mt940', data: mt940, validate: true })
       expect(b!.transactions).toHaveLength(page.entries.length)
+      const c = await mt940jsBalance(mt940)
+      expect([c.opening, c.closing]).toEqual([page.openingKobo, page.closingKobo])
+      expect(c.opening + c.entries.reduce((sum, x) => sum + x, 0)).toBe(c.closing)
     }
-    expect(statementCamt053(pages[0]!)).toContain('<Cd>ITBD</Cd>')
+    expect(statementCamt053(pages[0]!, accountServicer())).toContain('<Cd>ITBD</Cd>')
     expect(statementMt940(pages[1]!)).toContain(':60M:C')
     // Over HTTP, a page's cursor is in the Link header and in data.page.next.
     const first = await get('?from=2026-01-01&to=2026-01-31')

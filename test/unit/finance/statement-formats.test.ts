@@ -16,6 +16,8 @@ import { STATEMENT_PAGE_ENTRIES, type StatementPage } from '#lib/finance/stateme
  * Lambda's 6 MB reply in every format; the page size was chosen from these figures.
  */
 const LAMBDA_REPLY_BYTES = 6 * 1024 * 1024
+/** The account's servicer at its longest (camt.053's Nm and Othr/Id limits). */
+const LONGEST_SERVICER = { name: 'N'.repeat(140), bic: 'ABCDNGLA123', institutionId: 'I'.repeat(35) }
 
 function fullPage(): StatementPage {
   const entries: StatementEntry[] = Array.from({ length: STATEMENT_PAGE_ENTRIES }, (_, i) => ({
@@ -53,7 +55,7 @@ describe('statement formats: a full page of entries', () => {
     const sizes = {
       json: Buffer.byteLength(JSON.stringify({ data: statementJson(page) })),
       csv: Buffer.byteLength(statementCsv(page)),
-      camt053: Buffer.byteLength(statementCamt053(page)),
+      camt053: Buffer.byteLength(statementCamt053(page, LONGEST_SERVICER)),
       mt940: Buffer.byteLength(statementMt940(page)),
     }
     console.info(`statement page of ${STATEMENT_PAGE_ENTRIES} entries, bytes:`, sizes)
