@@ -9,6 +9,7 @@ import {
   TransferRequest,
 } from '#lib/ledger/schemas.ts'
 import { TEST_CLOCK_PREFIX } from '#lib/platform/db/keys.ts'
+import { AREA_B_TIMEOUT_SECONDS } from '#lib/ledger/final-within.ts'
 import { reads, writes } from './common.ts'
 
 /** Area B: balance and name enquiry, debit transfer, reversal and status query (CONTRACT sections 6, 24). */
@@ -19,6 +20,8 @@ const ledger = /* @__PURE__ */ endpointsOf({
   area: 'B',
   auth: 'switch-signature',
   reply: 'bank',
+  // Every Area B request is final within 10 s of its receipt (lib/ledger/final-within.ts).
+  timeoutSeconds: AREA_B_TIMEOUT_SECONDS,
 })
 
 /**
