@@ -1633,7 +1633,7 @@ export interface paths {
         put?: never;
         /**
          * Debit transfer to a merchant
-         * @description Debits the account and credits the merchant in one DynamoDB transaction. Approved (00) and declined for insufficient funds (51) transfers are both recorded and both answer 200; responseCode says which. A repeated requestId returns the first reply. In test mode three accounts are magic (docs/sandbox.md): `1000000000` approves (opened with 1,000,000.00), `1000000051` always answers 51, `1000000091` always answers 91 (issuer unavailable, HTTP 503) and nothing is debited.
+         * @description Debits the account and credits the merchant in one DynamoDB transaction. Approved (00) and declined for insufficient funds (51) transfers are both recorded and both answer 200; responseCode says which. A repeated requestId returns the first reply. In test mode some accounts are magic (docs/sandbox.md): `1000000000` approves (opened with 1,000,000.00), `1000000051` always answers 51, `1000000006` is dormant (06), `1000000014` never exists (14), `1000000091` and `1000000096` always answer 91 (issuer unavailable) and 96 (system malfunction), HTTP 503, nothing debited; `1000000068` approves but its reply is held past any client timeout after the commit, to rehearse the status query.
          */
         post: operations["transactions-transfer-v1"];
         delete?: never;
@@ -15607,7 +15607,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimited_bank_seed"];
-            /** @description Test mode, account 1000000091: the issuer is unavailable (91), nothing was debited; or the account is busy, retry with the same requestId */
+            /** @description Test mode, account 1000000091 or 1000000096: the issuer (91) or the system (96) is unavailable, nothing was debited; or the account is busy (96), retry with the same requestId */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];

@@ -199,6 +199,29 @@ export interface ApiFunctionProps {
   accountServicer?: AccountServicer
 }
 
+/** An API function's timeout unless its declaration gives one (`timeoutSeconds`). */
+export const API_FUNCTION_TIMEOUT_SECONDS = 10
+
+/**
+ * API Gateway's wait for a function (the HTTP API integration's timeout, at most 30 s): above every
+ * function's timeout, so a function that runs out of time is answered by the gateway as failed
+ * rather than cut off while it still runs, and an Area B request is over, committed or not, before
+ * the gateway gives up on it (lib/ledger/final-within.ts).
+ */
+export const INTEGRATION_TIMEOUT_SECONDS = 29
+
+/** A function's timeout: its routes' declaration's (one endpoint, one value), else the house one. */
+export function functionTimeoutSeconds(functionId: string, served: readonly Pick<Route, 'timeoutSeconds'>[]) {
+  const declared = new Set(served.map((r) => r.timeoutSeconds ?? API_FUNCTION_TIMEOUT_SECONDS))
+  if (declared.size > 1) throw new Error(`${functionId}: its routes declare several timeouts`)
+  const seconds = [...declared][0] ?? API_FUNCTION_TIMEOUT_SECONDS
+  if (seconds >= INTEGRATION_TIMEOUT_SECONDS)
+    throw new Error(
+      `${functionId}: a ${seconds} s timeout is not under the gateway's ${INTEGRATION_TIMEOUT_SECONDS} s`,
+    )
+  return seconds
+}
+
 /** p99 function duration that pages: well under the 10 s timeout, far over a healthy request. */
 export const P99_LATENCY_MS = 3000
 
@@ -311,7 +334,7 @@ export function houseFunction(
     runtime: Runtime.NODEJS_22_X,
     architecture: Architecture.ARM_64,
     memorySize: props.memorySize ?? API_FUNCTION_MEMORY_MB,
-    timeout: props.timeout ?? Duration.seconds(10),
+    timeout: props.timeout ?? Duration.seconds(API_FUNCTION_TIMEOUT_SECONDS),
     tracing: Tracing.ACTIVE,
     logGroup,
     environment: {
@@ -353,10 +376,12 @@ export class ApiFunction extends Construct {
     super(scope, id)
 
     const files = [...new Set(props.routes.flatMap((r) => r.files ?? []))]
+    const timeoutSeconds = functionTimeoutSeconds(props.functionId, props.routes)
     const made = houseFunction(this, {
       ...props,
       name: props.functionId,
       files,
+      timeout: Duration.seconds(timeoutSeconds),
       // The limit of a client that has none of its own (lib/platform/auth/rate-limit.ts),
       // the stage's reversal window (lib/ledger/reversal-window.ts) and the statements' servicer.
       environment: {

@@ -1,4 +1,4 @@
-import { Aspects, type RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib'
+import { Aspects, Duration, type RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib'
 import {
   HttpMethod,
   HttpRoute,
@@ -19,7 +19,7 @@ import type { Consumer } from '#lib/service/consumers.ts'
 import { merchantStatement } from '#lib/service/endpoints/merchant.ts'
 import { functionsOf, type ModeSecret, type Route } from '#lib/service/routes.ts'
 import { AlarmsNotify } from '../constructs/alarms.ts'
-import { ApiFunction } from '../constructs/api-function.ts'
+import { ApiFunction, INTEGRATION_TIMEOUT_SECONDS } from '../constructs/api-function.ts'
 import { Consumers } from '../constructs/consumers.ts'
 import { acknowledge } from '../constructs/nag.ts'
 import type { AreaStackName } from './areas.ts'
@@ -101,6 +101,7 @@ export class AreaStack extends Stack {
       this.functions.set(functionId, fn)
       const integration = new HttpLambdaIntegration(`${id}Integration`, fn.function, {
         payloadFormatVersion: PayloadFormatVersion.VERSION_2_0,
+        timeout: Duration.seconds(INTEGRATION_TIMEOUT_SECONDS),
       })
       for (const route of served) {
         // In this stack, not through the API's addRoutes (which would make them the edge's).

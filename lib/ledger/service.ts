@@ -4,7 +4,7 @@ import { keys } from '#lib/platform/db/keys.ts'
 import { BadRequest, Conflict, DependencyDown, NotFound } from '#lib/platform/errors.ts'
 import { currentMode } from '#lib/platform/mode.ts'
 import { clockKey, offsetOf } from '#lib/platform/test-clock.ts'
-import { issuerUnavailable, magicAccount } from '#lib/sandbox/magic.ts'
+import { commitsThenTimesOut, magicAccount, sandboxRefusal } from '#lib/sandbox/magic.ts'
 import { toTemplateItem } from '#lib/notifications/templates.ts'
 import { lagosLocalIso } from '#lib/platform/time.ts'
 import {
@@ -20,6 +20,7 @@ import {
 } from './decisions.ts'
 import { koboToNaira } from '#lib/platform/money.ts'
 import { reversalWindowDays } from './reversal-window.ts'
+import { AREA_B_RETRY_BUDGET_MS } from './final-within.ts'
 import {
   type Account,
   type BankRequestRecord,
@@ -135,16 +136,48 @@ const unopenedMagicAccount = (accountNumber: string) => {
   return magic && { ...magic, currency: 'NGN' as const }
 }
 
-/** The magic account whose issuer is always unavailable: 91, nothing debited and nothing recorded. */
-function refuseIfIssuerUnavailable(accountNumber: string): void {
-  if (issuerUnavailable(accountNumber))
-    throw new DependencyDown(
-      `The issuer of account ${accountNumber} is unavailable: nothing was debited (sandbox account, always 91)`,
-      { responseCode: ISSUER_UNAVAILABLE },
-    )
+/**
+ * The magic accounts that answer before anything is read (lib/sandbox/magic.ts sandboxRefusal):
+ * 91 and 96 with nothing debited and nothing recorded (so a retry answers the same), 14 as for an
+ * account that does not exist.
+ */
+function refuseAsSandbox(accountNumber: string): void {
+  switch (sandboxRefusal(accountNumber)) {
+    case 'issuer-unavailable':
+      throw new DependencyDown(
+        `The issuer of account ${accountNumber} is unavailable: nothing was debited (sandbox account, always 91)`,
+        { responseCode: ISSUER_UNAVAILABLE },
+      )
+    case 'system-malfunction':
+      throw new DependencyDown(
+        `The bank's system is unavailable: nothing was debited, retry with the same requestId (sandbox account ${accountNumber}, always 96)`,
+        { retryAfterSeconds: 1 },
+      )
+    case 'unknown-account':
+      throw refused(unknownAccount(accountNumber))
+    default:
+  }
 }
 /** ISO 8583's "issuer or switch inoperative" (a signature failure's 91 comes with a 401, this with a 503). */
 const ISSUER_UNAVAILABLE = '91'
+
+/** How long the sandbox holds a reply after its commit: past API Gateway's 29 s and any client's timeout. */
+const SANDBOX_HELD_REPLY_MS = 30_000
+
+/**
+ * The sandbox account that commits then times out (lib/sandbox/magic.ts): the reply of a transfer
+ * just committed is held. In AWS, Lambda ends the invocation at its timeout (6 s) and the gateway
+ * answers with an error of its own; locally the connection stays silent for 30 s. Either way the
+ * switch has no bank reply, and learns the outcome from the status query.
+ */
+async function holdIfSandboxTimesOut(accountNumber: string): Promise<void> {
+  if (commitsThenTimesOut(accountNumber))
+    // Unref'd: a held reply never keeps a process (a test run, the simulation) alive on its own.
+    await new Promise((resolve) => setTimeout(resolve, SANDBOX_HELD_REPLY_MS).unref())
+}
+
+/** Transfers and reversals retry a busy account for less than their function's timeout. */
+const RETRIES = { budgetMs: AREA_B_RETRY_BUDGET_MS }
 
 /**
  * The sandbox bank's test clock (lib/platform/test-clock.ts), read in the request's own BatchGetItem in
@@ -155,7 +188,7 @@ const stampOf = (found: Map<string, Record<string, unknown>>) =>
   Date.now() + (currentMode() === 'test' ? offsetOf(itemAt(found, clockKey('bank'))) : 0)
 
 export async function balanceEnquiry(body: BalanceEnquiryRequest): Promise<Reply> {
-  refuseIfIssuerUnavailable(body.accountNumber)
+  refuseAsSandbox(body.accountNumber)
   // A magic account not opened yet has its opening balance: the enquiry reads, it never writes.
   const account = (await getAccount(body.accountNumber)) ?? unopenedMagicAccount(body.accountNumber)
   if (!account) throw refused(unknownAccount(body.accountNumber))
@@ -175,7 +208,7 @@ export async function balanceEnquiry(body: BalanceEnquiryRequest): Promise<Reply
  * nothing is recorded. Unknown is 14 (RJCT AC02); dormant is 06 (RJCT AC06), without the name.
  */
 export async function nameEnquiry(body: NameEnquiryRequest): Promise<Reply> {
-  refuseIfIssuerUnavailable(body.accountNumber)
+  refuseAsSandbox(body.accountNumber)
   const account = (await getAccount(body.accountNumber)) ?? unopenedMagicAccount(body.accountNumber)
   if (!account) throw refused(unknownAccount(body.accountNumber))
   if (account.status === 'DORMANT') throw refused(dormantAccount(body.accountNumber))
@@ -193,7 +226,7 @@ const transferTemplateKeys = (body: TransferRequest) =>
   [keys.notificationTemplate(body.productCode, 0), keys.notificationTemplate(body.productCode, 1)] as const
 
 export async function transfer(switchClientId: string, body: TransferRequest): Promise<Reply> {
-  refuseIfIssuerUnavailable(body.accountNumber)
+  refuseAsSandbox(body.accountNumber)
   const bodyHash = hashOf(body)
   const requestKey = keys.bankRequest(switchClientId, body.requestId)
   const sessionKeys = sessionKeyOf(switchClientId, body.sessionId)
@@ -203,37 +236,45 @@ export async function transfer(switchClientId: string, body: TransferRequest): P
 
   // Only the account is contended (the merchant's history is recorded afterwards, by the indexer):
   // in one process, attempts on one account queue instead of failing each other's conditions.
-  return withRetries(() =>
-    oneAtATime(`account:${body.accountNumber}`, async () => {
-      const found = await readMany([
-        requestKey,
-        ...sessionKeys,
-        accountKey,
-        merchantKey,
-        ...templateKeys,
-        ...bankClock(),
-      ])
-      if (!itemAt(found, accountKey) && (await openMagicAccount(body.accountNumber))) return AGAIN
-      const verdict = decideTransfer(
-        {
-          existing: itemAt<BankRequestRecord>(found, requestKey),
-          session: sessionKeys[0] && itemAt<BankSessionRecord>(found, sessionKeys[0]),
-          merchant: itemAt<Merchant>(found, merchantKey),
-          account: itemAt<Account>(found, accountKey),
-        },
-        {
-          requestId: body.requestId,
-          merchantId: body.merchantId,
-          accountNumber: body.accountNumber,
-          amountKobo: body.amount,
-          bodyHash,
-        },
-      )
-      if (verdict.outcome === 'replay' || verdict.outcome === 'refused') return replayed(verdict)
+  let committed = false
+  const reply = await withRetries(
+    () =>
+      oneAtATime(`account:${body.accountNumber}`, async () => {
+        const found = await readMany([
+          requestKey,
+          ...sessionKeys,
+          accountKey,
+          merchantKey,
+          ...templateKeys,
+          ...bankClock(),
+        ])
+        if (!itemAt(found, accountKey) && (await openMagicAccount(body.accountNumber))) return AGAIN
+        const verdict = decideTransfer(
+          {
+            existing: itemAt<BankRequestRecord>(found, requestKey),
+            session: sessionKeys[0] && itemAt<BankSessionRecord>(found, sessionKeys[0]),
+            merchant: itemAt<Merchant>(found, merchantKey),
+            account: itemAt<Account>(found, accountKey),
+          },
+          {
+            requestId: body.requestId,
+            merchantId: body.merchantId,
+            accountNumber: body.accountNumber,
+            amountKobo: body.amount,
+            bodyHash,
+          },
+        )
+        if (verdict.outcome === 'replay' || verdict.outcome === 'refused') return replayed(verdict)
 
-      return commitTransfer(switchClientId, body, bodyHash, verdict, found)
-    }),
+        const outcome = await commitTransfer(switchClientId, body, bodyHash, verdict, found)
+        committed = outcome !== AGAIN
+        return outcome
+      }),
+    RETRIES,
   )
+  // Held outside the account's queue: only this reply is late, not the account's next transfers.
+  if (committed) await holdIfSandboxTimesOut(body.accountNumber)
+  return reply
 }
 
 /** An approved or declined transfer written: its record, the account, the pointer, the session, the outbox. */
@@ -313,5 +354,5 @@ export async function reversal(switchClientId: string, body: ReversalRequest): P
       kind: 'REVERSAL',
       bodyHash,
     })
-  })
+  }, RETRIES)
 }

@@ -36,6 +36,16 @@ export const MAGIC_ACCOUNTS = {
   issuerUnavailable: '1000000091',
   /** Dormant: a name enquiry answers 06 (RJCT AC06) and a transfer is refused with 06; opened with 0.00. */
   dormant: '1000000006',
+  /** Never opened: 14 (RJCT AC02, no such account) to every request, whatever was done before. */
+  unknown: '1000000014',
+  /** Always 96 (system malfunction, HTTP 503 with Retry-After): nothing is debited and nothing recorded. */
+  systemMalfunction: '1000000096',
+  /**
+   * Approves as 1000000000 does (opened with 1,000,000.00), but the transfer's reply is held after the
+   * commit until every client has given up (ISO 8583's 68, "response received too late"): the switch
+   * learns the outcome by the status query, as after a real timeout.
+   */
+  commitsThenTimesOut: '1000000068',
 } as const
 
 /** The system a magic buyer TIN has in test mode: `up`, `down`, or undefined when it is not magic here. */
@@ -63,14 +73,38 @@ export function magicAccount(
       return { accountNumber, name: 'Sandbox: always 91', balanceKobo: 100_000_000 }
     case MAGIC_ACCOUNTS.dormant:
       return { accountNumber, name: 'Sandbox: dormant', balanceKobo: 0, status: 'DORMANT' }
+    case MAGIC_ACCOUNTS.systemMalfunction:
+      return { accountNumber, name: 'Sandbox: always 96', balanceKobo: 100_000_000 }
+    case MAGIC_ACCOUNTS.commitsThenTimesOut:
+      return { accountNumber, name: 'Sandbox: commits, then times out', balanceKobo: 100_000_000 }
     default:
       return undefined
   }
 }
 
-/** The magic account whose issuer is always unavailable (91), in test mode. */
-export const issuerUnavailable = (accountNumber: string) =>
-  inTest() && accountNumber === MAGIC_ACCOUNTS.issuerUnavailable
+/**
+ * What a magic account answers before anything is read, in test mode: its issuer unavailable (91),
+ * the bank's own system down (96), or no such account (14); undefined for every other account.
+ */
+export function sandboxRefusal(
+  accountNumber: string,
+): 'issuer-unavailable' | 'system-malfunction' | 'unknown-account' | undefined {
+  if (!inTest()) return undefined
+  switch (accountNumber) {
+    case MAGIC_ACCOUNTS.issuerUnavailable:
+      return 'issuer-unavailable'
+    case MAGIC_ACCOUNTS.systemMalfunction:
+      return 'system-malfunction'
+    case MAGIC_ACCOUNTS.unknown:
+      return 'unknown-account'
+    default:
+      return undefined
+  }
+}
 
-/** Every magic account, for the local seed. */
-export const MAGIC_ACCOUNT_NUMBERS = Object.values(MAGIC_ACCOUNTS)
+/** The magic account whose transfers commit and then reply too late, in test mode. */
+export const commitsThenTimesOut = (accountNumber: string) =>
+  inTest() && accountNumber === MAGIC_ACCOUNTS.commitsThenTimesOut
+
+/** Every magic account that exists, for the local seed: all but the one that is never opened (14). */
+export const MAGIC_ACCOUNT_NUMBERS = Object.values(MAGIC_ACCOUNTS).filter((n) => n !== MAGIC_ACCOUNTS.unknown)

@@ -1,7 +1,7 @@
 import { eventsOfBusiness } from '#lib/events/event.ts'
 import { reconcile } from '#lib/finance/reconcile.ts'
 import { readInvoiceRecord } from '#lib/invoice/repository.ts'
-import { getAccount, getBankRequest, type TransferRecord } from '#lib/ledger/repository.ts'
+import { getAccount, getBankRequest, getBankSession, type TransferRecord } from '#lib/ledger/repository.ts'
 import { readDelivery } from '#lib/webhooks/delivery-records.ts'
 import { DEV } from '../local/dev-credentials.ts'
 
@@ -23,6 +23,12 @@ export interface Model {
     }
   >
   reversals: { requestId: string; original: string }[]
+  /** Session id -> the requestId of the transfer answered with it. */
+  sessions: Map<string, string>
+  /** RequestIds (and their session ids) a status query found never received: final 25s. */
+  neverReceived: { requestId: string; sessionId?: string; bySession?: boolean }[]
+  /** Transfers sent with a session id another requestId had: each refused with 26. */
+  sessionReuses: string[]
   invoices: string[]
   subscriptions: { id: string; createdAt: string }[]
   /** Found while the run went on: a 500, a 503 without Retry-After, a replay answered differently. */
@@ -33,7 +39,8 @@ export interface Model {
  * The invariants of CONTRACT section 19, checked once the run is drained: money conserved (the
  * reconciliation: every balance = opening + its recorded transfers, histories and daily totals equal
  * to the ledger; and each simulated account's balance = opening - acknowledged debits + acknowledged
- * reversals), at most one effect per requestId, at most one reversal per original, every acknowledged
+ * reversals), at most one effect per requestId and per session id, no debit after a final 25 (a
+ * never-received requestId stays recorded as such), at most one reversal per original, every acknowledged
  * invoice there exactly once with exactly one event, every event delivered at least once to every
  * subscription that existed when it happened, no delivery claim held past its timeout.
  */
@@ -77,6 +84,7 @@ export async function checkInvariants(
       )
     }
   }
+  await checkStatusQueries(model, check)
   for (const [accountNumber, balance] of expected) {
     const account = await getAccount(accountNumber)
     check(
@@ -114,4 +122,45 @@ export async function checkInvariants(
     }
   }
   return { checked, violations }
+}
+
+/**
+ * CONTRACT 24 in the table: a requestId or session id a status query found never received is
+ * recorded so (NOT_RECEIVED) and nothing else, so no late original moved money under it (the
+ * balances above would show it too); each session id answered is held by the one requestId answered
+ * with it; a session id sent again under another requestId recorded nothing.
+ */
+async function checkStatusQueries(model: Model, check: (ok: boolean, message: () => string) => void) {
+  const client = DEV.switch.clientId
+  for (const lost of model.neverReceived) {
+    const record = await getBankRequest(client, lost.requestId)
+    check(
+      record === undefined || record.kind === 'NOT_RECEIVED',
+      () =>
+        `never-received ${lost.requestId}: a final 25, yet recorded as ${record?.kind} ${JSON.stringify(record && 'status' in record ? record.status : '')}`,
+    )
+    if (lost.bySession && lost.sessionId) {
+      const session = await getBankSession(client, lost.sessionId)
+      check(
+        session?.kind === 'NOT_RECEIVED',
+        () => `never-received session id ${lost.sessionId}: recorded as ${session?.kind ?? 'nothing'}`,
+      )
+    }
+  }
+  for (const [sessionId, requestId] of model.sessions) {
+    if (model.transfers.get(requestId)?.status !== 200) continue
+    const session = await getBankSession(client, sessionId)
+    check(
+      session?.kind === 'SESSION' && session.requestId === requestId,
+      () =>
+        `session id ${sessionId}: answered for ${requestId}, held by ${session && 'requestId' in session ? session.requestId : session?.kind}`,
+    )
+  }
+  for (const requestId of model.sessionReuses) {
+    const record = await getBankRequest(client, requestId)
+    check(
+      record === undefined,
+      () => `${requestId} reused a session id: refused with 26, yet recorded ${record?.kind}`,
+    )
+  }
 }

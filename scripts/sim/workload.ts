@@ -5,8 +5,10 @@ import { DEV } from '../local/dev-credentials.ts'
 import type { Model } from './invariants.ts'
 
 /**
- * The simulation's workload over the four areas: transfers, replays of them, reversals (some of an
- * original already reversed), balance enquiries (Area B); signed invoices (Area A), whose events go
+ * The simulation's workload over the four areas: transfers (half with a NIP session id), replays of
+ * them, reversals (some of an original already reversed), balance enquiries, transfers whose reply is
+ * lost and which a status query settles, late originals of a requestId a status query found never
+ * received, a session id under a second requestId (Area B); signed invoices (Area A), whose events go
  * to the webhook subscriptions (Area C); and the run's own steps (consumers pumped, the clock moved).
  * A request refused for the faults (503 with Retry-After, or 429) is sent again as a client would,
  * the same body, until it is answered; after 40 refusals once more with the faults off (a table back
@@ -100,9 +102,20 @@ export function workload(deps: {
     }
   }
 
-  async function transfer(i: number) {
-    const body = {
-      requestId: `SIM-${i}-${hex(8)}`,
+  /**
+   * A NIP session id (CONTRACT 24): institution, the (fake) clock's yyMMddHHmmss, a serial of the
+   * operation and the seed's digits, unique across the runs that share a table.
+   */
+  const sessionIdOf = (i: number) => {
+    const stamp = new Date().toISOString().replace(/\D/g, '').slice(2, 14)
+    const digits = Array.from({ length: 6 }, () => Math.floor(random() * 10)).join('')
+    return `999999${stamp}${String(i).padStart(6, '0')}${digits}`
+  }
+
+  /** A new transfer's body; half of them carry a session id. */
+  function transferOf(i: number, prefix = 'SIM') {
+    return {
+      requestId: `${prefix}-${i}-${hex(8)}`,
       stan: String(100000 + (i % 900000)),
       processingCode: '400000',
       merchantId: pick(MERCHANTS),
@@ -111,20 +124,115 @@ export function workload(deps: {
       amount: 1 + Math.floor(random() * 50000) / 100,
       currency: 'NGN',
       productCode: 'AIRTIME',
+      ...(random() < 0.5 ? { sessionId: sessionIdOf(i) } : {}),
     }
-    const reply = await answered(`transfer ${body.requestId}`, () =>
-      clients.switch.post('/api/v1/transactions/transfer', body),
-    )
+  }
+
+  /** What the model keeps of a transfer answered (by its reply or by a status query's). */
+  function answeredTransfer(
+    body: ReturnType<typeof transferOf>,
+    status: number,
+    text: string,
+    code?: string,
+  ) {
     model.transfers.set(body.requestId, {
       accountNumber: body.accountNumber,
       amountKobo: Math.round(body.amount * 100),
       body,
-      status: reply.status,
-      reply: reply.text,
-      succeeded: reply.status === 200 && reply.body?.responseCode === '00',
+      status,
+      reply: text,
+      succeeded: status === 200 && code === '00',
       reversals: 0,
     })
+    if (body.sessionId) model.sessions.set(body.sessionId, body.requestId)
+  }
+
+  async function transfer(i: number) {
+    const body = transferOf(i)
+    const reply = await answered(`transfer ${body.requestId}`, () =>
+      clients.switch.post('/api/v1/transactions/transfer', body),
+    )
+    answeredTransfer(body, reply.status, reply.text, reply.body?.responseCode)
     return `${reply.status} ${reply.body?.responseCode}`
+  }
+
+  /** The status query of a requestId or session id, sent again only when it did not get through. */
+  const statusQuery = (label: string, query: { requestId: string } | { sessionId: string }) =>
+    answered(`status query of ${label}`, () =>
+      clients.switch.post('/api/v1/transactions/status-query', query),
+    )
+
+  /**
+   * A transfer whose reply the switch never gets (its timeout): sent once, the reply dropped unread,
+   * then settled 15 s later by one status query, by its requestId or its session id. The query must
+   * answer the outcome (00 or 51) or a final 25; a 25 means no debit, ever.
+   */
+  async function timedOut(i: number) {
+    const body = transferOf(i, 'SIMTO')
+    deps.tick()
+    requests.total++
+    await clients.switch.post('/api/v1/transactions/transfer', body)
+    await deps.advance(15_000)
+    const query =
+      body.sessionId && random() < 0.5 ? { sessionId: body.sessionId } : { requestId: body.requestId }
+    const reply = await statusQuery(body.requestId, query)
+    const code = reply.body?.responseCode
+    if (reply.status === 200 && (code === '00' || code === '51')) {
+      const { queriedAt: _, ...first } = JSON.parse(reply.text)
+      answeredTransfer(body, 200, JSON.stringify(first), code)
+    } else if (reply.status === 404 && code === '25') {
+      model.neverReceived.push({ requestId: body.requestId, sessionId: body.sessionId })
+    } else {
+      model.violations.push(
+        `timed-out transfer ${body.requestId}: the status query answered ${reply.status} ${reply.text.slice(0, 200)}`,
+      )
+    }
+    return `${reply.status} ${code}`
+  }
+
+  /**
+   * The late original: a status query finds a requestId (or session id) never received, a final 25;
+   * then the original arrives, and must be refused with the same 25, never debited.
+   */
+  async function lateOriginal(i: number) {
+    const body = transferOf(i, 'SIMLATE')
+    const bySession = body.sessionId !== undefined && random() < 0.5
+    const query = await statusQuery(
+      body.requestId,
+      bySession ? { sessionId: body.sessionId! } : { requestId: body.requestId },
+    )
+    const late = await answered(`late original ${body.requestId}`, () =>
+      clients.switch.post('/api/v1/transactions/transfer', body),
+    )
+    for (const [what, reply] of [
+      ['status query', query],
+      ['late original', late],
+    ] as const)
+      if (reply.status !== 404 || reply.body?.responseCode !== '25')
+        model.violations.push(
+          `${what} of never-received ${body.requestId}: ${reply.status} ${reply.text.slice(0, 200)}, not the final 25`,
+        )
+    model.neverReceived.push({ requestId: body.requestId, sessionId: body.sessionId, bySession })
+    return `${query.status} ${late.status}`
+  }
+
+  /** A session id already used, under a new requestId: refused with 26, nothing moves. */
+  async function sessionReuse(i: number) {
+    const used = [...model.sessions.entries()].filter(
+      ([, requestId]) => model.transfers.get(requestId)?.status === 200,
+    )
+    if (!used.length) return 'none'
+    const [sessionId] = pick(used)
+    const body = { ...transferOf(i, 'SIMSES'), sessionId }
+    const reply = await answered(`session reuse ${sessionId}`, () =>
+      clients.switch.post('/api/v1/transactions/transfer', body),
+    )
+    if (reply.status !== 409 || reply.body?.responseCode !== '26')
+      model.violations.push(
+        `session id ${sessionId} under a second requestId ${body.requestId}: ${reply.status} ${reply.text.slice(0, 200)}, not 26`,
+      )
+    model.sessionReuses.push(body.requestId)
+    return `${reply.status}`
   }
 
   async function replay() {
@@ -229,7 +337,7 @@ export function workload(deps: {
                   ? (['sign', () => sign(i)] as const)
                   : r < 0.81
                     ? (['subscribe', subscribe] as const)
-                    : r < 0.95
+                    : r < 0.88
                       ? ([
                           'pump',
                           async () => {
@@ -237,14 +345,20 @@ export function workload(deps: {
                             return ''
                           },
                         ] as const)
-                      : ([
-                          'advance',
-                          async () => {
-                            const ms = Math.floor(random() * 30 * 60_000)
-                            await deps.advance(ms)
-                            return String(ms)
-                          },
-                        ] as const)
+                      : r < 0.91
+                        ? (['timed out', () => timedOut(i)] as const)
+                        : r < 0.93
+                          ? (['late original', () => lateOriginal(i)] as const)
+                          : r < 0.95
+                            ? (['session reuse', () => sessionReuse(i)] as const)
+                            : ([
+                                'advance',
+                                async () => {
+                                  const ms = Math.floor(random() * 30 * 60_000)
+                                  await deps.advance(ms)
+                                  return String(ms)
+                                },
+                              ] as const)
       counts[kind] = (counts[kind] ?? 0) + 1
       const t0 = performance.now()
       trace.push(`${i} ${kind} ${await run()}`)

@@ -109,6 +109,9 @@ describe('DataStack', () => {
 /** The consumer a function (by its description, which ends with its functionId) is, if any. */
 const consumerOf = (description: unknown) =>
   consumers.find((c) => String(description).endsWith(` ${c.functionId}`))
+/** The timeout an API function's routes declare (Area B's bound), if any. */
+const declaredTimeoutOf = (description: unknown) =>
+  routes.find((r) => String(description).endsWith(` ${r.functionId}`))?.timeoutSeconds
 
 describe('one stack per area (CONTRACT section 13)', () => {
   it("keeps every template of the stage at most 300 resources (60% of CloudFormation's 500)", () => {
@@ -199,14 +202,15 @@ describe('the stage', () => {
     expect(functions).toHaveLength(functionIds.length + 1 + consumers.length)
     for (const fn of functions) {
       // A consumer's memory and timeout are its declaration's (the stream consumers work in batches,
-      // the daily reconciliation scans the whole table); an API function's the house defaults.
+      // the daily reconciliation scans the whole table); an API function's the house defaults, or
+      // the timeout its declaration gives (Area B's, test/infra/area-b-timeouts.test.ts).
       const consumer = consumerOf(fn.Properties.Description)
       expect(fn.Properties).toMatchObject({
         Runtime: 'nodejs22.x',
         Architectures: ['arm64'],
         Handler: 'index.handler',
         MemorySize: consumer?.memoryMB ?? 1024,
-        Timeout: consumer?.timeoutSeconds ?? 10,
+        Timeout: consumer?.timeoutSeconds ?? declaredTimeoutOf(fn.Properties.Description) ?? 10,
         Environment: {
           Variables: {
             TABLE_NAME: expect.anything(),

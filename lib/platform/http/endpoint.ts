@@ -169,6 +169,11 @@ export interface Endpoint<
    * or the project's own by a path from its root starting with `./` (lib/platform/http/route.ts projectFile).
    */
   files?: readonly string[]
+  /**
+   * Its function's timeout in seconds, when not the house 10 s (infra/constructs/api-function.ts): a
+   * bound the domain promises its callers (Area B is final within 10 s of receipt, CONTRACT 24).
+   */
+  timeoutSeconds?: number
   request: EndpointRequest<B, Q, P>
 }
 
@@ -219,6 +224,7 @@ export function routesOf(e: Endpoint): Route[] {
     ...(e.sealedReply ? { sealedReply: true as const } : {}),
     ...(e.metric ? { metric: e.metric } : {}),
     ...(e.files ? { files: e.files } : {}),
+    ...(e.timeoutSeconds ? { timeoutSeconds: e.timeoutSeconds } : {}),
   }))
 }
 
@@ -268,15 +274,15 @@ export const endpoint = <
 ): Endpoint<B, Q, P, S> => declaration
 
 /** What every endpoint of one domain module shares: given once, by `endpointsOf`. */
-type Shared = 'domain' | 'stack' | 'area' | 'auth' | 'reply' | 'roles' | 'versions'
+type Shared = 'domain' | 'stack' | 'area' | 'auth' | 'reply' | 'roles' | 'versions' | 'timeoutSeconds'
 
 /**
  * The declarer of one domain module's endpoints: the fields they share, given once. Each endpoint
- * may still override reply, roles, versions and stack.
+ * may still override reply, roles, versions, stack and timeoutSeconds.
  */
 export function endpointsOf<const S extends AuthScheme>(
   shared: Pick<Endpoint<z.ZodType, z.ZodType, z.ZodType, S>, 'domain' | 'stack' | 'area' | 'auth' | 'reply'> &
-    Partial<Pick<Endpoint, 'roles' | 'versions'>>,
+    Partial<Pick<Endpoint, 'roles' | 'versions' | 'timeoutSeconds'>>,
 ) {
   return <
     B extends z.ZodType = z.ZodType<unknown>,
@@ -284,7 +290,7 @@ export function endpointsOf<const S extends AuthScheme>(
     P extends z.ZodType = z.ZodType<unknown>,
   >(
     own: Omit<Endpoint<B, Q, P, S>, Shared> &
-      Partial<Pick<Endpoint<B, Q, P, S>, 'reply' | 'roles' | 'versions' | 'stack'>>,
+      Partial<Pick<Endpoint<B, Q, P, S>, 'reply' | 'roles' | 'versions' | 'stack' | 'timeoutSeconds'>>,
   ): Endpoint<B, Q, P, S> => ({ roles: [], ...shared, ...own })
 }
 

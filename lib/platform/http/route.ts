@@ -107,6 +107,8 @@ export interface Route {
    * beside the function's bundle in AWS, read where they are locally.
    */
   files?: readonly string[]
+  /** Its function's timeout in seconds (the declaration's `timeoutSeconds`); absent, the house 10 s. */
+  timeoutSeconds?: number
 }
 
 /** Where a route's `files` entry is, relative to the project root: the project's own, or node_modules. */

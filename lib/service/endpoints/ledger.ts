@@ -9,6 +9,7 @@ import {
   TransferRequest,
 } from '#lib/ledger/schemas.ts'
 import { TEST_CLOCK_PREFIX } from '#lib/platform/db/keys.ts'
+import { AREA_B_TIMEOUT_SECONDS } from '#lib/ledger/final-within.ts'
 import { reads, writes } from './common.ts'
 
 /** Area B: balance and name enquiry, debit transfer, reversal and status query (CONTRACT sections 6, 24). */
@@ -19,6 +20,8 @@ const ledger = /* @__PURE__ */ endpointsOf({
   area: 'B',
   auth: 'switch-signature',
   reply: 'bank',
+  // Every Area B request is final within 10 s of its receipt (lib/ledger/final-within.ts).
+  timeoutSeconds: AREA_B_TIMEOUT_SECONDS,
 })
 
 /**
@@ -150,7 +153,7 @@ export const nameEnquiryDocs = (): EndpointDocs => ({
 export const transferDocs = (): EndpointDocs => ({
   summary: 'Debit transfer to a merchant',
   description:
-    'Debits the account and credits the merchant in one DynamoDB transaction. Approved (00) and declined for insufficient funds (51) transfers are both recorded and both answer 200; responseCode says which. A repeated requestId returns the first reply. In test mode three accounts are magic (docs/sandbox.md): `1000000000` approves (opened with 1,000,000.00), `1000000051` always answers 51, `1000000091` always answers 91 (issuer unavailable, HTTP 503) and nothing is debited.',
+    'Debits the account and credits the merchant in one DynamoDB transaction. Approved (00) and declined for insufficient funds (51) transfers are both recorded and both answer 200; responseCode says which. A repeated requestId returns the first reply. In test mode some accounts are magic (docs/sandbox.md): `1000000000` approves (opened with 1,000,000.00), `1000000051` always answers 51, `1000000006` is dormant (06), `1000000014` never exists (14), `1000000091` and `1000000096` always answer 91 (issuer unavailable) and 96 (system malfunction), HTTP 503, nothing debited; `1000000068` approves but its reply is held past any client timeout after the commit, to rehearse the status query.',
   example: transferExample('0123456789'),
   examples: {
     sandboxApproves: {
@@ -165,6 +168,11 @@ export const transferDocs = (): EndpointDocs => ({
       summary:
         'Test mode: account 1000000091 always answers 91 (issuer unavailable, HTTP 503), nothing debited',
       value: transferExample('1000000091'),
+    },
+    sandboxCommitsThenTimesOut: {
+      summary:
+        'Test mode: account 1000000068 approves and debits, then holds the reply past any client timeout: find it by the status query',
+      value: transferExample('1000000068'),
     },
   },
   replies: () => ({
@@ -188,7 +196,7 @@ export const transferDocs = (): EndpointDocs => ({
     400: INVALID,
     404: 'Unknown account (14) or merchant (03), or a status query already found its sessionId never received (25, final)',
     409: 'The requestId was already used for a different request, or the sessionId by another requestId (26, RJCT AM05); or the account is dormant (06)',
-    503: 'Test mode, account 1000000091: the issuer is unavailable (91), nothing was debited; or the account is busy, retry with the same requestId',
+    503: 'Test mode, account 1000000091 or 1000000096: the issuer (91) or the system (96) is unavailable, nothing was debited; or the account is busy (96), retry with the same requestId',
   }),
 })
 

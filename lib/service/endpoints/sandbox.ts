@@ -1,3 +1,4 @@
+import { AREA_B_TIMEOUT_SECONDS } from '#lib/ledger/final-within.ts'
 import * as z from 'zod'
 import { TEST_CLOCK_PREFIX } from '#lib/platform/db/keys.ts'
 import { type EndpointDocs, endpoint, endpointsOf, lazy } from '#lib/platform/http/endpoint.ts'
@@ -41,6 +42,8 @@ export const bankClockAdvance = /* @__PURE__ */ endpoint({
   reply: 'bank',
   roles: [],
   routes: [{ method: 'POST', path: '/api/v1/transactions/test/clock/advance' }],
+  // Area B's bound, as the other switch calls (lib/ledger/final-within.ts).
+  timeoutSeconds: AREA_B_TIMEOUT_SECONDS,
   access: { table: [writes([TEST_CLOCK_PREFIX])] },
   request: { body: AdvanceClockRequest, invalidBody: bankBodyError },
 })

@@ -7,7 +7,8 @@ import { ensureTable } from '../../../scripts/local/table.ts'
 
 /**
  * The seeded fault simulation (scripts/sim/run.ts, `npm run sim`) in the test run: a few seeds, each
- * with no broken invariant, and one seed run twice (`npm run sim`, each on a fresh table) giving the
+ * with no broken invariant (CONTRACT 24's among them: at most one effect per requestId and per session
+ * id, no debit after a final 25, every transfer whose reply was lost settled by one status query), and one seed run twice (`npm run sim`, each on a fresh table) giving the
  * same trace of decisions and outcomes.
  * SIM_TEST_OPS sets the operations per seed (default 100: DynamoDB Local answers each call in
  * milliseconds, so a run is a few operations a second on a busy two-core machine).
@@ -38,6 +39,9 @@ describe('the seeded fault simulation', () => {
         tableName: process.env.TABLE_NAME!,
       })
     let faults = 0
+    // CONTRACT 24: transfers whose reply is lost, each settled by one status query; late originals of
+    // a requestId a status query found never received; session ids sent again under a new requestId.
+    const statusQueryKinds = { 'timed out': 0, 'late original': 0, 'session reuse': 0 }
     for (const seed of SEEDS) {
       const report = await run(seed)
       expect(
@@ -47,8 +51,11 @@ describe('the seeded fault simulation', () => {
       expect(report.invariantsChecked).toBeGreaterThan(OPS)
       faults +=
         report.faults.throttling + report.faults.transactionCanceled + report.faults.timeoutAfterCommit
+      for (const kind of Object.keys(statusQueryKinds) as (keyof typeof statusQueryKinds)[])
+        statusQueryKinds[kind] += report.counts[kind] ?? 0
     }
     expect(faults).toBeGreaterThan(0)
+    for (const [kind, n] of Object.entries(statusQueryKinds)) expect(n, kind).toBeGreaterThan(0)
   })
 
   it('replays a seed identically: `npm run sim` twice on fresh tables gives the same trace and faults', {
