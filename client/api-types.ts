@@ -2648,7 +2648,7 @@ export interface webhooks {
 export interface components {
     schemas: {
         AccessPointProviderResponse: {
-            /** @description The validate endpoints (si/validate, app/invoice/validate, /api/v1/invoice/validate): the EN 16931 business rules the invoice does not meet, by their official identifiers, at most 100. Informational: they never change the reply's status; the NG-* rules decide (docs/invoices.md: "EN 16931 findings"). */
+            /** @description The validate endpoints (si/validate, app/invoice/validate, /api/v1/invoice/validate): the EN 16931 business rules the invoice does not meet, by their official identifiers, at most 100: for a UBL invoice always, for a JSON invoice only when asked (`?en16931=true`). Informational: they never change the reply's status; the NG-* rules decide (docs/invoices.md: "EN 16931 findings"). */
             en16931?: components["schemas"]["En16931Finding"][];
             /**
              * @description Invoice Reference Number: <invoice_number>-<service_id>-<YYYYMMDD>
@@ -2695,7 +2695,7 @@ export interface components {
             /** @description The HTTP status */
             code: number;
             data: null;
-            /** @description The validate endpoints (si/validate, app/invoice/validate, /api/v1/invoice/validate): the EN 16931 business rules the invoice does not meet, by their official identifiers, at most 100. Informational: they never change the reply's status; the NG-* rules decide (docs/invoices.md: "EN 16931 findings"). */
+            /** @description The validate endpoints (si/validate, app/invoice/validate, /api/v1/invoice/validate): the EN 16931 business rules the invoice does not meet, by their official identifiers, at most 100: for a UBL invoice always, for a JSON invoice only when asked (`?en16931=true`). Informational: they never change the reply's status; the NG-* rules decide (docs/invoices.md: "EN 16931 findings"). */
             en16931?: components["schemas"]["En16931Finding"][];
             error: {
                 /** @description The errors as one readable string */
@@ -3360,7 +3360,7 @@ export interface components {
         FirsErrorDetails: {
             /** @description The first 10 errors as one readable string, and how many more `errors` holds */
             details: string;
-            /** @description The validate endpoints (si/validate, app/invoice/validate, /api/v1/invoice/validate): the EN 16931 business rules the invoice does not meet, by their official identifiers, at most 100. Informational: they never change the reply's status; the NG-* rules decide (docs/invoices.md: "EN 16931 findings"). */
+            /** @description The validate endpoints (si/validate, app/invoice/validate, /api/v1/invoice/validate): the EN 16931 business rules the invoice does not meet, by their official identifiers, at most 100: for a UBL invoice always, for a JSON invoice only when asked (`?en16931=true`). Informational: they never change the reply's status; the NG-* rules decide (docs/invoices.md: "EN 16931 findings"). */
             en16931?: components["schemas"]["En16931Finding"][];
             /** @description Every problem found, one each, at most 100; a refusal of the request as a whole is one item with an empty path and its code */
             errors: components["schemas"]["Problem"][];
@@ -5522,7 +5522,9 @@ export interface operations {
     };
     "app-invoice-validate-v1": {
         parameters: {
-            query?: never;
+            query?: {
+                en16931?: "true" | "false";
+            };
             header?: {
                 /** @description A retry with the same key (1 to 128 visible ASCII characters) gets the first reply back. */
                 "Idempotency-Key"?: string;
@@ -10584,7 +10586,9 @@ export interface operations {
     };
     "invoice-validate-v1": {
         parameters: {
-            query?: never;
+            query?: {
+                en16931?: "true" | "false";
+            };
             header?: {
                 /** @description A retry with the same key (1 to 128 visible ASCII characters) gets the first reply back. */
                 "Idempotency-Key"?: string;
@@ -14187,7 +14191,9 @@ export interface operations {
     };
     "si-validate-v1": {
         parameters: {
-            query?: never;
+            query?: {
+                en16931?: "true" | "false";
+            };
             header?: {
                 /** @description A retry with the same key (1 to 128 visible ASCII characters) gets the first reply back. */
                 "Idempotency-Key"?: string;
@@ -18027,7 +18033,9 @@ export interface operations {
     };
     "app-invoice-validate-v2": {
         parameters: {
-            query?: never;
+            query?: {
+                en16931?: "true" | "false";
+            };
             header?: {
                 /** @description A retry with the same key (1 to 128 visible ASCII characters) gets the first reply back. */
                 "Idempotency-Key"?: string;
@@ -20500,7 +20508,9 @@ export interface operations {
     };
     "si-validate-v2": {
         parameters: {
-            query?: never;
+            query?: {
+                en16931?: "true" | "false";
+            };
             header?: {
                 /** @description A retry with the same key (1 to 128 visible ASCII characters) gets the first reply back. */
                 "Idempotency-Key"?: string;
