@@ -97,8 +97,11 @@ describe('GET /api/docs', () => {
     )
     const top = items.filter((id) => /^section\/[^/]+$/.test(id) || id.startsWith('operation/'))
     expect(top.slice(0, 2)).toEqual(['section/Authentication', 'section/Errors'])
+    // A section's text with its subsections' (Redoc renders each heading as a section of its own).
     const text = (id: string) =>
-      page.$eval(`[data-section-id="${id}"]`, (e) => (e as unknown as { innerText: string }).innerText)
+      page.$$eval(`[data-section-id^="${id}"]`, (elements) =>
+        elements.map((e) => (e as unknown as { innerText: string }).innerText).join('\n'),
+      )
     // How to sign, with the worked request in curl and with the client package.
     const authentication = await text('section/Authentication')
     expect(authentication).toContain('x-api-signature')
@@ -106,9 +109,7 @@ describe('GET /api/docs', () => {
     expect(authentication).toContain('curl -s -X POST')
     expect(authentication).toContain("from '@ng-einvoicing/client'")
     // The whole catalogue, every code of every section.
-    const errors = await page.$$eval('[data-section-id^="section/Errors"]', (elements) =>
-      elements.map((e) => (e as unknown as { innerText: string }).innerText).join('\n'),
-    )
+    const errors = await text('section/Errors')
     for (const entry of CATALOGUE) expect(errors, entry.code).toContain(entry.code)
     await page.close()
   })
