@@ -114,7 +114,7 @@ describe('GET /api/docs', () => {
     await page.close()
   })
 
-  it('titles no two navigation entries alike, and shows no integer as the safe-integer range', {
+  it('titles no two navigation entries alike', {
     timeout: 120_000,
   }, async () => {
     const page = await context.newPage()
@@ -125,7 +125,7 @@ describe('GET /api/docs', () => {
     )
     expect(titles.length).toBeGreaterThan(100)
     expect(titles.filter((title, i) => titles.indexOf(title) !== i)).toEqual([])
-    expect(await page.content()).not.toContain('9007199254740991')
+    // (the document's integers: test/unit/service/endpoint-declarations.test.ts)
     await page.close()
   })
 })
