@@ -14,7 +14,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Health of the application, its dependencies and your webhook
+         * Health of the application, its dependencies and your webhook · /api
          * @description Without credentials only `{healthy, status, execTime}` (for uptime probes; a wrong signature is still 401). Any authenticated client also gets `components`: each dependency's status (the detail is in the operator's logs, for no client's reply) and its own webhook's.
          */
         get: operations["health-check"];
@@ -76,7 +76,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Submit 1 to 100 invoices to validate or sign
+         * Submit 1 to 100 invoices to validate or sign · v1
          * @description Answers 202 with Location; each invoice is then handled exactly as POST /app/invoice/validate or /sign would (both sign, CONTRACT section 5), once. An invoice may be a UBL 2.1 Invoice or CreditNote as a string (CONTRACT 22), handled as the same document sent with Content-Type: application/xml. An Idempotency-Key replays the first reply. batch.completed is sent when every item has its result.
          */
         post: operations["app-invoice-batch-submit-v1"];
@@ -94,7 +94,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A batch and each item result
+         * A batch and each item result · v1
          * @description Another business's batch is 404.
          */
         get: operations["app-invoice-batch-status-v1"];
@@ -114,7 +114,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Confirm the status of an IRN
+         * Confirm the status of an IRN · v1
          * @description The invoice's lifecycle: status, payment status and when each step happened.
          */
         get: operations["app-invoice-confirm-irn-v1"];
@@ -136,7 +136,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Validate, sign and report an invoice
+         * Validate, sign and report an invoice · v1
          * @description Validates, signs and records the invoice as SIGNED. Signing the same IRN again with identical content returns the first reply (same signed_at); different content is 409. v2 takes ValidateInvoiceRequestV2. Parties may be named by `id` and addresses by `postal_address_id` (resolved before the rules run, as on validate; unknown: 400 NG-PT-01 at its path).
          */
         post: operations["app-invoice-sign-v1"];
@@ -156,7 +156,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Transmit a signed invoice
+         * Transmit a signed invoice · v1
          * @description Checks the webhook of every involved party that has one (2 s timeout each), delivers the signed invoice to the buyer's webhook and records it as TRANSMITTED. If any webhook is down, 503 and nothing changes. Transmitting again is idempotent. In test mode only the parties' test-mode systems count, and two buyer TINs are magic (docs/sandbox.md): `00000000-0101` is a buyer whose system is up (200; its `invoice.received` goes to your own subscriptions) and `00000000-0102` one whose system is down (503 WEBHOOK_DOWN).
          */
         post: operations["app-invoice-transmit-v1"];
@@ -180,7 +180,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Update an invoice's payment status
+         * Update an invoice's payment status · v1
          * @description Only the supplier business: PENDING -> PAID or REJECTED, with an optional `reference` (up to 200 characters, e.g. the payment's own reference) stored with the change and shown by confirm, the pulled invoice and the buyer's inbox. The same value again is a no-op 200 (the reference stays as it was); leaving PAID or REJECTED is 409. `payment_status` may be the name or the numeric code (0=REJECTED, 1=PENDING, 2=PAID).
          */
         patch: operations["app-invoice-update-irn-v1"];
@@ -196,7 +196,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Validate, then sign and report an invoice
+         * Validate, then sign and report an invoice · v1
          * @description As sign: validates, signs the RFC 8785 canonical JSON with the service's Ed25519 key (JWKS at /api/v1/resource/public-keys) and records the invoice as SIGNED. v2 takes ValidateInvoiceRequestV2.
          */
         post: operations["app-invoice-validate-v1"];
@@ -216,7 +216,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Validate an IRN the business built or generated
+         * Validate an IRN the business built or generated · v1
          * @description Accepts `<invoice reference>-<service id>-<YYYYMMDD>` when it is well formed (a reference of 2 to 50 letters and digits, a real date) and carries the caller's business's service id, and registers it for that business as generate-irn does (GENERATED); an IRN already generated, validated or signed by the business is 200 and left as it is. Sign takes such an IRN without this call.
          */
         post: operations["app-invoice-validate-irn-v1"];
@@ -322,7 +322,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Your business, as the authority calls it the entity
+         * Your business, as the authority calls it the entity · /api/v1/entity
          * @description `GET /api/v1/entity/{id}` with your business id or TIN, or `GET /api/v1/entity?reference=` with your business id, TIN or service id (or an empty `reference`, as the authority's clients send it): your business's name, TIN, service id and whether it is exchange-ready (a system configured: an active API client of this mode with a webhook URL). Any other id or reference is 404, whether or not it names another business.
          */
         get: operations["entity-v1"];
@@ -342,7 +342,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Your business, as the authority calls it the entity
+         * Your business, as the authority calls it the entity · /api/v1/entity/{id}
          * @description `GET /api/v1/entity/{id}` with your business id or TIN, or `GET /api/v1/entity?reference=` with your business id, TIN or service id (or an empty `reference`, as the authority's clients send it): your business's name, TIN, service id and whether it is exchange-ready (a system configured: an active API client of this mode with a webhook URL). Any other id or reference is 404, whether or not it names another business.
          */
         get: operations["entity-id-v1"];
@@ -402,7 +402,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Health of the application, its dependencies and your webhook
+         * Health of the application, its dependencies and your webhook · v1
          * @description Without credentials only `{healthy, status, execTime}` (for uptime probes; a wrong signature is still 401). Any authenticated client also gets `components`: each dependency's status (the detail is in the operator's logs, for no client's reply) and its own webhook's.
          */
         get: operations["health-check-v1"];
@@ -422,7 +422,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Search the business's signed invoices
+         * Search the business's signed invoices · /api/v1/invoice/{business_id}
          * @description The caller's business's signed invoices, newest first, filtered and paged like the merchant history: `page` counts from 1 in the request and `data.page.number` from 0 in the reply. An invoice is listed as soon as its sign reply is sent. No filter, or one of `buyer_tin`, `invoice_type_code` and `currency`: a page reads at most `size` + 1 items whatever the volume. `payment_status`, the issue dates, or two key filters together are applied to one window of the newest 1,000 invoices of the narrowest key filter given; when more remain below it, the reply's `Link` header has a `next-window` link (`before=<number>`), and `X-Search-Window: partial`. With `Accept: text/csv`, the same page as RFC 4180 CSV (size up to 1,000).
          */
         get: operations["invoice-business_id-v1"];
@@ -442,7 +442,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Confirm the status of an IRN
+         * Confirm the status of an IRN · /api/v1/invoice/confirm/{irn}
          * @description The invoice's lifecycle: status, payment status and when each step happened.
          */
         get: operations["invoice-confirm-irn-v1"];
@@ -462,7 +462,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Pull a signed invoice (buyer or supplier)
+         * Pull a signed invoice (buyer or supplier) · /api/v1/invoice/download/{irn}
          * @description The buyer (customer party TIN = your business TIN) or the supplier may pull an invoice once it is SIGNED; anyone else gets 404. The reply is the invoice as signed (A.7 InvoiceResponse), with its current payment status (CANCELLED where it was REJECTED, or once credit notes took all of its payable amount) and `adjustments`: the credit notes (380, 393) and debit notes (384) signed against it. With `Accept: application/xml`, the same invoice as an OASIS UBL 2.1 document: `CreditNote` for credit notes (380, 393), `Invoice` for every other type, the authority's type code mapped to UN/CEFACT 1001 (381 -> 380, 380 -> 381, 384 -> 383) with the authority's own code in the type code's `name` attribute.
          */
         get: operations["invoice-download-irn-v1"];
@@ -484,7 +484,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Validate an IRN the business built or generated
+         * Validate an IRN the business built or generated · /api/v1/invoice/irn/validate
          * @description Accepts `<invoice reference>-<service id>-<YYYYMMDD>` when it is well formed (a reference of 2 to 50 letters and digits, a real date) and carries the caller's business's service id, and registers it for that business as generate-irn does (GENERATED); an IRN already generated, validated or signed by the business is 200 and left as it is. Sign takes such an IRN without this call.
          */
         post: operations["invoice-irn-validate-v1"];
@@ -542,7 +542,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The countries reference list
+         * The countries reference list · /api/v1/invoice/resources/countries
          * @description The countries list, with its version in the message. Sent with ETag and Last-Modified; If-None-Match with the current ETag gives 304 and no body.
          */
         get: operations["invoice-resources-countries-v1"];
@@ -562,7 +562,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The currencies reference list
+         * The currencies reference list · /api/v1/invoice/resources/currencies
          * @description The currencies list, with its version in the message. Sent with ETag and Last-Modified; If-None-Match with the current ETag gives 304 and no body.
          */
         get: operations["invoice-resources-currencies-v1"];
@@ -582,7 +582,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The product-codes reference list
+         * The product-codes reference list · /api/v1/invoice/resources/hs-codes
          * @description The product-codes list, with its version in the message. Sent with ETag and Last-Modified; If-None-Match with the current ETag gives 304 and no body.
          */
         get: operations["invoice-resources-hs-codes-v1"];
@@ -602,7 +602,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The invoice-types reference list
+         * The invoice-types reference list · /api/v1/invoice/resources/invoice-types
          * @description The invoice-types list, with its version in the message. Sent with ETag and Last-Modified; If-None-Match with the current ETag gives 304 and no body.
          */
         get: operations["invoice-resources-invoice-types-v1"];
@@ -622,7 +622,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The lgas reference list
+         * The lgas reference list · /api/v1/invoice/resources/lgas
          * @description The lgas list, with its version in the message. Sent with ETag and Last-Modified; If-None-Match with the current ETag gives 304 and no body.
          */
         get: operations["invoice-resources-lgas-v1"];
@@ -642,7 +642,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The payment-means reference list
+         * The payment-means reference list · /api/v1/invoice/resources/payment-means
          * @description The payment-means list, with its version in the message. Sent with ETag and Last-Modified; If-None-Match with the current ETag gives 304 and no body.
          */
         get: operations["invoice-resources-payment-means-v1"];
@@ -662,7 +662,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The product-codes reference list
+         * The product-codes reference list · /api/v1/invoice/resources/product-codes
          * @description The product-codes list, with its version in the message. Sent with ETag and Last-Modified; If-None-Match with the current ETag gives 304 and no body.
          */
         get: operations["invoice-resources-product-codes-v1"];
@@ -682,7 +682,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The service-codes reference list
+         * The service-codes reference list · /api/v1/invoice/resources/services-codes
          * @description The service-codes list, with its version in the message. Sent with ETag and Last-Modified; If-None-Match with the current ETag gives 304 and no body.
          */
         get: operations["invoice-resources-services-codes-v1"];
@@ -702,7 +702,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The states reference list
+         * The states reference list · /api/v1/invoice/resources/states
          * @description The states list, with its version in the message. Sent with ETag and Last-Modified; If-None-Match with the current ETag gives 304 and no body.
          */
         get: operations["invoice-resources-states-v1"];
@@ -722,7 +722,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The tax-categories reference list
+         * The tax-categories reference list · /api/v1/invoice/resources/tax-categories
          * @description The tax-categories list, with its version in the message. Sent with ETag and Last-Modified; If-None-Match with the current ETag gives 304 and no body.
          */
         get: operations["invoice-resources-tax-categories-v1"];
@@ -742,7 +742,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The vat-exemptions reference list
+         * The vat-exemptions reference list · /api/v1/invoice/resources/vat-exemptions
          * @description The vat-exemptions list, with its version in the message. Sent with ETag and Last-Modified; If-None-Match with the current ETag gives 304 and no body.
          */
         get: operations["invoice-resources-vat-exemptions-v1"];
@@ -764,7 +764,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Validate, sign and report an invoice
+         * Validate, sign and report an invoice · /api/v1/invoice/sign
          * @description Validates, signs and records the invoice as SIGNED. Signing the same IRN again with identical content returns the first reply (same signed_at); different content is 409. v2 takes ValidateInvoiceRequestV2. Parties may be named by `id` and addresses by `postal_address_id` (resolved before the rules run, as on validate; unknown: 400 NG-PT-01 at its path).
          */
         post: operations["invoice-sign-v1"];
@@ -784,7 +784,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Transmit a signed invoice
+         * Transmit a signed invoice · /api/v1/invoice/transmit/{irn}
          * @description Checks the webhook of every involved party that has one (2 s timeout each), delivers the signed invoice to the buyer's webhook and records it as TRANSMITTED. If any webhook is down, 503 and nothing changes. Transmitting again is idempotent. In test mode only the parties' test-mode systems count, and two buyer TINs are magic (docs/sandbox.md): `00000000-0101` is a buyer whose system is up (200; its `invoice.received` goes to your own subscriptions) and `00000000-0102` one whose system is down (503 WEBHOOK_DOWN).
          */
         post: operations["invoice-transmit-irn-v1"];
@@ -886,7 +886,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Health of the application, its dependencies and your webhook
+         * Health of the application, its dependencies and your webhook · /api/v1/invoice/transmit/self-health-check
          * @description Without credentials only `{healthy, status, execTime}` (for uptime probes; a wrong signature is still 401). Any authenticated client also gets `components`: each dependency's status (the detail is in the operator's logs, for no client's reply) and its own webhook's.
          */
         get: operations["invoice-transmit-self-health-check-v1"];
@@ -912,7 +912,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Update an invoice's payment status
+         * Update an invoice's payment status · /api/v1/invoice/update/{irn}
          * @description Only the supplier business: PENDING -> PAID or REJECTED, with an optional `reference` (up to 200 characters, e.g. the payment's own reference) stored with the change and shown by confirm, the pulled invoice and the buyer's inbox. The same value again is a no-op 200 (the reference stays as it was); leaving PAID or REJECTED is 409. `payment_status` may be the name or the numeric code (0=REJECTED, 1=PENDING, 2=PAID).
          */
         patch: operations["invoice-update-irn-v1"];
@@ -928,7 +928,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Validate an invoice (does not sign)
+         * Validate an invoice (does not sign) · /api/v1/invoice/validate
          * @description Checks the invoice against the schema and the authority's rules and records it as VALIDATED. Both versions take ValidateInvoiceRequest, as the spec's endpoint table says. Every problem is reported in one 400 reply; unknown keys are ignored, not stored, and listed in `warnings`. A party may give `id` (a party of your business, POST /api/v1/invoice/party) instead of its fields and `postal_address_id` instead of `postal_address`: they are resolved before the rules run and the record holds the resolved values; one that names nothing of your business is 400 NG-PT-01 at its path.
          */
         post: operations["invoice-validate-v1"];
@@ -946,7 +946,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Search the business's signed invoices
+         * Search the business's signed invoices · v1
          * @description The caller's business's signed invoices, newest first, filtered and paged like the merchant history: `page` counts from 1 in the request and `data.page.number` from 0 in the reply. An invoice is listed as soon as its sign reply is sent. No filter, or one of `buyer_tin`, `invoice_type_code` and `currency`: a page reads at most `size` + 1 items whatever the volume. `payment_status`, the issue dates, or two key filters together are applied to one window of the newest 1,000 invoices of the narrowest key filter given; when more remain below it, the reply's `Link` header has a `next-window` link (`before=<number>`), and `X-Search-Window: partial`. With `Accept: text/csv`, the same page as RFC 4180 CSV (size up to 1,000).
          */
         get: operations["invoices-v1"];
@@ -966,7 +966,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The invoice as a PDF (supplier or buyer)
+         * The invoice as a PDF (supplier or buyer) · v1
          * @description A printable A4 invoice: parties, lines, totals, the IRN and the authority QR code, whose text verify-qr resolves to the IRN. The supplier or the buyer (customer party TIN = your business TIN) may fetch it once the invoice is SIGNED; anyone else gets 404. The same invoice always gives the same bytes: the QR text is made on the first request and stored, and the document's dates are the signing time. The notes (note, payment_terms_note) and the payment status are not printed.
          */
         get: operations["invoice-pdf-v1"];
@@ -1110,7 +1110,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The countries reference list
+         * The countries reference list · v1
          * @description The countries list, with its version in the message. Sent with ETag and Last-Modified; If-None-Match with the current ETag gives 304 and no body.
          */
         get: operations["resource-countries-v1"];
@@ -1130,7 +1130,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The currencies reference list
+         * The currencies reference list · v1
          * @description The currencies list, with its version in the message. Sent with ETag and Last-Modified; If-None-Match with the current ETag gives 304 and no body.
          */
         get: operations["resource-currencies-v1"];
@@ -1150,7 +1150,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The invoice-types reference list
+         * The invoice-types reference list · /api/v1/resource/invoice-types
          * @description The invoice-types list, with its version in the message. Sent with ETag and Last-Modified; If-None-Match with the current ETag gives 304 and no body.
          */
         get: operations["resource-invoice-types-v1"];
@@ -1170,7 +1170,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The lgas reference list
+         * The lgas reference list · v1
          * @description The lgas list, with its version in the message. Sent with ETag and Last-Modified; If-None-Match with the current ETag gives 304 and no body.
          */
         get: operations["resource-lgas-v1"];
@@ -1190,7 +1190,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The payment-means reference list
+         * The payment-means reference list · v1
          * @description The payment-means list, with its version in the message. Sent with ETag and Last-Modified; If-None-Match with the current ETag gives 304 and no body.
          */
         get: operations["resource-payment-means-v1"];
@@ -1210,7 +1210,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The product-codes reference list
+         * The product-codes reference list · v1
          * @description The product-codes list, with its version in the message. Sent with ETag and Last-Modified; If-None-Match with the current ETag gives 304 and no body.
          */
         get: operations["resource-product-codes-v1"];
@@ -1250,7 +1250,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The service-codes reference list
+         * The service-codes reference list · v1
          * @description The service-codes list, with its version in the message. Sent with ETag and Last-Modified; If-None-Match with the current ETag gives 304 and no body.
          */
         get: operations["resource-service-codes-v1"];
@@ -1270,7 +1270,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The states reference list
+         * The states reference list · v1
          * @description The states list, with its version in the message. Sent with ETag and Last-Modified; If-None-Match with the current ETag gives 304 and no body.
          */
         get: operations["resource-states-v1"];
@@ -1290,7 +1290,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The tax-categories reference list
+         * The tax-categories reference list · v1
          * @description The tax-categories list, with its version in the message. Sent with ETag and Last-Modified; If-None-Match with the current ETag gives 304 and no body.
          */
         get: operations["resource-tax-categories-v1"];
@@ -1310,7 +1310,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The vat-exemptions reference list
+         * The vat-exemptions reference list · v1
          * @description The vat-exemptions list, with its version in the message. Sent with ETag and Last-Modified; If-None-Match with the current ETag gives 304 and no body.
          */
         get: operations["resource-vat-exemptions-v1"];
@@ -1352,7 +1352,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Verify a TIN
+         * Verify a TIN · v1
          * @description Looks the TIN up in the taxpayer registry. A TIN is `NNNNNNNN-NNNN`, the 13-digit Tax ID of the NRS/JRB notice of May 2026, or `TIN-` and digits; any other string is 400. In test mode four TINs are magic (docs/sandbox.md): `00000000-0001` and `0000000000001` verify as an active taxpayer, `00000000-0002` and `0000000000002` are not found (404).
          */
         post: operations["resource-verify-tin-v1"];
@@ -1372,7 +1372,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Generate a standardised invoice number
+         * Generate a standardised invoice number · v1
          * @description `code` (default INV) + `serial_number` zero-padded to 6. Without serial_number, the next value of an atomic per-business, per-code counter is used.
          */
         post: operations["si-generate-invoice-number-v1"];
@@ -1392,7 +1392,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Generate an IRN
+         * Generate an IRN · v1
          * @description Builds `<invoice_number>-<service_id>-<issuance_date or today>` and records it as GENERATED for the caller's business. The same request again returns the same IRN.
          */
         post: operations["si-generate-irn-v1"];
@@ -1412,7 +1412,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Generate an IRN and its QR code
+         * Generate an IRN and its QR code · v1
          * @description Generates the IRN as generate-irn does and encodes it in the authority's QR form: Base64(RSA-PKCS#1 v1.5(authority key, {irn.timestamp, certificate})). `certificate` overrides the business's own.
          */
         post: operations["si-generate-qr-code-v1"];
@@ -1430,7 +1430,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Pull a signed invoice (buyer or supplier)
+         * Pull a signed invoice (buyer or supplier) · v1
          * @description The buyer (customer party TIN = your business TIN) or the supplier may pull an invoice once it is SIGNED; anyone else gets 404. The reply is the invoice as signed (A.7 InvoiceResponse), with its current payment status (CANCELLED where it was REJECTED, or once credit notes took all of its payable amount) and `adjustments`: the credit notes (380, 393) and debit notes (384) signed against it. With `Accept: application/xml`, the same invoice as an OASIS UBL 2.1 document: `CreditNote` for credit notes (380, 393), `Invoice` for every other type, the authority's type code mapped to UN/CEFACT 1001 (381 -> 380, 380 -> 381, 384 -> 383) with the authority's own code in the type code's `name` attribute.
          */
         get: operations["si-get-invoice-irn-v1"];
@@ -1450,7 +1450,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The invoice-types reference list
+         * The invoice-types reference list · /api/v1/si/invoice-types
          * @description The invoice-types list, with its version in the message. Sent with ETag and Last-Modified; If-None-Match with the current ETag gives 304 and no body.
          */
         get: operations["si-invoice-types-v1"];
@@ -1472,7 +1472,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Validate an invoice (does not sign)
+         * Validate an invoice (does not sign) · v1
          * @description Checks the invoice against the schema and the authority's rules and records it as VALIDATED. Both versions take ValidateInvoiceRequest, as the spec's endpoint table says. Every problem is reported in one 400 reply; unknown keys are ignored, not stored, and listed in `warnings`. A party may give `id` (a party of your business, POST /api/v1/invoice/party) instead of its fields and `postal_address_id` instead of `postal_address`: they are resolved before the rules run and the record holds the resolved values; one that names nothing of your business is 400 NG-PT-01 at its path.
          */
         post: operations["si-validate-v1"];
@@ -1652,7 +1652,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Verify a TIN
+         * Verify a TIN · /api/v1/utilities/verify-tin
          * @description Looks the TIN up in the taxpayer registry. A TIN is `NNNNNNNN-NNNN`, the 13-digit Tax ID of the NRS/JRB notice of May 2026, or `TIN-` and digits; any other string is 400. In test mode four TINs are magic (docs/sandbox.md): `00000000-0001` and `0000000000001` verify as an active taxpayer, `00000000-0002` and `0000000000002` are not found (404).
          */
         post: operations["utilities-verify-tin-v1"];
@@ -1816,7 +1816,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Submit 1 to 100 invoices to validate or sign
+         * Submit 1 to 100 invoices to validate or sign · v2
          * @description Answers 202 with Location; each invoice is then handled exactly as POST /app/invoice/validate or /sign would (both sign, CONTRACT section 5), once. An invoice may be a UBL 2.1 Invoice or CreditNote as a string (CONTRACT 22), handled as the same document sent with Content-Type: application/xml. An Idempotency-Key replays the first reply. batch.completed is sent when every item has its result.
          */
         post: operations["app-invoice-batch-submit-v2"];
@@ -1834,7 +1834,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A batch and each item result
+         * A batch and each item result · v2
          * @description Another business's batch is 404.
          */
         get: operations["app-invoice-batch-status-v2"];
@@ -1854,7 +1854,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Confirm the status of an IRN
+         * Confirm the status of an IRN · v2
          * @description The invoice's lifecycle: status, payment status and when each step happened.
          */
         get: operations["app-invoice-confirm-v2"];
@@ -1876,7 +1876,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Validate, sign and report an invoice
+         * Validate, sign and report an invoice · v2
          * @description Validates, signs and records the invoice as SIGNED. Signing the same IRN again with identical content returns the first reply (same signed_at); different content is 409. v2 takes ValidateInvoiceRequestV2. Parties may be named by `id` and addresses by `postal_address_id` (resolved before the rules run, as on validate; unknown: 400 NG-PT-01 at its path).
          */
         post: operations["app-invoice-sign-v2"];
@@ -1896,7 +1896,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Transmit a signed invoice
+         * Transmit a signed invoice · v2
          * @description Checks the webhook of every involved party that has one (2 s timeout each), delivers the signed invoice to the buyer's webhook and records it as TRANSMITTED. If any webhook is down, 503 and nothing changes. Transmitting again is idempotent. In test mode only the parties' test-mode systems count, and two buyer TINs are magic (docs/sandbox.md): `00000000-0101` is a buyer whose system is up (200; its `invoice.received` goes to your own subscriptions) and `00000000-0102` one whose system is down (503 WEBHOOK_DOWN).
          */
         post: operations["app-invoice-transmit-v2"];
@@ -1920,7 +1920,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Update an invoice's payment status
+         * Update an invoice's payment status · v2
          * @description Only the supplier business: PENDING -> PAID or REJECTED, with an optional `reference` (up to 200 characters, e.g. the payment's own reference) stored with the change and shown by confirm, the pulled invoice and the buyer's inbox. The same value again is a no-op 200 (the reference stays as it was); leaving PAID or REJECTED is 409. `payment_status` may be the name or the numeric code (0=REJECTED, 1=PENDING, 2=PAID).
          */
         patch: operations["app-invoice-update-v2"];
@@ -1936,7 +1936,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Validate, then sign and report an invoice
+         * Validate, then sign and report an invoice · v2
          * @description As sign: validates, signs the RFC 8785 canonical JSON with the service's Ed25519 key (JWKS at /api/v1/resource/public-keys) and records the invoice as SIGNED. v2 takes ValidateInvoiceRequestV2.
          */
         post: operations["app-invoice-validate-v2"];
@@ -1956,7 +1956,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Validate an IRN the business built or generated
+         * Validate an IRN the business built or generated · v2
          * @description Accepts `<invoice reference>-<service id>-<YYYYMMDD>` when it is well formed (a reference of 2 to 50 letters and digits, a real date) and carries the caller's business's service id, and registers it for that business as generate-irn does (GENERATED); an IRN already generated, validated or signed by the business is 200 and left as it is. Sign takes such an IRN without this call.
          */
         post: operations["app-invoice-validate-irn-v2"];
@@ -1974,7 +1974,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Search the business's signed invoices
+         * Search the business's signed invoices · v2
          * @description The caller's business's signed invoices, newest first, filtered and paged like the merchant history: `page` counts from 1 in the request and `data.page.number` from 0 in the reply. An invoice is listed as soon as its sign reply is sent. No filter, or one of `buyer_tin`, `invoice_type_code` and `currency`: a page reads at most `size` + 1 items whatever the volume. `payment_status`, the issue dates, or two key filters together are applied to one window of the newest 1,000 invoices of the narrowest key filter given; when more remain below it, the reply's `Link` header has a `next-window` link (`before=<number>`), and `X-Search-Window: partial`. With `Accept: text/csv`, the same page as RFC 4180 CSV (size up to 1,000).
          */
         get: operations["invoice-search-v2"];
@@ -1994,7 +1994,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The invoice as a PDF (supplier or buyer)
+         * The invoice as a PDF (supplier or buyer) · v2
          * @description A printable A4 invoice: parties, lines, totals, the IRN and the authority QR code, whose text verify-qr resolves to the IRN. The supplier or the buyer (customer party TIN = your business TIN) may fetch it once the invoice is SIGNED; anyone else gets 404. The same invoice always gives the same bytes: the QR text is made on the first request and stored, and the document's dates are the signing time. The notes (note, payment_terms_note) and the payment status are not printed.
          */
         get: operations["invoice-pdf-v2"];
@@ -2014,7 +2014,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The countries reference list
+         * The countries reference list · v2
          * @description The countries list, with its version in the message. Sent with ETag and Last-Modified; If-None-Match with the current ETag gives 304 and no body.
          */
         get: operations["resource-countries-v2"];
@@ -2034,7 +2034,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The currencies reference list
+         * The currencies reference list · v2
          * @description The currencies list, with its version in the message. Sent with ETag and Last-Modified; If-None-Match with the current ETag gives 304 and no body.
          */
         get: operations["resource-currencies-v2"];
@@ -2054,7 +2054,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The invoice-types reference list
+         * The invoice-types reference list · /api/v2/resource/invoice-types
          * @description The invoice-types list, with its version in the message. Sent with ETag and Last-Modified; If-None-Match with the current ETag gives 304 and no body.
          */
         get: operations["resource-invoice-types-v2"];
@@ -2074,7 +2074,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The lgas reference list
+         * The lgas reference list · v2
          * @description The lgas list, with its version in the message. Sent with ETag and Last-Modified; If-None-Match with the current ETag gives 304 and no body.
          */
         get: operations["resource-lgas-v2"];
@@ -2094,7 +2094,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The payment-means reference list
+         * The payment-means reference list · v2
          * @description The payment-means list, with its version in the message. Sent with ETag and Last-Modified; If-None-Match with the current ETag gives 304 and no body.
          */
         get: operations["resource-payment-means-v2"];
@@ -2114,7 +2114,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The product-codes reference list
+         * The product-codes reference list · v2
          * @description The product-codes list, with its version in the message. Sent with ETag and Last-Modified; If-None-Match with the current ETag gives 304 and no body.
          */
         get: operations["resource-product-codes-v2"];
@@ -2134,7 +2134,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The service-codes reference list
+         * The service-codes reference list · v2
          * @description The service-codes list, with its version in the message. Sent with ETag and Last-Modified; If-None-Match with the current ETag gives 304 and no body.
          */
         get: operations["resource-service-codes-v2"];
@@ -2154,7 +2154,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The states reference list
+         * The states reference list · v2
          * @description The states list, with its version in the message. Sent with ETag and Last-Modified; If-None-Match with the current ETag gives 304 and no body.
          */
         get: operations["resource-states-v2"];
@@ -2174,7 +2174,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The tax-categories reference list
+         * The tax-categories reference list · v2
          * @description The tax-categories list, with its version in the message. Sent with ETag and Last-Modified; If-None-Match with the current ETag gives 304 and no body.
          */
         get: operations["resource-tax-categories-v2"];
@@ -2194,7 +2194,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The vat-exemptions reference list
+         * The vat-exemptions reference list · v2
          * @description The vat-exemptions list, with its version in the message. Sent with ETag and Last-Modified; If-None-Match with the current ETag gives 304 and no body.
          */
         get: operations["resource-vat-exemptions-v2"];
@@ -2216,7 +2216,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Verify a TIN
+         * Verify a TIN · v2
          * @description Looks the TIN up in the taxpayer registry. A TIN is `NNNNNNNN-NNNN`, the 13-digit Tax ID of the NRS/JRB notice of May 2026, or `TIN-` and digits; any other string is 400. In test mode four TINs are magic (docs/sandbox.md): `00000000-0001` and `0000000000001` verify as an active taxpayer, `00000000-0002` and `0000000000002` are not found (404).
          */
         post: operations["resource-verify-tin-v2"];
@@ -2236,7 +2236,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Generate a standardised invoice number
+         * Generate a standardised invoice number · v2
          * @description `code` (default INV) + `serial_number` zero-padded to 6. Without serial_number, the next value of an atomic per-business, per-code counter is used.
          */
         post: operations["si-generate-invoice-number-v2"];
@@ -2256,7 +2256,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Generate an IRN
+         * Generate an IRN · v2
          * @description Builds `<invoice_number>-<service_id>-<issuance_date or today>` and records it as GENERATED for the caller's business. The same request again returns the same IRN.
          */
         post: operations["si-generate-irn-v2"];
@@ -2276,7 +2276,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Generate an IRN and its QR code
+         * Generate an IRN and its QR code · v2
          * @description Generates the IRN as generate-irn does and encodes it in the authority's QR form: Base64(RSA-PKCS#1 v1.5(authority key, {irn.timestamp, certificate})). `certificate` overrides the business's own.
          */
         post: operations["si-generate-qr-code-v2"];
@@ -2294,7 +2294,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Pull a signed invoice (buyer or supplier)
+         * Pull a signed invoice (buyer or supplier) · v2
          * @description The buyer (customer party TIN = your business TIN) or the supplier may pull an invoice once it is SIGNED; anyone else gets 404. The reply is the invoice as signed (A.7 InvoiceResponse), with its current payment status (CANCELLED where it was REJECTED, or once credit notes took all of its payable amount) and `adjustments`: the credit notes (380, 393) and debit notes (384) signed against it. With `Accept: application/xml`, the same invoice as an OASIS UBL 2.1 document: `CreditNote` for credit notes (380, 393), `Invoice` for every other type, the authority's type code mapped to UN/CEFACT 1001 (381 -> 380, 380 -> 381, 384 -> 383) with the authority's own code in the type code's `name` attribute.
          */
         get: operations["si-get-invoice-v2"];
@@ -2314,7 +2314,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The invoice-types reference list
+         * The invoice-types reference list · /api/v2/si/invoice-types
          * @description The invoice-types list, with its version in the message. Sent with ETag and Last-Modified; If-None-Match with the current ETag gives 304 and no body.
          */
         get: operations["si-invoice-types-v2"];
@@ -2336,7 +2336,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Validate an invoice (does not sign)
+         * Validate an invoice (does not sign) · v2
          * @description Checks the invoice against the schema and the authority's rules and records it as VALIDATED. Both versions take ValidateInvoiceRequest, as the spec's endpoint table says. Every problem is reported in one 400 reply; unknown keys are ignored, not stored, and listed in `warnings`. A party may give `id` (a party of your business, POST /api/v1/invoice/party) instead of its fields and `postal_address_id` instead of `postal_address`: they are resolved before the rules run and the record holds the resolved values; one that names nothing of your business is 400 NG-PT-01 at its path.
          */
         post: operations["si-validate-v2"];
@@ -2648,10 +2648,10 @@ export interface webhooks {
 export interface components {
     schemas: {
         AccessPointProviderResponse: {
-            /** @description The validate endpoints (si/validate, app/invoice/validate, /api/v1/invoice/validate): the EN 16931 business rules the invoice does not meet, by their official identifiers, at most 100. Informational: they never change the reply's status; the NG-* rules decide (docs/invoices.md: "EN 16931 findings"). */
+            /** @description The validate endpoints (si/validate, app/invoice/validate, /api/v1/invoice/validate): the EN 16931 business rules the invoice does not meet, by their official identifiers, at most 100: for a UBL invoice always, for a JSON invoice only when asked (`?en16931=true`). Informational: they never change the reply's status; the NG-* rules decide (docs/invoices.md: "EN 16931 findings"). */
             en16931?: components["schemas"]["En16931Finding"][];
             /**
-             * @description Invoice Reference Number: <invoice_number>-<service_id>-<YYYYMMDD>
+             * @description Invoice Reference Number: `<invoice_number>-<service_id>-<YYYYMMDD>`
              * @example INV000042-94ND90NR-20261121
              */
             irn: string;
@@ -2695,7 +2695,7 @@ export interface components {
             /** @description The HTTP status */
             code: number;
             data: null;
-            /** @description The validate endpoints (si/validate, app/invoice/validate, /api/v1/invoice/validate): the EN 16931 business rules the invoice does not meet, by their official identifiers, at most 100. Informational: they never change the reply's status; the NG-* rules decide (docs/invoices.md: "EN 16931 findings"). */
+            /** @description The validate endpoints (si/validate, app/invoice/validate, /api/v1/invoice/validate): the EN 16931 business rules the invoice does not meet, by their official identifiers, at most 100: for a UBL invoice always, for a JSON invoice only when asked (`?en16931=true`). Informational: they never change the reply's status; the NG-* rules decide (docs/invoices.md: "EN 16931 findings"). */
             en16931?: components["schemas"]["En16931Finding"][];
             error: {
                 /** @description The errors as one readable string */
@@ -2838,7 +2838,7 @@ export interface components {
          *     - `NG-DT-01` (400): A date is not YYYY-MM-DD or does not exist, e.g. at `due_date`
          *     - `NG-DT-02` (400, a warning in lenient mode): due_date is before issue_date, e.g. at `due_date`
          *     - `NG-DT-03` (400, a warning in lenient mode): The delivery period starts after it ends, e.g. at `invoice_delivery_period/end_date`
-         *     - `NG-IRN-01` (400): An IRN is not of the form <reference>-<service id>-<YYYYMMDD>, or the invoice's own IRN has a reference other than 2 to 50 letters and digits, e.g. at `irn`
+         *     - `NG-IRN-01` (400): An IRN is not of the form `<reference>-<service id>-<YYYYMMDD>`, or the invoice's own IRN has a reference other than 2 to 50 letters and digits, e.g. at `irn`
          *     - `NG-IRN-02` (400): An IRN's date segment is not a real date, e.g. at `billing_reference/0/irn`
          *     - `NG-IRN-03` (400): The IRN's service id is not the caller's business's service id, e.g. at `irn`
          *     - `NG-PT-01` (400): A party's id or postal_address_id names no party or postal address of the caller's business (POST /api/v1/invoice/party stores them), e.g. at `accounting_customer_party/id`
@@ -3360,7 +3360,7 @@ export interface components {
         FirsErrorDetails: {
             /** @description The first 10 errors as one readable string, and how many more `errors` holds */
             details: string;
-            /** @description The validate endpoints (si/validate, app/invoice/validate, /api/v1/invoice/validate): the EN 16931 business rules the invoice does not meet, by their official identifiers, at most 100. Informational: they never change the reply's status; the NG-* rules decide (docs/invoices.md: "EN 16931 findings"). */
+            /** @description The validate endpoints (si/validate, app/invoice/validate, /api/v1/invoice/validate): the EN 16931 business rules the invoice does not meet, by their official identifiers, at most 100: for a UBL invoice always, for a JSON invoice only when asked (`?en16931=true`). Informational: they never change the reply's status; the NG-* rules decide (docs/invoices.md: "EN 16931 findings"). */
             en16931?: components["schemas"]["En16931Finding"][];
             /** @description Every problem found, one each, at most 100; a refusal of the request as a whole is one item with an empty path and its code */
             errors: components["schemas"]["Problem"][];
@@ -3368,7 +3368,7 @@ export interface components {
             message: string;
             /** @description A 403: the roles that may call this route; the message names them too */
             required_roles?: ("SI" | "APP" | "ADMIN")[];
-            /** @description "<code> <NAME>", e.g. 400 BAD_REQUEST */
+            /** @description The HTTP status and its name, e.g. `400 BAD_REQUEST` */
             status: string;
             /**
              * Format: date-time
@@ -3392,7 +3392,7 @@ export interface components {
         } & components["schemas"]["FirsErrorDetails"];
         GenerateIRNResponse: {
             /**
-             * @description Invoice Reference Number: <invoice_number>-<service_id>-<YYYYMMDD>
+             * @description Invoice Reference Number: `<invoice_number>-<service_id>-<YYYYMMDD>`
              * @example INV000042-94ND90NR-20261121
              */
             irn: string;
@@ -4056,8 +4056,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         /** @description Authenticated callers only */
                         components?: {
                             application: {
@@ -4121,8 +4124,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 503;
                         /** @description Authenticated callers only */
                         components?: {
                             application: {
@@ -4540,8 +4546,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         batch_id: string;
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 202;
                         created_at: string;
                         /** @constant */
                         status: "ACCEPTED";
@@ -4650,8 +4659,11 @@ export interface operations {
                         /** @enum {string} */
                         action: "validate" | "sign";
                         batch_id: string;
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         completed_at?: string;
                         created_at: string;
                         failed: number;
@@ -4756,13 +4768,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: {
                             /** @description The issuing business */
                             business_id: string;
                             /**
-                             * @description Invoice Reference Number: <invoice_number>-<service_id>-<YYYYMMDD>
+                             * @description Invoice Reference Number: `<invoice_number>-<service_id>-<YYYYMMDD>`
                              * @example INV000042-94ND90NR-20261121
                              */
                             irn: string;
@@ -5152,8 +5167,11 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                     } & components["schemas"]["AccessPointProviderResponse"];
                 };
             };
@@ -5271,8 +5289,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: {
                             /** @description One line per party and step */
                             message: string[];
@@ -5414,8 +5435,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: {
                             /** @description What changed */
                             message: string;
@@ -5522,7 +5546,9 @@ export interface operations {
     };
     "app-invoice-validate-v1": {
         parameters: {
-            query?: never;
+            query?: {
+                en16931?: "true" | "false";
+            };
             header?: {
                 /** @description A retry with the same key (1 to 128 visible ASCII characters) gets the first reply back. */
                 "Idempotency-Key"?: string;
@@ -5816,8 +5842,11 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                     } & components["schemas"]["AccessPointProviderResponse"];
                 };
             };
@@ -5943,8 +5972,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                     } & components["schemas"]["GenerateIRNResponse"];
                 };
             };
@@ -6061,8 +6093,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: {
                             /** Format: date-time */
                             computed_at: string;
@@ -6201,8 +6236,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: {
                             content: {
                                 /** @example dev_0193a1b2c3d4e5f60718293a4b5c6d7e8f90 */
@@ -6338,8 +6376,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 201;
                         data: {
                             /** @example dev_0193a1b2c3d4e5f60718293a4b5c6d7e8f90 */
                             device_id: string;
@@ -6477,8 +6518,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: {
                             /** @example dev_0193a1b2c3d4e5f60718293a4b5c6d7e8f90 */
                             device_id: string;
@@ -6597,8 +6641,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: {
                             /** @example dev_0193a1b2c3d4e5f60718293a4b5c6d7e8f90 */
                             device_id: string;
@@ -6735,8 +6782,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: {
                             device_id: string;
                             forks: {
@@ -6850,8 +6900,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: {
                             email?: string;
                             /** @description A system is configured in this mode, so invoices to this business can be transmitted */
@@ -6957,8 +7010,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: {
                             email?: string;
                             /** @description A system is configured in this mode, so invoices to this business can be transmitted */
@@ -7066,8 +7122,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: {
                             content: (components["schemas"]["Event_invoice_validated"] | components["schemas"]["Event_invoice_signed"] | components["schemas"]["Event_invoice_transmitted"] | components["schemas"]["Event_invoice_received"] | components["schemas"]["Event_invoice_receipt_confirmed"] | components["schemas"]["Event_invoice_payment_status_changed"] | components["schemas"]["Event_invoice_credited"] | components["schemas"]["Event_batch_completed"] | components["schemas"]["Event_receipt_late"] | components["schemas"]["Event_chain_fork"] | components["schemas"]["Event_chain_gap_overdue"] | components["schemas"]["Event_device_silent"])[];
                             page: {
@@ -7159,8 +7218,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: components["schemas"]["Event_invoice_validated"] | components["schemas"]["Event_invoice_signed"] | components["schemas"]["Event_invoice_transmitted"] | components["schemas"]["Event_invoice_received"] | components["schemas"]["Event_invoice_receipt_confirmed"] | components["schemas"]["Event_invoice_payment_status_changed"] | components["schemas"]["Event_invoice_credited"] | components["schemas"]["Event_batch_completed"] | components["schemas"]["Event_receipt_late"] | components["schemas"]["Event_chain_fork"] | components["schemas"]["Event_chain_gap_overdue"] | components["schemas"]["Event_device_silent"];
                         /** @description Always null on success */
                         error: null;
@@ -7253,8 +7315,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         /** @description Authenticated callers only */
                         components?: {
                             application: {
@@ -7318,8 +7383,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 503;
                         /** @description Authenticated callers only */
                         components?: {
                             application: {
@@ -7405,8 +7473,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: {
                             /** @description Newest first */
                             content: {
@@ -7416,7 +7487,7 @@ export interface operations {
                                 currency: string;
                                 invoice_type_code: string;
                                 /**
-                                 * @description Invoice Reference Number: <invoice_number>-<service_id>-<YYYYMMDD>
+                                 * @description Invoice Reference Number: `<invoice_number>-<service_id>-<YYYYMMDD>`
                                  * @example INV000042-94ND90NR-20261121
                                  */
                                 irn: string;
@@ -7531,13 +7602,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: {
                             /** @description The issuing business */
                             business_id: string;
                             /**
-                             * @description Invoice Reference Number: <invoice_number>-<service_id>-<YYYYMMDD>
+                             * @description Invoice Reference Number: `<invoice_number>-<service_id>-<YYYYMMDD>`
                              * @example INV000042-94ND90NR-20261121
                              */
                             irn: string;
@@ -7652,12 +7726,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: {
                             adjustments: components["schemas"]["InvoiceAdjustments"];
                             /**
-                             * @description Invoice Reference Number: <invoice_number>-<service_id>-<YYYYMMDD>
+                             * @description Invoice Reference Number: `<invoice_number>-<service_id>-<YYYYMMDD>`
                              * @example INV000042-94ND90NR-20261121
                              */
                             irn: string;
@@ -7780,8 +7857,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                     } & components["schemas"]["GenerateIRNResponse"];
                 };
             };
@@ -7913,8 +7993,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 201;
                         data: components["schemas"]["BusinessParty"];
                         /** @description Always null on success */
                         error: null;
@@ -8042,8 +8125,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: {
                             content: components["schemas"]["BusinessParty"][];
                             page: {
@@ -8153,8 +8239,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: ({
                             /** @description ISO 3166-1 alpha-2 code */
                             alpha_2: string;
@@ -8250,8 +8339,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: ({
                             /** @description ISO 4217 code */
                             code: string;
@@ -8347,8 +8439,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: ({
                             /** @description Product description */
                             description: string;
@@ -8444,8 +8539,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: {
                             /** @description The code */
                             code: string;
@@ -8539,8 +8637,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: ({
                             /** @description LGA code NG-XX-YYY */
                             code: string;
@@ -8638,8 +8739,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: {
                             /** @description The code */
                             code: string;
@@ -8733,8 +8837,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: ({
                             /** @description Product description */
                             description: string;
@@ -8830,8 +8937,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: ({
                             /** @description Service code */
                             code: string;
@@ -8927,8 +9037,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: {
                             /** @description State code NG-XX */
                             code: string;
@@ -9022,8 +9135,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: ({
                             /** @description Tax category id */
                             code: string;
@@ -9121,8 +9237,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: ({
                             /** @description Exempt goods or services */
                             description: string;
@@ -9488,8 +9607,11 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                     } & components["schemas"]["AccessPointProviderResponse"];
                 };
             };
@@ -9603,8 +9725,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: {
                             /** @description One line per party and step */
                             message: string[];
@@ -9733,13 +9858,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: {
                             /** @description The issuing (supplier) business */
                             business_id: string;
                             /**
-                             * @description Invoice Reference Number: <invoice_number>-<service_id>-<YYYYMMDD>
+                             * @description Invoice Reference Number: `<invoice_number>-<service_id>-<YYYYMMDD>`
                              * @example INV000042-94ND90NR-20261121
                              */
                             irn: string;
@@ -9882,8 +10010,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: {
                             /** @description As the invoice names it; null when it names none */
                             buyer: {
@@ -9891,7 +10022,7 @@ export interface operations {
                                 tin: string;
                             } | null;
                             /**
-                             * @description Invoice Reference Number: <invoice_number>-<service_id>-<YYYYMMDD>
+                             * @description Invoice Reference Number: `<invoice_number>-<service_id>-<YYYYMMDD>`
                              * @example INV000042-94ND90NR-20261121
                              */
                             irn: string;
@@ -10000,8 +10131,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: components["schemas"]["ExchangeLookup"];
                         /** @description Always null on success */
                         error: null;
@@ -10096,8 +10230,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: components["schemas"]["ExchangeLookup"];
                         /** @description Always null on success */
                         error: null;
@@ -10199,8 +10336,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: {
                             /** @description Newest first */
                             content: {
@@ -10211,7 +10351,7 @@ export interface operations {
                                 /** @description The document currency */
                                 currency: string | null;
                                 /**
-                                 * @description Invoice Reference Number: <invoice_number>-<service_id>-<YYYYMMDD>
+                                 * @description Invoice Reference Number: `<invoice_number>-<service_id>-<YYYYMMDD>`
                                  * @example INV000042-94ND90NR-20261121
                                  */
                                 irn: string;
@@ -10325,8 +10465,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         /** @description Authenticated callers only */
                         components?: {
                             application: {
@@ -10390,8 +10533,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 503;
                         /** @description Authenticated callers only */
                         components?: {
                             application: {
@@ -10476,8 +10622,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: {
                             /** @description What changed */
                             message: string;
@@ -10584,7 +10733,9 @@ export interface operations {
     };
     "invoice-validate-v1": {
         parameters: {
-            query?: never;
+            query?: {
+                en16931?: "true" | "false";
+            };
             header?: {
                 /** @description A retry with the same key (1 to 128 visible ASCII characters) gets the first reply back. */
                 "Idempotency-Key"?: string;
@@ -10877,8 +11028,11 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                     } & components["schemas"]["AccessPointProviderResponse"];
                 };
             };
@@ -11004,8 +11158,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: {
                             /** @description Newest first */
                             content: {
@@ -11015,7 +11172,7 @@ export interface operations {
                                 currency: string;
                                 invoice_type_code: string;
                                 /**
-                                 * @description Invoice Reference Number: <invoice_number>-<service_id>-<YYYYMMDD>
+                                 * @description Invoice Reference Number: `<invoice_number>-<service_id>-<YYYYMMDD>`
                                  * @example INV000042-94ND90NR-20261121
                                  */
                                 irn: string;
@@ -11123,7 +11280,7 @@ export interface operations {
             /** @description The invoice as a PDF */
             200: {
                 headers: {
-                    /** @description inline; filename="<IRN>.pdf" */
+                    /** @description `inline; filename="<IRN>.pdf"` */
                     "content-disposition"?: string;
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -11220,8 +11377,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: {
                             /** @description false once revoked */
                             active: boolean;
@@ -11327,8 +11487,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 201;
                         data: {
                             created_at: string;
                             /** @description `ak_` (live) or `ak_test_` (test), then Base64url */
@@ -11563,8 +11726,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 201;
                         data: {
                             /** @example ak_3vGk0yJ5ZKx1mWcQd8Rr2TnYbPfLh6Ue */
                             key: string;
@@ -12079,8 +12245,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: {
                             /** @description DUPLICATE: the hash of the receipt reported before */
                             duplicate_of?: string;
@@ -12241,8 +12410,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: ({
                             /** @description ISO 3166-1 alpha-2 code */
                             alpha_2: string;
@@ -12338,8 +12510,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: ({
                             /** @description ISO 4217 code */
                             code: string;
@@ -12435,8 +12610,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: {
                             /** @description The code */
                             code: string;
@@ -12530,8 +12708,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: ({
                             /** @description LGA code NG-XX-YYY */
                             code: string;
@@ -12629,8 +12810,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: {
                             /** @description The code */
                             code: string;
@@ -12724,8 +12908,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: ({
                             /** @description Product description */
                             description: string;
@@ -12880,8 +13067,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: ({
                             /** @description Service code */
                             code: string;
@@ -12977,8 +13167,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: {
                             /** @description State code NG-XX */
                             code: string;
@@ -13072,8 +13265,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: ({
                             /** @description Tax category id */
                             code: string;
@@ -13171,8 +13367,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: ({
                             /** @description Exempt goods or services */
                             description: string;
@@ -13272,13 +13471,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: {
                             /** @description Whether the certificate is the IRN's business's */
                             certificate_valid: boolean;
                             /**
-                             * @description Invoice Reference Number: <invoice_number>-<service_id>-<YYYYMMDD>
+                             * @description Invoice Reference Number: `<invoice_number>-<service_id>-<YYYYMMDD>`
                              * @example INV000042-94ND90NR-20261121
                              */
                             irn: string;
@@ -13312,7 +13514,7 @@ export interface operations {
                             device_id: string;
                             hash: string;
                             /**
-                             * @description Invoice Reference Number: <invoice_number>-<service_id>-<YYYYMMDD>
+                             * @description Invoice Reference Number: `<invoice_number>-<service_id>-<YYYYMMDD>`
                              * @example INV000042-94ND90NR-20261121
                              */
                             irn: string;
@@ -13452,8 +13654,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: {
                             address: string;
                             email: string;
@@ -13593,8 +13798,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: {
                             /** @description code + serial number zero-padded to 6, e.g. INV000042 */
                             invoice_number: string;
@@ -13735,8 +13943,11 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                     } & components["schemas"]["GenerateIRNResponse"];
                 };
             };
@@ -13866,8 +14077,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: {
                             /** @description The QR code as a data:image/png;base64,... URL */
                             qr_code_base64: string;
@@ -13998,12 +14212,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: {
                             adjustments: components["schemas"]["InvoiceAdjustments"];
                             /**
-                             * @description Invoice Reference Number: <invoice_number>-<service_id>-<YYYYMMDD>
+                             * @description Invoice Reference Number: `<invoice_number>-<service_id>-<YYYYMMDD>`
                              * @example INV000042-94ND90NR-20261121
                              */
                             irn: string;
@@ -14116,8 +14333,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: {
                             /** @description The code */
                             code: string;
@@ -14187,7 +14407,9 @@ export interface operations {
     };
     "si-validate-v1": {
         parameters: {
-            query?: never;
+            query?: {
+                en16931?: "true" | "false";
+            };
             header?: {
                 /** @description A retry with the same key (1 to 128 visible ASCII characters) gets the first reply back. */
                 "Idempotency-Key"?: string;
@@ -14480,8 +14702,11 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                     } & components["schemas"]["AccessPointProviderResponse"];
                 };
             };
@@ -14590,8 +14815,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: {
                             /** @description How far the test clock is ahead of the real time */
                             offset_seconds: number;
@@ -14685,8 +14913,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: {
                             /** @description Webhook deliveries now due, queued at once */
                             due_deliveries_queued: number;
@@ -15653,8 +15884,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: {
                             address: string;
                             email: string;
@@ -15777,8 +16011,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: {
                             created_at: string;
                             disabled_at?: string;
@@ -15882,8 +16119,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 201;
                         data: {
                             created_at: string;
                             disabled_at?: string;
@@ -16110,8 +16350,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: {
                             content: {
                                 attempts: number;
@@ -16236,8 +16479,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 202;
                         data: {
                             event_id: string;
                             /** @constant */
@@ -16367,8 +16613,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: {
                             created_at: string;
                             disabled_at?: string;
@@ -16517,8 +16766,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 202;
                         data: {
                             already_delivered: number;
                             /** @description Events whose delivery was already on its way */
@@ -16660,8 +16912,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: {
                             already_delivered: number;
                             /** @description Events whose delivery was already on its way */
@@ -17045,8 +17300,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         batch_id: string;
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 202;
                         created_at: string;
                         /** @constant */
                         status: "ACCEPTED";
@@ -17155,8 +17413,11 @@ export interface operations {
                         /** @enum {string} */
                         action: "validate" | "sign";
                         batch_id: string;
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         completed_at?: string;
                         created_at: string;
                         failed: number;
@@ -17261,13 +17522,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: {
                             /** @description The issuing business */
                             business_id: string;
                             /**
-                             * @description Invoice Reference Number: <invoice_number>-<service_id>-<YYYYMMDD>
+                             * @description Invoice Reference Number: `<invoice_number>-<service_id>-<YYYYMMDD>`
                              * @example INV000042-94ND90NR-20261121
                              */
                             irn: string;
@@ -17657,8 +17921,11 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                     } & components["schemas"]["AccessPointProviderResponse"];
                 };
             };
@@ -17776,8 +18043,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: {
                             /** @description One line per party and step */
                             message: string[];
@@ -17919,8 +18189,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: {
                             /** @description What changed */
                             message: string;
@@ -18027,7 +18300,9 @@ export interface operations {
     };
     "app-invoice-validate-v2": {
         parameters: {
-            query?: never;
+            query?: {
+                en16931?: "true" | "false";
+            };
             header?: {
                 /** @description A retry with the same key (1 to 128 visible ASCII characters) gets the first reply back. */
                 "Idempotency-Key"?: string;
@@ -18321,8 +18596,11 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                     } & components["schemas"]["AccessPointProviderResponse"];
                 };
             };
@@ -18448,8 +18726,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                     } & components["schemas"]["GenerateIRNResponse"];
                 };
             };
@@ -18575,8 +18856,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: {
                             /** @description Newest first */
                             content: {
@@ -18586,7 +18870,7 @@ export interface operations {
                                 currency: string;
                                 invoice_type_code: string;
                                 /**
-                                 * @description Invoice Reference Number: <invoice_number>-<service_id>-<YYYYMMDD>
+                                 * @description Invoice Reference Number: `<invoice_number>-<service_id>-<YYYYMMDD>`
                                  * @example INV000042-94ND90NR-20261121
                                  */
                                 irn: string;
@@ -18694,7 +18978,7 @@ export interface operations {
             /** @description The invoice as a PDF */
             200: {
                 headers: {
-                    /** @description inline; filename="<IRN>.pdf" */
+                    /** @description `inline; filename="<IRN>.pdf"` */
                     "content-disposition"?: string;
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -18798,8 +19082,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: ({
                             /** @description ISO 3166-1 alpha-2 code */
                             alpha_2: string;
@@ -18895,8 +19182,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: ({
                             /** @description ISO 4217 code */
                             code: string;
@@ -18992,8 +19282,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: {
                             /** @description The code */
                             code: string;
@@ -19087,8 +19380,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: ({
                             /** @description LGA code NG-XX-YYY */
                             code: string;
@@ -19186,8 +19482,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: {
                             /** @description The code */
                             code: string;
@@ -19281,8 +19580,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: ({
                             /** @description Product description */
                             description: string;
@@ -19378,8 +19680,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: ({
                             /** @description Service code */
                             code: string;
@@ -19475,8 +19780,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: {
                             /** @description State code NG-XX */
                             code: string;
@@ -19570,8 +19878,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: ({
                             /** @description Tax category id */
                             code: string;
@@ -19669,8 +19980,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: ({
                             /** @description Exempt goods or services */
                             description: string;
@@ -19765,8 +20079,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: {
                             address: string;
                             email: string;
@@ -19906,8 +20223,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: {
                             /** @description code + serial number zero-padded to 6, e.g. INV000042 */
                             invoice_number: string;
@@ -20048,8 +20368,11 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                     } & components["schemas"]["GenerateIRNResponse"];
                 };
             };
@@ -20179,8 +20502,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: {
                             /** @description The QR code as a data:image/png;base64,... URL */
                             qr_code_base64: string;
@@ -20311,12 +20637,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: {
                             adjustments: components["schemas"]["InvoiceAdjustments"];
                             /**
-                             * @description Invoice Reference Number: <invoice_number>-<service_id>-<YYYYMMDD>
+                             * @description Invoice Reference Number: `<invoice_number>-<service_id>-<YYYYMMDD>`
                              * @example INV000042-94ND90NR-20261121
                              */
                             irn: string;
@@ -20429,8 +20758,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                         data: {
                             /** @description The code */
                             code: string;
@@ -20500,7 +20832,9 @@ export interface operations {
     };
     "si-validate-v2": {
         parameters: {
-            query?: never;
+            query?: {
+                en16931?: "true" | "false";
+            };
             header?: {
                 /** @description A retry with the same key (1 to 128 visible ASCII characters) gets the first reply back. */
                 "Idempotency-Key"?: string;
@@ -20793,8 +21127,11 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @description The HTTP status, as the authority's API gives it: clients branch on it */
-                        code: number;
+                        /**
+                         * @description The HTTP status, as the authority's API gives it: clients branch on it
+                         * @constant
+                         */
+                        code: 200;
                     } & components["schemas"]["AccessPointProviderResponse"];
                 };
             };

@@ -25,14 +25,17 @@ export function invoiceHandler(
   for (const version of options.schemaVersion ? [options.schemaVersion] : API_VERSIONS)
     prepareValidation(version)
   if (declaration.routes.some((spec) => spec.profile === 'authority')) prepareValidation('v1', 'authority')
-  return apiHandler(declaration, apiSignature, async ({ body, caller, version, headers, route }) => ({
+  return apiHandler(declaration, apiSignature, async ({ body, query, caller, version, headers, route }) => ({
     data: await handleInvoice({
       action,
       ...(options.sign ? { sign: options.sign } : {}),
       // A route that takes XML reads it with the UBL in path (CONTRACT 22), loaded on the first XML request.
       ...(declaration.request.xmlBody ? { readUbl } : {}),
-      // A validate route reports the EN 16931 findings (CONTRACT 22), its rules loaded on the first request.
-      ...(declaration.request.en16931 ? { judgeEn16931 } : {}),
+      // A validate route reports the EN 16931 findings (CONTRACT 22), its rules loaded on the first
+      // request that needs them: a UBL invoice's always, a JSON invoice's when asked (CONTRACT 25).
+      ...(declaration.request.en16931
+        ? { judgeEn16931, en16931ForJson: (query as { en16931?: string } | undefined)?.en16931 === 'true' }
+        : {}),
       version: options.schemaVersion ?? version ?? 'v1',
       caller,
       // The parsed JSON as is (bodyValidation 'service'): validateInvoice applies every rule, the text rule included.

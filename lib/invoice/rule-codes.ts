@@ -64,7 +64,7 @@ export const RULE_CODES = {
   },
   'NG-IRN-01': {
     meaning:
-      "An IRN is not of the form <reference>-<service id>-<YYYYMMDD>, or the invoice's own IRN has a reference other than 2 to 50 letters and digits",
+      "An IRN is not of the form `<reference>-<service id>-<YYYYMMDD>`, or the invoice's own IRN has a reference other than 2 to 50 letters and digits",
     example: 'irn',
     lenient: false,
   },

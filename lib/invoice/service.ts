@@ -15,7 +15,14 @@ import type { Signature } from '#lib/platform/signing/signer.ts'
 import { canonicalInvoice, STORED_LIMIT, withModeMark } from './canonical.ts'
 import { loadCodeLists } from './code-lists.ts'
 import { sealedStorageOf } from './notes.ts'
-import { type En16931Finding, type En16931Judge, invoiceModelOf, located, type UblReader } from './input.ts'
+import {
+  type En16931Finding,
+  type En16931Judge,
+  type InvoiceModel,
+  invoiceModelOf,
+  located,
+  type UblReader,
+} from './input.ts'
 import { ignoredKeys, problem } from './problems.ts'
 import type { InvoiceRecord } from './record.ts'
 import { advanceRecord, createRecord, type InvoiceContent, readInvoiceRecord } from './repository.ts'
@@ -50,7 +57,8 @@ export interface InvoiceReply {
   truncated?: Truncated
   /**
    * The EN 16931 business rules' findings on the invoice (CONTRACT 22), at most 100: informational,
-   * they never change the reply's status (the validate paths only, given `judgeEn16931`).
+   * they never change the reply's status (the validate paths only, given `judgeEn16931`; for a JSON
+   * invoice only when asked, `en16931ForJson`).
    */
   en16931?: En16931Finding[]
 }
@@ -69,6 +77,11 @@ export interface InvoiceRequest {
   readUbl?: UblReader
   /** The EN 16931 judge, for the validate paths whose replies report its findings (CONTRACT 22). */
   judgeEn16931?: En16931Judge
+  /**
+   * A JSON invoice is judged too (the sender asked, `?en16931=true`); a UBL invoice always is: the
+   * authority's rules judge a Nigerian invoice, EN 16931's only when asked (CONTRACT 25).
+   */
+  en16931ForJson?: boolean
   version: ApiVersion
   caller: ApiClientCaller
   body: unknown
@@ -149,10 +162,10 @@ export async function handleInvoice(
 ): Promise<InvoiceReply> {
   const { action, caller } = request
   const { businessId } = caller
-  const { invoice, warnings: found, notListed } = await validatedInvoice(request)
+  const { invoice, format, warnings: found, notListed } = await validatedInvoice(request)
   const warnings = listedProblems([], found, notListed)
   // Informational: judged on the validated record, the same for its JSON and its UBL form.
-  const en16931 = await findingsOf(request, invoice)
+  const en16931 = await findingsOf(request, format, invoice)
   const content = await contentOf(request, invoice)
   // A credit or debit note is bound to its original (CONTRACT 16, ./adjustments.ts), and a signed
   // invoice is listed for supplier search from its sign transaction on (./search-index.ts).
@@ -233,7 +246,7 @@ async function validatedInvoice(request: InvoiceRequest) {
       located(model, ignored.listed),
       { ...result.notListed, warnings: (result.notListed.warnings ?? 0) + ignored.more },
       // A refused record's findings too, informational: a body that is not an object has none.
-      await findingsOf(request, named.body),
+      await findingsOf(request, model.format, named.body),
     )
   }
   // ...and only then ownership: an invoice of another business is not one this client can see.
@@ -242,13 +255,26 @@ async function validatedInvoice(request: InvoiceRequest) {
       `Business ${result.invoice.business_id} was not found for this API client: business_id must be your own business's id`,
     )
   }
-  return { invoice: result.invoice, warnings: located(model, result.warnings), notListed: result.notListed }
+  return {
+    invoice: result.invoice,
+    format: model.format,
+    warnings: located(model, result.warnings),
+    notListed: result.notListed,
+  }
 }
 
-/** The EN 16931 findings on a record, at most 100, when the request's endpoint reports them (CONTRACT 22). */
-async function findingsOf(request: InvoiceRequest, record: unknown): Promise<En16931Finding[] | undefined> {
-  if (!request.judgeEn16931 || !record || typeof record !== 'object' || Array.isArray(record))
-    return undefined
+/**
+ * The EN 16931 findings on a record, at most 100, when the request's endpoint reports them (CONTRACT
+ * 22) and the invoice came as UBL or its sender asked (CONTRACT 25). Otherwise the rules' chunk is
+ * never loaded: a JSON validate that does not ask pays neither its load nor the judging.
+ */
+async function findingsOf(
+  request: InvoiceRequest,
+  format: InvoiceModel['format'],
+  record: unknown,
+): Promise<En16931Finding[] | undefined> {
+  if (!request.judgeEn16931 || (format === 'json' && !request.en16931ForJson)) return undefined
+  if (!record || typeof record !== 'object' || Array.isArray(record)) return undefined
   return listedFindings(await request.judgeEn16931(record))
 }
 

@@ -130,14 +130,23 @@ export function renderErrorsDoc(): string {
     '- **Area D**: `errors: [{path, code, message}]`, never empty on an error.',
     '',
   ]
+  return `${[...lines, catalogueTables('##')].join('\n').trimEnd()}\n`
+}
+
+/**
+ * The catalogue as Markdown tables, one per section under a heading of `level` (`##`): docs/errors.md
+ * and the docs page's Errors section (lib/service/openapi/guide.ts) both show it so.
+ */
+export function catalogueTables(level: string): string {
+  const lines: string[] = []
   for (const section of SECTIONS) {
     const entries = CATALOGUE.filter((e) => e.section === section.id)
-    lines.push(`## ${section.title}`, '', `In ${section.where}.`, '')
+    lines.push(`${level} ${section.title}`, '', `In ${section.where}.`, '')
     lines.push('| code | HTTP | meaning | what to do |', '|---|---|---|---|')
     for (const e of entries) {
       lines.push(`| \`${e.code}\` | ${statusCell(e)} | ${cell(e.meaning)} | ${cell(e.action)} |`)
     }
     lines.push('')
   }
-  return `${lines.join('\n').trimEnd()}\n`
+  return lines.join('\n').trimEnd()
 }

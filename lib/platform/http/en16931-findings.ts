@@ -28,6 +28,6 @@ export const En16931Findings = /* @__PURE__ */ lazy(() =>
     .max(100)
     .meta({
       description:
-        'The validate endpoints (si/validate, app/invoice/validate, /api/v1/invoice/validate): the EN 16931 business rules the invoice does not meet, by their official identifiers, at most 100. Informational: they never change the reply\'s status; the NG-* rules decide (docs/invoices.md: "EN 16931 findings").',
+        'The validate endpoints (si/validate, app/invoice/validate, /api/v1/invoice/validate): the EN 16931 business rules the invoice does not meet, by their official identifiers, at most 100: for a UBL invoice always, for a JSON invoice only when asked (`?en16931=true`). Informational: they never change the reply\'s status; the NG-* rules decide (docs/invoices.md: "EN 16931 findings").',
     }),
 )

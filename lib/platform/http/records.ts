@@ -36,7 +36,7 @@ export const FirsErrorDetails = z
     status: z
       .string()
       .regex(/^\d{3} [A-Z0-9_]+$/)
-      .meta({ description: '"<code> <NAME>", e.g. 400 BAD_REQUEST' }),
+      .meta({ description: 'The HTTP status and its name, e.g. `400 BAD_REQUEST`' }),
     errors: z.array(Problem).min(1).max(100).meta({
       description:
         'Every problem found, one each, at most 100; a refusal of the request as a whole is one item with an empty path and its code',
@@ -159,12 +159,19 @@ export const NotificationError = z
   })
   .meta({ description: 'Area D error record.' })
 
-/** `code`: the HTTP status, on every Area A record (CONTRACT 17). */
-const Code = z.object({
-  code: z
-    .int()
-    .meta({ description: "The HTTP status, as the authority's API gives it: clients branch on it" }),
-})
+/**
+ * `code`: the HTTP status, on every Area A record (CONTRACT 17). Its real values, not z.int()'s
+ * safe-integer range: the success reply's own status, or an error's 4xx or 5xx.
+ */
+const codeOf = (status: z.ZodType) =>
+  z.object({
+    code: status.meta({
+      description: "The HTTP status, as the authority's API gives it: clients branch on it",
+    }),
+  })
+/** An error status, 400 to 599. */
+const ErrorStatus = () => z.int().min(400).max(599)
+const ErrorCode = codeOf(ErrorStatus())
 
 /**
  * The authority's error record, on its paths (CONTRACT 17): its own members, with the seed's `errors`
@@ -172,7 +179,7 @@ const Code = z.object({
  */
 export const AuthorityError = z
   .object({
-    code: z.int().meta({ description: 'The HTTP status' }),
+    code: ErrorStatus().meta({ description: 'The HTTP status' }),
     message: z.string().meta({ description: 'What went wrong, for a person' }),
     data: z.null(),
     error: z.object({
@@ -195,9 +202,9 @@ export const AuthorityError = z
   .meta({ description: "The authority's error record, on its paths (CONTRACT 17)." })
 
 /** The record a route's success data is sent in. */
-export function successRecord(shape: ReplyShape, data: z.ZodType | undefined): z.ZodType {
+export function successRecord(shape: ReplyShape, data: z.ZodType | undefined, status: number): z.ZodType {
   const record = kindRecord(shape.kind, data)
-  return shape.withCode ? z.intersection(Code, record) : record
+  return shape.withCode ? z.intersection(codeOf(z.literal(status)), record) : record
 }
 
 function kindRecord(kind: ReplyShape['kind'], data: z.ZodType | undefined): z.ZodType {
@@ -236,10 +243,10 @@ export function errorRecord(shape: ReplyShape): z.ZodType {
 
 /** Area A's error records as sent, `code` first (CONTRACT 17). */
 const FailedEnvelopeWithCode = z
-  .intersection(Code, FailedEnvelope)
+  .intersection(ErrorCode, FailedEnvelope)
   .meta({ description: 'Area A Envelope of a failure, with code' })
 const FirsErrorWithCode = z
-  .intersection(Code, FirsErrorDetails)
+  .intersection(ErrorCode, FirsErrorDetails)
   .meta({ description: 'Area A error record, with code' })
 
 /** The named records of the document's components. */

@@ -23,7 +23,7 @@ export const Warning = /* @__PURE__ */ lazy(() =>
 
 export const Irn = () =>
   z.string().meta({
-    description: 'Invoice Reference Number: <invoice_number>-<service_id>-<YYYYMMDD>',
+    description: 'Invoice Reference Number: `<invoice_number>-<service_id>-<YYYYMMDD>`',
     examples: ['INV000042-94ND90NR-20261121'],
   })
 export const IsoDateTime = () => z.iso.datetime({ offset: true })

@@ -36,7 +36,7 @@ export const invoicePdfDocs = (): EndpointDocs => ({
       description: 'The invoice as a PDF',
       data: z.string().meta({ format: 'binary' }),
       mediaType: 'application/pdf',
-      headers: { 'content-disposition': 'inline; filename="<IRN>.pdf"' },
+      headers: { 'content-disposition': '`inline; filename="<IRN>.pdf"`' },
     },
     400: 'The IRN in the path is invalid',
     404: 'No signed invoice with this IRN names your business as buyer or supplier',

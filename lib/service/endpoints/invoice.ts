@@ -11,6 +11,7 @@ import { En16931Findings } from '#lib/platform/http/en16931-findings.ts'
 import { Truncated } from '#lib/platform/http/truncated.ts'
 import { PAYMENT_STATUSES } from '#lib/invoice/record.ts'
 import { invoiceSchema } from '#lib/invoice/schemas.ts'
+import { ValidateQuery } from '#lib/invoice/validate-query.ts'
 import { APP, INVALID_BODY, Irn, IsoDateTime, NOT_YOURS, reads, SI, Warning, writes } from './common.ts'
 
 /**
@@ -55,6 +56,7 @@ export const siValidate = /* @__PURE__ */ invoice({
     bodyValidation: 'service',
     xmlBody: true,
     en16931: true,
+    query: ValidateQuery,
   },
 })
 
@@ -81,7 +83,7 @@ export const appValidate = /* @__PURE__ */ invoice({
   routes: [{ method: 'POST', path: '/app/invoice/validate' }],
   roles: APP,
   access: signs,
-  request: { ...signRequest, en16931: true },
+  request: { ...signRequest, en16931: true, query: ValidateQuery },
 })
 export const appSign = /* @__PURE__ */ invoice({
   functionId: 'app-invoice-sign',

@@ -9,6 +9,7 @@ import {
   type SuccessReply,
 } from '#lib/platform/http/endpoint.ts'
 import { errorRecord, recordComponents, successRecord } from '#lib/platform/http/records.ts'
+import { referenceGuide } from './guide.ts'
 import { replyShapeOf } from '#lib/platform/http/replies.ts'
 import type { ReplyKind } from '#lib/platform/http/route.ts'
 import { invoiceComponents } from '#lib/invoice/schemas.ts'
@@ -56,7 +57,7 @@ function convertComponents() {
   const out: Record<string, Json> = {}
   for (const id of Object.keys(schemas).sort()) {
     const { $schema: _s, $id: _i, id: _id, ...rest } = schemas[id]!
-    out[id] = rest
+    out[id] = withoutSafeIntegerBounds(rest) as Json
   }
   return out
 }
@@ -113,6 +114,24 @@ function errorCodesFor(kind: ReplyKind, status: number): string[] {
     (e.section === 'platform' || (bankOrMerchant && e.section === 'response')) &&
     (e.status === status || (status === 500 && e.code === '96'))
   return CATALOGUE.filter(matches).map((e) => e.code)
+}
+
+/**
+ * z.int()'s bounds are the safe integers, not a limit of the field: shown, they read as "an integer
+ * between -9007199254740991 and 9007199254740991", so a schema keeps only the bounds it was given.
+ */
+function withoutSafeIntegerBounds(value: unknown, isPropertyMap = false): unknown {
+  if (Array.isArray(value)) return value.map((v) => withoutSafeIntegerBounds(v))
+  if (typeof value !== 'object' || value === null) return value
+  const out: Json = {}
+  for (const [key, v] of Object.entries(value)) {
+    const safeBound =
+      (key === 'minimum' && v === Number.MIN_SAFE_INTEGER) ||
+      (key === 'maximum' && v === Number.MAX_SAFE_INTEGER)
+    if (!isPropertyMap && safeBound) continue
+    out[key] = withoutSafeIntegerBounds(v, !isPropertyMap && key === 'properties')
+  }
+  return out
 }
 
 /** Rewrites `#/$defs/X` to the component X: every $def is a registered component by construction. */
@@ -243,7 +262,9 @@ export type SchemaOf = (schema: z.ZodType) => unknown
 export function schemaConverter(known: Set<string>): SchemaOf {
   return (schema) =>
     toComponentRefs(
-      z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }),
+      withoutSafeIntegerBounds(
+        z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }),
+      ),
       known,
     )
 }
@@ -265,7 +286,7 @@ function successContent(
     shape.withCode && typeof declared === 'object' && declared !== null && !Array.isArray(declared)
       ? { code: Number(status), ...declared }
       : declared
-  const success = toSchema(successRecord(shape, data))
+  const success = toSchema(successRecord(shape, data, Number(status)))
   const others = Object.entries(reply.otherMedia ?? {}).map(([media, description]) => [
     media,
     { schema: { type: 'string', description } },
@@ -485,6 +506,34 @@ function eventWebhooks(): Json {
   )
 }
 
+interface RouteOperation {
+  route: Route
+  operation: Json
+}
+
+/**
+ * The docs page's navigation lists operations by summary, and one endpoint serves several paths
+ * (each version, the authority's paths): where a summary is shared, each operation's says which
+ * it is, by its version where that tells them apart, else by its path.
+ */
+function distinguishSummaries(operations: readonly RouteOperation[]): void {
+  const bySummary = new Map<string, RouteOperation[]>()
+  for (const each of operations) {
+    const summary = each.operation.summary as string
+    bySummary.set(summary, [...(bySummary.get(summary) ?? []), each])
+  }
+  for (const [summary, sharing] of bySummary) {
+    if (sharing.length < 2) continue
+    const labels = sharing.map(({ route }) =>
+      route.profile === 'authority' ? route.path : (versionOf(route) ?? route.path),
+    )
+    sharing.forEach(({ route, operation }, i) => {
+      const unique = labels.indexOf(labels[i]!) === labels.lastIndexOf(labels[i]!)
+      operation.summary = `${summary} · ${unique ? labels[i] : route.path}`
+    })
+  }
+}
+
 export function buildOpenApiDocument(
   table: readonly Route[] = routeTable,
   declarations: ReadonlyMap<string, DocumentedEndpoint> = declared,
@@ -494,6 +543,7 @@ export function buildOpenApiDocument(
   const ids = operationIds(table)
   const paths: Record<string, Json> = {}
   const shared: SharedReplies = {}
+  const operations: RouteOperation[] = []
   for (const route of table) {
     const operation = operationOf(
       route,
@@ -502,15 +552,16 @@ export function buildOpenApiDocument(
       toSchema,
       shared,
     )
+    operations.push({ route, operation })
     paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operation }
   }
+  distinguishSummaries(operations)
   return {
     openapi: '3.1.0',
     info: {
       title: 'E-invoicing, signed bank transactions, merchant history and notification administration API',
       version: SERVICE_VERSION,
-      description:
-        'Implements the e-invoicing service interface 3.1.0 (docs/interface.md) with the decisions of docs/CONTRACT.md. Area A: e-invoicing under /api/v1 and /api/v2 (FIRS/NRS MBS style). Area B: HMAC-signed bank transactions. Area C: merchant transaction history. Area D: notification templates and e-mails. Generated from the route table and the endpoint declarations by `npm run openapi`; the human-readable reference is at /api/docs.',
+      description: `Implements the e-invoicing service interface 3.1.0 (docs/interface.md) with the decisions of docs/CONTRACT.md. Area A: e-invoicing under /api/v1 and /api/v2 (FIRS/NRS MBS style). Area B: HMAC-signed bank transactions. Area C: merchant transaction history. Area D: notification templates and e-mails. Generated from the route table and the endpoint declarations by \`npm run openapi\`; the human-readable reference is at /api/docs.\n\n${referenceGuide()}`,
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
     servers: [

@@ -240,7 +240,6 @@ describe('the invoice lifecycle through validate and sign', () => {
         message: 'Invoice validated successfully',
         payment_status: 'PENDING',
         irn: invoice.irn,
-        en16931: expect.any(Array),
       })
       const before = await readInvoiceRecord(invoice.irn)
       expect(before).toMatchObject({ status: 'VALIDATED', revision: 1 })

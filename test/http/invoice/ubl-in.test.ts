@@ -34,7 +34,12 @@ const ROUTES: [string, 'si' | 'app'][] = [
 ]
 
 const postXml = (who: 'si' | 'app', path: string, xml: string) => clients[who].postXml<any>(path, xml)
-const postJson = (who: 'si' | 'app', path: string, body: unknown) => clients[who].post<any>(path, body)
+/**
+ * A JSON invoice to a validate route asks for the EN 16931 findings (`?en16931=true`), which a UBL
+ * invoice gets unasked (CONTRACT 25): so the two replies can be compared whole.
+ */
+const postJson = (who: 'si' | 'app', path: string, body: unknown) =>
+  clients[who].post<any>(path.endsWith('/validate') ? `${path}?en16931=true` : path, body)
 
 /** A JSON refusal's problems with their record paths replaced by XPaths, as the XML refusal must list them. */
 const atXPaths = (errors: Body[], xpaths: Record<string, string>) =>

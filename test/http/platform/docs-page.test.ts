@@ -1,3 +1,5 @@
+import { execFile } from 'node:child_process'
+import { promisify } from 'node:util'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -5,6 +7,7 @@ import { type BrowserContext, chromium } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { send, startApi, type TestApi } from '../../support/api.ts'
 import { testBrowser } from '../../support/chromium.ts'
+import { CATALOGUE } from '#lib/service/error-catalogue.ts'
 import { document } from '../../support/contract.ts'
 
 /**
@@ -81,5 +84,45 @@ describe('GET /api/docs', () => {
     expect(await page.title()).toBe(document.info.title)
     expect(errors).toEqual([])
     expect(elsewhere).toEqual([])
+  })
+
+  it("opens with Authentication and Errors, before any operation, as Stripe's reference does", {
+    timeout: 120_000,
+  }, async () => {
+    const page = await context.newPage()
+    await page.goto(`${api.url}/api/docs`, { waitUntil: 'load' })
+    await page.waitForSelector('[data-section-id="section/Authentication"]', { timeout: 60_000 })
+    // The navigation: the two sections first, then the operations.
+    const items = await page.$$eval('li[data-item-id]', (elements) =>
+      elements.map((e) => e.getAttribute('data-item-id')!),
+    )
+    const top = items.filter((id) => /^section\/[^/]+$/.test(id) || id.startsWith('operation/'))
+    expect(top.slice(0, 2)).toEqual(['section/Authentication', 'section/Errors'])
+    // A section's text with its subsections' (Redoc renders each heading as a section of its own).
+    const text = (id: string) =>
+      page.$$eval(`[data-section-id^="${id}"]`, (elements) =>
+        elements.map((e) => (e as unknown as { innerText: string }).innerText).join('\n'),
+      )
+    // How to sign, with the worked request in curl and with the client package.
+    const authentication = await text('section/Authentication')
+    expect(authentication).toContain('x-api-signature')
+    expect(authentication).toContain('+JfaeJ+OtIIBOCIRM9b3qeFlTro1N4xDNZ4aaXURrXI=')
+    expect(authentication).toContain('curl -s -X POST')
+    expect(authentication).toContain("from '@ng-einvoicing/client'")
+    // The whole catalogue, every code of every section.
+    const errors = await text('section/Errors')
+    for (const entry of CATALOGUE) expect(errors, entry.code).toContain(entry.code)
+    await page.close()
+  })
+})
+
+describe("the Authentication section's curl example", () => {
+  // Async: the test's API runs in this process, so a synchronous spawn would leave curl unanswered.
+  it('is a signed request the service accepts, pasted as written', async () => {
+    const description = document.info.description as string
+    const block = /```sh\n([\s\S]*?)```/.exec(description.slice(description.indexOf('# Authentication')))![1]!
+    const script = `set -eo pipefail\n${block.replaceAll('http://127.0.0.1:3000', api.url)}`
+    const run = await promisify(execFile)('bash', ['-c', script], { encoding: 'utf8' })
+    expect(JSON.parse(run.stdout)).toMatchObject({ code: 200, irn: 'INV001-94ND90NR-20261121' })
   })
 })

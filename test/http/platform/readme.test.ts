@@ -13,7 +13,9 @@ import { type NpmStart, npmStart } from '../../support/npm-start.ts'
  * The documentation's commands, run as a new user runs them: `npm start` (on a free port, on this
  * run's DynamoDB Local, with its own table and its own server file so that a developer's running
  * server is untouched), then every ```sh block of README.md and of each docs/*.md, in the reading
- * order of DOCS, pasted into bash in order, with only the URL's port changed. A block is left out
+ * order of DOCS, pasted into bash in order, with only the URL's port changed. As in one terminal, a
+ * block starts with the shell variables and the directory the blocks before it left (a block that
+ * left the shell elsewhere breaks the next; one may capture an id for the next to use). A block is left out
  * only when the line before it says `<!-- readme-test: skip (why) -->` and the first test below
  * names it. Each block must exit 0, no HTTP reply may be 4xx/5xx (curl runs with --fail-with-body),
  * no reply may report FAILED, and each `# {...}` line under a command (the output the document
@@ -101,6 +103,16 @@ const NPM_RUN_CLI = `npm() {
   fi
 }`
 
+/**
+ * One terminal across blocks: each block starts by reading the state file the one before it wrote
+ * (its own variables, as `declare -p`, and its directory) and ends by writing its own. The shell's
+ * own variables (those of a fresh bash) are left out.
+ */
+const SAVE_SHELL = `{ for name in $(compgen -v); do
+  grep -qxF "$name" "$SHELL_BASELINE" || declare -p "$name" 2>/dev/null || true
+done; printf 'cd %q\\n' "$PWD"; } > "$SHELL_STATE.next" && mv "$SHELL_STATE.next" "$SHELL_STATE"`
+const RESTORE_SHELL = '[ -f "$SHELL_STATE" ] && . "$SHELL_STATE"'
+
 let server: NpmStart | undefined
 let port: number
 let dir: string
@@ -113,6 +125,8 @@ function terminalEnv(): NodeJS.ProcessEnv {
     ...process.env,
     LOCAL_SERVER_FILE: serverFile(),
     TILL_DIR: join(dir, 'till'),
+    SHELL_STATE: join(dir, 'shell-state.sh'),
+    SHELL_BASELINE: join(dir, 'shell-baseline.txt'),
   }
   for (const name of ['TABLE_NAME', 'DYNAMODB_ENDPOINT', 'AWS_REGION', 'STAGE', 'PORT']) delete env[name]
   return env
@@ -120,6 +134,12 @@ function terminalEnv(): NodeJS.ProcessEnv {
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'readme-test-'))
+  // The variables of a fresh shell with the test's own prelude: not the documents' to carry.
+  const baseline = spawnSync('bash', ['-c', `${CURL_FAILS_ON_ERROR}\n${NPM_RUN_CLI}\nname=; compgen -v`], {
+    env: terminalEnv(),
+    encoding: 'utf8',
+  })
+  writeFileSync(join(dir, 'shell-baseline.txt'), baseline.stdout)
   port = await freePort()
   server = await npmStart({
     cwd: ROOT,
@@ -148,8 +168,7 @@ describe('README.md and docs/*.md, pasted as written', () => {
     // Leaving a block out is a decision made here, not only by a comment in the document.
     expect(blocks.filter((b) => b.skip).map((b) => `${b.file}: ${b.code.split('\n')[0]}`)).toEqual([
       'README.md: npm ci && npm start     # the whole API on http://127.0.0.1:3000, on DynamoDB Local',
-      'docs/events.md: BODY=\'{"since":"2026-11-20T18:00:00+01:00"}\'',
-      'docs/events.md: npm run cli -- webhooks deliveries --business 11111111-1111-4111-8111-111111111111 --subscription wh_... --status failed',
+      'docs/events.md: npm run cli -- webhooks redeliver --url http://127.0.0.1:3000 --key dev-admin-key --secret dev-admin-secret --subscription "$WH" --event evt_...',
       'docs/sandbox.md: # 1. A test subscription whose receiver answers 5xx (yours, down), to invoice.signed:',
       'docs/operations.md: npx cdk synth                                   # offline, no AWS credentials needed',
       'docs/adding-an-endpoint.md: npm run openapi',
@@ -163,7 +182,7 @@ describe('README.md and docs/*.md, pasted as written', () => {
   for (const block of blocks.filter((b) => !b.skip)) {
     it(`block at ${block.file} line ${block.line}: ${block.code.split('\n')[0]}`, () => {
       const code = block.code.replaceAll('127.0.0.1:3000', `127.0.0.1:${port}`)
-      const script = `set -eo pipefail\n${CURL_FAILS_ON_ERROR}\n${NPM_RUN_CLI}\n${code}\n`
+      const script = `set -eo pipefail\n${CURL_FAILS_ON_ERROR}\n${NPM_RUN_CLI}\n${RESTORE_SHELL}\n${code}\n${SAVE_SHELL}\n`
       const run = spawnSync('bash', ['-c', script], { cwd: ROOT, env: terminalEnv(), encoding: 'utf8' })
       const shown = `exit ${run.status}\n--- stdout\n${run.stdout}\n--- stderr\n${run.stderr}`
       expect(run.status, shown).toBe(0)

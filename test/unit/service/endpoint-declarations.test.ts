@@ -72,6 +72,34 @@ describe('endpoint declarations', () => {
     }
   })
 
+  it('titles no two operations alike: the docs page lists them by summary (each path and version its own)', () => {
+    const summaries = [doc.paths, doc.webhooks].flatMap((operations) =>
+      Object.values<any>(operations).flatMap((methods) =>
+        Object.values<any>(methods).map((operation) => operation.summary as string),
+      ),
+    )
+    expect(summaries.filter((summary, i) => summaries.indexOf(summary) !== i)).toEqual([])
+  })
+
+  it('writes no description the docs page would take for HTML (`<code>` renders as an empty box)', () => {
+    const found: string[] = []
+    JSON.stringify(doc, (key, value) => {
+      if ((key === 'description' || key === 'summary') && typeof value === 'string') {
+        // Markdown: inside backticks (and fenced blocks) `<...>` is text; outside, a tag.
+        const prose = value.replace(/```[\s\S]*?```/g, '').replace(/`[^`]*`/g, '')
+        if (/<[A-Za-z/!]/.test(prose)) found.push(value.slice(0, 80))
+      }
+      return value
+    })
+    expect(found).toEqual([])
+  })
+
+  it("shows an integer by its own bounds, never z.int()'s safe-integer range; `code` by its real values", () => {
+    expect(JSON.stringify(doc)).not.toContain('9007199254740991')
+    const success = doc.paths['/api/v1/si/validate'].post.responses['200'].content['application/json'].schema
+    expect(JSON.stringify(success)).toContain('"code":{"type":"number","const":200')
+  })
+
   it('gives every request body an example, and every example validates against its schema', () => {
     let checked = 0
     for (const [path, methods] of Object.entries<any>(document.paths)) {
