@@ -101,6 +101,18 @@ export function injectFaults(
  * the server's checks, claims, schedules) sees the same time. `Math.random` is seeded too (the retry
  * schedule's jitter, the retry loops' backoff).
  */
+/**
+ * Where a run's clock starts: the next midnight UTC, not the real time. Windows are aligned to the
+ * clock (signatures' whole seconds, rate-limit windows, Lagos days), so two runs of one seed started
+ * a few hundred milliseconds apart took different paths when each clock began at its own real start.
+ * Never behind an earlier run's clock: a run on the same table (the test runs seeds one after
+ * another) would otherwise make subscriptions dated before the events an earlier run left.
+ */
+export function clockStart(realNow: number, reachedBefore: number): number {
+  const DAY = 86_400_000
+  return Math.max((Math.floor(realNow / DAY) + 1) * DAY, reachedBefore + 1)
+}
+
 /** Where the last fake clock of this process stood when it was restored. */
 let clockReachedBefore = 0
 
@@ -110,9 +122,7 @@ export function installFakeClock(random: () => number): {
 } {
   const Real = Date
   const realRandom = Math.random
-  // Never behind an earlier run's clock: a run on the same table (the test runs seeds one after
-  // another) would otherwise make subscriptions dated before the events an earlier run left.
-  let now = Math.max(Real.now(), clockReachedBefore + 1)
+  let now = clockStart(Real.now(), clockReachedBefore)
   class FakeDate extends Real {
     constructor(...args: unknown[]) {
       if (args.length === 0) super(now)

@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import {
@@ -367,6 +368,8 @@ export async function runSimulation(options: SimOptions): Promise<SimReport> {
     const seconds = (performance.now() - started) / 1000
     const checked = await checkInvariants(model, { received, now: Date.now() })
     trace.push(`end ${checked.violations.length}`)
+    // The trace line by line, to find where two runs of one seed part ways (the digest only says they do).
+    if (process.env.SIM_TRACE_FILE) writeFileSync(process.env.SIM_TRACE_FILE, `${trace.join('\n')}\n`)
     return {
       seed: options.seed,
       ops: options.ops,

@@ -1,5 +1,8 @@
 import { execFile } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
+import { readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { describe, expect, inject, it } from 'vitest'
@@ -63,18 +66,25 @@ describe('the seeded fault simulation', () => {
   }, async () => {
     const run = promisify(execFile)
     const once = async () => {
+      const traceFile = join(tmpdir(), `sim-trace-${randomUUID()}.txt`)
       const env = {
         ...process.env,
         TABLE_NAME: `sim-${randomUUID()}`,
         DYNAMODB_LOCAL_DATABASE: `sim${randomUUID().replaceAll('-', '')}`,
+        SIM_TRACE_FILE: traceFile,
       }
       const { stdout } = await run('npx', ['tsx', 'scripts/sim.ts', '--seed', '44', '--ops', '25'], {
         cwd: root,
         env,
       })
-      return JSON.parse(stdout.split('\n').find((line) => line.startsWith('{'))!)
+      const lines = readFileSync(traceFile, 'utf8')
+      rmSync(traceFile)
+      return { ...JSON.parse(stdout.split('\n').find((line) => line.startsWith('{'))!), lines }
     }
-    const [a, b] = await Promise.all([once(), once()])
+    // The second run starts most of a second after the first: a run whose path hung on the moment it
+    // started (its clock began at the real time) parted from the first within a few operations.
+    const [a, b] = await Promise.all([once(), new Promise((resolve) => setTimeout(resolve, 700)).then(once)])
+    expect(b.lines).toBe(a.lines)
     expect(b.trace).toBe(a.trace)
     expect(b.faults).toEqual(a.faults)
     expect(b.counts).toEqual(a.counts)
