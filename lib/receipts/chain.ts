@@ -38,6 +38,14 @@ export interface ChainRecord {
   revision: number
   runs: Run[]
   forks: ChainFork[]
+  /**
+   * Per counter, the other receipts held there that name the same prev_hash as the first one (a
+   * till's regenerated retry): FORKs, yet each links to the counter before as well, so the next
+   * counter may name any of them. Receipts arrive in any order (CONTRACT 23): when the retry came
+   * first and holds the counter, the chain goes on through the original all the same. Absent in
+   * items written before it.
+   */
+  siblings?: ChainFork[]
   lateCount: number
   lastReceivedAt?: string
 }
@@ -79,6 +87,34 @@ export function withFork(chain: ChainRecord, fork: ChainFork): ChainRecord {
 
 const later = (a: string | undefined, b: string) => (a && a > b ? a : b)
 
+/** The hashes a receipt at `counter + 1` may name to link to `counter`: its holder's and its siblings'. */
+const linksTo = (chain: ChainRecord, run: Run, hash: string) =>
+  run.lastHash === hash || (chain.siblings ?? []).some((s) => s.counter === run.to && s.hashes.includes(hash))
+
+/**
+ * Records a sibling: a FORK at `counter` naming the same prev_hash as the receipt holding it. The run
+ * after the counter, when its first receipt names the sibling, joins the run through the counter.
+ */
+export function withSibling(chain: ChainRecord, sibling: { counter: number; hash: string }): ChainRecord {
+  const siblings = (chain.siblings ?? []).map((s) => ({ ...s, hashes: [...s.hashes] }))
+  const known = siblings.find((s) => s.counter === sibling.counter)
+  if (known?.hashes.includes(sibling.hash)) return chain
+  if (known) known.hashes.push(sibling.hash)
+  else if (siblings.length < MAX_FORKS) siblings.push({ counter: sibling.counter, hashes: [sibling.hash] })
+  else return chain
+  const next: ChainRecord = { ...chain, siblings }
+  const runs = chain.runs.map((r) => ({ ...r }))
+  const before = runs.find((r) => r.to === sibling.counter)
+  const afterIndex = runs.findIndex((r) => r.from === sibling.counter + 1)
+  const after = runs[afterIndex]
+  if (before && after && after.firstPrev === sibling.hash) {
+    before.to = after.to
+    before.lastHash = after.lastHash
+    runs.splice(afterIndex, 1)
+  }
+  return { ...next, runs }
+}
+
 /**
  * Adds a receipt's link. A counter already in a run changes nothing (a resent receipt, or the same
  * link merged twice after a retry), so merging is idempotent and a DUPLICATE may be merged again to
@@ -100,7 +136,7 @@ export function withLink(chain: ChainRecord, link: ChainLink): ChainRecord {
     firstIssuedAt: link.issuedAt,
   }
   const before = runs.find((r) => r.to === link.counter - 1)
-  if (before && before.lastHash === link.prevHash) {
+  if (before && linksTo(chain, before, link.prevHash)) {
     before.to = link.counter
     before.lastHash = link.hash
     run = before
@@ -110,7 +146,7 @@ export function withLink(chain: ChainRecord, link: ChainLink): ChainRecord {
   }
   const afterIndex = runs.findIndex((r) => r.from === link.counter + 1)
   const after = runs[afterIndex]
-  if (after && after.firstPrev === link.hash) {
+  if (after && linksTo(chain, { ...run, lastHash: link.hash }, after.firstPrev)) {
     run.to = after.to
     run.lastHash = after.lastHash
     runs.splice(afterIndex, 1)

@@ -37,6 +37,8 @@ export interface Outcome {
   /** The link it holds in its device's chain (REPORTED, REJECTED keeping its counter, a DUPLICATE's first). */
   link?: ChainLink
   fork?: ChainFork
+  /** A FORK at its counter naming the same prev_hash as the holder: the next counter may link to it. */
+  sibling?: { counter: number; hash: string }
 }
 
 /** What a decision needs from its request. */
@@ -70,7 +72,7 @@ export async function decide(
 ): Promise<Outcome> {
   if (held === undefined) return (await settled(c)) ?? submit(context, c)
   if (held === null) return submit(context, c)
-  return held.hash === c.record.hash ? duplicate(c, held) : fork(c, held.hash)
+  return held.hash === c.record.hash ? duplicate(c, held) : fork(c, held.hash, held.prevHash)
 }
 
 function duplicate(c: Candidate, first: ReceiptRecord): Outcome {
@@ -87,20 +89,26 @@ function duplicate(c: Candidate, first: ReceiptRecord): Outcome {
   }
 }
 
-async function fork(c: Candidate, of: string): Promise<Outcome> {
+/** `holderPrev`: the prev_hash of the receipt holding the counter, when that is what it forks. */
+async function fork(c: Candidate, of: string, holderPrev?: string): Promise<Outcome> {
   const record: ReceiptRecord = { ...c.record, status: 'FORK', forkOf: of }
   if (!(await storeFork(record))) {
     const first = await readFork(c.record.deviceId, c.record.counter, c.record.hash)
     if (first) return duplicate(c, first)
   }
-  return { result: resultOf(record), fork: { counter: c.record.counter, hashes: [of, c.record.hash] } }
+  const { counter, hash, prevHash } = c.record
+  return {
+    result: resultOf(record),
+    fork: { counter, hashes: [of, hash] },
+    ...(holderPrev === prevHash ? { sibling: { counter, hash } } : {}),
+  }
 }
 
 /** The DUPLICATE or FORK this receipt is, from what holds its counter and link; undefined: neither is held. */
 async function settled(c: Candidate): Promise<Outcome | undefined> {
   const { slot, guard } = await claimants(c.record)
   if (slot?.hash === c.record.hash) return duplicate(c, slot)
-  if (slot) return fork(c, slot.hash)
+  if (slot) return fork(c, slot.hash, slot.prevHash)
   if (guard && guard.hash !== c.record.hash) return fork(c, guard.hash)
   return undefined
 }

@@ -2,7 +2,7 @@ import { hashOfReceiptBytes, receiptBytes, verifySignatureBytes } from '#client/
 import type { ApiClientCaller } from '#lib/platform/auth/caller.ts'
 import type { Problem } from '#lib/platform/errors.ts'
 import type { InvoiceSigner } from '#lib/invoice/service.ts'
-import { DAY_MS, withFork, withLink } from './chain.ts'
+import { DAY_MS, withFork, withLink, withSibling } from './chain.ts'
 import { updateChain } from './chain-store.ts'
 import { countDuplicates } from './compliance-report.ts'
 import { devicesOf } from './devices.ts'
@@ -191,14 +191,15 @@ async function updateChains(candidates: Candidate[], outcomes: Outcome[]) {
   const byDevice = new Map<string, Outcome[]>()
   for (const c of candidates) {
     const o = outcomes[c.index]!
-    if (!o.link && !o.fork) continue
+    if (!o.link && !o.fork && !o.sibling) continue
     byDevice.set(c.record.deviceId, [...(byDevice.get(c.record.deviceId) ?? []), o])
   }
   await inParallel([...byDevice], WIDTH, ([deviceId, found]) =>
     updateChain(deviceId, (chain) =>
       found.reduce((next, o) => {
         const linked = o.link ? withLink(next, o.link) : next
-        return o.fork ? withFork(linked, o.fork) : linked
+        const forked = o.fork ? withFork(linked, o.fork) : linked
+        return o.sibling ? withSibling(forked, o.sibling) : forked
       }, chain),
     ),
   )

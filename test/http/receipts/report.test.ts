@@ -210,6 +210,29 @@ describe('POST /api/v1/receipts', () => {
     })
   })
 
+  it('verifies the chain through the original when its regenerated retry arrived first, whichever comes next', async () => {
+    for (const originalBeforeNext of [true, false]) {
+      const { till } = await registerTill(live.admin)
+      const one = till.next()
+      const two = till.next()
+      // The till's retry of counter 2, built afresh after a timeout: same prev_hash, other bytes.
+      const retry = till.sign({ ...b2cInvoice(), device: two.device })
+      const three = till.next()
+      expect((await resultsOf([one, retry])).map((r) => r.status)).toEqual(['REPORTED', 'REPORTED'])
+      const rest = originalBeforeNext ? [two, three] : [three, two]
+      const results = await resultsOf(rest)
+      expect(results.map((r) => r.status)).toEqual(
+        originalBeforeNext ? ['FORK', 'REPORTED'] : ['REPORTED', 'FORK'],
+      )
+      expect(await chainOf(till.deviceId)).toMatchObject({
+        last_counter: 3,
+        verified_through: 3,
+        gaps: [],
+        forks: [{ counter: 2, hashes: [hashOf(retry), hashOf(two)] }],
+      })
+    }
+  })
+
   it('reports a receipt received after report_by (issued_at + 24 h) with late: true, counted in the chain', async () => {
     const { till } = await registerTill(live.admin)
     const old = till.next({ issuedAt: new Date(Date.now() - 25 * HOUR).toISOString() })
