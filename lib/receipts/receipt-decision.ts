@@ -92,16 +92,15 @@ function duplicate(c: Candidate, first: ReceiptRecord): Outcome {
 /** `holderPrev`: the prev_hash of the receipt holding the counter, when that is what it forks. */
 async function fork(c: Candidate, of: string, holderPrev?: string): Promise<Outcome> {
   const record: ReceiptRecord = { ...c.record, status: 'FORK', forkOf: of }
-  if (!(await storeFork(record))) {
-    const first = await readFork(c.record.deviceId, c.record.counter, c.record.hash)
-    if (first) return duplicate(c, first)
-  }
-  const { counter, hash, prevHash } = c.record
-  return {
-    result: resultOf(record),
-    fork: { counter, hashes: [of, hash] },
+  const { deviceId, counter, hash, prevHash } = c.record
+  const first = (await storeFork(record)) ? undefined : await readFork(deviceId, counter, hash)
+  // A resent FORK merges again, as a resent REPORTED receipt merges its link: a report cut after
+  // storing the FORK and before its chain update is repaired by the resend (merging is idempotent).
+  const merges = {
+    fork: { counter, hashes: [first?.forkOf ?? of, hash] },
     ...(holderPrev === prevHash ? { sibling: { counter, hash } } : {}),
   }
+  return first ? { ...duplicate(c, first), ...merges } : { result: resultOf(record), ...merges }
 }
 
 /** The DUPLICATE or FORK this receipt is, from what holds its counter and link; undefined: neither is held. */

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { issueApiClient } from '#lib/platform/auth/credentials.ts'
+import { readChain, updateChain } from '#lib/receipts/chain-store.ts'
 import { buildInvoice, newIrn } from '../../fixtures/invoices/build.ts'
 import { startApi, type TestApi } from '../../support/api.ts'
 import {
@@ -231,6 +232,33 @@ describe('POST /api/v1/receipts', () => {
         forks: [{ counter: 2, hashes: [hashOf(retry), hashOf(two)] }],
       })
     }
+  })
+
+  it('merges a FORK again when it is resent after its chain update was lost', async () => {
+    const { till } = await registerTill(live.admin)
+    const one = till.next()
+    const two = till.next()
+    const retry = till.sign({ ...b2cInvoice(), device: two.device })
+    const three = till.next()
+    expect((await resultsOf([one, retry, three])).map((r) => r.status)).toEqual([
+      'REPORTED',
+      'REPORTED',
+      'REPORTED',
+    ])
+    const before = await readChain(till.deviceId)
+    expect((await resultsOf([two]))[0].status).toBe('FORK')
+    expect((await chainOf(till.deviceId)).verified_through).toBe(3)
+    // The report cut after storing the FORK and before its chain update: the chain as it was.
+    await updateChain(till.deviceId, () => ({ ...before }))
+    expect((await chainOf(till.deviceId)).verified_through).toBe(2)
+    const [resent] = await resultsOf([two])
+    expect(resent).toMatchObject({ status: 'DUPLICATE', first: { status: 'FORK' } })
+    expect(await chainOf(till.deviceId)).toMatchObject({
+      last_counter: 3,
+      verified_through: 3,
+      gaps: [],
+      forks: [{ counter: 2, hashes: [hashOf(retry), hashOf(two)] }],
+    })
   })
 
   it('reports a receipt received after report_by (issued_at + 24 h) with late: true, counted in the chain', async () => {
