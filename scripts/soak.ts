@@ -110,6 +110,7 @@ const model: Model = {
   neverReceived: [],
   sessionReuses: [],
   invoices: [],
+  tills: [],
   subscriptions: [],
   violations: [],
 }

@@ -2,8 +2,21 @@ import { eventsOfBusiness } from '#lib/events/event.ts'
 import { reconcile } from '#lib/finance/reconcile.ts'
 import { readInvoiceRecord } from '#lib/invoice/repository.ts'
 import { getAccount, getBankRequest, getBankSession, type TransferRecord } from '#lib/ledger/repository.ts'
+import { chainView } from '#lib/receipts/chain.ts'
+import { readChain } from '#lib/receipts/chain-store.ts'
 import { readDelivery } from '#lib/webhooks/delivery-records.ts'
 import { DEV } from '../local/dev-credentials.ts'
+
+/** A till of the simulation: what it signed and what each receipt was answered. */
+export interface SimTillModel {
+  deviceId: string
+  /** Its chain's last counter signed (every counter up to it sent by the end of the run). */
+  lastCounter: number
+  /** Counters at which it also sent a regenerated retry (same prev_hash, other bytes). */
+  retried: Set<number>
+  /** By hash: the counter, the IRN, and each answer's status (a DUPLICATE as its first result's). */
+  receipts: Map<string, { counter: number; irn: string; statuses: string[] }>
+}
 
 /** What the workload was told, which the table must agree with. */
 export interface Model {
@@ -30,6 +43,8 @@ export interface Model {
   /** Transfers sent with a session id another requestId had: each refused with 26. */
   sessionReuses: string[]
   invoices: string[]
+  /** Each simulated till's receipts (CONTRACT 23), as the till signed them and the service answered them. */
+  tills: SimTillModel[]
   subscriptions: { id: string; createdAt: string }[]
   /** Found while the run went on: a 500, a 503 without Retry-After, a replay answered differently. */
   violations: string[]
@@ -85,6 +100,7 @@ export async function checkInvariants(
     }
   }
   await checkStatusQueries(model, check)
+  await checkReceipts(model, seen.now, check)
   for (const [accountNumber, balance] of expected) {
     const account = await getAccount(accountNumber)
     check(
@@ -162,5 +178,52 @@ async function checkStatusQueries(model: Model, check: (ok: boolean, message: ()
       record === undefined,
       () => `${requestId} reused a session id: refused with 26, yet recorded ${record?.kind}`,
     )
+  }
+}
+
+/**
+ * CONTRACT 23 under the faults: every till's chain whole (no gap once everything was sent, verified
+ * through its last counter, a regenerated retry's counter among the forks); each receipt answered the
+ * same every time (a DUPLICATE with the first result); at each counter exactly one receipt REPORTED
+ * and the others FORK, none REJECTED; a REPORTED receipt's invoice stored, a FORK's not.
+ */
+async function checkReceipts(model: Model, now: number, check: (ok: boolean, message: () => string) => void) {
+  for (const till of model.tills) {
+    const chain = chainView(await readChain(till.deviceId), now)
+    const name = `till ${till.deviceId}`
+    check(
+      chain.last_counter === till.lastCounter &&
+        chain.verified_through === till.lastCounter &&
+        chain.gaps.length === 0,
+      () =>
+        `${name}: signed 1..${till.lastCounter}, chain last ${chain.last_counter}, verified through ${chain.verified_through}, gaps ${JSON.stringify(chain.gaps)}`,
+    )
+    for (const counter of till.retried)
+      check(
+        chain.forks.some((f) => f.counter === counter),
+        () => `${name}: a regenerated retry at ${counter}, not among the forks`,
+      )
+    const reportedAt = new Map<number, number>()
+    for (const [hash, receipt] of till.receipts) {
+      const [first, ...later] = receipt.statuses
+      check(
+        first !== undefined && later.every((s) => s === first),
+        () =>
+          `${name} receipt ${hash.slice(0, 8)} (counter ${receipt.counter}): answered ${receipt.statuses.join(', ') || 'never'}`,
+      )
+      check(first === 'REPORTED' || first === 'FORK', () => `${name} receipt at ${receipt.counter}: ${first}`)
+      if (first === 'REPORTED') reportedAt.set(receipt.counter, (reportedAt.get(receipt.counter) ?? 0) + 1)
+      const invoice = await readInvoiceRecord(receipt.irn)
+      check(
+        (invoice !== undefined) === (first === 'REPORTED'),
+        () =>
+          `${name} receipt at ${receipt.counter}, ${first}: its invoice ${invoice ? 'stored' : 'not stored'}`,
+      )
+    }
+    for (let counter = 1; counter <= till.lastCounter; counter++)
+      check(
+        (reportedAt.get(counter) ?? 0) === 1,
+        () => `${name}: ${reportedAt.get(counter) ?? 0} receipts REPORTED at counter ${counter}`,
+      )
   }
 }

@@ -305,6 +305,7 @@ export async function runSimulation(options: SimOptions): Promise<SimReport> {
     neverReceived: [],
     sessionReuses: [],
     invoices: [],
+    tills: [],
     subscriptions: [],
     violations: [],
   }
@@ -341,6 +342,7 @@ export async function runSimulation(options: SimOptions): Promise<SimReport> {
       if (options.progress && (i + 1) % step === 0)
         options.progress(`seed ${options.seed}: ${i + 1} of ${options.ops} operations`)
     }
+    await load.flush()
     // The faults stop; everything still queued, delayed or unread is handed over, the schedules run out.
     faultsOn = false
     let drainRounds = 0

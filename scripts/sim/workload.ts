@@ -1,14 +1,16 @@
 import type { ApiClient, ClientReply } from '#client/api-client.ts'
 import { openAccount } from '#lib/ledger/repository.ts'
 import { buildInvoice } from '../../test/fixtures/invoices/build.ts'
+import { b2cInvoice, hashOf, type Receipt, registerTill, type Till } from '../../test/support/receipts.ts'
 import { DEV } from '../local/dev-credentials.ts'
-import type { Model } from './invariants.ts'
+import type { Model, SimTillModel } from './invariants.ts'
 
 /**
  * The simulation's workload over the four areas: transfers (half with a NIP session id), replays of
  * them, reversals (some of an original already reversed), balance enquiries, transfers whose reply is
  * lost and which a status query settles, late originals of a requestId a status query found never
- * received, a session id under a second requestId (Area B); signed invoices (Area A), whose events go
+ * received, a session id under a second requestId (Area B); signed invoices and tills' receipts (sent
+ * out of order, resent, and regenerated after a lost reply: CONTRACT 23) (Area A), whose events go
  * to the webhook subscriptions (Area C); and the run's own steps (consumers pumped, the clock moved).
  * A request refused for the faults (503 with Retry-After, or 429) is sent again as a client would,
  * the same body, until it is answered; after 40 refusals once more with the faults off (a table back
@@ -16,6 +18,8 @@ import type { Model } from './invariants.ts'
  */
 export interface Workload {
   setup(): Promise<void>
+  /** After the operations: what is still held back is sent (a till reports everything it holds). */
+  flush(): Promise<void>
   teardown(): Promise<void>
   operation(i: number): Promise<void>
   counts: Record<string, number>
@@ -121,7 +125,8 @@ export function workload(deps: {
       merchantId: pick(MERCHANTS),
       merchantReference: `ORD-${i}`,
       accountNumber: pick(SIM_ACCOUNTS),
-      amount: 1 + Math.floor(random() * 50000) / 100,
+      // Whole kobo over 100: 1 + n / 100 can carry a float tail (124.45000000000002), a third decimal.
+      amount: (100 + Math.floor(random() * 50000)) / 100,
       currency: 'NGN',
       productCode: 'AIRTIME',
       ...(random() < 0.5 ? { sessionId: sessionIdOf(i) } : {}),
@@ -303,6 +308,64 @@ export function workload(deps: {
     return `${reply.status}`
   }
 
+  /** The simulation's tills: each signs its chain, holds some receipts back and regenerates some. */
+  const tills: { till: Till; held: Receipt[]; sent: Receipt[]; model: SimTillModel }[] = []
+  const TILLS = 2
+
+  /** One receipt a report: a report's receipts are decided side by side, which the seed cannot order. */
+  async function report(t: (typeof tills)[number], receipt: Receipt, i: number) {
+    const hash = hashOf(receipt)
+    if (!t.model.receipts.has(hash))
+      t.model.receipts.set(hash, { counter: receipt.device.counter, irn: receipt.irn, statuses: [] })
+    const reply = await answered(`receipt ${receipt.device.counter} of ${t.model.deviceId}`, () =>
+      clients.app.post('/api/v1/receipts', { receipts: [receipt] }),
+    )
+    const result = (reply.body as { data?: { status: string; first?: { status: string } }[] } | undefined)
+      ?.data?.[0]
+    if (reply.status !== 200 || !result) {
+      model.violations.push(`receipts (operation ${i}): ${reply.status} ${reply.text.slice(0, 200)}`)
+      return `${reply.status}`
+    }
+    // A DUPLICATE stands for its first result: a resend after a cut report meets what the cut stored.
+    const status = result.status === 'DUPLICATE' ? (result.first?.status ?? 'DUPLICATE') : result.status
+    t.model.receipts.get(hash)!.statuses.push(status)
+    return status
+  }
+
+  /** A till's turn: its next receipt, one held back earlier, a resend, or a regenerated retry. */
+  async function receipts(i: number) {
+    const t = pick(tills)
+    const irn = () => `INV${hex(12)}-${DEV.supplier.serviceId}-20261125`
+    const next = () => {
+      const receipt = t.till.next({ invoice: b2cInvoice(irn()) })
+      t.model.lastCounter = receipt.device.counter
+      return receipt
+    }
+    const r = random()
+    if (r < 0.2 && t.held.length) return `held ${await report(t, t.held.shift()!, i)}`
+    const reportedOnce = t.sent.filter((x) => t.model.receipts.get(hashOf(x))?.statuses.length)
+    if (r < 0.3 && reportedOnce.length) return `resent ${await report(t, pick(reportedOnce), i)}`
+    if (r < 0.4) {
+      // A reply lost and the receipt built afresh (same counter and link, other bytes): the retry goes
+      // now, the original later; the till's chain goes on from the original.
+      const original = next()
+      const retry = t.till.sign({ ...b2cInvoice(irn()), device: original.device })
+      t.model.retried.add(original.device.counter)
+      t.held.push(original)
+      t.sent.push(retry, original)
+      return `retry ${await report(t, retry, i)}`
+    }
+    if (r < 0.5) {
+      // Held back: a gap until it is sent.
+      const heldBack = next()
+      t.held.push(heldBack)
+      t.sent.push(heldBack)
+    }
+    const receipt = next()
+    t.sent.push(receipt)
+    return `next ${await report(t, receipt, i)}`
+  }
+
   return {
     counts,
     timing,
@@ -317,8 +380,26 @@ export function workload(deps: {
         model.accounts.set(accountNumber, account.balanceKobo)
       }
       await subscribe()
+      for (let n = 0; n < TILLS; n++) {
+        const { till } = await registerTill(clients.admin, n % 2 ? 'P-256' : 'Ed25519', `Sim till ${n + 1}`)
+        const tillModel = {
+          deviceId: till.deviceId,
+          lastCounter: 0,
+          retried: new Set<number>(),
+          receipts: new Map(),
+        }
+        tills.push({ till, held: [], sent: [], model: tillModel })
+        model.tills.push(tillModel)
+      }
+    },
+    async flush() {
+      for (const t of tills)
+        for (let receipt = t.held.shift(); receipt; receipt = t.held.shift())
+          trace.push(`flush ${await report(t, receipt, -1)}`)
     },
     async teardown() {
+      // A business has at most 100 active devices, and runs may share a table.
+      for (const t of tills) await clients.admin.request('DELETE', `/api/v1/devices/${t.model.deviceId}`)
       // The run's receiver goes with it: so do its subscriptions (a later run's events skip them).
       for (const s of model.subscriptions) await clients.admin.request('DELETE', `/api/v1/webhooks/${s.id}`)
     },
@@ -333,32 +414,34 @@ export function workload(deps: {
               ? (['reversal', () => reversal(i)] as const)
               : r < 0.6
                 ? (['balance', () => balance(i)] as const)
-                : r < 0.8
+                : r < 0.72
                   ? (['sign', () => sign(i)] as const)
-                  : r < 0.81
-                    ? (['subscribe', subscribe] as const)
-                    : r < 0.88
-                      ? ([
-                          'pump',
-                          async () => {
-                            await deps.pump()
-                            return ''
-                          },
-                        ] as const)
-                      : r < 0.91
-                        ? (['timed out', () => timedOut(i)] as const)
-                        : r < 0.93
-                          ? (['late original', () => lateOriginal(i)] as const)
-                          : r < 0.95
-                            ? (['session reuse', () => sessionReuse(i)] as const)
-                            : ([
-                                'advance',
-                                async () => {
-                                  const ms = Math.floor(random() * 30 * 60_000)
-                                  await deps.advance(ms)
-                                  return String(ms)
-                                },
-                              ] as const)
+                  : r < 0.8
+                    ? (['receipts', () => receipts(i)] as const)
+                    : r < 0.81
+                      ? (['subscribe', subscribe] as const)
+                      : r < 0.88
+                        ? ([
+                            'pump',
+                            async () => {
+                              await deps.pump()
+                              return ''
+                            },
+                          ] as const)
+                        : r < 0.91
+                          ? (['timed out', () => timedOut(i)] as const)
+                          : r < 0.93
+                            ? (['late original', () => lateOriginal(i)] as const)
+                            : r < 0.95
+                              ? (['session reuse', () => sessionReuse(i)] as const)
+                              : ([
+                                  'advance',
+                                  async () => {
+                                    const ms = Math.floor(random() * 30 * 60_000)
+                                    await deps.advance(ms)
+                                    return String(ms)
+                                  },
+                                ] as const)
       counts[kind] = (counts[kind] ?? 0) + 1
       const t0 = performance.now()
       trace.push(`${i} ${kind} ${await run()}`)
