@@ -102,7 +102,6 @@ export function withSibling(chain: ChainRecord, sibling: { counter: number; hash
   if (known) known.hashes.push(sibling.hash)
   else if (siblings.length < MAX_FORKS) siblings.push({ counter: sibling.counter, hashes: [sibling.hash] })
   else return chain
-  const next: ChainRecord = { ...chain, siblings }
   const runs = chain.runs.map((r) => ({ ...r }))
   const before = runs.find((r) => r.to === sibling.counter)
   const afterIndex = runs.findIndex((r) => r.from === sibling.counter + 1)
@@ -112,7 +111,7 @@ export function withSibling(chain: ChainRecord, sibling: { counter: number; hash
     before.lastHash = after.lastHash
     runs.splice(afterIndex, 1)
   }
-  return { ...next, runs }
+  return { ...chain, siblings, runs }
 }
 
 /**

@@ -41,6 +41,15 @@ const resultsOf = async (receipts: unknown[], client = live.si) => {
 const chainOf = async (deviceId: string, admin = live.admin) =>
   (await admin.get<any>(`/api/v1/devices/${deviceId}/chain`)).body.data
 
+/** A till's counters 1 to 3, and its retry of counter 2 built afresh after a timeout: same prev_hash, other bytes. */
+async function tillWithRetry() {
+  const { till } = await registerTill(live.admin)
+  const one = till.next()
+  const two = till.next()
+  const retry = till.sign({ ...b2cInvoice(), device: two.device })
+  return { till, one, two, retry, three: till.next() }
+}
+
 describe('POST /api/v1/receipts', () => {
   it('reports Ed25519 and P-256 receipts: signed invoices of the business that confirm and search find', async () => {
     for (const kind of ['Ed25519', 'P-256'] as const) {
@@ -213,12 +222,7 @@ describe('POST /api/v1/receipts', () => {
 
   it('verifies the chain through the original when its regenerated retry arrived first, whichever comes next', async () => {
     for (const originalBeforeNext of [true, false]) {
-      const { till } = await registerTill(live.admin)
-      const one = till.next()
-      const two = till.next()
-      // The till's retry of counter 2, built afresh after a timeout: same prev_hash, other bytes.
-      const retry = till.sign({ ...b2cInvoice(), device: two.device })
-      const three = till.next()
+      const { till, one, two, retry, three } = await tillWithRetry()
       expect((await resultsOf([one, retry])).map((r) => r.status)).toEqual(['REPORTED', 'REPORTED'])
       const rest = originalBeforeNext ? [two, three] : [three, two]
       const results = await resultsOf(rest)
@@ -235,11 +239,7 @@ describe('POST /api/v1/receipts', () => {
   })
 
   it('merges a FORK again when it is resent after its chain update was lost', async () => {
-    const { till } = await registerTill(live.admin)
-    const one = till.next()
-    const two = till.next()
-    const retry = till.sign({ ...b2cInvoice(), device: two.device })
-    const three = till.next()
+    const { till, one, two, retry, three } = await tillWithRetry()
     expect((await resultsOf([one, retry, three])).map((r) => r.status)).toEqual([
       'REPORTED',
       'REPORTED',
