@@ -24,7 +24,8 @@
  *   memory (API_FUNCTION_MEMORY_MB, infra/constructs/api-function.ts) on Arm;
  * - one HTTP API request (per 512 KB of body), KMS requests (the stand-in's count);
  * - the bytes logged (every line the server writes at LOG_LEVEL INFO, as in AWS, EMF metric lines
- *   included) plus Lambda's own START/END/REPORT lines (LAMBDA_PLATFORM_LOG_BYTES, an estimate).
+ *   included) plus Lambda's own START/END/REPORT lines (LAMBDA_PLATFORM_LOG_BYTES: none at the
+ *   functions' WARN system log level).
  *
  * Prices, region and sources: bench/cost/pricing.ts. Not priced: X-Ray traces (tracing is active:
  * $5 per million traces recorded, sampled at 1 a second plus 5 %), the stream consumers' work after a
@@ -32,7 +33,7 @@
  */
 import { loadavg } from 'node:os'
 import { resolve } from 'node:path'
-import { API_FUNCTION_MEMORY_MB } from '../infra/constructs/api-function.ts'
+import { API_FUNCTION_MEMORY_MB, SYSTEM_LOG_LEVEL } from '../infra/constructs/api-function.ts'
 import { functionsOf, routes } from '#lib/service/routes.ts'
 import { startDynamoDbLocal } from '../scripts/local/dynamodb-local.ts'
 import { DEV } from '../scripts/local/dev-credentials.ts'
@@ -93,8 +94,11 @@ const WARMUP = Number(process.env.WARMUP ?? 3)
 const ONLY = process.env.ONLY
 const HERE = resolve(import.meta.dirname, '..')
 
-/** Lambda's START, END and REPORT lines per invocation (with the X-Ray trace line of active tracing). */
-const LAMBDA_PLATFORM_LOG_BYTES = 350
+/**
+ * Lambda's START, END and REPORT lines per invocation (with the X-Ray trace line of active tracing):
+ * about 350 bytes, INFO system logs, so none at the WARN system log level the functions run at.
+ */
+const LAMBDA_PLATFORM_LOG_BYTES = SYSTEM_LOG_LEVEL === 'WARN' ? 0 : 350
 
 /** A strongly consistent read of what was read: 1 unit per 4 KB; eventually consistent, half. */
 const eventual = (bytes: number) => (bytes > 0 ? Math.ceil(bytes / 4096) / 2 : 0)

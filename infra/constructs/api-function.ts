@@ -6,7 +6,16 @@ import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-clo
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb'
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam'
 import type { IKey } from 'aws-cdk-lib/aws-kms'
-import { Architecture, Code, Function as LambdaFunction, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda'
+import {
+  ApplicationLogLevel,
+  Architecture,
+  Code,
+  Function as LambdaFunction,
+  LoggingFormat,
+  Runtime,
+  SystemLogLevel,
+  Tracing,
+} from 'aws-cdk-lib/aws-lambda'
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs'
 import { Construct } from 'constructs'
 import type { BuildOptions } from 'esbuild'
@@ -225,6 +234,9 @@ export function functionTimeoutSeconds(functionId: string, served: readonly Pick
 /** p99 function duration that pages: well under the 10 s timeout, far over a healthy request. */
 export const P99_LATENCY_MS = 3000
 
+/** Which of Lambda's own lines reach the log (houseFunction); bench/cost.ts prices them by it. */
+export const SYSTEM_LOG_LEVEL = SystemLogLevel.WARN
+
 /** Every API function's memory (MB) unless its props say otherwise; bench/cost.ts prices duration at it. */
 export const API_FUNCTION_MEMORY_MB = 1024
 
@@ -337,6 +349,13 @@ export function houseFunction(
     timeout: props.timeout ?? Duration.seconds(API_FUNCTION_TIMEOUT_SECONDS),
     tracing: Tracing.ACTIVE,
     logGroup,
+    // Lambda's own START, END and REPORT lines (about 350 bytes an invocation, the largest part of a
+    // cheap request's log bill) are INFO system logs: WARN keeps only platform warnings. Duration,
+    // errors and throttles stay CloudWatch metrics, and the init time is in the X-Ray trace. The
+    // application lines are Powertools' JSON already (lib/platform/log.ts), filtered at INFO.
+    loggingFormat: LoggingFormat.JSON,
+    systemLogLevelV2: SYSTEM_LOG_LEVEL,
+    applicationLogLevelV2: ApplicationLogLevel.INFO,
     environment: {
       TABLE_NAME: props.table.tableName,
       STAGE: props.stage,

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { Logger } from '@aws-lambda-powertools/logger'
+import { LogFormatter, LogItem, Logger } from '@aws-lambda-powertools/logger'
 
 /**
  * The redaction list: key names whose values never reach a log line, whatever object they are nested
@@ -74,6 +74,30 @@ class HumanLogger extends Logger {
   }
 }
 
+/**
+ * The keys every line starts with: Powertools' standard set less what the log group already says
+ * (`service`, `function_name`, `function_arn`, `function_memory_size`) and `sampling_rate` (no debug
+ * sampling here). Every API request writes a line, and CloudWatch Logs bills ingestion by the byte:
+ * the four left out were 240 of a request line's 530 bytes (bench/cost, "log bytes").
+ */
+class LeanLogFormatter extends LogFormatter {
+  override formatAttributes(
+    attributes: Parameters<LogFormatter['formatAttributes']>[0],
+    additional: Parameters<LogFormatter['formatAttributes']>[1],
+  ): LogItem {
+    return new LogItem({
+      attributes: {
+        level: attributes.logLevel,
+        message: attributes.message,
+        timestamp: this.formatTimestamp(attributes.timestamp),
+        cold_start: attributes.lambdaContext?.coldStart,
+        function_request_id: attributes.lambdaContext?.awsRequestId,
+        xray_trace_id: attributes.xRayTraceId,
+      },
+    }).addAttributes(additional)
+  }
+}
+
 let instance: Logger | undefined
 
 /**
@@ -86,6 +110,7 @@ function current(): Logger {
     serviceName: process.env.SERVICE_NAME ?? 'einvoicing-api',
     logLevel: (process.env.LOG_LEVEL as 'INFO' | undefined) ?? 'INFO',
     jsonReplacerFn: redactingReplacer,
+    logFormatter: new LeanLogFormatter(),
   })
   return instance
 }

@@ -221,7 +221,13 @@ describe('the stage', () => {
             LOG_LEVEL: 'INFO',
           },
         },
-        LoggingConfig: { LogGroup: { Ref: expect.any(String) } },
+        // JSON, so that Lambda's INFO platform lines (START, END, REPORT) can be left out of the bill.
+        LoggingConfig: {
+          LogGroup: { Ref: expect.any(String) },
+          LogFormat: 'JSON',
+          SystemLogLevel: 'WARN',
+          ApplicationLogLevel: 'INFO',
+        },
       })
       expect(fn.Properties.TracingConfig).toEqual({ Mode: 'Active' })
     }
