@@ -78,7 +78,7 @@ class HumanLogger extends Logger {
  * The keys every line starts with: Powertools' standard set less what the log group already says
  * (`service`, `function_name`, `function_arn`, `function_memory_size`) and `sampling_rate` (no debug
  * sampling here). Every API request writes a line, and CloudWatch Logs bills ingestion by the byte:
- * the four left out were 240 of a request line's 530 bytes (bench/cost, "log bytes").
+ * the five left out were about 240 of a request line's 530 bytes (bench/cost, "log bytes").
  */
 class LeanLogFormatter extends LogFormatter {
   override formatAttributes(

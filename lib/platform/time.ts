@@ -14,6 +14,11 @@ export function lagosLocalIso(at: Date): string {
   return new Date(at.getTime() + LAGOS_OFFSET_MS).toISOString().slice(0, 23)
 }
 
+/** `YYYY-MM-DD`: the Lagos calendar day of an ISO 8601 instant (a receipt's issue day). */
+export function lagosDay(iso: string): string {
+  return new Date(Date.parse(iso) + LAGOS_OFFSET_MS).toISOString().slice(0, 10)
+}
+
 /** `YYYYMMDD` of the day it is in Lagos (the default IRN date). */
 export function lagosDateStamp(at: Date = new Date()): string {
   return new Date(at.getTime() + LAGOS_OFFSET_MS).toISOString().slice(0, 10).replaceAll('-', '')

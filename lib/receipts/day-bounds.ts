@@ -2,6 +2,7 @@ import { itemAt, readMany } from '#lib/platform/db/batch.ts'
 import { keys } from '#lib/platform/db/keys.ts'
 import { queryAll } from '#lib/platform/db/query.ts'
 import { writeIf } from '#lib/platform/db/write.ts'
+import { lagosDay } from '#lib/platform/time.ts'
 import { inParallel } from './in-parallel.ts'
 import type { ReceiptRecord } from './records.ts'
 
@@ -23,9 +24,6 @@ import type { ReceiptRecord } from './records.ts'
  * it was created by code that writes them (./chain-store.ts), and a device without it is reported from
  * all its receipts, as before.
  */
-
-/** The Lagos day (UTC+1, no daylight saving) of an instant, `YYYY-MM-DD`. */
-export const lagosDay = (iso: string) => new Date(Date.parse(iso) + 3_600_000).toISOString().slice(0, 10)
 
 type Dated = Pick<ReceiptRecord, 'deviceId' | 'counter' | 'issuedAt'>
 

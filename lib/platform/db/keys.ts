@@ -47,7 +47,8 @@ export const PARTY_LIST_PREFIX = 'PARTYLIST#'
 export const DEVICE_PREFIX = 'DEVICE#'
 const DEVICE_SK = 'DEV#'
 export const RECEIPT_PREFIX = 'RCPT#'
-const RECEIPT_DAY_SK = 'D#'
+/** A device's issue-day bounds item (lib/receipts/day-bounds.ts), beside its receipts. */
+const receiptDaySk = (day: string) => `D#${day}`
 /**
  * A device by its id alone, for the public verification page (lib/receipts/verify-page-lookup.ts),
  * which has no credential and so no mode: like an API key's item, it has no mode in its key and
@@ -510,9 +511,9 @@ export const keys = {
   /** The lowest and highest counter of the device's receipts issued on a Lagos day (lib/receipts/day-bounds.ts). */
   receiptDay: (deviceId: string, day: string): Key => ({
     pk: `${RECEIPT_PREFIX}${scoped(deviceId)}`,
-    sk: `${RECEIPT_DAY_SK}${day}`,
+    sk: receiptDaySk(day),
   }),
-  receiptDaySk: (day: string) => `${RECEIPT_DAY_SK}${day}`,
+  receiptDaySk,
   /** Which receipt of the device first named this prev_hash. */
   receiptPrevGuard: (deviceId: string, prevHash: string): Key => ({
     pk: `${RECEIPT_PREFIX}${scoped(deviceId)}`,

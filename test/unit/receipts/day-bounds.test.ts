@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { boundsOf, boundsToMove, lagosDay } from '#lib/receipts/day-bounds.ts'
+import { lagosDay } from '#lib/platform/time.ts'
+import { boundsOf, boundsToMove } from '#lib/receipts/day-bounds.ts'
 
 /** lib/receipts/day-bounds.ts: each device's issue days in Lagos time and their counter bounds. */
 describe('day bounds', () => {
