@@ -5,7 +5,6 @@ import type { InvoiceSigner } from '#lib/invoice/service.ts'
 import { DAY_MS, withFork, withLink, withSibling } from './chain.ts'
 import { updateChain } from './chain-store.ts'
 import { countDuplicates } from './compliance-report.ts'
-import { keepDayBounds } from './day-bounds.ts'
 import { devicesOf } from './devices.ts'
 import { inParallel } from './in-parallel.ts'
 import { type Candidate, decide, type Outcome, problem } from './receipt-decision.ts'
@@ -28,8 +27,6 @@ import { serverNowMs } from './server-time.ts'
  *    refused by the invoice rules, an IRN already used or an issued_at in the future, it is REJECTED
  *    and keeps its counter;
  * 4. each device's chain updated once (./chain.ts).
- * Before step 2, each issue day's counter bounds are widened to the request's receipts
- * (./day-bounds.ts), for the compliance report.
  * Receipts that meet in one request (one counter twice) are decided in request order: the first ones
  * of each counter and link first, then the others.
  */
@@ -96,8 +93,6 @@ export async function reportReceipts(
 ): Promise<ReceiptResult[]> {
   const nowMs = await serverNowMs(caller.businessId)
   const { outcomes, candidates } = await triage(caller.businessId, receipts, nowMs)
-  // Before any receipt is stored: a stored receipt is always inside its issue day's bounds.
-  await keepDayBounds(candidates.map((c) => c.record))
   const [firsts, others] = inRequestOrder(candidates)
   const held = await slotsHeld(firsts.map((c) => c.record))
   const heldBy = (c: Candidate) => held.get(slotId(c.record.deviceId, c.record.counter)) ?? null
