@@ -816,10 +816,10 @@ async function main() {
       console.error(`  ${functionId}: done (load ${load()})`)
       // Where the last counted request's writes went, by key and call (bench/request-cost/target.ts).
       if (process.env.BREAKDOWN)
-        for (const [name, { items, units }] of Object.entries(samples.at(-1)?.byKey ?? {}).sort(
+        for (const [name, { items, units, largest }] of Object.entries(samples.at(-1)?.byKey ?? {}).sort(
           (a, b) => b[1].units - a[1].units,
         ))
-          console.error(`    ${name}: ${items} items, ${units} units by size`)
+          console.error(`    ${name}: ${items} items, ${units} units by size, the largest ${largest} bytes`)
     }
   } finally {
     if (target) await stopTarget(target)

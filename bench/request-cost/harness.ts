@@ -89,7 +89,7 @@ export interface Usage {
   logBytes: number
   logLines: number
   handlerMs: number[]
-  byKey?: Record<string, { items: number; units: number }>
+  byKey?: Record<string, { items: number; units: number; largest: number }>
 }
 
 /** The target's counts since the last read (and resets them). */

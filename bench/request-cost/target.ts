@@ -70,10 +70,11 @@ const noUsage = () => ({
   handlerMs: [] as number[],
   /**
    * Items written, by the first part of their key (`IRN`, `RCPT`, `INVSEQ`...) and call: how many, and
-   * their write units by size (1 per KB, x2 in a transaction; an index's copy not counted). For where
-   * a request's units go (bench/cost.ts BREAKDOWN=1).
+   * their write units by size (1 per KB, x2 in a transaction; an index's copy not counted) and the
+   * bytes of the largest (how far it is from a unit's edge). For where a request's units go
+   * (bench/cost.ts BREAKDOWN=1).
    */
-  byKey: {} as Record<string, { items: number; units: number }>,
+  byKey: {} as Record<string, { items: number; units: number; largest: number }>,
 })
 const usage = noUsage()
 const WRITES = /^(Put|Update|Delete|BatchWrite|TransactWrite)/
@@ -188,10 +189,12 @@ if (cost) {
         .split('#')[0]!
         .replace(/\d[\d:.TZ-]*/g, 'n')
       const name = `${command.replace(/Command$/, '')} ${String(key?.pk ?? '?').split('#')[0]}#${sort}`
-      usage.byKey[name] ??= { items: 0, units: 0 }
+      usage.byKey[name] ??= { items: 0, units: 0, largest: 0 }
       const entry = usage.byKey[name]
+      const bytes = item ? valueSize(item) : 0
       entry.items++
-      entry.units += Math.max(1, Math.ceil((item ? valueSize(item) : 0) / 1024)) * (transact ? 2 : 1)
+      entry.units += Math.max(1, Math.ceil(bytes / 1024)) * (transact ? 2 : 1)
+      entry.largest = Math.max(entry.largest, bytes)
     }
   }
   db().middlewareStack.add(

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto'
-import { gunzipSync, gzipSync } from 'node:zlib'
 import { PutCommand } from '@aws-sdk/lib-dynamodb'
 import type { Role } from '#lib/platform/http/route.ts'
 import { db, tableName } from '#lib/platform/db/client.ts'
@@ -10,6 +9,7 @@ import { recordOf } from '#lib/platform/db/items.ts'
 import { withAttributes } from '#lib/platform/db/index-reads.ts'
 import { BATCH_PREFIX, keys } from '#lib/platform/db/keys.ts'
 import { TTL_ATTRIBUTE } from '#lib/platform/db/table.ts'
+import { packValue, unpackValue } from '#lib/invoice/packed-json.ts'
 import type { ApiVersion } from '#lib/invoice/schemas.ts'
 
 /**
@@ -47,7 +47,7 @@ export interface BatchItem {
   /** The invoice's irn as sent, when it is a string (for the listing; the worker checks it). */
   irn: string | null
   status: ItemStatus
-  /** The invoice as sent, gzipped JSON (an item must stay under 400 KB). */
+  /** The invoice as sent, compressed JSON (lib/invoice/packed-json.ts; an item must stay under 400 KB). */
   invoiceGzip: Uint8Array
   httpStatus?: number
   reply?: Record<string, unknown>
@@ -78,7 +78,7 @@ export async function createBatch(
         index,
         irn: typeof irn === 'string' ? irn : null,
         status: 'PENDING',
-        invoiceGzip: gzipSync(JSON.stringify(invoice)),
+        invoiceGzip: packValue(invoice),
       }
       return { ...keys.batchItem(batchId, index), entity: 'BATCH_ITEM', ...item, [TTL_ATTRIBUTE]: ttl }
     }),
@@ -109,8 +109,7 @@ export async function createBatch(
 export const isBatchHeader = (item: Record<string, unknown>) =>
   item.entity === 'BATCH' && typeof item.pk === 'string' && item.pk.startsWith(BATCH_PREFIX)
 
-export const invoiceOfItem = (item: BatchItem): unknown =>
-  JSON.parse(gunzipSync(Buffer.from(item.invoiceGzip)).toString('utf8'))
+export const invoiceOfItem = (item: BatchItem): unknown => unpackValue(item.invoiceGzip)
 
 /** The header and its items in index order; undefined when there is no such batch. */
 export async function readBatch(

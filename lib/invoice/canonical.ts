@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
-import { constants, gunzipSync, gzipSync } from 'node:zlib'
 import canonicalize from 'canonicalize'
 import { currentMode } from '#lib/platform/mode.ts'
+import { packJson, unpackValue } from './packed-json.ts'
 import type { InvoiceRecord } from './record.ts'
 import type { StoredInvoice } from './schemas.ts'
 
@@ -144,22 +144,25 @@ export function canonicalInvoice(invoice: StoredInvoice): CanonicalInvoice {
 }
 
 /**
- * How the invoice is stored: gzipped canonical JSON in `invoiceGzip` whenever that is smaller than
- * the plain map (DynamoDB bills an item by its bytes, 1 write unit per KB and 1 strongly consistent
- * read unit per 4 KB, so fewer bytes never cost more units). Measured on the fixtures' invoices
- * (BENCHMARKS.md, "The invoice body stored gzipped"): 1 line, a 3.9 KB map against 1.2 KB gzipped;
- * 10 lines, 8.5 KB against 1.4 KB; 100 lines, 54 KB against 4 KB. A plain `invoice` map is kept only
- * where gzip would not be smaller, and is still what older items hold: every reader goes through
- * `invoiceOf`, which reads both. Above STORED_LIMIT even the gzipped copy does not fit in an item
- * (400 KB), and the request is refused (413).
+ * How the invoice is stored: its canonical JSON packed (./packed-json.ts: zlib with a dictionary of
+ * the invoice's member names; gzip before) in `invoiceGzip` whenever that is smaller than the plain
+ * map (DynamoDB bills an item by its bytes, 1 write unit per KB and 1 strongly consistent read unit
+ * per 4 KB, so fewer bytes never cost more units). Measured on the fixtures' invoices (BENCHMARKS.md,
+ * "The invoice body stored gzipped"): 1 line, a 3.9 KB map against 1.2 KB gzipped; 10 lines, 8.5 KB
+ * against 1.4 KB; 100 lines, 54 KB against 4 KB; packed, about a third less again for small invoices
+ * (BENCHMARKS.md, tenth round). A plain `invoice` map is kept only where compression would not make
+ * it smaller, and is still what older items hold: every reader goes through `invoiceOf`, which reads
+ * both. Above STORED_LIMIT even the packed copy does not fit in an item (400 KB), and the request is
+ * refused (413).
  */
 export const STORED_LIMIT = 350_000
 /**
- * Over this, gzip at its fastest level: on a 1,000-line invoice it takes a tenth of the default
- * level's time for a copy about 30% larger (BENCHMARKS.md, "Large invoices"). Under it, the default
- * level, whose time on a few KB is a few tens of microseconds and whose copy is 5-15% smaller.
+ * Over this, deflate at its fastest level: on a 1,000-line invoice it takes a tenth of the default
+ * level's time for a copy about 30% larger (BENCHMARKS.md, "Large invoices", measured with gzip:
+ * the same deflate). Under it, the default level, whose time on a few KB is a few tens of
+ * microseconds and whose copy is 5-15% smaller.
  */
-export const FAST_GZIP_OVER = 300_000
+export const FAST_PACK_OVER = 300_000
 
 export type InvoiceStorage =
   | { invoice: StoredInvoice; invoiceGzip?: undefined }
@@ -167,7 +170,7 @@ export type InvoiceStorage =
 
 /**
  * How an invoice is stored, or undefined when it is too large to store at all. `replaced` gives
- * top-level members to store instead of the invoice's own (the sealed notes): the gzipped copy is
+ * top-level members to store instead of the invoice's own (the sealed notes): the packed copy is
  * then the canonical JSON with those members' values swapped, built from `canonical.members` with
  * no second serialisation.
  */
@@ -176,14 +179,14 @@ export function storageOf(
   canonical: CanonicalInvoice,
   replaced: Record<string, string> = {},
 ): InvoiceStorage | undefined {
-  const level =
-    canonical.byteLength > FAST_GZIP_OVER ? constants.Z_BEST_SPEED : constants.Z_DEFAULT_COMPRESSION
-  const gz = gzipSync(utf8Of(canonical.members, replaced), { level })
-  if (gz.length > STORED_LIMIT) return undefined
+  const packed = packJson(utf8Of(canonical.members, replaced), {
+    fast: canonical.byteLength > FAST_PACK_OVER,
+  })
+  if (packed.length > STORED_LIMIT) return undefined
   const inline = { ...invoice, ...replaced }
   // The map's size as DynamoDB counts it is within a few percent of its canonical JSON's.
-  if (canonical.byteLength <= gz.length) return { invoice: inline }
-  return { invoiceGzip: new Uint8Array(gz) }
+  if (canonical.byteLength <= packed.length) return { invoice: inline }
+  return { invoiceGzip: packed }
 }
 
 /**
@@ -217,7 +220,6 @@ export function invoiceOf(
   record: Pick<InvoiceRecord, 'invoice' | 'invoiceGzip'>,
 ): Record<string, unknown> | undefined {
   if (record.invoice) return record.invoice
-  if (record.invoiceGzip)
-    return JSON.parse(gunzipSync(record.invoiceGzip).toString('utf8')) as Record<string, unknown>
+  if (record.invoiceGzip) return unpackValue<Record<string, unknown>>(record.invoiceGzip)
   return undefined
 }

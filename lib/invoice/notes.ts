@@ -1,9 +1,9 @@
-import { gunzipSync, gzipSync } from 'node:zlib'
 import { decryptField, encryptField, isEncrypted } from '#lib/platform/crypto/fields.ts'
 import { DependencyDown } from '#lib/platform/errors.ts'
 import { logger } from '#lib/platform/log.ts'
 import type { StoredInvoice } from './schemas.ts'
 import { type CanonicalInvoice, type InvoiceStorage, invoiceOf, storageOf } from './canonical.ts'
+import { packValue, unpackValue } from './packed-json.ts'
 import type { InvoiceRecord } from './record.ts'
 
 /**
@@ -57,11 +57,11 @@ export async function openNotes(irn: string, invoice: Invoice): Promise<Invoice>
 export const hasPlaintextNote = (invoice: Invoice | undefined): boolean =>
   !!invoice && NOTE_FIELDS.some((field) => typeof invoice[field] === 'string' && !isEncrypted(invoice[field]))
 
-/** Gzipped copies made by sealedStorageOf in this process: their notes are sealed already. */
+/** Compressed copies made by sealedStorageOf in this process: their notes are sealed already. */
 const sealedHere = new WeakSet<Uint8Array>()
 
 /**
- * The storage form of a validated invoice with its notes sealed, made in one pass (one gzip, no
+ * The storage form of a validated invoice with its notes sealed, made in one pass (one compression, no
  * unzip and re-parse), or undefined when it is too large to store.
  */
 export async function sealedStorageOf(
@@ -80,14 +80,14 @@ export async function sealedStorageOf(
   return storage
 }
 
-/** The storage form with notes sealed, inline or inside the gzipped JSON. */
+/** The storage form with notes sealed, inline or inside the compressed JSON. */
 export async function sealStorage(irn: string, storage: InvoiceStorage): Promise<InvoiceStorage> {
   if (storage.invoice) return { invoice: await sealNotes<StoredInvoice>(irn, storage.invoice) }
   if (sealedHere.has(storage.invoiceGzip)) return storage
-  const invoice = JSON.parse(gunzipSync(storage.invoiceGzip).toString('utf8')) as Invoice
+  const invoice = unpackValue<Invoice>(storage.invoiceGzip)
   if (!hasPlaintextNote(invoice)) return storage
   const sealed = await sealNotes(irn, invoice)
-  return { invoiceGzip: new Uint8Array(gzipSync(Buffer.from(JSON.stringify(sealed), 'utf8'))) }
+  return { invoiceGzip: packValue(sealed) }
 }
 
 /** The stored invoice of a record with its notes readable: what get-invoice and webhooks hand out. */

@@ -282,7 +282,7 @@ async function findingsOf(
 async function contentOf(request: InvoiceRequest, validated: StoredInvoice): Promise<InvoiceContent> {
   const invoice = withModeMark(validated)
   const canonical = canonicalInvoice(invoice)
-  // Notes sealed now, so the stored copy is made (and gzipped) once.
+  // Notes sealed now, so the stored copy is made (and compressed) once.
   const storage = await sealedStorageOf(invoice.irn, invoice, canonical)
   if (!storage) {
     throw new TooLarge('The invoice is too large to store', {

@@ -1,9 +1,9 @@
-import { gunzipSync } from 'node:zlib'
 import { Decimal } from 'decimal.js'
 import { recordOf } from '#lib/platform/db/items.ts'
 import { keys } from '#lib/platform/db/keys.ts'
 import { queryAll } from '#lib/platform/db/query.ts'
 import { writeIf } from '#lib/platform/db/write.ts'
+import { unpackValue } from '#lib/invoice/packed-json.ts'
 import { invalid } from '#lib/platform/errors.ts'
 import { csvText } from '#lib/platform/text/csv.ts'
 import { lagosDay } from '#lib/platform/time.ts'
@@ -94,7 +94,10 @@ export function reportRange(from: string, to: string): { from: string; to: strin
 /** The payable and tax amounts of a receipt's stored body (the invoice as the device signed it). */
 function amountsOf(record: ReceiptRecord): { payable: Decimal; tax: Decimal } {
   try {
-    const body = JSON.parse(gunzipSync(Buffer.from(record.bodyGzip)).toString('utf8'))
+    const body = unpackValue<{
+      legal_monetary_total?: { payable_amount?: unknown }
+      tax_total?: unknown
+    } | null>(record.bodyGzip)
     const payable = new Decimal(String(body?.legal_monetary_total?.payable_amount ?? 0))
     const tax = (Array.isArray(body?.tax_total) ? body.tax_total : []).reduce(
       (sum: Decimal, t: { tax_amount?: unknown }) => sum.plus(new Decimal(String(t?.tax_amount ?? 0))),

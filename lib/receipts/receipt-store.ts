@@ -1,4 +1,4 @@
-import { gzipSync } from 'node:zlib'
+import { packValue } from '#lib/invoice/packed-json.ts'
 import { recordOf } from '#lib/platform/db/items.ts'
 import { itemAt, readMany } from '#lib/platform/db/batch.ts'
 import { tableName } from '#lib/platform/db/client.ts'
@@ -14,7 +14,8 @@ import type { PrevGuard, ReceiptRecord } from './records.ts'
  * receipt's own device, so a device's counters and links are claimed once, whoever asks first.
  */
 
-export const bodyOf = (receipt: unknown) => gzipSync(Buffer.from(JSON.stringify(receipt), 'utf8'))
+/** The receipt as received, packed for its item (lib/invoice/packed-json.ts). */
+export const bodyOf = (receipt: unknown) => packValue(receipt)
 
 /** The first receipt at its counter: the Put that claims the counter. */
 export function slotPut(record: ReceiptRecord): TransactItem {

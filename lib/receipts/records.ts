@@ -95,7 +95,10 @@ export interface ReceiptRecord {
   corrects?: string
   forkOf?: string
   errors?: Problem[]
-  /** The receipt as received, signature included, as gzipped JSON: its bytes can be checked again. */
+  /**
+   * The receipt as received, signature included, as compressed JSON (lib/invoice/packed-json.ts; gzip
+   * in items written before it): its bytes can be checked again.
+   */
   bodyGzip: Uint8Array
 }
 

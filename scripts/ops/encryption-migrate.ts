@@ -1,6 +1,5 @@
 import { rename, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { gunzipSync, gzipSync } from 'node:zlib'
 import type { KeyringNode } from '@aws-crypto/material-management-node'
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import { secretContext } from '#lib/platform/auth/credentials.ts'
@@ -9,6 +8,7 @@ import { isConditionFailed } from '#lib/platform/db/errors.ts'
 import { keys } from '#lib/platform/db/keys.ts'
 import { scanPages } from '#lib/platform/db/query.ts'
 import { NOTE_FIELDS, noteContext } from '#lib/invoice/notes.ts'
+import { packValue, unpackValue } from '#lib/invoice/packed-json.ts'
 import {
   DecryptionFailed,
   decryptField,
@@ -125,9 +125,9 @@ async function transformed(
   }
   const irn = item.irn as string
   if (attribute === 'invoice') return transformNotes(irn, item.invoice as Item, transform)
-  const invoice = JSON.parse(gunzipSync(item.invoiceGzip as Uint8Array).toString('utf8')) as Item
+  const invoice = unpackValue<Item>(item.invoiceGzip as Uint8Array)
   const next = await transformNotes(irn, invoice, transform)
-  return next && new Uint8Array(gzipSync(Buffer.from(JSON.stringify(next), 'utf8')))
+  return next && packValue(next)
 }
 
 /** Runs a transform over every protected value of the table, and over the given local key files. */
