@@ -26,14 +26,7 @@ export async function updateChain(
     if (next === read) return true
     const written = await writeIf({
       Put: {
-        // A chain created here is a device whose every receipt was stored with its day bounds
-        // (./day-bounds.ts, written before the receipts): the compliance report may read by them.
-        Item: {
-          ...keys.receiptChain(deviceId),
-          ...next,
-          revision: read.revision + 1,
-          ...(read.revision === 0 ? { dayBounds: true } : {}),
-        },
+        Item: { ...keys.receiptChain(deviceId), ...next, revision: read.revision + 1 },
         ConditionExpression: read.revision === 0 ? 'attribute_not_exists(pk)' : 'revision = :seen',
         ...(read.revision === 0 ? {} : { ExpressionAttributeValues: { ':seen': read.revision } }),
       },

@@ -48,11 +48,6 @@ export interface ChainRecord {
   siblings?: ChainFork[]
   lateCount: number
   lastReceivedAt?: string
-  /**
-   * Every receipt of the device is inside its issue day's bounds (./day-bounds.ts): set when the chain
-   * item is created; absent on a device that reported before the bounds were kept.
-   */
-  dayBounds?: boolean
 }
 
 /** A receipt that holds its counter in the chain (REPORTED, or REJECTED for its content). */

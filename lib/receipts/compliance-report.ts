@@ -7,9 +7,8 @@ import { unpackValue } from '#lib/invoice/packed-json.ts'
 import { invalid } from '#lib/platform/errors.ts'
 import { csvText } from '#lib/platform/text/csv.ts'
 import { lagosDay } from '#lib/platform/time.ts'
-import { type ChainRecord, chainView } from './chain.ts'
+import { chainView } from './chain.ts'
 import { readChain } from './chain-store.ts'
-import { countersOfDays } from './day-bounds.ts'
 import { inParallel } from './in-parallel.ts'
 import type { DeviceRecord, ReceiptRecord, ReceiptResult } from './records.ts'
 import { serverNowMs } from './server-time.ts'
@@ -30,10 +29,9 @@ import { serverNowMs } from './server-time.ts'
  * - gaps: the chain's gaps as they stand now (./chain.ts chainView), those whose next receipt was
  *   issued in the range; overdue 24 h after that receipt's issued_at.
  * - amounts: each REPORTED receipt's payable amount and tax, from its stored body, summed exactly.
- * Cost: one Query of the business's devices, and per device one GetItem of its chain, one Query of
- * the range's day bounds (./day-bounds.ts) and one Query of the receipt items between them: a report
- * reads the range's receipts, not the device's history (a device that reported before the bounds were
- * kept is read whole, as before). An ADMIN call, thrown at the admin throttle.
+ * Cost: one Query of the business's devices, and per device one Query of its receipt items and one
+ * GetItem of its chain: every receipt item of the device is read (items are keyed by counter, not by
+ * issue day), so a report reads what the devices hold. An ADMIN call, thrown at the admin throttle.
  */
 
 export const MAX_REPORT_DAYS = 31
@@ -114,8 +112,13 @@ async function deviceCounts(deviceId: string, range: { from: string; to: string 
     const day = lagosDay(iso)
     return range.from <= day && day <= range.to
   }
-  const chain = await readChain(deviceId)
-  const items = await receiptItemsOf(chain, range)
+  const [items, chain] = await Promise.all([
+    queryAll({
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :n)',
+      ExpressionAttributeValues: { ':pk': keys.receiptPartition(deviceId), ':n': 'N#' },
+    }),
+    readChain(deviceId),
+  ])
   const counts = zero()
   let payable = new Decimal(0)
   let tax = new Decimal(0)
@@ -142,31 +145,6 @@ async function deviceCounts(deviceId: string, range: { from: string; to: string 
     if (gap.overdue) counts.gaps_overdue++
   }
   return { ...counts, payable_amount: payable.toFixed(2), tax_amount: tax.toFixed(2) }
-}
-
-/**
- * The device's receipt items (`N#`, forks included) that may have been issued in the range: those
- * between the range's day bounds (./day-bounds.ts), or every one of a device that reported before
- * the bounds were kept. The caller keeps each by its own issue day.
- */
-async function receiptItemsOf(chain: ChainRecord, range: { from: string; to: string }) {
-  const partition = keys.receiptPartition(chain.deviceId)
-  if (!chain.dayBounds)
-    return queryAll({
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :n)',
-      ExpressionAttributeValues: { ':pk': partition, ':n': 'N#' },
-    })
-  const counters = await countersOfDays(chain.deviceId, range)
-  if (!counters) return []
-  return queryAll({
-    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :lo AND :hi',
-    ExpressionAttributeValues: {
-      ':pk': partition,
-      ':lo': keys.receipt(chain.deviceId, counters.lo).sk,
-      // `~` sorts after the `#F#<hash>` of the highest counter's forks.
-      ':hi': `${keys.receipt(chain.deviceId, counters.hi).sk}#~`,
-    },
-  })
 }
 
 const COUNTED = [

@@ -27,9 +27,6 @@ import type { Problem } from '#lib/platform/errors.ts'
  * - `CHAIN`           ChainRecord (./chain.ts): the device's received counters as linked runs, its
  *                     forks, late count and last receipt; updated once per device per request, under a
  *                     condition on the revision read.
- * - `D#<Lagos day>`   `{ lo, hi }`: the lowest and highest counter of the device's receipts issued that
- *                     day, widened before a request's receipts are stored (./day-bounds.ts), so the
- *                     compliance report reads a range's receipts rather than the device's history.
  * Receipts signed by an unknown or revoked device, with a wrong signature or a wrong genesis link are
  * REJECTED and stored nowhere: they prove nothing about the device's chain.
  * A REPORTED receipt is also an invoice of the business (lib/invoice: IRN#, its events, audit and

@@ -5,7 +5,6 @@ import type { InvoiceSigner } from '#lib/invoice/service.ts'
 import { DAY_MS, withFork, withLink, withSibling } from './chain.ts'
 import { updateChain } from './chain-store.ts'
 import { countDuplicates } from './compliance-report.ts'
-import { keepDayBounds } from './day-bounds.ts'
 import { devicesOf } from './devices.ts'
 import { inParallel } from './in-parallel.ts'
 import { type Candidate, decide, type Outcome, problem } from './receipt-decision.ts'
@@ -28,8 +27,6 @@ import { serverNowMs } from './server-time.ts'
  *    refused by the invoice rules, an IRN already used or an issued_at in the future, it is REJECTED
  *    and keeps its counter;
  * 4. each device's chain updated once (./chain.ts).
- * Before step 2, each issue day's counter bounds are widened to the request's receipts
- * (./day-bounds.ts, beside the read of the slots already held), for the compliance report.
  * Receipts that meet in one request (one counter twice) are decided in request order: the first ones
  * of each counter and link first, then the others.
  */
@@ -97,12 +94,7 @@ export async function reportReceipts(
   const nowMs = await serverNowMs(caller.businessId)
   const { outcomes, candidates } = await triage(caller.businessId, receipts, nowMs)
   const [firsts, others] = inRequestOrder(candidates)
-  // The day bounds are widened before any receipt is stored (a stored receipt is always inside its
-  // issue day's bounds), beside the read of the held slots: a report waits for one of the two.
-  const [held] = await Promise.all([
-    slotsHeld(firsts.map((c) => c.record)),
-    keepDayBounds(candidates.map((c) => c.record)),
-  ])
+  const held = await slotsHeld(firsts.map((c) => c.record))
   const heldBy = (c: Candidate) => held.get(slotId(c.record.deviceId, c.record.counter)) ?? null
   // The search numbers of the receipts to be signed, for the request at once (./search-numbers.ts).
   const numbers = await ReceiptNumbers.reserve(

@@ -47,8 +47,6 @@ export const PARTY_LIST_PREFIX = 'PARTYLIST#'
 export const DEVICE_PREFIX = 'DEVICE#'
 const DEVICE_SK = 'DEV#'
 export const RECEIPT_PREFIX = 'RCPT#'
-/** A device's issue-day bounds item (lib/receipts/day-bounds.ts), beside its receipts. */
-const receiptDaySk = (day: string) => `D#${day}`
 /**
  * A device by its id alone, for the public verification page (lib/receipts/verify-page-lookup.ts),
  * which has no credential and so no mode: like an API key's item, it has no mode in its key and
@@ -508,12 +506,6 @@ export const keys = {
     pk: `${RECEIPT_PREFIX}${scoped(deviceId)}`,
     sk: `N#${seqKey(counter)}#F#${hash}`,
   }),
-  /** The lowest and highest counter of the device's receipts issued on a Lagos day (lib/receipts/day-bounds.ts). */
-  receiptDay: (deviceId: string, day: string): Key => ({
-    pk: `${RECEIPT_PREFIX}${scoped(deviceId)}`,
-    sk: receiptDaySk(day),
-  }),
-  receiptDaySk,
   /** Which receipt of the device first named this prev_hash. */
   receiptPrevGuard: (deviceId: string, prevHash: string): Key => ({
     pk: `${RECEIPT_PREFIX}${scoped(deviceId)}`,

@@ -1,9 +1,5 @@
 import { Decimal } from 'decimal.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { keys } from '#lib/platform/db/keys.ts'
-import { writeIf } from '#lib/platform/db/write.ts'
-import type { ChainRecord } from '#lib/receipts/chain.ts'
-import { readChain, updateChain } from '#lib/receipts/chain-store.ts'
 import { startApi, type TestApi } from '../../support/api.ts'
 import { type DevClients, devClients, type TestModeClients, testModeClients } from '../../support/clients.ts'
 import { b2cInvoice, registerTill } from '../../support/receipts.ts'
@@ -82,39 +78,6 @@ describe('GET /api/v1/compliance/report', () => {
     )
     expect(lines.find((l) => l.startsWith(till.deviceId))).toContain(',3,2,1,1,1,1,1,0,')
     expect(lines[lines.length - 1]!.startsWith('TOTAL,')).toBe(true)
-  })
-
-  it("reads a range's receipts by their days' counter bounds, and a device from before the bounds whole", async () => {
-    const { till } = await registerTill(live.admin)
-    expect((await report([till.next(), till.next()])).map((r) => r.status)).toEqual(['REPORTED', 'REPORTED'])
-    // A receipt item no report stored, at a counter outside today's bounds (1-2): a report of today
-    // that reads by the bounds never sees it; one that read the device's history would count it.
-    await writeIf({
-      Put: {
-        Item: {
-          ...keys.receipt(till.deviceId, 50),
-          entity: 'RECEIPT',
-          deviceId: till.deviceId,
-          counter: 50,
-          status: 'REPORTED',
-          issuedAt: new Date().toISOString(),
-          late: false,
-        },
-      },
-    })
-    const today = lagosDay(Date.now())
-    const rowOf = async (from: string, to = from) =>
-      (await live.admin.get<any>(`/api/v1/compliance/report?from=${from}&to=${to}`)).body.data.devices.find(
-        (d: any) => d.device_id === till.deviceId,
-      )
-    expect(await rowOf(today)).toMatchObject({ reported: 2, on_time: 2 })
-    // A day the till issued nothing on reads no receipt.
-    expect(await rowOf(lagosDay(Date.now() - 48 * HOUR))).toMatchObject({ reported: 0 })
-    // The same device as one that reported before the bounds were kept (its chain without
-    // dayBounds): every receipt item is read, the stray one with them.
-    await updateChain(till.deviceId, ({ dayBounds: _kept, ...chain }) => chain as ChainRecord)
-    expect((await readChain(till.deviceId)).dayBounds).toBeUndefined()
-    expect(await rowOf(today)).toMatchObject({ reported: 3 })
   })
 
   it('neutralises a device name that starts a formula in the CSV', async () => {
