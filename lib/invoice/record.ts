@@ -32,7 +32,7 @@ export interface InvoiceRecord {
   buyerTin?: string
   /**
    * The invoice as validated (unknown keys dropped), once it has been validated or signed, as a plain
-   * map: what records written before the body was gzipped hold, and a compressed body would not make smaller.
+   * map: what records written before the body was gzipped hold, and what is kept when compressing would not make it smaller.
    */
   invoice?: Record<string, unknown>
   /**

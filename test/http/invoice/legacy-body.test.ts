@@ -10,7 +10,7 @@ import { type DevClients, devClients } from '../../support/clients.ts'
 /**
  * Invoices signed before the body was stored gzipped hold it as a plain `invoice` map: such an item
  * (made here by signing one and writing its body back in the old layout) is still read, listed,
- * searched, updated, transmitted and exported, and what it gives is what the gzipped form gives.
+ * searched, updated, transmitted and exported, and what it gives is what the compressed form gives.
  */
 
 let api: TestApi
@@ -44,7 +44,7 @@ async function signedInOldLayout() {
 }
 
 describe('POST /api/{v}/app/invoice/sign', () => {
-  it('stores the body gzipped, and reads an item in the old layout as it read the new one', async () => {
+  it('stores the body compressed, and reads an item in the old layout as it read the new one', async () => {
     const invoice = await signedInOldLayout()
     const item = await rawItem(invoice.irn)
     expect(item.invoiceGzip).toBeUndefined()

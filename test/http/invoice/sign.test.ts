@@ -67,7 +67,7 @@ describe('POST /api/{v}/app/invoice/sign', () => {
       paymentStatus: 'PENDING',
       supplierTin: DEV.supplier.tin,
       buyerTin: DEV.buyer.tin,
-      // The body gzipped (lib/invoice/canonical.ts), read below.
+      // The body compressed (lib/invoice/canonical.ts), read below.
       invoiceGzip: expect.any(Uint8Array),
       contentHash: createHash('sha256').update(canonical).digest('hex'),
       signature: expect.stringMatching(/^[\w-]{86}$/),

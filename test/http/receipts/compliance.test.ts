@@ -1,5 +1,8 @@
+import { gzipSync } from 'node:zlib'
 import { Decimal } from 'decimal.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { keys } from '#lib/platform/db/keys.ts'
+import { writeIf } from '#lib/platform/db/write.ts'
 import { startApi, type TestApi } from '../../support/api.ts'
 import { type DevClients, devClients, type TestModeClients, testModeClients } from '../../support/clients.ts'
 import { b2cInvoice, registerTill } from '../../support/receipts.ts'
@@ -78,6 +81,30 @@ describe('GET /api/v1/compliance/report', () => {
     )
     expect(lines.find((l) => l.startsWith(till.deviceId))).toContain(',3,2,1,1,1,1,1,0,')
     expect(lines[lines.length - 1]!.startsWith('TOTAL,')).toBe(true)
+  })
+
+  it('sums a receipt stored before bodies were packed (its body gzipped) as it sums a packed one', async () => {
+    const { till } = await registerTill(live.admin)
+    const [old, packed] = [till.next(), till.next()]
+    expect((await report([old, packed])).map((r) => r.status)).toEqual(['REPORTED', 'REPORTED'])
+    // The first receipt's item as the code before lib/invoice/packed-json.ts wrote it.
+    await writeIf({
+      Update: {
+        Key: keys.receipt(till.deviceId, old.device.counter),
+        UpdateExpression: 'SET bodyGzip = :gz',
+        ExpressionAttributeValues: { ':gz': new Uint8Array(gzipSync(JSON.stringify(old))) },
+      },
+    })
+    const today = lagosDay(Date.now())
+    const reply = await live.admin.get<any>(`/api/v1/compliance/report?from=${today}&to=${today}`)
+    const payable = [old, packed].reduce(
+      (s, r) => s.plus(String(r.legal_monetary_total.payable_amount)),
+      new Decimal(0),
+    )
+    expect(reply.body.data.devices.find((d: any) => d.device_id === till.deviceId)).toMatchObject({
+      reported: 2,
+      payable_amount: payable.toFixed(2),
+    })
   })
 
   it('neutralises a device name that starts a formula in the CSV', async () => {
